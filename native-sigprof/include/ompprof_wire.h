@@ -1,0 +1,390 @@
+/*
+ * ompprof wire format: the shared-memory region between the JVM (creator,
+ * consumer) and the agent (producer). The Java mirror is
+ * sampler/src/main/java/org/ompprof/sampler/wire/Wire.java; change both
+ * together and bump OMPPROF_WIRE_VERSION.
+ *
+ * All integers are little-endian, all offsets in bytes. Every record is
+ * 8-byte aligned and starts with a 16-byte RecordHeader.
+ */
+#ifndef OMPPROF_WIRE_H
+#define OMPPROF_WIRE_H
+
+#include <stdint.h>
+
+#define OMPPROF_WIRE_MAGIC 0x4d48535250504d4fULL /* "OMPPRSHM" little-endian */
+#define OMPPROF_WIRE_VERSION 1u
+
+/* ---------- region layout ----------
+ * [RegionHeader, REGION_HEADER_SIZE bytes]
+ * slot i at REGION_HEADER_SIZE + i * slot_size, where
+ *   slot_size = SLOT_HEADER_SIZE + sample_ring_size + event_ring_size
+ *   slot:  [SlotHeader][sample ring data][event ring data]
+ * Each slot belongs to one thread at a time and holds two single-producer
+ * rings: the sample ring is written only by the SIGPROF handler, the event
+ * ring only by OMPT callbacks of that thread. Two rings keep each one
+ * single-producer even when a signal interrupts a callback.
+ */
+#define OMPPROF_REGION_HEADER_SIZE 4096u
+#define OMPPROF_SLOT_HEADER_SIZE 4096u
+
+enum ompprof_agent_state {
+  OMPPROF_AGENT_NONE = 0,      /* nobody attached yet */
+  OMPPROF_AGENT_MAPPED = 1,    /* agent mapped the region (JVM may unlink it now) */
+  OMPPROF_AGENT_OMPT = 2,      /* ompt initialize ran: OMPT connected */
+  OMPPROF_AGENT_FINALIZED = 3, /* ompt finalize ran: no more records */
+};
+
+enum ompprof_mode { OMPPROF_MODE_WALL = 0, OMPPROF_MODE_CPU = 1 };
+
+/* Written by the JVM before the program starts, except where marked. */
+struct ompprof_region_header {
+  uint64_t magic;            /* 0   */
+  uint32_t version;          /* 8   */
+  uint32_t header_size;      /* 12  = OMPPROF_REGION_HEADER_SIZE */
+  uint64_t total_size;       /* 16  */
+  uint32_t slot_count;       /* 24  */
+  uint32_t slot_header_size; /* 28  = OMPPROF_SLOT_HEADER_SIZE */
+  uint64_t sample_ring_size; /* 32  power of two */
+  uint64_t event_ring_size;  /* 40  power of two */
+  uint32_t mode;             /* 48  enum ompprof_mode */
+  uint32_t rate_hz;          /* 52  samples per second per thread */
+  uint32_t stack_bytes;      /* 56  max stack snapshot bytes */
+  uint32_t flags;            /* 60  reserved, 0 */
+  /* agent side (atomics) */
+  uint32_t agent_state;      /* 64  enum ompprof_agent_state, release store */
+  uint32_t agent_pid;        /* 68  CAS 0 -> pid by the one agent allowed to attach */
+  uint64_t agent_start_ns;   /* 72  CLOCK_MONOTONIC at attach */
+  uint32_t next_thread_seq;  /* 80  fetch_add; thread seq numbers start at 1 */
+  uint32_t reserved0;        /* 84  */
+  uint64_t no_slot_drops;    /* 88  records dropped because every slot was taken */
+  uint64_t modules_announced;/* 96  MODULE records with a held fd, release store by agent */
+  uint64_t modules_captured; /* 104 release store by JVM after it has secured those images */
+  uint32_t jvm_state;        /* 112 JVM: 1 draining, 2 stopped draining */
+  uint32_t reserved1;        /* 116 */
+  uint64_t disabled_signals; /* 120 SIGPROFs that arrived while sampling was paused/off */
+  char runtime_version[256]; /* 128 from ompt_start_tool, NUL-terminated */
+};
+
+enum ompprof_slot_state {
+  OMPPROF_SLOT_FREE = 0,  /* JVM -> agent: may be claimed (CAS FREE->OWNED) */
+  OMPPROF_SLOT_OWNED = 1, /* a live thread writes here */
+  OMPPROF_SLOT_ENDED = 2, /* thread ended; JVM drains and sets FREE again */
+};
+
+/* Handler cost histogram: 256 linear buckets of 16 ns (0..4096 ns), then
+ * 24 buckets of powers of two: bucket 256+k counts [4096<<k, 4096<<(k+1)). */
+#define OMPPROF_HIST_LINEAR 256u
+#define OMPPROF_HIST_LINEAR_NS 16u
+#define OMPPROF_HIST_LOG 24u
+#define OMPPROF_HIST_BUCKETS (OMPPROF_HIST_LINEAR + OMPPROF_HIST_LOG)
+
+/* One ring's positions. Positions count bytes ever written/consumed;
+ * the byte offset is pos & (ring_size - 1). Producer: load read_pos with
+ * acquire, write the record bytes, store write_pos with release. Consumer:
+ * load write_pos with acquire, read, store read_pos with release. */
+struct ompprof_ring_prod { /* own cache line */
+  uint64_t write_pos;
+  uint64_t records;        /* records written */
+  uint64_t dropped;        /* records dropped because the ring was full */
+  uint64_t dropped_bytes;
+  uint64_t pad[4];
+};
+struct ompprof_ring_cons { /* own cache line */
+  uint64_t read_pos;
+  uint64_t pad[7];
+};
+
+struct ompprof_slot_header {
+  struct ompprof_ring_prod sample_prod; /* 0   */
+  struct ompprof_ring_cons sample_cons; /* 64  */
+  struct ompprof_ring_prod event_prod;  /* 128 */
+  struct ompprof_ring_cons event_cons;  /* 192 */
+  uint32_t state;          /* 256 enum ompprof_slot_state */
+  uint32_t thread_seq;     /* 260 seq of the owning thread (0 when FREE) */
+  uint32_t os_tid;         /* 264 */
+  uint32_t generation;     /* 268 incremented by the agent on every claim */
+  uint64_t handler_calls;  /* 272 samples taken (cumulative over owners) */
+  uint64_t handler_ns;     /* 280 total handler time, ns */
+  uint64_t reentered;      /* 288 signals that found the handler already running */
+  uint64_t pad2[3];        /* 296 */
+  uint32_t hist[OMPPROF_HIST_BUCKETS]; /* 320: handler cost histogram */
+};
+
+/* ---------- records ---------- */
+enum ompprof_record_type {
+  OMPPROF_REC_PAD = 0,            /* skip `size` bytes (ring wrap) */
+  OMPPROF_REC_SAMPLE = 1,
+  OMPPROF_REC_THREAD_BEGIN = 2,
+  OMPPROF_REC_THREAD_END = 3,
+  OMPPROF_REC_PARALLEL_BEGIN = 4,
+  OMPPROF_REC_PARALLEL_END = 5,
+  OMPPROF_REC_IMPLICIT_TASK = 6,
+  OMPPROF_REC_TASK_CREATE = 7,
+  OMPPROF_REC_TASK_SCHEDULE = 8,
+  OMPPROF_REC_SYNC_REGION = 9,
+  OMPPROF_REC_MUTEX = 10,
+  OMPPROF_REC_CONTROL_TOOL = 11,
+  OMPPROF_REC_MODULE = 12,
+  OMPPROF_REC_MODULE_UNLOAD = 13,
+  OMPPROF_REC_AGENT_INFO = 14,
+  OMPPROF_REC_AGENT_END = 15,
+  OMPPROF_REC_WORK = 16,
+  OMPPROF_REC_MASKED = 17,
+};
+
+#define OMPPROF_REC_VERSION 1u
+
+/* 16 bytes; `size` includes the header and is a multiple of 8.
+ * A PAD record may be only 8 bytes (size, type, version); nothing else is read. */
+struct ompprof_record_header {
+  uint32_t size;
+  uint16_t type;       /* enum ompprof_record_type */
+  uint16_t version;    /* OMPPROF_REC_VERSION */
+  uint32_t thread_seq; /* writer thread's seq (slot owner) */
+  uint32_t reserved;
+};
+
+/* Register/stack capture shared by samples and callback records that carry
+ * a calling context. The snapshot is `stack_len` bytes of memory starting
+ * at address `rsp`, padded to 8 in the record. */
+struct ompprof_context {
+  uint64_t rip, rsp, rbp;
+  uint32_t stack_len;  /* bytes copied */
+  uint32_t ctx_flags;  /* enum ompprof_ctx_flags */
+};
+enum ompprof_ctx_flags {
+  OMPPROF_CTX_TRUNCATED = 1,     /* stack continued past stack_bytes */
+  OMPPROF_CTX_NO_BOUNDS = 2,     /* stack bounds unknown: no snapshot taken */
+  OMPPROF_CTX_OFF_STACK = 4,     /* rsp outside the thread's known stack: no snapshot */
+};
+
+/* OMPT task frame of one ancestor level (ompt_get_task_info). */
+struct ompprof_task_level {
+  uint64_t exit_frame;
+  uint64_t enter_frame;
+  uint32_t exit_frame_flags;
+  uint32_t enter_frame_flags;
+  uint32_t task_flags;     /* ompt_task_flag_t */
+  int32_t thread_num;      /* thread number in the level's team */
+  uint64_t task_id;        /* tool-assigned (task_data->value), 0 if unknown */
+  uint64_t parallel_id;    /* tool-assigned (parallel_data->value), 0 if none */
+  uint32_t info_result;    /* return value of ompt_get_task_info (2 full, 1 partial) */
+  uint32_t pad;
+};
+
+struct ompprof_parallel_level {
+  uint64_t parallel_id;
+  uint32_t team_size;
+  uint32_t info_result;
+};
+
+#define OMPPROF_MAX_LEVELS 16u
+
+enum ompprof_sample_flags {
+  OMPPROF_SAMPLE_OMPT_READY = 1, /* OMPT inquiry functions were available */
+  OMPPROF_SAMPLE_UNKNOWN_THREAD = 2, /* slot claimed in the handler: no thread_begin seen */
+  OMPPROF_SAMPLE_PAUSED = 4,         /* reserved */
+};
+
+/* OMPPROF_REC_SAMPLE payload, followed by task_levels x ompprof_task_level,
+ * parallel_levels x ompprof_parallel_level, then the stack snapshot. */
+struct ompprof_sample {
+  uint64_t time_ns;      /* CLOCK_MONOTONIC */
+  uint64_t weight_ns;    /* time this sample stands for: period * (1 + overrun) */
+  uint32_t os_tid;
+  int32_t omp_thread_num;/* -1 if unknown */
+  uint32_t state;        /* ompt_state_t, or 0x102 (undefined) when OMPT is not ready */
+  uint32_t flags;        /* enum ompprof_sample_flags */
+  uint64_t wait_id;
+  uint32_t task_levels;
+  uint32_t parallel_levels;
+  struct ompprof_context ctx;
+};
+
+struct ompprof_thread_begin {
+  uint64_t time_ns;
+  uint32_t os_tid;
+  uint32_t thread_type;  /* ompt_thread_t; 0 if unknown */
+  uint64_t stack_lo, stack_hi;
+  uint32_t slot;
+  uint32_t pad;
+};
+
+struct ompprof_thread_end {
+  uint64_t time_ns;
+};
+
+/* followed by the encountering thread's stack snapshot */
+struct ompprof_parallel_begin {
+  uint64_t time_ns;
+  uint64_t parallel_id;          /* tool-assigned, unique per recording */
+  uint64_t parent_task_id;
+  uint64_t codeptr_ra;
+  uint64_t enc_exit_frame, enc_enter_frame; /* encountering task's frame */
+  uint32_t requested_team_size;
+  uint32_t flags;                /* ompt_parallel_flag_t */
+  struct ompprof_context ctx;
+};
+
+struct ompprof_parallel_end {
+  uint64_t time_ns;
+  uint64_t parallel_id;
+  uint64_t task_id;
+  uint64_t codeptr_ra;
+  uint32_t flags;
+  uint32_t pad;
+};
+
+struct ompprof_implicit_task {
+  uint64_t time_ns;
+  uint64_t parallel_id;   /* 0 at scope end (libomp passes no parallel data) */
+  uint64_t task_id;
+  uint32_t endpoint;      /* 1 begin, 2 end */
+  uint32_t actual_parallelism;
+  uint32_t index;
+  uint32_t flags;         /* ompt_task_flag_t (initial/implicit) */
+};
+
+/* followed by the creating thread's stack snapshot */
+struct ompprof_task_create {
+  uint64_t time_ns;
+  uint64_t parent_task_id;
+  uint64_t task_id;
+  uint64_t codeptr_ra;
+  uint64_t enc_exit_frame, enc_enter_frame;
+  uint32_t flags;          /* ompt_task_flag_t */
+  uint32_t has_dependences;
+  struct ompprof_context ctx;
+};
+
+struct ompprof_task_schedule {
+  uint64_t time_ns;
+  uint64_t prior_task_id;
+  uint64_t next_task_id;
+  uint32_t prior_status;   /* ompt_task_status_t */
+  uint32_t pad;
+};
+
+struct ompprof_sync_region {
+  uint64_t time_ns;
+  uint64_t parallel_id;
+  uint64_t task_id;
+  uint64_t codeptr_ra;
+  uint32_t kind;           /* ompt_sync_region_t */
+  uint32_t endpoint;       /* 1 begin, 2 end */
+  uint32_t is_wait;        /* 1: sync_region_wait callback, 0: sync_region */
+  uint32_t pad;
+};
+
+enum ompprof_mutex_event {
+  OMPPROF_MUTEX_ACQUIRE = 1,
+  OMPPROF_MUTEX_ACQUIRED = 2,
+  OMPPROF_MUTEX_RELEASED = 3,
+  OMPPROF_MUTEX_LOCK_INIT = 4,
+  OMPPROF_MUTEX_LOCK_DESTROY = 5,
+  OMPPROF_MUTEX_NEST_ACQUIRED = 6, /* nest_lock scope begin: acquired again */
+  OMPPROF_MUTEX_NEST_RELEASED = 7, /* nest_lock scope end: released, still held */
+};
+
+struct ompprof_mutex {
+  uint64_t time_ns;
+  uint64_t wait_id;
+  uint64_t codeptr_ra;
+  uint32_t event;          /* enum ompprof_mutex_event */
+  uint32_t kind;           /* ompt_mutex_t */
+  uint32_t hint;
+  uint32_t impl;
+};
+
+struct ompprof_control_tool {
+  uint64_t time_ns;
+  uint64_t modifier;
+  uint64_t codeptr_ra;
+  uint32_t command;
+  uint32_t pad;
+};
+
+struct ompprof_work {
+  uint64_t time_ns;
+  uint64_t parallel_id;
+  uint64_t task_id;
+  uint64_t count;
+  uint64_t codeptr_ra;
+  uint32_t work_type;      /* ompt_work_t */
+  uint32_t endpoint;
+};
+
+struct ompprof_masked {
+  uint64_t time_ns;
+  uint64_t parallel_id;
+  uint64_t task_id;
+  uint64_t codeptr_ra;
+  uint32_t endpoint;
+  uint32_t pad;
+};
+
+enum ompprof_module_flags {
+  OMPPROF_MOD_MAIN = 1,      /* the main executable */
+  OMPPROF_MOD_VDSO = 2,      /* image inline: image_len bytes follow the path */
+  OMPPROF_MOD_FD_HELD = 4,   /* agent holds an open fd to the file (fd below) */
+  OMPPROF_MOD_NO_FILE = 8,   /* could not open/stat the file */
+  OMPPROF_MOD_AGENT = 16,    /* libompprof itself */
+};
+
+struct ompprof_segment {
+  uint64_t vaddr;     /* p_vaddr */
+  uint64_t memsz;
+  uint64_t offset;    /* p_offset */
+  uint64_t filesz;
+  uint32_t flags;     /* p_flags */
+  uint32_t pad;
+};
+
+#define OMPPROF_MAX_SEGMENTS 16u
+#define OMPPROF_MAX_BUILD_ID 40u
+
+/* OMPPROF_REC_MODULE payload, followed by segment_count x ompprof_segment,
+ * path_len bytes of path (no NUL), then image_len bytes of inline image
+ * (vDSO only), padded to 8. */
+struct ompprof_module {
+  uint64_t time_ns;
+  uint64_t module_id;    /* agent-assigned, unique per recording */
+  uint64_t load_bias;    /* dlpi_addr: runtime address = vaddr + load_bias */
+  uint64_t eh_frame_hdr; /* p_vaddr of PT_GNU_EH_FRAME, 0 if none */
+  uint64_t dev, ino, file_size;
+  int64_t mtime_ns;
+  uint32_t flags;        /* enum ompprof_module_flags */
+  int32_t fd;            /* held fd in the program, -1 if none */
+  uint32_t segment_count;
+  uint32_t path_len;
+  uint32_t image_len;
+  uint32_t build_id_len;
+  uint8_t build_id[OMPPROF_MAX_BUILD_ID];
+};
+
+struct ompprof_module_unload {
+  uint64_t time_ns;
+  uint64_t module_id;
+};
+
+/* written once, by the thread that ran ompt initialize */
+struct ompprof_agent_info {
+  uint64_t time_ns;
+  uint64_t sample_period_ns;
+  uint32_t pid;
+  uint32_t ompt_version;   /* omp_version from ompt_start_tool */
+  uint32_t mode;
+  uint32_t rate_hz;
+  uint32_t stack_bytes;
+  uint32_t pad;
+  uint64_t callbacks_registered; /* bit i set: callback (ompt_callbacks_t) i registered with ompt_set_always */
+};
+
+struct ompprof_agent_end {
+  uint64_t time_ns;
+  uint64_t timers_failed;  /* timer_create/settime failures */
+  uint64_t threads_seen;
+};
+
+#endif
