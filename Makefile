@@ -1,0 +1,25 @@
+# Two entry points for people: `make test` (build and run every test) and `make bench`.
+# Everything else goes through the Maven wrapper; the agent is built by Maven (native-sigprof).
+SHELL := /bin/bash
+JAVA_HOME := $(shell scripts/java-home)
+export JAVA_HOME
+MVN := ./mvnw -B -ntp
+
+.PHONY: all deps test build bench clean
+
+all: build
+
+deps:
+	scripts/ensure-deps --test
+
+build: deps
+	$(MVN) -q -DskipTests package
+
+test: deps
+	$(MVN) verify
+
+bench: build
+	scripts/bench-overhead
+
+clean:
+	$(MVN) -q clean

@@ -1,0 +1,26 @@
+package org.ompprof.ui;
+
+/** The text of {@code ompprof --help}. */
+final class Usage {
+    private Usage() {}
+
+    static String text() {
+        return """
+            ompprof: a sampling profiler for OpenMP programs on LLVM's libomp
+
+            usage:
+              ompprof record [-o FILE] [--mode wall|cpu] [--rate HZ] [--stack-bytes N] -- PROGRAM ARGS...
+                  run PROGRAM under the profiler and write a recording (default PROGRAM.ompprof)
+              ompprof info FILE
+                  metadata, threads, samples per OpenMP state, drops and handler cost of a recording
+              ompprof demo
+                  build what is missing, profile a bundled OpenMP example and print what it found
+              ompprof --help | --version
+
+            options common to all commands:
+              --debug        print stack traces for internal errors
+
+            Each command accepts --help.
+            """;
+    }
+}

@@ -1,0 +1,29 @@
+/* Ends after a short parallel region: `exit_with N` exits with status N,
+ * `exit_with signal S` kills itself with signal S, `exit_with sleep S` sleeps S seconds
+ * in a parallel region (waits to be interrupted). */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <omp.h>
+#include "omp_util.h"
+
+int main(int argc, char **argv) {
+#pragma omp parallel
+  spin_for(0.2);
+  if (argc > 2 && strcmp(argv[1], "signal") == 0) {
+    fflush(stdout);
+    raise(atoi(argv[2]));
+  }
+  if (argc > 2 && strcmp(argv[1], "sleep") == 0) {
+    printf("sleeping\n");
+    fflush(stdout);
+#pragma omp parallel
+    {
+      if (omp_get_thread_num() == 0) sleep(atoi(argv[2]));
+    }
+    return 0;
+  }
+  return argc > 1 ? atoi(argv[1]) : 0;
+}

@@ -1,0 +1,53 @@
+package org.ompprof.ui.e2e;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/** Compiles the known-answer C programs of src/test/c into target/c-bin, once per build. */
+final class CPrograms {
+    private static final Path SOURCES = Path.of("src/test/c").toAbsolutePath();
+    private static final Path BIN = Path.of("target/c-bin").toAbsolutePath();
+
+    private CPrograms() {}
+
+    /** The program {@code name}.c built with clang-19 -fopenmp. */
+    static Path clang(String name) {
+        return build(name, name, List.of("clang-19", "-fopenmp", "-g", "-O1", "-fno-omit-frame-pointer"), List.of("-lm"));
+    }
+
+    /** The program {@code name}.c built with gcc -fopenmp (links libgomp). */
+    static Path gcc(String name) {
+        return build(name, name, List.of("gcc", "-fopenmp", "-g", "-O1"), List.of("-lm"));
+    }
+
+    /** The program {@code name}.c built with clang-19 and no OpenMP. */
+    static Path plain(String name) {
+        return build(name, name, List.of("clang-19", "-g", "-O1"), List.of());
+    }
+
+    private static synchronized Path build(String name, String out, List<String> compiler, List<String> libs) {
+        Path source = SOURCES.resolve(name + ".c");
+        Path binary = BIN.resolve(out);
+        try {
+            Files.createDirectories(BIN);
+            if (Files.exists(binary) && Files.getLastModifiedTime(binary).compareTo(Files.getLastModifiedTime(source)) > 0) {
+                return binary;
+            }
+            List<String> cmd = new ArrayList<>(compiler);
+            cmd.addAll(List.of("-I", SOURCES.toString(), "-o", binary.toString(), source.toString()));
+            cmd.addAll(libs);
+            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+            String log = new String(p.getInputStream().readAllBytes());
+            if (!p.waitFor(120, TimeUnit.SECONDS) || p.exitValue() != 0) {
+                throw new IllegalStateException("compiling " + name + " failed: " + String.join(" ", cmd) + "\n" + log);
+            }
+            return binary;
+        } catch (IOException | InterruptedException e) {
+            throw new IllegalStateException("compiling " + name + ": " + e, e);
+        }
+    }
+}

@@ -1,0 +1,53 @@
+package org.ompprof.ui.e2e;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs the real {@code ompprof} command line in its own JVM, as a user would, with this
+ * test's class path.
+ */
+final class Ompprof {
+    private Ompprof() {}
+
+    /** What one run printed and returned. */
+    record Result(int status, String out, String err) {}
+
+    /** Starts ompprof with ARGS and extra environment; output goes to files in {@code work}. */
+    static Process start(Path work, Map<String, String> env, List<String> args) throws IOException {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.addAll(List.of("--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC",
+                "-cp", System.getProperty("java.class.path"),
+                "-Dompprof.root=" + System.getProperty("ompprof.root"),
+                "-Dompprof.agent=" + System.getProperty("ompprof.agent"),
+                "org.ompprof.ui.Main"));
+        cmd.addAll(args);
+        Files.createDirectories(work);
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(work.toFile())
+                .redirectOutput(work.resolve("stdout.txt").toFile())
+                .redirectError(work.resolve("stderr.txt").toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()));
+        pb.environment().putAll(env);
+        return pb.start();
+    }
+
+    /** Runs ompprof to completion (at most two minutes). */
+    static Result run(Path work, Map<String, String> env, String... args) throws Exception {
+        Process p = start(work, env, List.of(args));
+        if (!p.waitFor(120, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("ompprof did not finish: " + List.of(args));
+        }
+        return result(work, p.exitValue());
+    }
+
+    static Result result(Path work, int status) throws IOException {
+        return new Result(status, Files.readString(work.resolve("stdout.txt")), Files.readString(work.resolve("stderr.txt")));
+    }
+}
