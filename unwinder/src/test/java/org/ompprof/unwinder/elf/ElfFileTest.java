@@ -1,0 +1,72 @@
+package org.ompprof.unwinder.elf;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class ElfFileTest {
+    private static final Path LIBOMP = Path.of("/usr/lib/llvm-19/lib/libomp.so.5");
+
+    @Test
+    void readsLibompLikeReadelf() throws Exception {
+        ElfFile elf = ElfFile.read(LIBOMP);
+        assertEquals(3, elf.type());
+        assertTrue(elf.section(".eh_frame_hdr").isPresent());
+        assertTrue(elf.programHeaders().stream().anyMatch(p -> p.type() == ElfFile.PT_GNU_EH_FRAME));
+        assertTrue(elf.symbols().stream().anyMatch(s -> s.name().equals("__kmpc_fork_call") && s.isFunction()));
+        assertTrue(elf.needed().stream().anyMatch(n -> n.startsWith("libc.so")));
+        assertEquals(readelfBuildId(LIBOMP), elf.buildId().orElseThrow());
+    }
+
+    private static String readelfBuildId(Path file) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder("readelf", "-n", file.toString()).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        p.waitFor(30, TimeUnit.SECONDS);
+        for (String line : out.split("\n")) {
+            if (line.contains("Build ID:")) return line.substring(line.indexOf(':') + 1).trim();
+        }
+        throw new AssertionError("readelf printed no build id:\n" + out);
+    }
+
+    @Test
+    void rejectsWhatIsNotElf() {
+        ElfFormatException e = assertThrows(ElfFormatException.class, () -> ElfFile.parse("#!/bin/sh\necho hi\n".getBytes()));
+        assertTrue(e.getMessage().contains("not an ELF file"), e.getMessage());
+        assertThrows(ElfFormatException.class, () -> ElfFile.parse(new byte[0]));
+    }
+
+    /** Truncations and random damage of a real library: a clear exception or a result, never anything else. */
+    @ParameterizedTest
+    @ValueSource(longs = {1, 2, 3, 4, 5, 6, 7, 8})
+    void survivesDamage(long seed) throws Exception {
+        byte[] good = Files.readAllBytes(LIBOMP);
+        Random rnd = new Random(seed);
+        for (int round = 0; round < 40; round++) {
+            byte[] bad = rnd.nextBoolean() ? java.util.Arrays.copyOf(good, rnd.nextInt(good.length)) : good.clone();
+            int flips = 1 + rnd.nextInt(64);
+            for (int i = 0; i < flips && bad.length > 0; i++) {
+                int at = rnd.nextInt(Math.min(bad.length, round % 2 == 0 ? 4096 : bad.length));
+                bad[at] = (byte) rnd.nextInt(256);
+            }
+            try {
+                ElfFile elf = ElfFile.parse(bad);
+                elf.symbols();
+                elf.buildId();
+                elf.needed();
+            } catch (ElfFormatException expected) {
+                assertFalse(expected.getMessage().isBlank());
+            }
+        }
+    }
+}
