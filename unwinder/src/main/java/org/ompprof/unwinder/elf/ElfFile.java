@@ -63,6 +63,14 @@ public final class ElfFile {
         return bytes.slice(s.offset(), s.size(), "section " + s.name());
     }
 
+    /**
+     * The file bytes {@code [offset, offset + length)}, for data found through the program
+     * headers rather than a section (e.g. .eh_frame_hdr of a file without section headers).
+     */
+    public byte[] fileBytes(long offset, long length) {
+        return bytes.slice(offset, length, "file range");
+    }
+
     private void checkIdent() {
         if (bytes.size() < 64) throw new ElfFormatException("not an ELF file: too short (" + bytes.size() + " bytes)", 0);
         if (bytes.u32(0) != 0x464c457fL) throw new ElfFormatException("not an ELF file: bad magic", 0);

@@ -1,0 +1,49 @@
+package org.ompprof.unwinder.stack;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.util.Objects;
+
+/**
+ * A copy of {@code length} bytes of a thread's stack that started at address {@code base}
+ * (the sampled rsp), held in {@code bytes[offset, offset + length)}. The array is not copied,
+ * so a sample's record buffer can be used in place; it must not change while in use.
+ */
+public record StackSnapshot(long base, byte[] bytes, int offset, int length) {
+    private static final VarHandle U64 = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+    public StackSnapshot {
+        Objects.requireNonNull(bytes, "bytes");
+        Objects.checkFromIndexSize(offset, length, bytes.length);
+    }
+
+    public StackSnapshot(long base, byte[] bytes) {
+        this(base, bytes, 0, bytes.length);
+    }
+
+    /** The first {@code n} bytes only, as if the capture had stopped there. */
+    public StackSnapshot truncated(int n) {
+        return new StackSnapshot(base, bytes, offset, Math.min(n, length));
+    }
+
+    /** True iff {@code [address, address + size)} lies inside the snapshot. */
+    public boolean readable(long address, int size) {
+        // One subtraction and compare; wrap-around cannot fake a hit because base + length is far below 2^63.
+        long rel = address - base;
+        return rel >= 0 && rel <= length - size;
+    }
+
+    public long u64(long address) {
+        return (long) U64.get(bytes, offset + (int) (address - base));
+    }
+
+    /** Little-endian, zero-extended read of 1, 2, 4 or 8 bytes; check {@link #readable} first. */
+    public long read(long address, int size) {
+        if (size == 8) return u64(address);
+        int at = offset + (int) (address - base);
+        long v = 0;
+        for (int i = size - 1; i >= 0; i--) v = v << 8 | (bytes[at + i] & 0xffL);
+        return v;
+    }
+}
