@@ -1,0 +1,317 @@
+/*
+ * Tool lifecycle: ompt_start_tool attaches to the JVM's shared region,
+ * initialize connects to OMPT and starts profiling, finalize stops it and
+ * lets the JVM secure the module files before the process goes away.
+ *
+ * Policy: only the first process that maps the region is profiled. An
+ * exec'd child sees agent_pid already taken (or the file already unlinked by
+ * the JVM) and stays silent; a fork child inherits the mapping and the
+ * handler but is cut off by the atfork handler.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "agent.h"
+
+/* The wire header has no asserts of its own; the Java mirror depends on
+ * these offsets, so a layout change must fail the build here. */
+_Static_assert(sizeof(struct ompprof_record_header) == 16, "record header");
+_Static_assert(offsetof(struct ompprof_region_header, agent_state) == 64, "region header");
+_Static_assert(offsetof(struct ompprof_region_header, disabled_signals) == 120, "region header");
+_Static_assert(offsetof(struct ompprof_region_header, runtime_version) == 128, "region header");
+_Static_assert(sizeof(struct ompprof_region_header) <= OMPPROF_REGION_HEADER_SIZE, "region header");
+_Static_assert(offsetof(struct ompprof_slot_header, state) == 256, "slot header");
+_Static_assert(offsetof(struct ompprof_slot_header, hist) == 320, "slot header");
+_Static_assert(sizeof(struct ompprof_slot_header) <= OMPPROF_SLOT_HEADER_SIZE, "slot header");
+_Static_assert(sizeof(struct ompprof_context) == 32, "context");
+_Static_assert(sizeof(struct ompprof_sample) == 80, "sample");
+_Static_assert(sizeof(struct ompprof_task_level) == 56, "task level");
+_Static_assert(sizeof(struct ompprof_parallel_level) == 16, "parallel level");
+_Static_assert(sizeof(struct ompprof_parallel_begin) == 88, "parallel begin");
+_Static_assert(offsetof(struct ompprof_parallel_begin, ctx) + sizeof(struct ompprof_context) ==
+                   sizeof(struct ompprof_parallel_begin), "context must end the record body");
+_Static_assert(sizeof(struct ompprof_task_create) == 88, "task create");
+_Static_assert(offsetof(struct ompprof_task_create, ctx) + sizeof(struct ompprof_context) ==
+                   sizeof(struct ompprof_task_create), "context must end the record body");
+_Static_assert(sizeof(struct ompprof_module) == 128, "module");
+_Static_assert(sizeof(struct ompprof_segment) == 40, "segment");
+_Static_assert(sizeof(struct ompprof_agent_info) == 48, "agent info");
+
+struct agent ompprof_g;
+
+static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num,
+                           ompt_data_t *tool_data);
+static void tool_finalize(ompt_data_t *tool_data);
+
+static ompt_start_tool_result_t start_result = {tool_initialize, tool_finalize, {0}};
+
+static void fail_line(const char *what)
+{
+  fprintf(stderr, "ompprof agent: %s, profiling disabled\n", what);
+}
+
+static int is_pow2(uint64_t x) { return x && !(x & (x - 1)); }
+
+/* Returns NULL if the region is usable, else what is wrong with it. */
+static const char *validate(const struct ompprof_region_header *h, uint64_t file_size,
+                            char *buf, size_t buflen)
+{
+  if (h->magic != OMPPROF_WIRE_MAGIC)
+    return "bad magic in OMPPROF_SHM region";
+  if (h->version != OMPPROF_WIRE_VERSION) {
+    snprintf(buf, buflen, "wire version %u in OMPPROF_SHM region, agent speaks %u", h->version,
+             OMPPROF_WIRE_VERSION);
+    return buf;
+  }
+  if (h->header_size != OMPPROF_REGION_HEADER_SIZE ||
+      h->slot_header_size != OMPPROF_SLOT_HEADER_SIZE)
+    return "unexpected header sizes in OMPPROF_SHM region";
+  if (h->total_size != file_size) {
+    snprintf(buf, buflen, "OMPPROF_SHM region total_size %llu but file has %llu bytes",
+             (unsigned long long)h->total_size, (unsigned long long)file_size);
+    return buf;
+  }
+  /* Ring sizes bounded so that record sizes and pads always fit uint32. */
+  if (!is_pow2(h->sample_ring_size) || !is_pow2(h->event_ring_size) ||
+      h->sample_ring_size < 4096 || h->event_ring_size < 4096 ||
+      h->sample_ring_size > (1ull << 31) || h->event_ring_size > (1ull << 31))
+    return "OMPPROF_SHM ring sizes must be powers of two in [4 KiB, 2 GiB]";
+  if (h->slot_count == 0 || h->slot_count > 65536)
+    return "OMPPROF_SHM slot_count out of range";
+  uint64_t slot = OMPPROF_SLOT_HEADER_SIZE + h->sample_ring_size + h->event_ring_size;
+  if ((h->total_size - OMPPROF_REGION_HEADER_SIZE) / slot < h->slot_count)
+    return "OMPPROF_SHM region too small for its slots";
+  if (h->rate_hz == 0 || h->rate_hz > 1000000)
+    return "OMPPROF_SHM rate_hz out of range";
+  if (h->mode != OMPPROF_MODE_WALL && h->mode != OMPPROF_MODE_CPU)
+    return "OMPPROF_SHM mode unknown";
+  if (h->stack_bytes > h->sample_ring_size / 4)
+    return "OMPPROF_SHM stack_bytes too large for the sample ring";
+  return NULL;
+}
+
+__attribute__((visibility("default"))) ompt_start_tool_result_t *
+ompt_start_tool(unsigned int omp_version, const char *runtime_version)
+{
+  struct agent *g = &ompprof_g;
+  const char *path = getenv("OMPPROF_SHM");
+  if (!path || !*path)
+    return NULL;
+
+  char msg[512];
+  int fd = open(path, O_RDWR | O_CLOEXEC);
+  if (fd < 0) {
+    /* ENOENT is what an exec'd child sees once the JVM has unlinked the
+     * region after our attach: silent, like any other non-profiled child. */
+    if (errno != ENOENT) {
+      snprintf(msg, sizeof msg, "cannot open OMPPROF_SHM %s: %s", path, strerror(errno));
+      fail_line(msg);
+    }
+    return NULL;
+  }
+  struct stat st;
+  if (fstat(fd, &st) != 0 || (uint64_t)st.st_size < OMPPROF_REGION_HEADER_SIZE) {
+    close(fd);
+    fail_line("OMPPROF_SHM region smaller than its header");
+    return NULL;
+  }
+  void *map = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  close(fd);
+  if (map == MAP_FAILED) {
+    snprintf(msg, sizeof msg, "cannot map OMPPROF_SHM %s: %s", path, strerror(errno));
+    fail_line(msg);
+    return NULL;
+  }
+  struct ompprof_region_header *h = map;
+  const char *bad = validate(h, (uint64_t)st.st_size, msg, sizeof msg);
+  if (bad) {
+    fail_line(bad);
+    munmap(map, (size_t)st.st_size);
+    return NULL;
+  }
+  uint32_t expect = 0;
+  if (!__atomic_compare_exchange_n(&h->agent_pid, &expect, (uint32_t)getpid(), 0,
+                                   __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+    munmap(map, (size_t)st.st_size); /* libomp dlcloses us after a NULL */
+    return NULL;
+  }
+
+  g->hdr = h;
+  g->base = map;
+  g->slot_count = h->slot_count;
+  g->sample_ring_size = h->sample_ring_size;
+  g->event_ring_size = h->event_ring_size;
+  g->slot_size = OMPPROF_SLOT_HEADER_SIZE + h->sample_ring_size + h->event_ring_size;
+  g->mode = h->mode;
+  g->rate_hz = h->rate_hz;
+  g->stack_bytes = h->stack_bytes;
+  g->period_ns = 1000000000ull / h->rate_hz;
+  g->omp_version = omp_version;
+  const char *dbg = getenv("OMPPROF_DEBUG");
+  g->debug = dbg && *dbg && strcmp(dbg, "0") != 0;
+
+  h->agent_start_ns = now_ns();
+  if (runtime_version) {
+    size_t n = strnlen(runtime_version, sizeof h->runtime_version - 1);
+    memcpy(h->runtime_version, runtime_version, n);
+    h->runtime_version[n] = '\0';
+  }
+  g->pid = (uint32_t)getpid();
+  __atomic_store_n(&g->attached, 1, __ATOMIC_RELEASE);
+  __atomic_store_n(&h->agent_state, OMPPROF_AGENT_MAPPED, __ATOMIC_RELEASE);
+  return &start_result;
+}
+
+/* The child must never write into the region: its records would interleave
+ * with the parent's in rings that are single-producer. libomp keeps calling
+ * our callbacks (and finalize) in the child, so everything checks
+ * agent_attached(). Prepare handlers run in reverse registration order, so
+ * ours runs before libomp's and `forking` is set before any fork happens. */
+static void atfork_prepare(void)
+{
+  __atomic_add_fetch(&ompprof_g.forking, 1, __ATOMIC_SEQ_CST);
+}
+
+static void atfork_parent(void)
+{
+  __atomic_sub_fetch(&ompprof_g.forking, 1, __ATOMIC_RELEASE);
+}
+
+static void atfork_child(void)
+{
+  __atomic_store_n(&ompprof_g.attached, 0, __ATOMIC_RELEASE);
+  __atomic_or_fetch(&ompprof_g.gate, GATE_DISABLED, __ATOMIC_RELAXED);
+  __atomic_store_n(&ompprof_g.forking, 0, __ATOMIC_RELEASE);
+}
+
+static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num,
+                           ompt_data_t *tool_data)
+{
+  (void)initial_device_num;
+  (void)tool_data;
+  struct agent *g = &ompprof_g;
+
+  g->set_callback = (ompt_set_callback_t)lookup("ompt_set_callback");
+  g->get_state = (ompt_get_state_t)lookup("ompt_get_state");
+  g->get_task_info = (ompt_get_task_info_t)lookup("ompt_get_task_info");
+  g->get_parallel_info = (ompt_get_parallel_info_t)lookup("ompt_get_parallel_info");
+  g->get_thread_data = (ompt_get_thread_data_t)lookup("ompt_get_thread_data");
+  if (!g->set_callback) {
+    fail_line("OMPT runtime lacks ompt_set_callback");
+    return 0;
+  }
+
+  size_t bytes = (size_t)g->slot_count * sizeof(struct priv);
+  g->privs = aligned_alloc(64, (bytes + 63) & ~(size_t)63);
+  if (!g->privs || modules_init() != 0) {
+    fail_line("out of memory");
+    return 0;
+  }
+  memset(g->privs, 0, bytes);
+
+  /* The handler reads these as soon as it can run. */
+  if (g->get_state && g->get_task_info && g->get_parallel_info)
+    __atomic_store_n(&g->ompt_ready, 1, __ATOMIC_RELEASE);
+  if (handler_install() != 0) {
+    fail_line("cannot install the SIGPROF handler");
+    return 0;
+  }
+  callbacks_register();
+
+  struct priv *p = priv_for_callback();
+  if (p) {
+    struct {
+      struct ompprof_record_header h;
+      struct ompprof_agent_info b;
+    } rec;
+    memset(&rec, 0, sizeof rec);
+    fill_header(&rec.h, OMPPROF_REC_AGENT_INFO, sizeof rec, p->thread_seq);
+    rec.b.time_ns = now_ns();
+    rec.b.sample_period_ns = g->period_ns;
+    rec.b.pid = (uint32_t)getpid();
+    rec.b.ompt_version = g->omp_version;
+    rec.b.mode = g->mode;
+    rec.b.rate_hz = g->rate_hz;
+    rec.b.stack_bytes = g->stack_bytes;
+    rec.b.callbacks_registered = g->callbacks_always;
+    ring_write(&p->event, &rec, sizeof rec);
+    modules_rescan(p, 1);
+  }
+  pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
+  __atomic_store_n(&g->hdr->agent_state, OMPPROF_AGENT_OMPT, __ATOMIC_RELEASE);
+
+  if (g->debug)
+    fprintf(stderr,
+            "ompprof agent: pid %d attached (%s), %u slots, sample ring %llu, event ring %llu, "
+            "%s %u Hz, stack %u bytes, callbacks always 0x%llx, initialize slot %d, "
+            "modules announced %llu\n",
+            (int)getpid(), g->hdr->runtime_version, g->slot_count,
+            (unsigned long long)g->sample_ring_size, (unsigned long long)g->event_ring_size,
+            g->mode == OMPPROF_MODE_CPU ? "cpu" : "wall", g->rate_hz, g->stack_bytes,
+            (unsigned long long)g->callbacks_always, p ? (int)p->index : -1,
+            (unsigned long long)__atomic_load_n(&g->hdr->modules_announced, __ATOMIC_RELAXED));
+  return 1;
+}
+
+static void tool_finalize(ompt_data_t *tool_data)
+{
+  (void)tool_data;
+  struct agent *g = &ompprof_g;
+  if (!agent_attached())
+    return; /* fork child, or never attached */
+  struct ompprof_region_header *h = g->hdr;
+  uint64_t t0 = now_ns();
+
+  struct priv *p = priv_for_agent();
+  modules_rescan(p, 0);
+  if (p)
+    timer_disarm(p);
+  __atomic_or_fetch(&g->gate, GATE_DISABLED, __ATOMIC_RELAXED);
+  /* After this no handler is inside a sample ring any more, so FINALIZED
+   * below really means "no more records". */
+  handler_quiesce();
+
+  if (p) {
+    struct {
+      struct ompprof_record_header h;
+      struct ompprof_agent_end b;
+    } rec;
+    fill_header(&rec.h, OMPPROF_REC_AGENT_END, sizeof rec, p->thread_seq);
+    rec.b.time_ns = now_ns();
+    rec.b.timers_failed = __atomic_load_n(&g->timers_failed, __ATOMIC_RELAXED);
+    rec.b.threads_seen = __atomic_load_n(&g->threads_seen, __ATOMIC_RELAXED);
+    ring_write(&p->event, &rec, sizeof rec);
+  }
+  slot_end_deferred();
+  __atomic_store_n(&h->agent_state, OMPPROF_AGENT_FINALIZED, __ATOMIC_RELEASE);
+
+  /* Files announced with a held fd may be deleted the moment we exit; give
+   * the JVM a bounded moment to copy them. */
+  uint64_t announced = __atomic_load_n(&h->modules_announced, __ATOMIC_ACQUIRE);
+  int waited_ms = 0;
+  while (__atomic_load_n(&h->modules_captured, __ATOMIC_ACQUIRE) < announced &&
+         __atomic_load_n(&h->jvm_state, __ATOMIC_ACQUIRE) != 2 && waited_ms < 2000) {
+    struct timespec ts = {0, 1000000};
+    nanosleep(&ts, NULL);
+    waited_ms++;
+  }
+  if (g->debug)
+    fprintf(stderr,
+            "ompprof agent: finalized: threads %llu, timers failed %llu, modules %llu announced "
+            "%llu captured (waited %d ms), no-slot drops %llu, disabled signals %llu, %.3f ms\n",
+            (unsigned long long)__atomic_load_n(&g->threads_seen, __ATOMIC_RELAXED),
+            (unsigned long long)__atomic_load_n(&g->timers_failed, __ATOMIC_RELAXED),
+            (unsigned long long)announced,
+            (unsigned long long)__atomic_load_n(&h->modules_captured, __ATOMIC_RELAXED),
+            waited_ms, (unsigned long long)__atomic_load_n(&h->no_slot_drops, __ATOMIC_RELAXED),
+            (unsigned long long)__atomic_load_n(&h->disabled_signals, __ATOMIC_RELAXED),
+            (double)(now_ns() - t0) / 1e6);
+}

@@ -1,0 +1,367 @@
+/*
+ * OMPT event callbacks. Each writes one record into the event ring of the
+ * calling thread's slot; the sample ring is the handler's, which keeps both
+ * rings single-producer even when a SIGPROF interrupts a callback.
+ *
+ * Region and task ids are assigned here (ompt_data_t values) because the
+ * samples read them back through ompt_get_task_info/ompt_get_parallel_info:
+ * that is how a sample is tied to its parallel region and task.
+ */
+#include <stddef.h>
+#include <stdio.h>
+
+#include "agent.h"
+#include "capture.h"
+
+/* One fixed-size record: header + BODYTYPE initialized from the rest. */
+#define EMIT(p, TYPE, BODYTYPE, ...)                                           \
+  do {                                                                         \
+    struct {                                                                   \
+      struct ompprof_record_header h;                                          \
+      BODYTYPE b;                                                              \
+    } rec_;                                                                    \
+    _Static_assert(sizeof(rec_) == 16 + sizeof(BODYTYPE) && sizeof(rec_) % 8 == 0, \
+                   "record layout");                                           \
+    fill_header(&rec_.h, (TYPE), sizeof(rec_), (p)->thread_seq);               \
+    rec_.b = (BODYTYPE){__VA_ARGS__};                                          \
+    ring_write(&(p)->event, &rec_, sizeof(rec_));                              \
+  } while (0)
+
+static inline uint64_t data_value(const ompt_data_t *d) { return d ? d->value : 0; }
+static inline uint64_t ptr_value(const void *p) { return (uint64_t)(uintptr_t)p; }
+
+static inline uint64_t frame_ptr(const ompt_frame_t *f, int enter)
+{
+  return f ? ptr_value(enter ? f->enter_frame.ptr : f->exit_frame.ptr) : 0;
+}
+
+static uint64_t new_parallel_id(void)
+{
+  return __atomic_add_fetch(&ompprof_g.next_parallel_id, 1, __ATOMIC_RELAXED);
+}
+
+static uint64_t new_task_id(void)
+{
+  return __atomic_add_fetch(&ompprof_g.next_task_id, 1, __ATOMIC_RELAXED);
+}
+
+/* Writes a record whose body ends with a struct ompprof_context (`ctx`
+ * points into `body`), followed by the stack snapshot from ctx->rsp. The
+ * snapshot is copied straight into the ring, never staged. */
+static void emit_with_context(struct priv *p, uint16_t type, void *body, uint32_t body_size,
+                              struct ompprof_context *ctx)
+{
+  uint32_t n = snapshot_len(ctx, p->stack_lo, p->stack_hi, ompprof_g.stack_bytes);
+  ctx->stack_len = n;
+  uint32_t size = (uint32_t)(sizeof(struct ompprof_record_header) + body_size + RING_ALIGN8(n));
+  struct ring_res res;
+  if (!ring_reserve(&p->event, size, &res))
+    return;
+  fill_header((struct ompprof_record_header *)(void *)res.rec, type, 0, p->thread_seq);
+  uint8_t *out = res.rec + sizeof(struct ompprof_record_header);
+  sig_copy(out, body, body_size);
+  snapshot_copy(out + body_size, ctx->rsp, n);
+  ring_commit(&p->event, &res, size);
+}
+
+static void on_thread_begin(ompt_thread_t type, ompt_data_t *thread_data)
+{
+  struct priv *p = priv_for_callback();
+  if (!p)
+    return;
+  if (!p->stack_hi)
+    priv_fetch_bounds(p);
+  p->thread_type = (uint32_t)type;
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  p->unknown_thread = 0;
+  if (thread_data)
+    thread_data->value = p->thread_seq;
+  EMIT(p, OMPPROF_REC_THREAD_BEGIN, struct ompprof_thread_begin, now_ns(), p->os_tid,
+       (uint32_t)type, p->stack_lo, p->stack_hi, p->index, 0);
+  if (!(__atomic_load_n(&ompprof_g.gate, __ATOMIC_RELAXED) & GATE_STOPPED))
+    timer_arm(p);
+  modules_rescan(p, 0);
+}
+
+static void on_thread_end(ompt_data_t *thread_data)
+{
+  (void)thread_data;
+  if (!agent_attached())
+    return;
+  struct priv *p = __atomic_load_n(&ompprof_tls, __ATOMIC_RELAXED);
+  if (!PRIV_VALID(p))
+    return;
+  timer_disarm(p);
+  if (p->os_tid == ompprof_g.pid) {
+    /* libomp calls finalize on the main thread after its thread_end (at
+     * exit); the slot stays OWNED so finalize can still write there, and
+     * finalize ends it. Samples stop now. Other initial threads (user
+     * pthreads running OpenMP) end normally. */
+    p->end_deferred = 1;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    EMIT(p, OMPPROF_REC_THREAD_END, struct ompprof_thread_end, now_ns());
+    return;
+  }
+  EMIT(p, OMPPROF_REC_THREAD_END, struct ompprof_thread_end, now_ns());
+  slot_end(p);
+}
+
+static void on_parallel_begin(ompt_data_t *encountering_task_data,
+                              const ompt_frame_t *encountering_task_frame,
+                              ompt_data_t *parallel_data, unsigned int requested_parallelism,
+                              int flags, const void *codeptr_ra)
+{
+  struct ompprof_parallel_begin b;
+  CAPTURE_HERE(&b.ctx);
+  if (!agent_attached())
+    return;
+  uint64_t id = new_parallel_id();
+  if (parallel_data)
+    parallel_data->value = id;
+  struct priv *p = priv_for_callback();
+  if (!p)
+    return;
+  /* before the record, so the JVM knows every module the region's code and
+   * stack can point into by the time it reads PARALLEL_BEGIN */
+  modules_rescan(p, 0);
+  b.time_ns = now_ns();
+  b.parallel_id = id;
+  b.parent_task_id = data_value(encountering_task_data);
+  b.codeptr_ra = ptr_value(codeptr_ra);
+  b.enc_exit_frame = frame_ptr(encountering_task_frame, 0);
+  b.enc_enter_frame = frame_ptr(encountering_task_frame, 1);
+  b.requested_team_size = requested_parallelism;
+  b.flags = (uint32_t)flags;
+  emit_with_context(p, OMPPROF_REC_PARALLEL_BEGIN, &b, sizeof b, &b.ctx);
+}
+
+static void on_parallel_end(ompt_data_t *parallel_data, ompt_data_t *encountering_task_data,
+                            int flags, const void *codeptr_ra)
+{
+  struct priv *p = priv_for_callback();
+  if (!p)
+    return;
+  EMIT(p, OMPPROF_REC_PARALLEL_END, struct ompprof_parallel_end, now_ns(),
+       data_value(parallel_data), data_value(encountering_task_data), ptr_value(codeptr_ra),
+       (uint32_t)flags, 0);
+}
+
+static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data,
+                             ompt_data_t *task_data, unsigned int actual_parallelism,
+                             unsigned int index, int flags)
+{
+  if (!agent_attached())
+    return;
+  if (endpoint == ompt_scope_begin) {
+    if (task_data && task_data->value == 0)
+      task_data->value = new_task_id();
+    /* The initial task's implicit parallel region (and a league) has no
+     * parallel_begin; give it an id so samples in it are attributable. */
+    if (parallel_data && parallel_data->value == 0)
+      parallel_data->value = new_parallel_id();
+  }
+  struct priv *p = priv_for_callback();
+  if (!p)
+    return;
+  EMIT(p, OMPPROF_REC_IMPLICIT_TASK, struct ompprof_implicit_task, now_ns(),
+       data_value(parallel_data), data_value(task_data), (uint32_t)endpoint, actual_parallelism,
+       index, (uint32_t)flags);
+}
+
+static void on_task_create(ompt_data_t *encountering_task_data,
+                           const ompt_frame_t *encountering_task_frame, ompt_data_t *new_task_data,
+                           int flags, int has_dependences, const void *codeptr_ra)
+{
+  struct ompprof_task_create b;
+  CAPTURE_HERE(&b.ctx);
+  if (!agent_attached())
+    return;
+  uint64_t id = 0;
+  if (new_task_data) {
+    if (new_task_data->value == 0)
+      new_task_data->value = new_task_id();
+    id = new_task_data->value;
+  }
+  struct priv *p = priv_for_callback();
+  if (!p)
+    return;
+  b.time_ns = now_ns();
+  b.parent_task_id = data_value(encountering_task_data);
+  b.task_id = id;
+  b.codeptr_ra = ptr_value(codeptr_ra);
+  b.enc_exit_frame = frame_ptr(encountering_task_frame, 0);
+  b.enc_enter_frame = frame_ptr(encountering_task_frame, 1);
+  b.flags = (uint32_t)flags;
+  b.has_dependences = (uint32_t)has_dependences;
+  emit_with_context(p, OMPPROF_REC_TASK_CREATE, &b, sizeof b, &b.ctx);
+}
+
+static void on_task_schedule(ompt_data_t *prior_task_data, ompt_task_status_t prior_task_status,
+                             ompt_data_t *next_task_data)
+{
+  struct priv *p = priv_for_callback();
+  if (!p)
+    return;
+  EMIT(p, OMPPROF_REC_TASK_SCHEDULE, struct ompprof_task_schedule, now_ns(),
+       data_value(prior_task_data), data_value(next_task_data), (uint32_t)prior_task_status, 0);
+}
+
+static void sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
+                        ompt_data_t *parallel_data, ompt_data_t *task_data,
+                        const void *codeptr_ra, uint32_t is_wait)
+{
+  struct priv *p = priv_for_callback();
+  if (!p)
+    return;
+  EMIT(p, OMPPROF_REC_SYNC_REGION, struct ompprof_sync_region, now_ns(), data_value(parallel_data),
+       data_value(task_data), ptr_value(codeptr_ra), (uint32_t)kind, (uint32_t)endpoint, is_wait,
+       0);
+}
+
+static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
+                           ompt_data_t *parallel_data, ompt_data_t *task_data,
+                           const void *codeptr_ra)
+{
+  sync_region(kind, endpoint, parallel_data, task_data, codeptr_ra, 0);
+}
+
+static void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
+                                ompt_data_t *parallel_data, ompt_data_t *task_data,
+                                const void *codeptr_ra)
+{
+  sync_region(kind, endpoint, parallel_data, task_data, codeptr_ra, 1);
+}
+
+static void mutex(uint32_t event, ompt_mutex_t kind, unsigned hint, unsigned impl,
+                  ompt_wait_id_t wait_id, const void *codeptr_ra)
+{
+  struct priv *p = priv_for_callback();
+  if (!p)
+    return;
+  EMIT(p, OMPPROF_REC_MUTEX, struct ompprof_mutex, now_ns(), wait_id, ptr_value(codeptr_ra), event,
+       (uint32_t)kind, hint, impl);
+}
+
+static void on_mutex_acquire(ompt_mutex_t kind, unsigned int hint, unsigned int impl,
+                             ompt_wait_id_t wait_id, const void *codeptr_ra)
+{
+  mutex(OMPPROF_MUTEX_ACQUIRE, kind, hint, impl, wait_id, codeptr_ra);
+}
+
+static void on_lock_init(ompt_mutex_t kind, unsigned int hint, unsigned int impl,
+                         ompt_wait_id_t wait_id, const void *codeptr_ra)
+{
+  mutex(OMPPROF_MUTEX_LOCK_INIT, kind, hint, impl, wait_id, codeptr_ra);
+}
+
+static void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void *codeptr_ra)
+{
+  mutex(OMPPROF_MUTEX_ACQUIRED, kind, 0, 0, wait_id, codeptr_ra);
+}
+
+static void on_mutex_released(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void *codeptr_ra)
+{
+  mutex(OMPPROF_MUTEX_RELEASED, kind, 0, 0, wait_id, codeptr_ra);
+}
+
+static void on_lock_destroy(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void *codeptr_ra)
+{
+  mutex(OMPPROF_MUTEX_LOCK_DESTROY, kind, 0, 0, wait_id, codeptr_ra);
+}
+
+static void on_nest_lock(ompt_scope_endpoint_t endpoint, ompt_wait_id_t wait_id,
+                         const void *codeptr_ra)
+{
+  mutex(endpoint == ompt_scope_begin ? OMPPROF_MUTEX_NEST_ACQUIRED : OMPPROF_MUTEX_NEST_RELEASED,
+        ompt_mutex_nest_lock, 0, 0, wait_id, codeptr_ra);
+}
+
+/* omp_control_tool: 1 start/resume, 2 pause, 3 flush, 4 end (OpenMP 5.x,
+ * omp_control_tool_t). The return value goes back to the program; negative
+ * values are reserved by the specification, so success is 0. */
+static int on_control_tool(uint64_t command, uint64_t modifier, void *arg,
+                           const void *codeptr_ra)
+{
+  (void)arg;
+  struct agent *g = &ompprof_g;
+  if (!agent_attached())
+    return 0;
+  switch (command) {
+  case 1:
+    __atomic_and_fetch(&g->gate, ~(uint32_t)GATE_PAUSED, __ATOMIC_RELAXED);
+    break;
+  case 2:
+    __atomic_or_fetch(&g->gate, GATE_PAUSED, __ATOMIC_RELAXED);
+    break;
+  case 4:
+    __atomic_or_fetch(&g->gate, GATE_STOPPED, __ATOMIC_RELAXED);
+    break;
+  default:
+    break;
+  }
+  struct priv *p = priv_for_callback();
+  if (!p)
+    return 0;
+  EMIT(p, OMPPROF_REC_CONTROL_TOOL, struct ompprof_control_tool, now_ns(), modifier,
+       ptr_value(codeptr_ra), (uint32_t)command, 0);
+  modules_rescan(p, 0);
+  return 0;
+}
+
+static void on_work(ompt_work_t work_type, ompt_scope_endpoint_t endpoint,
+                    ompt_data_t *parallel_data, ompt_data_t *task_data, uint64_t count,
+                    const void *codeptr_ra)
+{
+  struct priv *p = priv_for_callback();
+  if (!p)
+    return;
+  EMIT(p, OMPPROF_REC_WORK, struct ompprof_work, now_ns(), data_value(parallel_data),
+       data_value(task_data), count, ptr_value(codeptr_ra), (uint32_t)work_type,
+       (uint32_t)endpoint);
+}
+
+static void on_masked(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data,
+                      ompt_data_t *task_data, const void *codeptr_ra)
+{
+  struct priv *p = priv_for_callback();
+  if (!p)
+    return;
+  EMIT(p, OMPPROF_REC_MASKED, struct ompprof_masked, now_ns(), data_value(parallel_data),
+       data_value(task_data), ptr_value(codeptr_ra), (uint32_t)endpoint, 0);
+}
+
+void callbacks_register(void)
+{
+  static const struct {
+    ompt_callbacks_t event;
+    ompt_callback_t fn;
+  } cbs[] = {
+      {ompt_callback_thread_begin, (ompt_callback_t)on_thread_begin},
+      {ompt_callback_thread_end, (ompt_callback_t)on_thread_end},
+      {ompt_callback_parallel_begin, (ompt_callback_t)on_parallel_begin},
+      {ompt_callback_parallel_end, (ompt_callback_t)on_parallel_end},
+      {ompt_callback_implicit_task, (ompt_callback_t)on_implicit_task},
+      {ompt_callback_task_create, (ompt_callback_t)on_task_create},
+      {ompt_callback_task_schedule, (ompt_callback_t)on_task_schedule},
+      {ompt_callback_sync_region, (ompt_callback_t)on_sync_region},
+      {ompt_callback_sync_region_wait, (ompt_callback_t)on_sync_region_wait},
+      {ompt_callback_mutex_acquire, (ompt_callback_t)on_mutex_acquire},
+      {ompt_callback_mutex_acquired, (ompt_callback_t)on_mutex_acquired},
+      {ompt_callback_mutex_released, (ompt_callback_t)on_mutex_released},
+      {ompt_callback_lock_init, (ompt_callback_t)on_lock_init},
+      {ompt_callback_lock_destroy, (ompt_callback_t)on_lock_destroy},
+      {ompt_callback_nest_lock, (ompt_callback_t)on_nest_lock},
+      {ompt_callback_control_tool, (ompt_callback_t)on_control_tool},
+      {ompt_callback_work, (ompt_callback_t)on_work},
+      {ompt_callback_masked, (ompt_callback_t)on_masked},
+  };
+  struct agent *g = &ompprof_g;
+  for (size_t i = 0; i < sizeof cbs / sizeof cbs[0]; i++) {
+    ompt_set_result_t r = g->set_callback(cbs[i].event, cbs[i].fn);
+    if (r == ompt_set_always)
+      g->callbacks_always |= 1ull << cbs[i].event;
+    if (g->debug && r != ompt_set_always)
+      fprintf(stderr, "ompprof agent: callback %d registered with result %d\n", (int)cbs[i].event,
+              (int)r);
+  }
+}

@@ -1,0 +1,225 @@
+/*
+ * The SIGPROF handler: one SAMPLE record per signal, written straight into
+ * the sample ring of the interrupted thread's slot.
+ *
+ * Everything reachable from here is async-signal-safe: no malloc, no stdio,
+ * no locks; the only calls leave the agent for clock_gettime (vDSO) and the
+ * OMPT inquiry functions, which the OpenMP specification declares
+ * async-signal-safe. The library is linked with -z now so that not even a
+ * lazy PLT resolution can happen in here.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <ucontext.h>
+
+#include "agent.h"
+#include "capture.h"
+#include "hist.h"
+
+/* Worst case: every OMPT level present. Reserving it up front lets the
+ * levels be written straight into the ring; the record is then committed at
+ * its real size. */
+#define SAMPLE_FIXED                                                                        \
+  ((uint32_t)(sizeof(struct ompprof_record_header) + sizeof(struct ompprof_sample) +        \
+              OMPPROF_MAX_LEVELS * sizeof(struct ompprof_task_level) +                     \
+              OMPPROF_MAX_LEVELS * sizeof(struct ompprof_parallel_level)))
+
+static inline void bump64(uint64_t *c, uint64_t by) /* signal-safe */
+{
+  /* single writer (the owning thread), so no RMW is needed */
+  __atomic_store_n(c, __atomic_load_n(c, __ATOMIC_RELAXED) + by, __ATOMIC_RELAXED);
+}
+
+static inline void count_disabled(void) /* signal-safe */
+{
+  /* shared by all threads: a real RMW */
+  __atomic_add_fetch(&ompprof_g.hdr->disabled_signals, 1, __ATOMIC_RELAXED);
+}
+
+/*
+ * libomp 19 can hand back "NULL + offset" pointers from the inquiry
+ * functions: when an explicit task is sampled, __ompt_get_task_info_internal
+ * walks the team chain one step further than the task chain and returns
+ * &team->t.ompt_team_info for team == NULL (seen as parallel_data == 0x220).
+ * Such values are offsets into a NULL struct; ordinary programs map nothing
+ * in the first 64 KiB (vm.mmap_min_addr is 4 to 64 KiB), so anything there is
+ * treated as absent instead of being dereferenced.
+ */
+#define PLAUSIBLE(p) ((uintptr_t)(p) >= 65536u)
+
+static uint32_t fill_levels(struct ompprof_sample *s, uint8_t *out) /* signal-safe */
+{
+  struct agent *g = &ompprof_g;
+  struct ompprof_task_level *tl = (struct ompprof_task_level *)(void *)out;
+  uint32_t nt = 0, np = 0;
+
+  s->omp_thread_num = -1;
+  for (; nt < OMPPROF_MAX_LEVELS; nt++) {
+    int flags = 0, thread_num = -1;
+    ompt_data_t *task = NULL, *par = NULL;
+    ompt_frame_t *frame = NULL;
+    int r = g->get_task_info((int)nt, &flags, &task, &frame, &par, &thread_num);
+    if (r == 0)
+      break;
+    struct ompprof_task_level *l = &tl[nt];
+    int have_frame = PLAUSIBLE(frame);
+    l->exit_frame = have_frame ? (uint64_t)(uintptr_t)frame->exit_frame.ptr : 0;
+    l->enter_frame = have_frame ? (uint64_t)(uintptr_t)frame->enter_frame.ptr : 0;
+    l->exit_frame_flags = have_frame ? (uint32_t)frame->exit_frame_flags : 0;
+    l->enter_frame_flags = have_frame ? (uint32_t)frame->enter_frame_flags : 0;
+    l->task_flags = (uint32_t)flags;
+    l->thread_num = thread_num;
+    l->task_id = PLAUSIBLE(task) ? task->value : 0;
+    l->parallel_id = PLAUSIBLE(par) ? par->value : 0;
+    l->info_result = (uint32_t)r;
+    l->pad = 0;
+    if (nt == 0)
+      s->omp_thread_num = thread_num;
+  }
+
+  struct ompprof_parallel_level *pl = (struct ompprof_parallel_level *)(void *)(tl + nt);
+  for (; np < OMPPROF_MAX_LEVELS; np++) {
+    ompt_data_t *par = NULL;
+    int team_size = 0;
+    int r = g->get_parallel_info((int)np, &par, &team_size);
+    if (r == 0)
+      break;
+    pl[np].parallel_id = PLAUSIBLE(par) ? par->value : 0;
+    pl[np].team_size = (uint32_t)team_size;
+    pl[np].info_result = (uint32_t)r;
+  }
+  s->task_levels = nt;
+  s->parallel_levels = np;
+  return nt * (uint32_t)sizeof(struct ompprof_task_level) +
+         np * (uint32_t)sizeof(struct ompprof_parallel_level);
+}
+
+static void take_sample(struct priv *p, const siginfo_t *si, const ucontext_t *uc) /* signal-safe */
+{
+  struct agent *g = &ompprof_g;
+  uint64_t t0 = now_ns();
+  struct ompprof_context ctx;
+  ctx.rip = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
+  ctx.rsp = (uint64_t)uc->uc_mcontext.gregs[REG_RSP];
+  ctx.rbp = (uint64_t)uc->uc_mcontext.gregs[REG_RBP];
+  ctx.stack_len = 0;
+  ctx.ctx_flags = 0;
+  /* a slot claimed in here has no bounds yet: snapshot_len says NO_BOUNDS */
+  uint32_t n = snapshot_len(&ctx, p->stack_lo, p->stack_hi, g->stack_bytes);
+  ctx.stack_len = n;
+
+  struct ring_res res;
+  if (ring_reserve(&p->sample, SAMPLE_FIXED + (uint32_t)RING_ALIGN8(n), &res)) {
+    struct ompprof_record_header *h = (struct ompprof_record_header *)(void *)res.rec;
+    struct ompprof_sample *s = (struct ompprof_sample *)(void *)(h + 1);
+    /* si_overrun is only meaningful for POSIX timer signals; an external
+     * kill(SIGPROF) stands for one period. */
+    uint64_t overrun = si && si->si_code == SI_TIMER && si->si_overrun > 0
+                           ? (uint64_t)si->si_overrun : 0;
+    s->time_ns = t0;
+    s->weight_ns = g->period_ns * (1 + overrun);
+    s->os_tid = p->os_tid;
+    s->flags = p->unknown_thread ? OMPPROF_SAMPLE_UNKNOWN_THREAD : 0;
+    s->wait_id = 0;
+    uint32_t levels_bytes = 0;
+    if (__atomic_load_n(&g->ompt_ready, __ATOMIC_ACQUIRE)) {
+      ompt_wait_id_t wait_id = 0;
+      s->state = (uint32_t)g->get_state(&wait_id);
+      s->wait_id = wait_id;
+      s->flags |= OMPPROF_SAMPLE_OMPT_READY;
+      levels_bytes = fill_levels(s, (uint8_t *)(s + 1));
+    } else {
+      s->state = ompt_state_undefined;
+      s->omp_thread_num = -1;
+      s->task_levels = s->parallel_levels = 0;
+    }
+    s->ctx = ctx;
+    snapshot_copy((uint8_t *)(s + 1) + levels_bytes, ctx.rsp, n);
+    fill_header(h, OMPPROF_REC_SAMPLE, 0, p->thread_seq);
+    ring_commit(&p->sample, &res,
+                (uint32_t)(sizeof(*h) + sizeof(*s) + levels_bytes + RING_ALIGN8(n)));
+  }
+
+  uint64_t dt = now_ns() - t0;
+  struct ompprof_slot_header *sh = p->slot;
+  bump64(&sh->handler_calls, 1);
+  bump64(&sh->handler_ns, dt);
+  uint32_t *b = &sh->hist[hist_bucket(dt)];
+  __atomic_store_n(b, __atomic_load_n(b, __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED);
+}
+
+/* The thread's slot, or NULL when this signal must not be sampled. A thread
+ * never seen by a callback gets a slot here (external SIGPROFs only: our
+ * timers are created in thread_begin, after the slot exists). */
+static struct priv *handler_priv(void) /* signal-safe */
+{
+  struct priv *p = __atomic_load_n(&ompprof_tls, __ATOMIC_RELAXED);
+  if (PRIV_VALID(p))
+    return p;
+  if (p != NULL || (__atomic_load_n(&ompprof_g.gate, __ATOMIC_RELAXED) & GATE_DISABLED)) {
+    count_disabled();
+    return NULL;
+  }
+  struct priv *cur = NULL;
+  if (!__atomic_compare_exchange_n(&ompprof_tls, &cur, PRIV_CLAIMING, 0, __ATOMIC_RELAXED,
+                                   __ATOMIC_RELAXED))
+    return NULL;
+  p = slot_claim();
+  if (p)
+    p->unknown_thread = 1;
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  __atomic_store_n(&ompprof_tls, p, __ATOMIC_RELAXED);
+  return p;
+}
+
+static void on_sigprof(int sig, siginfo_t *si, void *ucv) /* signal-safe */
+{
+  (void)sig;
+  int saved_errno = errno;
+  if (!agent_attached())
+    goto out;
+  struct priv *p = handler_priv();
+  if (!p)
+    goto out;
+  if (p->in_handler) {
+    bump64(&p->slot->reentered, 1);
+    goto out;
+  }
+  __atomic_store_n(&p->in_handler, 1, __ATOMIC_RELAXED);
+  /* Dekker pairing with handler_quiesce: either finalize sees in_handler set
+   * and waits for us, or we see its gate and write nothing. */
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  if (__atomic_load_n(&ompprof_g.gate, __ATOMIC_RELAXED) || p->end_deferred)
+    count_disabled();
+  else
+    take_sample(p, si, (const ucontext_t *)ucv);
+  __atomic_store_n(&p->in_handler, 0, __ATOMIC_RELEASE);
+out:
+  errno = saved_errno;
+}
+
+int handler_install(void)
+{
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_sigaction = on_sigprof;
+  sa.sa_flags = SA_SIGINFO | SA_RESTART;
+  sigemptyset(&sa.sa_mask);
+  return sigaction(SIGPROF, &sa, NULL);
+}
+
+void handler_quiesce(void)
+{
+  struct agent *g = &ompprof_g;
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  /* A handler that got past the gate finishes within microseconds; the
+   * deadline only protects against a thread stopped inside it. */
+  uint64_t deadline = now_ns() + 20u * 1000000u;
+  for (uint32_t i = 0; i < g->slot_count; i++) {
+    while (__atomic_load_n(&g->privs[i].in_handler, __ATOMIC_ACQUIRE) && now_ns() < deadline) {
+      struct timespec ts = {0, 10000};
+      nanosleep(&ts, NULL);
+    }
+  }
+}

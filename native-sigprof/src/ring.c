@@ -1,0 +1,71 @@
+/*
+ * Ring writer. Positions are byte counts that only grow; the consumer (the
+ * JVM) owns read_pos, we own write_pos and the statistics of ompprof_ring_prod.
+ * Our own fields are read back with relaxed loads (single producer), the
+ * consumer's read_pos with acquire so that we never overwrite bytes it is
+ * still reading, and write_pos is published with release so that it sees the
+ * record bytes before the position that covers them.
+ */
+#include "ring.h"
+
+#include "capture.h"
+
+void ring_count_drop(const struct ring *r, uint32_t need) /* signal-safe */
+{
+  struct ompprof_ring_prod *p = r->prod;
+  __atomic_store_n(&p->dropped, __atomic_load_n(&p->dropped, __ATOMIC_RELAXED) + 1,
+                   __ATOMIC_RELAXED);
+  __atomic_store_n(&p->dropped_bytes,
+                   __atomic_load_n(&p->dropped_bytes, __ATOMIC_RELAXED) + need,
+                   __ATOMIC_RELAXED);
+}
+
+int ring_reserve(const struct ring *r, uint32_t need, struct ring_res *res) /* signal-safe */
+{
+  uint64_t w = __atomic_load_n(&r->prod->write_pos, __ATOMIC_RELAXED);
+  uint64_t rd = __atomic_load_n(&r->cons->read_pos, __ATOMIC_ACQUIRE);
+  uint64_t mask = r->size - 1;
+  uint64_t off = w & mask;
+  uint64_t tail = r->size - off;
+  uint64_t pad = need <= tail ? 0 : tail;
+  uint64_t used = w - rd;
+
+  /* `used > size` only happens if the consumer published garbage; refusing
+   * to write is the only safe answer then. */
+  if (need < RING_MIN_RECORD || (need & 7u) || need > r->size || used > r->size ||
+      used + pad + need > r->size) {
+    ring_count_drop(r, need);
+    return 0;
+  }
+  if (pad) {
+    /* A PAD is read as size/type/version only, so 8 bytes suffice even when
+     * the tail is too short for a full header. */
+    struct ompprof_record_header *h = (struct ompprof_record_header *)(void *)(r->data + off);
+    h->size = (uint32_t)pad;
+    h->type = OMPPROF_REC_PAD;
+    h->version = OMPPROF_REC_VERSION;
+  }
+  res->pos = w + pad;
+  res->rec = r->data + (res->pos & mask);
+  res->cap = need;
+  return 1;
+}
+
+void ring_commit(const struct ring *r, const struct ring_res *res, uint32_t size) /* signal-safe */
+{
+  struct ompprof_ring_prod *p = r->prod;
+  ((struct ompprof_record_header *)(void *)res->rec)->size = size;
+  __atomic_store_n(&p->records, __atomic_load_n(&p->records, __ATOMIC_RELAXED) + 1,
+                   __ATOMIC_RELAXED);
+  __atomic_store_n(&p->write_pos, res->pos + size, __ATOMIC_RELEASE);
+}
+
+int ring_write(const struct ring *r, const void *record, uint32_t size) /* signal-safe */
+{
+  struct ring_res res;
+  if (!ring_reserve(r, size, &res))
+    return 0;
+  sig_copy(res.rec, record, size);
+  ring_commit(r, &res, size);
+  return 1;
+}

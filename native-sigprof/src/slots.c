@@ -1,0 +1,162 @@
+/*
+ * Slot ownership. A slot is one thread's pair of rings; the JVM frees ended
+ * slots after draining them, so claims race only against other threads (CAS)
+ * and, on the same thread, against the SIGPROF handler (TLS sentinels).
+ */
+#include <pthread.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "agent.h"
+
+_Thread_local struct priv *ompprof_tls __attribute__((tls_model("initial-exec")));
+
+static inline struct ompprof_slot_header *slot_at(uint32_t i) /* signal-safe */
+{
+  return (struct ompprof_slot_header *)(void *)(ompprof_g.base + OMPPROF_REGION_HEADER_SIZE +
+                                                (uint64_t)i * ompprof_g.slot_size);
+}
+
+struct priv *slot_claim(void) /* signal-safe */
+{
+  struct agent *g = &ompprof_g;
+  for (uint32_t i = 0; i < g->slot_count; i++) {
+    struct ompprof_slot_header *s = slot_at(i);
+    uint32_t expect = OMPPROF_SLOT_FREE;
+    if (__atomic_load_n(&s->state, __ATOMIC_RELAXED) != OMPPROF_SLOT_FREE)
+      continue;
+    /* acquire: the JVM's drain of the previous owner happened before FREE */
+    if (!__atomic_compare_exchange_n(&s->state, &expect, OMPPROF_SLOT_OWNED, 0,
+                                     __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+      continue;
+    struct priv *p = &g->privs[i];
+    uint8_t *rings = (uint8_t *)s + OMPPROF_SLOT_HEADER_SIZE;
+    uint32_t seq = __atomic_add_fetch(&g->hdr->next_thread_seq, 1, __ATOMIC_RELAXED);
+    /* raw syscall: the handler may claim a slot for a thread it has never
+     * seen and must not depend on libc's wrappers being signal-safe */
+    uint32_t tid = raw_syscall0(SYS_gettid);
+    __atomic_add_fetch(&s->generation, 1, __ATOMIC_RELAXED);
+    __atomic_store_n(&s->thread_seq, seq, __ATOMIC_RELAXED);
+    __atomic_store_n(&s->os_tid, tid, __ATOMIC_RELEASE);
+    __atomic_add_fetch(&g->threads_seen, 1, __ATOMIC_RELAXED);
+
+    p->slot = s;
+    p->sample = (struct ring){&s->sample_prod, &s->sample_cons, rings, g->sample_ring_size};
+    p->event = (struct ring){&s->event_prod, &s->event_cons, rings + g->sample_ring_size,
+                             g->event_ring_size};
+    p->stack_lo = p->stack_hi = 0;
+    p->has_timer = 0;
+    p->unknown_thread = 0;
+    p->end_deferred = 0;
+    p->in_handler = 0;
+    p->index = i;
+    p->thread_seq = seq;
+    p->os_tid = tid;
+    p->thread_type = 0;
+    return p;
+  }
+  __atomic_add_fetch(&g->hdr->no_slot_drops, 1, __ATOMIC_RELAXED);
+  return NULL;
+}
+
+void priv_fetch_bounds(struct priv *p)
+{
+  pthread_attr_t attr;
+  void *addr;
+  size_t size;
+  if (pthread_getattr_np(pthread_self(), &attr) != 0)
+    return;
+  if (pthread_attr_getstack(&attr, &addr, &size) == 0 && size) {
+    p->stack_lo = (uint64_t)(uintptr_t)addr;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    p->stack_hi = (uint64_t)(uintptr_t)addr + size;
+  }
+  pthread_attr_destroy(&attr);
+}
+
+/* Maps the slot's pages into our page tables now, outside the handler: the
+ * region is fully allocated, but a page this process has never touched costs
+ * a fault (several microseconds in a VM) on first write, and the handler
+ * would otherwise take up to one per 4 KiB of snapshot on its first pass
+ * through the ring. */
+static void slot_prefault(struct priv *p)
+{
+  uint8_t *start = (uint8_t *)p->slot;
+  size_t len = (size_t)ompprof_g.slot_size;
+  if (madvise(start, len, MADV_POPULATE_WRITE) == 0)
+    return;
+  /* kernels before 5.14: touch every page with a write that changes nothing,
+   * harmless even while the JVM reads the same bytes */
+  long page = sysconf(_SC_PAGESIZE);
+  for (size_t off = 0; off < len; off += (size_t)page)
+    __atomic_fetch_add((uint64_t *)(void *)(start + off), 0, __ATOMIC_RELAXED);
+}
+
+static struct priv *claim_for_callback(struct priv *cur, int arm)
+{
+  /* CAS rather than a store: a signal between our load and our store could
+   * have claimed a slot for this thread, which we would otherwise leak. */
+  if (!__atomic_compare_exchange_n(&ompprof_tls, &cur, PRIV_CLAIMING, 0, __ATOMIC_RELAXED,
+                                   __ATOMIC_RELAXED))
+    return PRIV_VALID(cur) ? cur : NULL;
+  struct priv *p = slot_claim();
+  if (p) {
+    priv_fetch_bounds(p);
+    slot_prefault(p);
+  }
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  __atomic_store_n(&ompprof_tls, p ? p : cur, __ATOMIC_RELAXED);
+  /* Callbacks only run on OpenMP threads; one that finds no slot yet may have
+   * missed its thread_begin (every slot taken at the time), and without a
+   * timer it would never be sampled. */
+  if (p && arm && !(__atomic_load_n(&ompprof_g.gate, __ATOMIC_RELAXED) & GATE_STOPPED))
+    timer_arm(p);
+  return p;
+}
+
+static struct priv *priv_get(int arm)
+{
+  if (!agent_attached())
+    return NULL;
+  struct priv *p = __atomic_load_n(&ompprof_tls, __ATOMIC_RELAXED);
+  if (PRIV_VALID(p))
+    return p;
+  if (p == PRIV_CLAIMING)
+    return NULL;
+  return claim_for_callback(p, arm);
+}
+
+struct priv *priv_for_agent(void)
+{
+  return priv_get(0);
+}
+
+struct priv *priv_for_callback(void)
+{
+  if (__atomic_load_n(&ompprof_g.gate, __ATOMIC_RELAXED) & GATE_DISABLED)
+    return NULL;
+  return priv_get(1);
+}
+
+void slot_end(struct priv *p)
+{
+  /* The sentinel goes in before the state flips: once the JVM sees ENDED it
+   * may free and hand the slot to another thread, and a late SIGPROF of ours
+   * (timer_delete does not flush pending signals) must find nothing to
+   * write into and must not claim a new slot either. */
+  if (__atomic_load_n(&ompprof_tls, __ATOMIC_RELAXED) == p)
+    __atomic_store_n(&ompprof_tls, PRIV_ENDED, __ATOMIC_RELAXED);
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  __atomic_store_n(&p->slot->state, OMPPROF_SLOT_ENDED, __ATOMIC_RELEASE);
+}
+
+void slot_end_deferred(void)
+{
+  struct agent *g = &ompprof_g;
+  for (uint32_t i = 0; i < g->slot_count; i++) {
+    struct priv *p = &g->privs[i];
+    if (__atomic_load_n(&p->end_deferred, __ATOMIC_ACQUIRE) && p->slot &&
+        __atomic_load_n(&p->slot->state, __ATOMIC_RELAXED) == OMPPROF_SLOT_OWNED)
+      slot_end(p);
+  }
+}
