@@ -1,0 +1,184 @@
+package org.ompprof.sampler.collect;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+import org.ompprof.sampler.recording.RingStats;
+import org.ompprof.sampler.ring.Region;
+import org.ompprof.sampler.ring.RingCounters;
+import org.ompprof.sampler.ring.RingReader;
+import org.ompprof.sampler.ring.RingSink;
+import org.ompprof.sampler.ring.Slot;
+import org.ompprof.sampler.wire.Wire;
+
+/**
+ * The one thread that empties every slot's rings while the program runs. The machines this
+ * runs on may have two cores, shared with the program: it sleeps 1 ms after finding data and
+ * backs off to 10 ms when idle. It also unlinks the region file as soon as the agent mapped it.
+ */
+public final class Drainer implements AutoCloseable {
+    private static final long BUSY_SLEEP_NS = TimeUnit.MILLISECONDS.toNanos(1);
+    private static final long IDLE_SLEEP_NS = TimeUnit.MILLISECONDS.toNanos(10);
+    private static final int MALFORMED_EXAMPLES = 5;
+
+    private final Region region;
+    private final RunCollector collector;
+    /** Per slot, the producer counters last seen and their growth summed over the run. */
+    private final RingCounters[] lastSample;
+    private final RingCounters[] lastEvent;
+    private final RingCounters[] totalSample;
+    private final RingCounters[] totalEvent;
+    private final int[] lastOwner;
+    private final List<String> malformedExamples = new ArrayList<>();
+    private final RingSink sampleSink;
+    private final RingSink eventSink;
+    private final Thread thread;
+    private volatile boolean stopping;
+    private volatile Throwable failure;
+
+    public Drainer(Region region, RunCollector collector) {
+        this.region = region;
+        this.collector = collector;
+        int n = region.slots().size();
+        lastSample = filled(n);
+        lastEvent = filled(n);
+        totalSample = filled(n);
+        totalEvent = filled(n);
+        lastOwner = new int[n];
+        sampleSink = collector::sample;
+        eventSink = collector::event;
+        thread = Thread.ofPlatform().name("ompprof-drainer").daemon().unstarted(this::loop);
+    }
+
+    private static RingCounters[] filled(int n) {
+        RingCounters[] a = new RingCounters[n];
+        Arrays.fill(a, RingCounters.ZERO);
+        return a;
+    }
+
+    public void start() {
+        region.setJvmState(1);
+        thread.start();
+    }
+
+    private void loop() {
+        long sleep = BUSY_SLEEP_NS;
+        try {
+            while (!stopping) {
+                region.unlinkIfMapped();
+                boolean busy = drainOnce() > 0;
+                sleep = busy ? BUSY_SLEEP_NS : Math.min(IDLE_SLEEP_NS, sleep * 2);
+                LockSupport.parkNanos(sleep);
+            }
+        } catch (Throwable t) {
+            failure = t; // reported by finish(); the program runs on, its records are dropped
+            region.setJvmState(2); // so the agent does not wait for module captures at exit
+        }
+    }
+
+    /**
+     * Stops the thread and drains what is left: the program has exited, but the region still
+     * holds everything it wrote. Throws what stopped the drainer early, if anything did.
+     */
+    public void finish() throws InterruptedException {
+        stopping = true;
+        LockSupport.unpark(thread);
+        thread.join();
+        if (failure == null) {
+            try {
+                while (drainOnce() > 0) {
+                    // until empty: freeing ENDED slots can reveal nothing new, but be thorough
+                }
+            } catch (RuntimeException | Error e) {
+                failure = e;
+            }
+        }
+        region.setJvmState(2);
+        if (failure instanceof RuntimeException r) throw r;
+        if (failure instanceof Error e) throw e;
+        if (failure != null) throw new IllegalStateException(failure);
+    }
+
+    /** One pass over all slots; returns the bytes consumed. */
+    long drainOnce() {
+        long bytes = 0;
+        for (Slot slot : region.slots()) bytes += drain(slot);
+        return bytes;
+    }
+
+    private long drain(Slot slot) {
+        int i = slot.index();
+        if (slot.generation() == 0 && slot.state() == Wire.SLOT_FREE) return 0; // never claimed: nothing to read
+        long bytes = slot.sampleRing().drain(sampleSink) + slot.eventRing().drain(eventSink);
+        noteMalformed(slot.sampleRing());
+        noteMalformed(slot.eventRing());
+        attributeDrops(slot, bytes > 0);
+        if (slot.freeIfEndedAndDrained()) lastOwner[i] = 0;
+        return bytes;
+    }
+
+    /** Drops since the last look go to the slot's current owner (or its last one, if it left). */
+    private void attributeDrops(Slot slot, boolean consumed) {
+        int i = slot.index();
+        int owner = slot.threadSeq();
+        if (owner != 0) lastOwner[i] = owner;
+        if (!consumed && slot.sampleDropped() == lastSample[i].dropped() && slot.eventDropped() == lastEvent[i].dropped()) {
+            return; // nothing new: spare the allocations on this path, it runs for every slot every pass
+        }
+        RingCounters s = slot.sampleCounters();
+        RingCounters e = slot.eventCounters();
+        RingCounters ds = s.since(lastSample[i]);
+        RingCounters de = e.since(lastEvent[i]);
+        lastSample[i] = s;
+        lastEvent[i] = e;
+        totalSample[i] = totalSample[i].plus(ds);
+        totalEvent[i] = totalEvent[i].plus(de);
+        collector.dropped(lastOwner[i], ds.dropped(), de.dropped());
+    }
+
+    private void noteMalformed(RingReader ring) {
+        // the reader keeps counting; remember a few distinct problems for the recording's stats
+        if (ring.lastProblem() != null && malformedExamples.size() < MALFORMED_EXAMPLES
+                && !malformedExamples.contains(ring.lastProblem())) {
+            malformedExamples.add(ring.lastProblem());
+        }
+    }
+
+    /** Malformed stretches skipped, over all rings. */
+    public long malformed() {
+        long n = 0;
+        for (Slot s : region.slots()) n += s.sampleRing().malformed() + s.eventRing().malformed();
+        return n;
+    }
+
+    public List<String> malformedExamples() {
+        return List.copyOf(malformedExamples);
+    }
+
+    /** Per slot: records written and dropped over the whole run. */
+    public List<RingStats> ringStats() {
+        List<RingStats> out = new ArrayList<>();
+        for (int i = 0; i < totalSample.length; i++) {
+            RingCounters s = totalSample[i];
+            RingCounters e = totalEvent[i];
+            if (s.records() + s.dropped() + e.records() + e.dropped() == 0) continue;
+            out.add(new RingStats(i, s.records(), s.dropped(), s.droppedBytes(), e.records(), e.dropped(), e.droppedBytes()));
+        }
+        return out;
+    }
+
+    /** Stops the thread without draining (error paths). */
+    @Override
+    public void close() {
+        stopping = true;
+        LockSupport.unpark(thread);
+        try {
+            thread.join(1000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,137 @@
+package org.ompprof.sampler.launch;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import org.ompprof.sampler.UserError;
+import org.ompprof.sampler.wire.Wire;
+
+/**
+ * The command line of {@code ompprof record}, parsed and range-checked.
+ *
+ * @param output empty: {@code <program basename>.ompprof} in the current directory
+ * @param mode {@code Wire.MODE_*}
+ * @param command the program and its arguments
+ */
+public record RecordOptions(Optional<String> output, int mode, int rateHz, int stackBytes, int slots, int ringKib,
+        boolean help, List<String> command) {
+    public static final int DEFAULT_RATE = 1000;
+    public static final int DEFAULT_STACK_BYTES = 16 * 1024;
+    public static final int DEFAULT_SLOTS = 64;
+    public static final int DEFAULT_RING_KIB = 2048;
+    public static final int MAX_STACK_BYTES = 64 * 1024;
+
+    public static final String USAGE = """
+            usage: ompprof record [-o FILE] [--mode wall|cpu] [--rate HZ] [--stack-bytes N]
+                                  [--slots N] [--ring-kib N] -- PROGRAM ARGS...
+
+            Runs PROGRAM under the profiler and writes a recording (default: PROGRAM.ompprof
+            in the current directory; an existing file is replaced only by a complete recording).
+
+              -o, --output FILE   where to write the recording
+              --mode wall|cpu     sample on wall-clock time (default; sees waiting threads too)
+                                  or on each thread's CPU time
+              --rate HZ           samples per second per thread (default 1000)
+              --stack-bytes N     bytes of stack copied per sample (default 16384, at most 65536)
+              --slots N           threads that can be recorded at once (default 64)
+              --ring-kib N        sample buffer per thread in KiB, a power of two (default 2048)
+
+            The program's input and output pass through, and ompprof exits with its status.
+            """;
+
+    public RecordOptions {
+        command = List.copyOf(command);
+    }
+
+    public static RecordOptions parse(List<String> args) {
+        Parser p = new Parser(args);
+        return p.parse();
+    }
+
+    /** Left-to-right parse; the first argument that is not an option starts the command. */
+    private static final class Parser {
+        private final List<String> args;
+        private int i;
+        private String output;
+        private int mode = Wire.MODE_WALL;
+        private int rate = DEFAULT_RATE;
+        private int stack = DEFAULT_STACK_BYTES;
+        private int slots = DEFAULT_SLOTS;
+        private int ringKib = DEFAULT_RING_KIB;
+        private boolean help;
+
+        Parser(List<String> args) {
+            this.args = args;
+        }
+
+        RecordOptions parse() {
+            while (i < args.size()) {
+                String a = args.get(i);
+                if (a.equals("--")) {
+                    i++;
+                    break;
+                }
+                if (!a.startsWith("-") || a.equals("-")) break;
+                i++;
+                option(a);
+            }
+            List<String> command = new ArrayList<>(args.subList(i, args.size()));
+            if (command.isEmpty() && !help) {
+                throw new UserError("record: no program given; usage: ompprof record [OPTIONS] -- PROGRAM ARGS...");
+            }
+            if (!help && command.getFirst().isEmpty()) throw new UserError("record: the program name is empty");
+            return new RecordOptions(Optional.ofNullable(output), mode, rate, stack, slots, ringKib, help, command);
+        }
+
+        private void option(String a) {
+            String name = a;
+            String inline = null;
+            int eq = a.indexOf('=');
+            if (a.startsWith("--") && eq > 0) {
+                name = a.substring(0, eq);
+                inline = a.substring(eq + 1);
+            }
+            switch (name) {
+                case "-h", "--help" -> help = true;
+                case "-o", "--output" -> output = value(name, inline);
+                case "--mode" -> mode = mode(value(name, inline));
+                case "--rate" -> rate = number(name, value(name, inline), 1, 100_000);
+                case "--stack-bytes" -> stack = number(name, value(name, inline), 0, MAX_STACK_BYTES);
+                case "--slots" -> slots = number(name, value(name, inline), 1, 4096);
+                case "--ring-kib" -> ringKib = powerOfTwo(name, value(name, inline));
+                default -> throw new UserError("record: unknown option " + a + "; see ompprof record --help");
+            }
+        }
+
+        private String value(String name, String inline) {
+            if (inline != null) return inline;
+            if (i >= args.size()) throw new UserError("record: " + name + " needs a value");
+            return args.get(i++);
+        }
+
+        private static int mode(String v) {
+            return switch (v) {
+                case "wall" -> Wire.MODE_WALL;
+                case "cpu" -> Wire.MODE_CPU;
+                default -> throw new UserError("record: --mode must be wall or cpu, not '" + v + "'");
+            };
+        }
+
+        private static int number(String name, String v, int min, int max) {
+            try {
+                int n = Integer.parseInt(v.replace("_", ""));
+                if (n >= min && n <= max) return n;
+            } catch (NumberFormatException e) {
+                // fall through to the message
+            }
+            throw new UserError("record: " + name + " needs a whole number from " + min + " to " + max + ", not '" + v + "'");
+        }
+
+        private static int powerOfTwo(String name, String v) {
+            int n = number(name, v, 4, 1 << 20);
+            if (Integer.bitCount(n) != 1) throw new UserError("record: " + name + " must be a power of two (e.g. 512, 1024, 2048), not " + n);
+            return n;
+        }
+    }
+}

@@ -1,0 +1,227 @@
+package org.ompprof.sampler.launch;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.time.OffsetDateTime;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
+
+import org.ompprof.sampler.UserError;
+import org.ompprof.sampler.collect.Drainer;
+import org.ompprof.sampler.collect.RecordingBuilder;
+import org.ompprof.sampler.collect.RunCollector;
+import org.ompprof.sampler.collect.Spool;
+import org.ompprof.sampler.posix.Posix;
+import org.ompprof.sampler.recording.Metadata;
+import org.ompprof.sampler.ring.Region;
+import org.ompprof.sampler.ring.RegionLayout;
+import org.ompprof.sampler.wire.OmptNames;
+import org.ompprof.sampler.wire.Wire;
+
+/**
+ * {@code ompprof record}: checks everything that can be checked up front, runs the program with
+ * the agent attached through OMPT, drains the rings while it runs and writes the recording when
+ * it ends, however it ends. Returns the program's exit status (128+signal if it was killed).
+ */
+public final class Recorder {
+    static final String NO_OMPT = "no OpenMP runtime with OMPT connected (is the program built with -fopenmp "
+            + "and running on libomp?); recorded nothing";
+    private static final long PROGRESS_INTERVAL_MS = 250;
+    private static final long EVENT_RING_MIN = 512 * 1024;
+
+    /**
+     * What a recording needs from its surroundings; tests substitute their own.
+     *
+     * @param properties system properties (ompprof.agent, ompprof.root, ompprof.libomp)
+     * @param liveProgress whether stderr is a terminal that can take a live progress line
+     * @param shmDir where the shared-memory file goes (/dev/shm)
+     */
+    public record Context(Path cwd, Map<String, String> env, Function<String, String> properties, String ompprofVersion,
+            PrintStream out, PrintStream err, boolean liveProgress, Path shmDir) {
+        public static Context system(String ompprofVersion, PrintStream out, PrintStream err) {
+            boolean terminal = err == System.err && Posix.isatty(2) && !"dumb".equals(System.getenv("TERM"));
+            return new Context(Path.of("").toAbsolutePath(), System.getenv(), System::getProperty, ompprofVersion, out, err,
+                    terminal, Region.DEFAULT_DIR);
+        }
+    }
+
+    /** Everything decided before the program starts. */
+    record Plan(List<String> typedCommand, List<String> command, Path program, OutputTarget output, Path agent, Optional<Path> libomp,
+            RegionLayout layout) {}
+
+    private final Context ctx;
+
+    public Recorder(Context ctx) {
+        this.ctx = ctx;
+    }
+
+    public int record(RecordOptions options) throws IOException, InterruptedException {
+        return execute(plan(options));
+    }
+
+    /** All the checks; nothing is created yet. */
+    Plan plan(RecordOptions o) throws InterruptedException {
+        Path program = ProgramResolver.resolve(o.command().getFirst(), ctx.env().get("PATH"), ctx.cwd());
+        OutputTarget output = OutputTarget.choose(o.output(), program, ctx.cwd());
+        Path agent = Toolchain.agent(ctx.properties(), ctx.cwd());
+        RegionLayout layout = layout(o);
+        Optional<Path> libomp = GompShim.needsLibgomp(program, ctx.env())
+                ? Optional.of(Toolchain.libomp(ctx.properties())) : Optional.empty();
+        List<String> command = new ArrayList<>(o.command());
+        command.set(0, program.toString());
+        return new Plan(o.command(), command, program, output, agent, libomp, layout);
+    }
+
+    static RegionLayout layout(RecordOptions o) {
+        long biggestSample = Wire.RecordHeader.SIZEOF + Wire.Sample.SIZEOF + (long) Wire.MAX_LEVELS
+                * (Wire.TaskLevel.SIZEOF + Wire.ParallelLevel.SIZEOF) + o.stackBytes();
+        long ring = o.ringKib() * 1024L;
+        if (ring < 4 * biggestSample) {
+            long need = Long.highestOneBit(4 * biggestSample / 1024 - 1) * 2;
+            throw new UserError("--ring-kib " + o.ringKib() + " is too small for --stack-bytes " + o.stackBytes()
+                    + "; use at least " + need);
+        }
+        long eventRing = Math.max(EVENT_RING_MIN, Long.highestOneBit(8 * biggestSample - 1) * 2);
+        return new RegionLayout(o.slots(), ring, eventRing, o.mode(), o.rateHz(), o.stackBytes());
+    }
+
+    private int execute(Plan plan) throws IOException, InterruptedException {
+        OffsetDateTime started = OffsetDateTime.now().truncatedTo(ChronoUnit.MILLIS);
+        try (Cleanup cleanup = new Cleanup()) {
+            Map<String, String> env = childEnvironment(plan, cleanup);
+            Region region = Region.create(ctx.shmDir(), plan.layout());
+            cleanup.add(region::close);
+            Spool spool = Spool.create(plan.output().path().getParent(), "." + plan.output().path().getFileName() + ".");
+            cleanup.add(() -> closeSpool(spool));
+            return run(plan, env, region, spool, started);
+        }
+    }
+
+    private Map<String, String> childEnvironment(Plan plan, Cleanup cleanup) throws IOException {
+        Map<String, String> env = new HashMap<>(ctx.env());
+        env.put("OMP_TOOL_LIBRARIES", plan.agent().toString());
+        env.put("OMP_TOOL", "enabled");
+        if (plan.libomp().isPresent()) {
+            Path shim = GompShim.create(plan.libomp().get());
+            cleanup.add(() -> GompShim.delete(shim));
+            env.put("LD_LIBRARY_PATH", GompShim.libraryPath(shim, env.get("LD_LIBRARY_PATH")));
+            ctx.err().println("ompprof: GCC OpenMP program: running it on libomp's GOMP entry points");
+        }
+        return env;
+    }
+
+    @SuppressWarnings("try") // the forwarder only needs to exist while the program runs
+    private int run(Plan plan, Map<String, String> env, Region region, Spool spool, OffsetDateTime started)
+            throws IOException, InterruptedException {
+        env.put("OMPPROF_SHM", region.path().toString());
+        AtomicReference<Process> child = new AtomicReference<>();
+        RunCollector collector = new RunCollector(spool, () -> programPid(region, child.get()), region::setModulesCaptured);
+        Drainer drainer = new Drainer(region, collector);
+        Progress progress = new Progress(ctx.err(), ctx.liveProgress());
+        long t0 = System.nanoTime();
+        int status;
+        try (SignalForwarder signals = SignalForwarder.install(() -> Optional.ofNullable(child.get()))) {
+            drainer.start();
+            try {
+                child.set(start(plan, env));
+                status = waitFor(child.get(), region, collector, progress, t0);
+            } finally {
+                drainer.finish();
+                region.unlink();
+                progress.clear();
+            }
+            return finish(plan, region, collector, drainer, started, System.nanoTime() - t0, status);
+        }
+    }
+
+    private Process start(Plan plan, Map<String, String> env) {
+        ProcessBuilder pb = new ProcessBuilder(plan.command()).directory(ctx.cwd().toFile()).inheritIO();
+        pb.environment().clear();
+        pb.environment().putAll(env);
+        try {
+            return pb.start();
+        } catch (IOException e) {
+            throw new UserError("cannot run " + plan.command().getFirst() + ": " + e.getMessage());
+        }
+    }
+
+    private int waitFor(Process p, Region region, RunCollector collector, Progress progress, long t0) throws InterruptedException {
+        while (!p.waitFor(PROGRESS_INTERVAL_MS, TimeUnit.MILLISECONDS)) {
+            region.unlinkIfMapped();
+            progress.update(seconds(System.nanoTime() - t0), collector.threadCount(), collector.samples(),
+                    collector.dropped() + region.noSlotDrops());
+        }
+        return p.exitValue();
+    }
+
+    private int finish(Plan plan, Region region, RunCollector collector, Drainer drainer, OffsetDateTime started, long wallNs,
+            int status) throws IOException {
+        boolean connected = region.agentState() >= Wire.AGENT_OMPT;
+        if (!connected) ctx.err().println("ompprof: " + NO_OMPT);
+        Metadata metadata = metadata(plan, region, collector, started, wallNs, status, connected);
+        long bytes = RecordingBuilder.write(plan.output().path(), metadata, collector, drainer, region);
+        ctx.err().println(Progress.summary(collector.threadCount(), collector.samples(), collector.dropped() + region.noSlotDrops(),
+                seconds(wallNs), plan.output().shown(), bytes));
+        return status;
+    }
+
+    private static long programPid(Region region, Process p) {
+        int agentPid = region.agentPid();
+        if (agentPid != 0) return agentPid;
+        return p == null ? -1 : p.pid();
+    }
+
+    private Metadata metadata(Plan plan, Region region, RunCollector c, OffsetDateTime started, long wallNs, int status,
+            boolean connected) {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put(Metadata.COMMAND, ShellQuote.join(plan.typedCommand()));
+        m.put(Metadata.PROGRAM, plan.program().toString());
+        m.put(Metadata.CWD, ctx.cwd().toString());
+        m.put(Metadata.START_TIME, started.toString());
+        m.put(Metadata.HOST, Host.name());
+        m.put(Metadata.PID, Long.toString(region.agentPid()));
+        m.put(Metadata.MODE, OmptNames.mode(plan.layout().mode()));
+        m.put(Metadata.RATE_HZ, Integer.toString(plan.layout().rateHz()));
+        m.put(Metadata.STACK_BYTES, Integer.toString(plan.layout().stackBytes()));
+        m.put(Metadata.SLOTS, Integer.toString(plan.layout().slots()));
+        m.put(Metadata.SAMPLE_RING_BYTES, Long.toString(plan.layout().sampleRingSize()));
+        m.put(Metadata.EVENT_RING_BYTES, Long.toString(plan.layout().eventRingSize()));
+        m.put(Metadata.OMPT_CONNECTED, Boolean.toString(connected));
+        m.put(Metadata.RUNTIME_VERSION, region.runtimeVersion());
+        c.agentInfo().ifPresent(a -> {
+            m.put(Metadata.OMPT_VERSION, Integer.toString(a.omptVersion()));
+            m.put(Metadata.SAMPLE_PERIOD_NS, Long.toString(a.samplePeriodNs()));
+            m.put(Metadata.CALLBACKS_REGISTERED, "0x" + Long.toHexString(a.callbacksRegistered()));
+        });
+        c.agentEnd().ifPresent(a -> m.put(Metadata.TIMERS_FAILED, Long.toString(a.timersFailed())));
+        m.put(Metadata.AGENT_START_NS, Long.toString(region.agentStartNs()));
+        m.put(Metadata.WALL_NS, Long.toString(wallNs));
+        m.put(Metadata.EXIT_STATUS, Integer.toString(status));
+        m.put(Metadata.OMPPROF_VERSION, ctx.ompprofVersion());
+        m.put(Metadata.GOMP_SHIM, Boolean.toString(plan.libomp().isPresent()));
+        m.put(Metadata.AGENT, plan.agent().toString());
+        return new Metadata(m);
+    }
+
+    private static double seconds(long ns) {
+        return ns / 1e9;
+    }
+
+    private static void closeSpool(Spool spool) {
+        try {
+            spool.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

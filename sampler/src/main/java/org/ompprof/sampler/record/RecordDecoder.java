@@ -1,0 +1,329 @@
+package org.ompprof.sampler.record;
+
+import static org.ompprof.sampler.record.Le.i32;
+import static org.ompprof.sampler.record.Le.u16;
+import static org.ompprof.sampler.record.Le.u32;
+import static org.ompprof.sampler.record.Le.u64;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.function.Consumer;
+
+import org.ompprof.sampler.wire.Wire;
+import org.ompprof.sampler.wire.Wire.RecordHeader;
+
+/**
+ * Wire bytes to {@link WireRecord}s. Every length in a record is checked against the bytes
+ * present before it is used, so random or truncated input ends in a
+ * {@link MalformedRecordException}, never in a huge allocation or an out-of-bounds read.
+ */
+public final class RecordDecoder {
+    private static final int P = RecordHeader.SIZEOF;
+
+    private RecordDecoder() {}
+
+    /**
+     * Why {@code rec} (exactly one record's bytes) is not a valid record, or null if it is.
+     * Allocates nothing, so the drainer can check every sample cheaply.
+     */
+    public static String problem(MemorySegment rec) {
+        long len = rec.byteSize();
+        if (len < RecordHeader.SIZEOF) return "record of " + len + " bytes is shorter than its header";
+        long size = Integer.toUnsignedLong(u32(rec, RecordHeader.SIZE));
+        int type = u16(rec, RecordHeader.TYPE);
+        int version = u16(rec, RecordHeader.VERSION);
+        if (size != len) return "record size " + size + " does not match its " + len + " bytes";
+        if (size % 8 != 0) return "record size " + size + " is not a multiple of 8";
+        if (type == Wire.REC_PAD || !Wire.isKnownRecordType(type)) return "unknown record type " + type;
+        if (version != Wire.REC_VERSION) return "record version " + version + " (this ompprof reads " + Wire.REC_VERSION + ")";
+        long needed = contentSize(type, rec);
+        if (needed < 0) return typeName(type) + " record of " + len + " bytes is too short or has bad counts";
+        if (Wire.align(needed) != size) return typeName(type) + " record size " + size + " does not match its contents (" + needed + " bytes)";
+        return null;
+    }
+
+    /** Decodes exactly one record; throws {@link MalformedRecordException} if it is not valid. */
+    public static WireRecord decode(MemorySegment rec) {
+        String problem = problem(rec);
+        if (problem != null) throw new MalformedRecordException(problem);
+        int seq = u32(rec, RecordHeader.THREAD_SEQ);
+        return switch (u16(rec, RecordHeader.TYPE)) {
+            case Wire.REC_SAMPLE -> sample(rec, seq);
+            case Wire.REC_THREAD_BEGIN -> threadBegin(rec, seq);
+            case Wire.REC_THREAD_END -> new ThreadEnd(seq, u64(rec, P + Wire.ThreadEnd.TIME_NS));
+            case Wire.REC_PARALLEL_BEGIN -> parallelBegin(rec, seq);
+            case Wire.REC_PARALLEL_END -> parallelEnd(rec, seq);
+            case Wire.REC_IMPLICIT_TASK -> implicitTask(rec, seq);
+            case Wire.REC_TASK_CREATE -> taskCreate(rec, seq);
+            case Wire.REC_TASK_SCHEDULE -> taskSchedule(rec, seq);
+            case Wire.REC_SYNC_REGION -> syncRegion(rec, seq);
+            case Wire.REC_MUTEX -> mutex(rec, seq);
+            case Wire.REC_CONTROL_TOOL -> controlTool(rec, seq);
+            case Wire.REC_MODULE -> module(rec, seq);
+            case Wire.REC_MODULE_UNLOAD -> new ModuleUnload(seq, u64(rec, P + Wire.ModuleUnload.TIME_NS),
+                    u64(rec, P + Wire.ModuleUnload.MODULE_ID));
+            case Wire.REC_AGENT_INFO -> agentInfo(rec, seq);
+            case Wire.REC_AGENT_END -> new AgentEnd(seq, u64(rec, P + Wire.AgentEnd.TIME_NS),
+                    u64(rec, P + Wire.AgentEnd.TIMERS_FAILED), u64(rec, P + Wire.AgentEnd.THREADS_SEEN));
+            case Wire.REC_WORK -> work(rec, seq);
+            case Wire.REC_MASKED -> masked(rec, seq);
+            default -> throw new MalformedRecordException("unknown record type"); // problem() rules this out
+        };
+    }
+
+    /**
+     * Decodes the consecutive records filling {@code buf} (no PAD records). Each step advances
+     * by a validated size of at least 16 bytes, so this always ends.
+     *
+     * @throws MalformedRecordException naming the byte offset in {@code buf} of the bad record
+     */
+    public static void decodeAll(MemorySegment buf, Consumer<? super WireRecord> sink) {
+        long off = 0;
+        while (off < buf.byteSize()) {
+            MemorySegment rec = slice(buf, off);
+            try {
+                sink.accept(decode(rec));
+            } catch (MalformedRecordException e) {
+                throw new MalformedRecordException(e.getMessage() + " at byte " + off);
+            }
+            off += rec.byteSize();
+        }
+    }
+
+    /**
+     * The record starting at {@code off} of {@code buf}, bounded by its size field and by the
+     * bytes present.
+     */
+    public static MemorySegment slice(MemorySegment buf, long off) {
+        long left = buf.byteSize() - off;
+        if (left < RecordHeader.SIZEOF) throw new MalformedRecordException("truncated record header at byte " + off);
+        long size = Integer.toUnsignedLong(u32(buf, off + RecordHeader.SIZE));
+        if (size < RecordHeader.SIZEOF || size > left) {
+            throw new MalformedRecordException("record size " + size + " at byte " + off + " exceeds the " + left + " bytes left");
+        }
+        return buf.asSlice(off, size);
+    }
+
+    /** The readable name of a record type. */
+    public static String typeName(int type) {
+        return switch (type) {
+            case Wire.REC_PAD -> "pad";
+            case Wire.REC_SAMPLE -> "sample";
+            case Wire.REC_THREAD_BEGIN -> "thread_begin";
+            case Wire.REC_THREAD_END -> "thread_end";
+            case Wire.REC_PARALLEL_BEGIN -> "parallel_begin";
+            case Wire.REC_PARALLEL_END -> "parallel_end";
+            case Wire.REC_IMPLICIT_TASK -> "implicit_task";
+            case Wire.REC_TASK_CREATE -> "task_create";
+            case Wire.REC_TASK_SCHEDULE -> "task_schedule";
+            case Wire.REC_SYNC_REGION -> "sync_region";
+            case Wire.REC_MUTEX -> "mutex";
+            case Wire.REC_CONTROL_TOOL -> "control_tool";
+            case Wire.REC_MODULE -> "module";
+            case Wire.REC_MODULE_UNLOAD -> "module_unload";
+            case Wire.REC_AGENT_INFO -> "agent_info";
+            case Wire.REC_AGENT_END -> "agent_end";
+            case Wire.REC_WORK -> "work";
+            case Wire.REC_MASKED -> "masked";
+            default -> "type " + type;
+        };
+    }
+
+    /**
+     * The unpadded byte count the record's own fields call for, or -1 when the record is too
+     * short to hold its fixed part or a count is out of range.
+     */
+    static long contentSize(int type, MemorySegment rec) {
+        long fixed = P + fixedPayloadSize(type);
+        if (rec.byteSize() < fixed) return -1;
+        return switch (type) {
+            case Wire.REC_SAMPLE -> sampleSize(rec);
+            case Wire.REC_PARALLEL_BEGIN -> fixed + stackLen(rec, P + Wire.ParallelBegin.CTX);
+            case Wire.REC_TASK_CREATE -> fixed + stackLen(rec, P + Wire.TaskCreate.CTX);
+            case Wire.REC_MODULE -> moduleSize(rec);
+            default -> fixed;
+        };
+    }
+
+    static int fixedPayloadSize(int type) {
+        return switch (type) {
+            case Wire.REC_SAMPLE -> Wire.Sample.SIZEOF;
+            case Wire.REC_THREAD_BEGIN -> Wire.ThreadBegin.SIZEOF;
+            case Wire.REC_THREAD_END -> Wire.ThreadEnd.SIZEOF;
+            case Wire.REC_PARALLEL_BEGIN -> Wire.ParallelBegin.SIZEOF;
+            case Wire.REC_PARALLEL_END -> Wire.ParallelEnd.SIZEOF;
+            case Wire.REC_IMPLICIT_TASK -> Wire.ImplicitTask.SIZEOF;
+            case Wire.REC_TASK_CREATE -> Wire.TaskCreate.SIZEOF;
+            case Wire.REC_TASK_SCHEDULE -> Wire.TaskSchedule.SIZEOF;
+            case Wire.REC_SYNC_REGION -> Wire.SyncRegion.SIZEOF;
+            case Wire.REC_MUTEX -> Wire.Mutex.SIZEOF;
+            case Wire.REC_CONTROL_TOOL -> Wire.ControlTool.SIZEOF;
+            case Wire.REC_MODULE -> Wire.Module.SIZEOF;
+            case Wire.REC_MODULE_UNLOAD -> Wire.ModuleUnload.SIZEOF;
+            case Wire.REC_AGENT_INFO -> Wire.AgentInfo.SIZEOF;
+            case Wire.REC_AGENT_END -> Wire.AgentEnd.SIZEOF;
+            case Wire.REC_WORK -> Wire.Work.SIZEOF;
+            case Wire.REC_MASKED -> Wire.Masked.SIZEOF;
+            default -> 0;
+        };
+    }
+
+    private static long sampleSize(MemorySegment rec) {
+        long tasks = Integer.toUnsignedLong(u32(rec, P + Wire.Sample.TASK_LEVELS));
+        long parallels = Integer.toUnsignedLong(u32(rec, P + Wire.Sample.PARALLEL_LEVELS));
+        if (tasks > Wire.MAX_LEVELS || parallels > Wire.MAX_LEVELS) return -1;
+        return P + Wire.Sample.SIZEOF + tasks * Wire.TaskLevel.SIZEOF + parallels * Wire.ParallelLevel.SIZEOF
+                + stackLen(rec, P + Wire.Sample.CTX);
+    }
+
+    private static long moduleSize(MemorySegment rec) {
+        long segments = Integer.toUnsignedLong(u32(rec, P + Wire.Module.SEGMENT_COUNT));
+        long buildId = Integer.toUnsignedLong(u32(rec, P + Wire.Module.BUILD_ID_LEN));
+        if (segments > Wire.MAX_SEGMENTS || buildId > Wire.MAX_BUILD_ID) return -1;
+        return P + Wire.Module.SIZEOF + segments * Wire.Segment.SIZEOF
+                + Integer.toUnsignedLong(u32(rec, P + Wire.Module.PATH_LEN))
+                + Integer.toUnsignedLong(u32(rec, P + Wire.Module.IMAGE_LEN));
+    }
+
+    private static long stackLen(MemorySegment rec, long ctx) {
+        return Integer.toUnsignedLong(u32(rec, ctx + Wire.Context.STACK_LEN));
+    }
+
+    private static SampleRecord sample(MemorySegment rec, int seq) {
+        long p = P;
+        int tasks = u32(rec, p + Wire.Sample.TASK_LEVELS);
+        int parallels = u32(rec, p + Wire.Sample.PARALLEL_LEVELS);
+        long off = p + Wire.Sample.SIZEOF;
+        List<TaskLevel> taskLevels = new ArrayList<>(tasks);
+        for (int i = 0; i < tasks; i++, off += Wire.TaskLevel.SIZEOF) taskLevels.add(taskLevel(rec, off));
+        List<ParallelLevel> parallelLevels = new ArrayList<>(parallels);
+        for (int i = 0; i < parallels; i++, off += Wire.ParallelLevel.SIZEOF) {
+            parallelLevels.add(new ParallelLevel(u64(rec, off + Wire.ParallelLevel.PARALLEL_ID),
+                    u32(rec, off + Wire.ParallelLevel.TEAM_SIZE), u32(rec, off + Wire.ParallelLevel.INFO_RESULT)));
+        }
+        return new SampleRecord(seq, u64(rec, p + Wire.Sample.TIME_NS), u64(rec, p + Wire.Sample.WEIGHT_NS),
+                u32(rec, p + Wire.Sample.OS_TID), i32(rec, p + Wire.Sample.OMP_THREAD_NUM), u32(rec, p + Wire.Sample.STATE),
+                u32(rec, p + Wire.Sample.FLAGS), u64(rec, p + Wire.Sample.WAIT_ID), taskLevels, parallelLevels,
+                context(rec, p + Wire.Sample.CTX, off));
+    }
+
+    private static TaskLevel taskLevel(MemorySegment rec, long off) {
+        return new TaskLevel(u64(rec, off + Wire.TaskLevel.EXIT_FRAME), u64(rec, off + Wire.TaskLevel.ENTER_FRAME),
+                u32(rec, off + Wire.TaskLevel.EXIT_FRAME_FLAGS), u32(rec, off + Wire.TaskLevel.ENTER_FRAME_FLAGS),
+                u32(rec, off + Wire.TaskLevel.TASK_FLAGS), i32(rec, off + Wire.TaskLevel.THREAD_NUM),
+                u64(rec, off + Wire.TaskLevel.TASK_ID), u64(rec, off + Wire.TaskLevel.PARALLEL_ID),
+                u32(rec, off + Wire.TaskLevel.INFO_RESULT));
+    }
+
+    /** The context at {@code ctx} whose stack snapshot starts at {@code stackOff}; copies the snapshot. */
+    private static Context context(MemorySegment rec, long ctx, long stackOff) {
+        int len = u32(rec, ctx + Wire.Context.STACK_LEN);
+        return new Context(u64(rec, ctx + Wire.Context.RIP), u64(rec, ctx + Wire.Context.RSP),
+                u64(rec, ctx + Wire.Context.RBP), u32(rec, ctx + Wire.Context.CTX_FLAGS), copy(rec, stackOff, len));
+    }
+
+    private static MemorySegment copy(MemorySegment rec, long off, long len) {
+        return MemorySegment.ofArray(rec.asSlice(off, len).toArray(ValueLayout.JAVA_BYTE)).asReadOnly();
+    }
+
+    private static ThreadBegin threadBegin(MemorySegment rec, int seq) {
+        return new ThreadBegin(seq, u64(rec, P + Wire.ThreadBegin.TIME_NS), u32(rec, P + Wire.ThreadBegin.OS_TID),
+                u32(rec, P + Wire.ThreadBegin.THREAD_TYPE), u64(rec, P + Wire.ThreadBegin.STACK_LO),
+                u64(rec, P + Wire.ThreadBegin.STACK_HI), u32(rec, P + Wire.ThreadBegin.SLOT));
+    }
+
+    private static ParallelBegin parallelBegin(MemorySegment rec, int seq) {
+        long p = P;
+        return new ParallelBegin(seq, u64(rec, p + Wire.ParallelBegin.TIME_NS), u64(rec, p + Wire.ParallelBegin.PARALLEL_ID),
+                u64(rec, p + Wire.ParallelBegin.PARENT_TASK_ID), u64(rec, p + Wire.ParallelBegin.CODEPTR_RA),
+                u64(rec, p + Wire.ParallelBegin.ENC_EXIT_FRAME), u64(rec, p + Wire.ParallelBegin.ENC_ENTER_FRAME),
+                u32(rec, p + Wire.ParallelBegin.REQUESTED_TEAM_SIZE), u32(rec, p + Wire.ParallelBegin.FLAGS),
+                context(rec, p + Wire.ParallelBegin.CTX, p + Wire.ParallelBegin.SIZEOF));
+    }
+
+    private static ParallelEnd parallelEnd(MemorySegment rec, int seq) {
+        return new ParallelEnd(seq, u64(rec, P + Wire.ParallelEnd.TIME_NS), u64(rec, P + Wire.ParallelEnd.PARALLEL_ID),
+                u64(rec, P + Wire.ParallelEnd.TASK_ID), u64(rec, P + Wire.ParallelEnd.CODEPTR_RA),
+                u32(rec, P + Wire.ParallelEnd.FLAGS));
+    }
+
+    private static ImplicitTask implicitTask(MemorySegment rec, int seq) {
+        return new ImplicitTask(seq, u64(rec, P + Wire.ImplicitTask.TIME_NS), u64(rec, P + Wire.ImplicitTask.PARALLEL_ID),
+                u64(rec, P + Wire.ImplicitTask.TASK_ID), u32(rec, P + Wire.ImplicitTask.ENDPOINT),
+                u32(rec, P + Wire.ImplicitTask.ACTUAL_PARALLELISM), u32(rec, P + Wire.ImplicitTask.INDEX),
+                u32(rec, P + Wire.ImplicitTask.FLAGS));
+    }
+
+    private static TaskCreate taskCreate(MemorySegment rec, int seq) {
+        long p = P;
+        return new TaskCreate(seq, u64(rec, p + Wire.TaskCreate.TIME_NS), u64(rec, p + Wire.TaskCreate.PARENT_TASK_ID),
+                u64(rec, p + Wire.TaskCreate.TASK_ID), u64(rec, p + Wire.TaskCreate.CODEPTR_RA),
+                u64(rec, p + Wire.TaskCreate.ENC_EXIT_FRAME), u64(rec, p + Wire.TaskCreate.ENC_ENTER_FRAME),
+                u32(rec, p + Wire.TaskCreate.FLAGS), u32(rec, p + Wire.TaskCreate.HAS_DEPENDENCES),
+                context(rec, p + Wire.TaskCreate.CTX, p + Wire.TaskCreate.SIZEOF));
+    }
+
+    private static TaskSchedule taskSchedule(MemorySegment rec, int seq) {
+        return new TaskSchedule(seq, u64(rec, P + Wire.TaskSchedule.TIME_NS), u64(rec, P + Wire.TaskSchedule.PRIOR_TASK_ID),
+                u64(rec, P + Wire.TaskSchedule.NEXT_TASK_ID), u32(rec, P + Wire.TaskSchedule.PRIOR_STATUS));
+    }
+
+    private static SyncRegion syncRegion(MemorySegment rec, int seq) {
+        return new SyncRegion(seq, u64(rec, P + Wire.SyncRegion.TIME_NS), u64(rec, P + Wire.SyncRegion.PARALLEL_ID),
+                u64(rec, P + Wire.SyncRegion.TASK_ID), u64(rec, P + Wire.SyncRegion.CODEPTR_RA),
+                u32(rec, P + Wire.SyncRegion.KIND), u32(rec, P + Wire.SyncRegion.ENDPOINT), u32(rec, P + Wire.SyncRegion.IS_WAIT));
+    }
+
+    private static MutexEvent mutex(MemorySegment rec, int seq) {
+        return new MutexEvent(seq, u64(rec, P + Wire.Mutex.TIME_NS), u64(rec, P + Wire.Mutex.WAIT_ID),
+                u64(rec, P + Wire.Mutex.CODEPTR_RA), u32(rec, P + Wire.Mutex.EVENT), u32(rec, P + Wire.Mutex.KIND),
+                u32(rec, P + Wire.Mutex.HINT), u32(rec, P + Wire.Mutex.IMPL));
+    }
+
+    private static ControlTool controlTool(MemorySegment rec, int seq) {
+        return new ControlTool(seq, u64(rec, P + Wire.ControlTool.TIME_NS), u64(rec, P + Wire.ControlTool.MODIFIER),
+                u64(rec, P + Wire.ControlTool.CODEPTR_RA), u32(rec, P + Wire.ControlTool.COMMAND));
+    }
+
+    private static WorkEvent work(MemorySegment rec, int seq) {
+        return new WorkEvent(seq, u64(rec, P + Wire.Work.TIME_NS), u64(rec, P + Wire.Work.PARALLEL_ID),
+                u64(rec, P + Wire.Work.TASK_ID), u64(rec, P + Wire.Work.COUNT), u64(rec, P + Wire.Work.CODEPTR_RA),
+                u32(rec, P + Wire.Work.WORK_TYPE), u32(rec, P + Wire.Work.ENDPOINT));
+    }
+
+    private static MaskedEvent masked(MemorySegment rec, int seq) {
+        return new MaskedEvent(seq, u64(rec, P + Wire.Masked.TIME_NS), u64(rec, P + Wire.Masked.PARALLEL_ID),
+                u64(rec, P + Wire.Masked.TASK_ID), u64(rec, P + Wire.Masked.CODEPTR_RA), u32(rec, P + Wire.Masked.ENDPOINT));
+    }
+
+    private static AgentInfo agentInfo(MemorySegment rec, int seq) {
+        return new AgentInfo(seq, u64(rec, P + Wire.AgentInfo.TIME_NS), u64(rec, P + Wire.AgentInfo.SAMPLE_PERIOD_NS),
+                u32(rec, P + Wire.AgentInfo.PID), u32(rec, P + Wire.AgentInfo.OMPT_VERSION), u32(rec, P + Wire.AgentInfo.MODE),
+                u32(rec, P + Wire.AgentInfo.RATE_HZ), u32(rec, P + Wire.AgentInfo.STACK_BYTES),
+                u64(rec, P + Wire.AgentInfo.CALLBACKS_REGISTERED));
+    }
+
+    private static ModuleLoad module(MemorySegment rec, int seq) {
+        long p = P;
+        int segmentCount = u32(rec, p + Wire.Module.SEGMENT_COUNT);
+        long off = p + Wire.Module.SIZEOF;
+        List<ModuleSegment> segments = new ArrayList<>(segmentCount);
+        for (int i = 0; i < segmentCount; i++, off += Wire.Segment.SIZEOF) {
+            segments.add(new ModuleSegment(u64(rec, off + Wire.Segment.VADDR), u64(rec, off + Wire.Segment.MEMSZ),
+                    u64(rec, off + Wire.Segment.OFFSET), u64(rec, off + Wire.Segment.FILESZ), u32(rec, off + Wire.Segment.FLAGS)));
+        }
+        int pathLen = u32(rec, p + Wire.Module.PATH_LEN);
+        String path = new String(rec.asSlice(off, pathLen).toArray(ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8);
+        MemorySegment image = copy(rec, off + pathLen, u32(rec, p + Wire.Module.IMAGE_LEN));
+        byte[] buildId = rec.asSlice(p + Wire.Module.BUILD_ID, u32(rec, p + Wire.Module.BUILD_ID_LEN)).toArray(ValueLayout.JAVA_BYTE);
+        return new ModuleLoad(seq, u64(rec, p + Wire.Module.TIME_NS), u64(rec, p + Wire.Module.MODULE_ID),
+                u64(rec, p + Wire.Module.LOAD_BIAS), u64(rec, p + Wire.Module.EH_FRAME_HDR), u64(rec, p + Wire.Module.DEV),
+                u64(rec, p + Wire.Module.INO), u64(rec, p + Wire.Module.FILE_SIZE), u64(rec, p + Wire.Module.MTIME_NS),
+                u32(rec, p + Wire.Module.FLAGS), i32(rec, p + Wire.Module.FD), segments, path,
+                HexFormat.of().formatHex(buildId), image);
+    }
+}

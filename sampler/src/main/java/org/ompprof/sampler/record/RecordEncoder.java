@@ -1,0 +1,295 @@
+package org.ompprof.sampler.record;
+
+import static org.ompprof.sampler.record.Le.put16;
+import static org.ompprof.sampler.record.Le.put32;
+import static org.ompprof.sampler.record.Le.put64;
+
+import java.lang.foreign.MemorySegment;
+import java.nio.charset.StandardCharsets;
+import java.util.HexFormat;
+
+import org.ompprof.sampler.wire.Wire;
+import org.ompprof.sampler.wire.Wire.RecordHeader;
+
+/**
+ * {@link WireRecord}s to wire bytes exactly as the agent lays them out: the inverse of
+ * {@link RecordDecoder}. The recorder itself never encodes (it keeps the agent's bytes); this
+ * serves producers in tests and tools that synthesize recordings.
+ */
+public final class RecordEncoder {
+    private static final int P = RecordHeader.SIZEOF;
+
+    private RecordEncoder() {}
+
+    public static byte[] encode(WireRecord r) {
+        return switch (r) {
+            case SampleRecord s -> sample(s);
+            case ThreadBegin t -> threadBegin(t);
+            case ThreadEnd t -> fixed(t, Wire.ThreadEnd.SIZEOF);
+            case ParallelBegin pb -> parallelBegin(pb);
+            case ParallelEnd pe -> parallelEnd(pe);
+            case ImplicitTask it -> implicitTask(it);
+            case TaskCreate tc -> taskCreate(tc);
+            case TaskSchedule ts -> taskSchedule(ts);
+            case SyncRegion sr -> syncRegion(sr);
+            case MutexEvent m -> mutex(m);
+            case ControlTool c -> controlTool(c);
+            case ModuleLoad m -> module(m);
+            case ModuleUnload u -> moduleUnload(u);
+            case AgentInfo a -> agentInfo(a);
+            case AgentEnd a -> agentEnd(a);
+            case WorkEvent w -> work(w);
+            case MaskedEvent m -> masked(m);
+        };
+    }
+
+    /** A PAD record of {@code size} bytes (at least 8, a multiple of 8). */
+    public static byte[] pad(int size) {
+        byte[] b = new byte[size];
+        MemorySegment s = MemorySegment.ofArray(b);
+        put32(s, RecordHeader.SIZE, size);
+        put16(s, RecordHeader.TYPE, Wire.REC_PAD);
+        put16(s, RecordHeader.VERSION, Wire.REC_VERSION);
+        return b;
+    }
+
+    /** A zeroed record of {@code contentSize} bytes (padded to 8) with its header and time filled in. */
+    private static MemorySegment start(WireRecord r, long contentSize) {
+        long size = Wire.align(contentSize);
+        MemorySegment s = MemorySegment.ofArray(new byte[Math.toIntExact(size)]);
+        put32(s, RecordHeader.SIZE, (int) size);
+        put16(s, RecordHeader.TYPE, r.type());
+        put16(s, RecordHeader.VERSION, Wire.REC_VERSION);
+        put32(s, RecordHeader.THREAD_SEQ, r.threadSeq());
+        put64(s, P, r.timeNs()); // every payload starts with time_ns
+        return s;
+    }
+
+    private static byte[] fixed(WireRecord r, int payloadSize) {
+        return bytes(start(r, P + payloadSize));
+    }
+
+    private static byte[] bytes(MemorySegment s) {
+        return (byte[]) s.heapBase().orElseThrow();
+    }
+
+    private static void context(MemorySegment s, long ctx, long stackOff, Context c) {
+        put64(s, ctx + Wire.Context.RIP, c.rip());
+        put64(s, ctx + Wire.Context.RSP, c.rsp());
+        put64(s, ctx + Wire.Context.RBP, c.rbp());
+        put32(s, ctx + Wire.Context.STACK_LEN, c.stackLength());
+        put32(s, ctx + Wire.Context.CTX_FLAGS, c.flags());
+        MemorySegment.copy(c.stack(), 0, s, stackOff, c.stackLength());
+    }
+
+    private static byte[] sample(SampleRecord r) {
+        long levels = (long) r.taskLevels().size() * Wire.TaskLevel.SIZEOF + (long) r.parallelLevels().size() * Wire.ParallelLevel.SIZEOF;
+        MemorySegment s = start(r, P + Wire.Sample.SIZEOF + levels + r.context().stackLength());
+        put64(s, P + Wire.Sample.WEIGHT_NS, r.weightNs());
+        put32(s, P + Wire.Sample.OS_TID, r.osTid());
+        put32(s, P + Wire.Sample.OMP_THREAD_NUM, r.ompThreadNum());
+        put32(s, P + Wire.Sample.STATE, r.state());
+        put32(s, P + Wire.Sample.FLAGS, r.flags());
+        put64(s, P + Wire.Sample.WAIT_ID, r.waitId());
+        put32(s, P + Wire.Sample.TASK_LEVELS, r.taskLevels().size());
+        put32(s, P + Wire.Sample.PARALLEL_LEVELS, r.parallelLevels().size());
+        long off = P + Wire.Sample.SIZEOF;
+        for (TaskLevel t : r.taskLevels()) {
+            taskLevel(s, off, t);
+            off += Wire.TaskLevel.SIZEOF;
+        }
+        for (ParallelLevel l : r.parallelLevels()) {
+            put64(s, off + Wire.ParallelLevel.PARALLEL_ID, l.parallelId());
+            put32(s, off + Wire.ParallelLevel.TEAM_SIZE, l.teamSize());
+            put32(s, off + Wire.ParallelLevel.INFO_RESULT, l.infoResult());
+            off += Wire.ParallelLevel.SIZEOF;
+        }
+        context(s, P + Wire.Sample.CTX, off, r.context());
+        return bytes(s);
+    }
+
+    private static void taskLevel(MemorySegment s, long off, TaskLevel t) {
+        put64(s, off + Wire.TaskLevel.EXIT_FRAME, t.exitFrame());
+        put64(s, off + Wire.TaskLevel.ENTER_FRAME, t.enterFrame());
+        put32(s, off + Wire.TaskLevel.EXIT_FRAME_FLAGS, t.exitFrameFlags());
+        put32(s, off + Wire.TaskLevel.ENTER_FRAME_FLAGS, t.enterFrameFlags());
+        put32(s, off + Wire.TaskLevel.TASK_FLAGS, t.taskFlags());
+        put32(s, off + Wire.TaskLevel.THREAD_NUM, t.threadNum());
+        put64(s, off + Wire.TaskLevel.TASK_ID, t.taskId());
+        put64(s, off + Wire.TaskLevel.PARALLEL_ID, t.parallelId());
+        put32(s, off + Wire.TaskLevel.INFO_RESULT, t.infoResult());
+    }
+
+    private static byte[] threadBegin(ThreadBegin r) {
+        MemorySegment s = start(r, P + Wire.ThreadBegin.SIZEOF);
+        put32(s, P + Wire.ThreadBegin.OS_TID, r.osTid());
+        put32(s, P + Wire.ThreadBegin.THREAD_TYPE, r.threadType());
+        put64(s, P + Wire.ThreadBegin.STACK_LO, r.stackLo());
+        put64(s, P + Wire.ThreadBegin.STACK_HI, r.stackHi());
+        put32(s, P + Wire.ThreadBegin.SLOT, r.slot());
+        return bytes(s);
+    }
+
+    private static byte[] parallelBegin(ParallelBegin r) {
+        MemorySegment s = start(r, P + Wire.ParallelBegin.SIZEOF + r.context().stackLength());
+        put64(s, P + Wire.ParallelBegin.PARALLEL_ID, r.parallelId());
+        put64(s, P + Wire.ParallelBegin.PARENT_TASK_ID, r.parentTaskId());
+        put64(s, P + Wire.ParallelBegin.CODEPTR_RA, r.codeptrRa());
+        put64(s, P + Wire.ParallelBegin.ENC_EXIT_FRAME, r.encExitFrame());
+        put64(s, P + Wire.ParallelBegin.ENC_ENTER_FRAME, r.encEnterFrame());
+        put32(s, P + Wire.ParallelBegin.REQUESTED_TEAM_SIZE, r.requestedTeamSize());
+        put32(s, P + Wire.ParallelBegin.FLAGS, r.flags());
+        context(s, P + Wire.ParallelBegin.CTX, P + Wire.ParallelBegin.SIZEOF, r.context());
+        return bytes(s);
+    }
+
+    private static byte[] parallelEnd(ParallelEnd r) {
+        MemorySegment s = start(r, P + Wire.ParallelEnd.SIZEOF);
+        put64(s, P + Wire.ParallelEnd.PARALLEL_ID, r.parallelId());
+        put64(s, P + Wire.ParallelEnd.TASK_ID, r.taskId());
+        put64(s, P + Wire.ParallelEnd.CODEPTR_RA, r.codeptrRa());
+        put32(s, P + Wire.ParallelEnd.FLAGS, r.flags());
+        return bytes(s);
+    }
+
+    private static byte[] implicitTask(ImplicitTask r) {
+        MemorySegment s = start(r, P + Wire.ImplicitTask.SIZEOF);
+        put64(s, P + Wire.ImplicitTask.PARALLEL_ID, r.parallelId());
+        put64(s, P + Wire.ImplicitTask.TASK_ID, r.taskId());
+        put32(s, P + Wire.ImplicitTask.ENDPOINT, r.endpoint());
+        put32(s, P + Wire.ImplicitTask.ACTUAL_PARALLELISM, r.actualParallelism());
+        put32(s, P + Wire.ImplicitTask.INDEX, r.index());
+        put32(s, P + Wire.ImplicitTask.FLAGS, r.flags());
+        return bytes(s);
+    }
+
+    private static byte[] taskCreate(TaskCreate r) {
+        MemorySegment s = start(r, P + Wire.TaskCreate.SIZEOF + r.context().stackLength());
+        put64(s, P + Wire.TaskCreate.PARENT_TASK_ID, r.parentTaskId());
+        put64(s, P + Wire.TaskCreate.TASK_ID, r.taskId());
+        put64(s, P + Wire.TaskCreate.CODEPTR_RA, r.codeptrRa());
+        put64(s, P + Wire.TaskCreate.ENC_EXIT_FRAME, r.encExitFrame());
+        put64(s, P + Wire.TaskCreate.ENC_ENTER_FRAME, r.encEnterFrame());
+        put32(s, P + Wire.TaskCreate.FLAGS, r.flags());
+        put32(s, P + Wire.TaskCreate.HAS_DEPENDENCES, r.hasDependences());
+        context(s, P + Wire.TaskCreate.CTX, P + Wire.TaskCreate.SIZEOF, r.context());
+        return bytes(s);
+    }
+
+    private static byte[] taskSchedule(TaskSchedule r) {
+        MemorySegment s = start(r, P + Wire.TaskSchedule.SIZEOF);
+        put64(s, P + Wire.TaskSchedule.PRIOR_TASK_ID, r.priorTaskId());
+        put64(s, P + Wire.TaskSchedule.NEXT_TASK_ID, r.nextTaskId());
+        put32(s, P + Wire.TaskSchedule.PRIOR_STATUS, r.priorStatus());
+        return bytes(s);
+    }
+
+    private static byte[] syncRegion(SyncRegion r) {
+        MemorySegment s = start(r, P + Wire.SyncRegion.SIZEOF);
+        put64(s, P + Wire.SyncRegion.PARALLEL_ID, r.parallelId());
+        put64(s, P + Wire.SyncRegion.TASK_ID, r.taskId());
+        put64(s, P + Wire.SyncRegion.CODEPTR_RA, r.codeptrRa());
+        put32(s, P + Wire.SyncRegion.KIND, r.kind());
+        put32(s, P + Wire.SyncRegion.ENDPOINT, r.endpoint());
+        put32(s, P + Wire.SyncRegion.IS_WAIT, r.isWait());
+        return bytes(s);
+    }
+
+    private static byte[] mutex(MutexEvent r) {
+        MemorySegment s = start(r, P + Wire.Mutex.SIZEOF);
+        put64(s, P + Wire.Mutex.WAIT_ID, r.waitId());
+        put64(s, P + Wire.Mutex.CODEPTR_RA, r.codeptrRa());
+        put32(s, P + Wire.Mutex.EVENT, r.event());
+        put32(s, P + Wire.Mutex.KIND, r.kind());
+        put32(s, P + Wire.Mutex.HINT, r.hint());
+        put32(s, P + Wire.Mutex.IMPL, r.impl());
+        return bytes(s);
+    }
+
+    private static byte[] controlTool(ControlTool r) {
+        MemorySegment s = start(r, P + Wire.ControlTool.SIZEOF);
+        put64(s, P + Wire.ControlTool.MODIFIER, r.modifier());
+        put64(s, P + Wire.ControlTool.CODEPTR_RA, r.codeptrRa());
+        put32(s, P + Wire.ControlTool.COMMAND, r.command());
+        return bytes(s);
+    }
+
+    private static byte[] module(ModuleLoad r) {
+        byte[] path = r.path().getBytes(StandardCharsets.UTF_8);
+        byte[] buildId = HexFormat.of().parseHex(r.buildId());
+        if (buildId.length > Wire.MAX_BUILD_ID) throw new IllegalArgumentException("build id longer than " + Wire.MAX_BUILD_ID);
+        long segments = (long) r.segments().size() * Wire.Segment.SIZEOF;
+        MemorySegment s = start(r, P + Wire.Module.SIZEOF + segments + path.length + r.image().byteSize());
+        put64(s, P + Wire.Module.MODULE_ID, r.moduleId());
+        put64(s, P + Wire.Module.LOAD_BIAS, r.loadBias());
+        put64(s, P + Wire.Module.EH_FRAME_HDR, r.ehFrameHdr());
+        put64(s, P + Wire.Module.DEV, r.dev());
+        put64(s, P + Wire.Module.INO, r.ino());
+        put64(s, P + Wire.Module.FILE_SIZE, r.fileSize());
+        put64(s, P + Wire.Module.MTIME_NS, r.mtimeNs());
+        put32(s, P + Wire.Module.FLAGS, r.flags());
+        put32(s, P + Wire.Module.FD, r.fd());
+        put32(s, P + Wire.Module.SEGMENT_COUNT, r.segments().size());
+        put32(s, P + Wire.Module.PATH_LEN, path.length);
+        put32(s, P + Wire.Module.IMAGE_LEN, (int) r.image().byteSize());
+        put32(s, P + Wire.Module.BUILD_ID_LEN, buildId.length);
+        MemorySegment.copy(MemorySegment.ofArray(buildId), 0, s, P + Wire.Module.BUILD_ID, buildId.length);
+        long off = P + Wire.Module.SIZEOF;
+        for (ModuleSegment g : r.segments()) {
+            put64(s, off + Wire.Segment.VADDR, g.vaddr());
+            put64(s, off + Wire.Segment.MEMSZ, g.memSize());
+            put64(s, off + Wire.Segment.OFFSET, g.offset());
+            put64(s, off + Wire.Segment.FILESZ, g.fileSize());
+            put32(s, off + Wire.Segment.FLAGS, g.flags());
+            off += Wire.Segment.SIZEOF;
+        }
+        MemorySegment.copy(MemorySegment.ofArray(path), 0, s, off, path.length);
+        MemorySegment.copy(r.image(), 0, s, off + path.length, r.image().byteSize());
+        return bytes(s);
+    }
+
+    private static byte[] moduleUnload(ModuleUnload r) {
+        MemorySegment s = start(r, P + Wire.ModuleUnload.SIZEOF);
+        put64(s, P + Wire.ModuleUnload.MODULE_ID, r.moduleId());
+        return bytes(s);
+    }
+
+    private static byte[] agentInfo(AgentInfo r) {
+        MemorySegment s = start(r, P + Wire.AgentInfo.SIZEOF);
+        put64(s, P + Wire.AgentInfo.SAMPLE_PERIOD_NS, r.samplePeriodNs());
+        put32(s, P + Wire.AgentInfo.PID, r.pid());
+        put32(s, P + Wire.AgentInfo.OMPT_VERSION, r.omptVersion());
+        put32(s, P + Wire.AgentInfo.MODE, r.mode());
+        put32(s, P + Wire.AgentInfo.RATE_HZ, r.rateHz());
+        put32(s, P + Wire.AgentInfo.STACK_BYTES, r.stackBytes());
+        put64(s, P + Wire.AgentInfo.CALLBACKS_REGISTERED, r.callbacksRegistered());
+        return bytes(s);
+    }
+
+    private static byte[] agentEnd(AgentEnd r) {
+        MemorySegment s = start(r, P + Wire.AgentEnd.SIZEOF);
+        put64(s, P + Wire.AgentEnd.TIMERS_FAILED, r.timersFailed());
+        put64(s, P + Wire.AgentEnd.THREADS_SEEN, r.threadsSeen());
+        return bytes(s);
+    }
+
+    private static byte[] work(WorkEvent r) {
+        MemorySegment s = start(r, P + Wire.Work.SIZEOF);
+        put64(s, P + Wire.Work.PARALLEL_ID, r.parallelId());
+        put64(s, P + Wire.Work.TASK_ID, r.taskId());
+        put64(s, P + Wire.Work.COUNT, r.count());
+        put64(s, P + Wire.Work.CODEPTR_RA, r.codeptrRa());
+        put32(s, P + Wire.Work.WORK_TYPE, r.workType());
+        put32(s, P + Wire.Work.ENDPOINT, r.endpoint());
+        return bytes(s);
+    }
+
+    private static byte[] masked(MaskedEvent r) {
+        MemorySegment s = start(r, P + Wire.Masked.SIZEOF);
+        put64(s, P + Wire.Masked.PARALLEL_ID, r.parallelId());
+        put64(s, P + Wire.Masked.TASK_ID, r.taskId());
+        put64(s, P + Wire.Masked.CODEPTR_RA, r.codeptrRa());
+        put32(s, P + Wire.Masked.ENDPOINT, r.endpoint());
+        return bytes(s);
+    }
+}

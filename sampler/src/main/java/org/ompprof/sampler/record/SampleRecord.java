@@ -1,0 +1,27 @@
+package org.ompprof.sampler.record;
+
+import java.util.List;
+
+import org.ompprof.sampler.wire.Wire;
+
+/**
+ * One SIGPROF sample.
+ *
+ * @param weightNs the time this sample stands for (period x (1 + timer overruns))
+ * @param ompThreadNum -1 if unknown
+ * @param state the ompt_state_t, or 0x102 (undefined) when OMPT was not ready
+ * @param flags {@code Wire.SAMPLE_*}
+ */
+public record SampleRecord(int threadSeq, long timeNs, long weightNs, int osTid, int ompThreadNum, int state, int flags,
+        long waitId, List<TaskLevel> taskLevels, List<ParallelLevel> parallelLevels, Context context)
+        implements WireRecord {
+    public SampleRecord {
+        taskLevels = List.copyOf(taskLevels);
+        parallelLevels = List.copyOf(parallelLevels);
+    }
+
+    @Override
+    public int type() {
+        return Wire.REC_SAMPLE;
+    }
+}

@@ -1,0 +1,59 @@
+package org.ompprof.sampler.recording;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/** Key/value facts about a run, in the order they were recorded. Unknown keys are kept. */
+public record Metadata(Map<String, String> entries) {
+    public static final String COMMAND = "command";
+    public static final String PROGRAM = "program";
+    public static final String CWD = "cwd";
+    public static final String START_TIME = "start_time";
+    public static final String HOST = "host";
+    public static final String PID = "pid";
+    public static final String MODE = "mode";
+    public static final String RATE_HZ = "rate_hz";
+    public static final String STACK_BYTES = "stack_bytes";
+    public static final String SLOTS = "slots";
+    public static final String SAMPLE_RING_BYTES = "sample_ring_bytes";
+    public static final String EVENT_RING_BYTES = "event_ring_bytes";
+    public static final String RUNTIME_VERSION = "runtime_version";
+    public static final String OMPT_VERSION = "ompt_version";
+    public static final String OMPT_CONNECTED = "ompt_connected";
+    public static final String SAMPLE_PERIOD_NS = "sample_period_ns";
+    public static final String CALLBACKS_REGISTERED = "callbacks_registered";
+    public static final String TIMERS_FAILED = "timers_failed";
+    public static final String AGENT_START_NS = "agent_start_ns";
+    public static final String WALL_NS = "wall_ns";
+    public static final String EXIT_STATUS = "exit_status";
+    public static final String OMPPROF_VERSION = "ompprof_version";
+    public static final String GOMP_SHIM = "gomp_shim";
+    public static final String AGENT = "agent";
+
+    public Metadata {
+        entries = Collections.unmodifiableMap(new LinkedHashMap<>(entries));
+    }
+
+    public Optional<String> get(String key) {
+        return Optional.ofNullable(entries.get(key));
+    }
+
+    public String get(String key, String otherwise) {
+        return entries.getOrDefault(key, otherwise);
+    }
+
+    /** The value as a long, or {@code otherwise} when absent or not a number. */
+    public long getLong(String key, long otherwise) {
+        try {
+            return Long.parseLong(entries.getOrDefault(key, ""));
+        } catch (NumberFormatException e) {
+            return otherwise;
+        }
+    }
+
+    public boolean flag(String key) {
+        return Boolean.parseBoolean(entries.get(key));
+    }
+}

@@ -1,0 +1,371 @@
+package org.ompprof.sampler.recording;
+
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Stream;
+import java.util.zip.CRC32C;
+import java.util.zip.DataFormatException;
+import java.util.zip.Inflater;
+
+import org.ompprof.sampler.UserError;
+import org.ompprof.sampler.record.MalformedRecordException;
+import org.ompprof.sampler.record.RecordDecoder;
+import org.ompprof.sampler.record.RecordVisitor;
+import org.ompprof.sampler.record.WireRecord;
+import org.ompprof.sampler.recording.PayloadReader.BadPayload;
+
+/**
+ * A recording opened for reading. {@link #open} checks the whole container up front (magic,
+ * version, every section's bounds and checksum, the END section) and decodes the small tables;
+ * records and module images are inflated and decoded as they are asked for, one chunk at a
+ * time. Every problem becomes a {@link RecordingFormatException} naming the file and offset.
+ */
+public final class Recording implements AutoCloseable {
+    /** Where a section lies; {@code key} is the thread (RECORDS) or module id (MODULE_IMAGE). */
+    public record SectionRef(SectionKind kind, long offset, int flags, long rawLength, long storedLength, long key, long imageOffset) {
+        long payloadOffset() {
+            return offset + RecordingFormat.SECTION_HEADER_SIZE;
+        }
+    }
+
+    private final Path path;
+    private final FileChannel channel;
+    private final int formatVersion;
+    private final List<SectionRef> sections;
+    private final Metadata metadata;
+    private final List<ThreadInfo> threads;
+    private final List<ModuleInfo> modules;
+    private final Stats stats;
+
+    private Recording(Path path, FileChannel channel) throws IOException {
+        this.path = path;
+        this.channel = channel;
+        this.formatVersion = readFileHeader();
+        this.sections = Collections.unmodifiableList(scanSections());
+        this.metadata = table(SectionKind.METADATA, SectionCodec::metadata);
+        this.threads = List.copyOf(table(SectionKind.THREADS, SectionCodec::threads));
+        this.modules = List.copyOf(table(SectionKind.MODULES, SectionCodec::modules));
+        this.stats = table(SectionKind.STATS, SectionCodec::stats);
+    }
+
+    /** Opens and checks a recording; throws {@link UserError}s with one-line messages. */
+    public static Recording open(Path path) {
+        FileChannel ch;
+        try {
+            ch = FileChannel.open(path, StandardOpenOption.READ);
+        } catch (NoSuchFileException e) {
+            throw new UserError("no such file: " + path);
+        } catch (AccessDeniedException e) {
+            throw new UserError("permission denied: " + path);
+        } catch (IOException e) {
+            throw new UserError("cannot read " + path + ": " + e.getMessage());
+        }
+        try {
+            return new Recording(path, ch);
+        } catch (IOException e) {
+            closeQuietly(ch);
+            throw new UserError("cannot read " + path + ": " + e.getMessage());
+        } catch (RuntimeException | Error e) {
+            closeQuietly(ch);
+            throw e;
+        }
+    }
+
+    public Path path() {
+        return path;
+    }
+
+    public int formatVersion() {
+        return formatVersion;
+    }
+
+    public Metadata metadata() {
+        return metadata;
+    }
+
+    public List<ThreadInfo> threads() {
+        return threads;
+    }
+
+    public List<ModuleInfo> modules() {
+        return modules;
+    }
+
+    public Optional<ModuleInfo> module(long moduleId) {
+        return modules.stream().filter(m -> m.moduleId() == moduleId).findFirst();
+    }
+
+    public Stats stats() {
+        return stats;
+    }
+
+    /** Every section in file order, END excluded. */
+    public List<SectionRef> sections() {
+        return sections;
+    }
+
+    /** The threads that have records, in file order. */
+    public List<Integer> recordThreads() {
+        Set<Integer> seqs = new LinkedHashSet<>();
+        for (SectionRef s : sections) if (s.kind() == SectionKind.RECORDS) seqs.add((int) s.key());
+        return List.copyOf(seqs);
+    }
+
+    /**
+     * All records, thread by thread, each thread's in time order. Lazy: one chunk is decoded at
+     * a time. A record that does not decode throws {@link RecordingFormatException}.
+     */
+    public Stream<WireRecord> records() {
+        return sections.stream().filter(s -> s.kind() == SectionKind.RECORDS).flatMap(s -> decodeRecords(s).stream());
+    }
+
+    /** The records of one thread, in time order. */
+    public Stream<WireRecord> records(int threadSeq) {
+        return sections.stream().filter(s -> s.kind() == SectionKind.RECORDS && s.key() == threadSeq)
+                .flatMap(s -> decodeRecords(s).stream());
+    }
+
+    public void forEachRecord(RecordVisitor visitor) {
+        records().forEach(visitor::visit);
+    }
+
+    /** The embedded image of a module, or empty when the recording does not hold it. */
+    public Optional<byte[]> moduleImage(long moduleId) {
+        Optional<ModuleInfo> m = module(moduleId);
+        if (m.isEmpty() || m.get().image() != ImageSource.EMBEDDED) return Optional.empty();
+        long length = m.get().imageLength();
+        if (length > Integer.MAX_VALUE - 16) throw new UserError(path + ": module image of " + length + " bytes is too large to load");
+        byte[] image = new byte[(int) length];
+        long filled = 0;
+        for (SectionRef s : sections) {
+            if (s.kind() != SectionKind.MODULE_IMAGE || s.key() != moduleId) continue;
+            byte[] chunk = payload(s);
+            int n = chunk.length - RecordingFormat.IMAGE_PREFIX;
+            if (s.imageOffset() != filled || filled + n > length) {
+                throw RecordingFormatException.corrupt(path, s.offset(), "module image chunk at image offset " + s.imageOffset()
+                        + " does not continue the " + filled + " bytes before it");
+            }
+            System.arraycopy(chunk, RecordingFormat.IMAGE_PREFIX, image, (int) filled, n);
+            filled += n;
+        }
+        if (filled != length) {
+            throw new RecordingFormatException(path, -1, "module " + moduleId + " image has " + filled + " of " + length + " bytes; the file is damaged");
+        }
+        return Optional.of(image);
+    }
+
+    @Override
+    public void close() {
+        closeQuietly(channel);
+    }
+
+    // ---- container ----
+
+    private int readFileHeader() throws IOException {
+        long size = channel.size();
+        byte[] h = read(0, (int) Math.min(size, RecordingFormat.FILE_HEADER_SIZE));
+        int magicBytes = Math.min(h.length, RecordingFormat.MAGIC.length);
+        if (!Arrays.equals(h, 0, magicBytes, RecordingFormat.MAGIC, 0, magicBytes) || h.length == 0) {
+            throw new RecordingFormatException(path, 0, "not an ompprof recording");
+        }
+        if (h.length < RecordingFormat.FILE_HEADER_SIZE) throw RecordingFormatException.truncated(path, size);
+        int version = le(h).getInt(8);
+        if (version > RecordingFormat.VERSION) {
+            throw new RecordingFormatException(path, 8, "recording format version " + version
+                    + " is newer than this ompprof reads (" + RecordingFormat.VERSION + "); update ompprof");
+        }
+        if (version < 1) throw RecordingFormatException.corrupt(path, 8, "format version " + version);
+        if (le(h).getInt(12) != 0) throw RecordingFormatException.corrupt(path, 12, "reserved header bytes are not zero");
+        return version;
+    }
+
+    private List<SectionRef> scanSections() throws IOException {
+        long size = channel.size();
+        long pos = RecordingFormat.FILE_HEADER_SIZE;
+        List<SectionRef> out = new ArrayList<>();
+        while (true) {
+            if (size - pos < RecordingFormat.SECTION_HEADER_SIZE) throw RecordingFormatException.truncated(path, size);
+            ByteBuffer h = le(read(pos, RecordingFormat.SECTION_HEADER_SIZE));
+            SectionRef s = sectionHeader(h, pos, size);
+            if (s.kind() == SectionKind.END) {
+                checkEnd(s, out.size(), size);
+                return out;
+            }
+            out.add(withKey(s));
+            pos = s.payloadOffset() + s.storedLength();
+        }
+    }
+
+    /** Bounds and checksum of the section at {@code pos}. */
+    private SectionRef sectionHeader(ByteBuffer h, long pos, long fileSize) throws IOException {
+        int code = h.getInt(0);
+        int flags = h.getInt(4);
+        long raw = h.getLong(8);
+        long stored = h.getLong(16);
+        int crc = h.getInt(24);
+        SectionKind kind = SectionKind.of(code);
+        if (kind == null) throw RecordingFormatException.corrupt(path, pos, "unknown section kind " + Integer.toUnsignedString(code));
+        if ((flags & ~RecordingFormat.KNOWN_FLAGS) != 0) throw RecordingFormatException.corrupt(path, pos, "unknown flags " + Integer.toHexString(flags));
+        if (raw < 0 || raw > RecordingFormat.MAX_RAW || stored < 0) throw RecordingFormatException.corrupt(path, pos, "impossible length " + raw);
+        boolean deflated = (flags & RecordingFormat.FLAG_DEFLATE) != 0;
+        if (!deflated && raw != stored) throw RecordingFormatException.corrupt(path, pos, "stored and raw lengths differ");
+        if (deflated && raw > stored * RecordingFormat.MAX_DEFLATE_RATIO + 64) throw RecordingFormatException.corrupt(path, pos, "impossible compression ratio");
+        long payload = pos + RecordingFormat.SECTION_HEADER_SIZE;
+        if (stored > fileSize - payload) throw RecordingFormatException.truncated(path, fileSize);
+        if (checksum(payload, stored) != crc) throw RecordingFormatException.corrupt(path, pos, "checksum mismatch");
+        return new SectionRef(kind, pos, flags, raw, stored, -1, -1);
+    }
+
+    private void checkEnd(SectionRef end, int sectionCount, long fileSize) throws IOException {
+        if (end.rawLength() != 4 || end.flags() != 0) throw RecordingFormatException.corrupt(path, end.offset(), "bad end section");
+        int count = le(read(end.payloadOffset(), 4)).getInt(0);
+        if (count != sectionCount) {
+            throw RecordingFormatException.corrupt(path, end.offset(), "end section counts " + count + " sections, found " + sectionCount);
+        }
+        long after = end.payloadOffset() + 4;
+        if (after != fileSize) throw RecordingFormatException.corrupt(path, after, (fileSize - after) + " bytes after the end section");
+    }
+
+    /** Fills in the thread of a RECORDS section and the module/offset of a MODULE_IMAGE section. */
+    private SectionRef withKey(SectionRef s) throws IOException {
+        int prefix = switch (s.kind()) {
+            case RECORDS -> RecordingFormat.RECORDS_PREFIX;
+            case MODULE_IMAGE -> RecordingFormat.IMAGE_PREFIX;
+            default -> 0;
+        };
+        if (prefix == 0) return s;
+        if (s.rawLength() < prefix) throw RecordingFormatException.corrupt(path, s.offset(), "section shorter than its prefix");
+        ByteBuffer p = le(inflate(s, prefix));
+        return s.kind() == SectionKind.RECORDS
+                ? new SectionRef(s.kind(), s.offset(), s.flags(), s.rawLength(), s.storedLength(), Integer.toUnsignedLong(p.getInt(0)), -1)
+                : new SectionRef(s.kind(), s.offset(), s.flags(), s.rawLength(), s.storedLength(), p.getLong(0), p.getLong(8));
+    }
+
+    @FunctionalInterface
+    private interface TableDecoder<T> {
+        T decode(byte[] payload) throws BadPayload;
+    }
+
+    /** The one section of this kind, decoded. */
+    private <T> T table(SectionKind kind, TableDecoder<T> decoder) throws IOException {
+        SectionRef found = null;
+        for (SectionRef s : sections) {
+            if (s.kind() != kind) continue;
+            if (found != null) throw RecordingFormatException.corrupt(path, s.offset(), "second " + kind + " section");
+            found = s;
+        }
+        if (found == null) throw new RecordingFormatException(path, -1, "no " + kind + " section; the file is damaged");
+        try {
+            return decoder.decode(payload(found));
+        } catch (BadPayload e) {
+            throw RecordingFormatException.corrupt(path, found.offset(), "bad " + kind + " table: " + e.getMessage());
+        }
+    }
+
+    private List<WireRecord> decodeRecords(SectionRef s) {
+        byte[] payload = payload(s);
+        List<WireRecord> out = new ArrayList<>();
+        MemorySegment records = MemorySegment.ofArray(payload).asSlice(RecordingFormat.RECORDS_PREFIX);
+        try {
+            RecordDecoder.decodeAll(records, out::add);
+        } catch (MalformedRecordException e) {
+            throw RecordingFormatException.corrupt(path, s.offset(), "bad record: " + e.getMessage());
+        }
+        return out;
+    }
+
+    /** The section's whole raw payload. */
+    private byte[] payload(SectionRef s) {
+        try {
+            return inflate(s, (int) s.rawLength());
+        } catch (IOException e) {
+            throw new UserError("cannot read " + path + ": " + e.getMessage());
+        }
+    }
+
+    /** The first {@code want} raw bytes of a section (all of them when want is its raw length). */
+    private byte[] inflate(SectionRef s, int want) throws IOException {
+        byte[] stored = read(s.payloadOffset(), Math.toIntExact(s.storedLength()));
+        if ((s.flags() & RecordingFormat.FLAG_DEFLATE) == 0) return want == stored.length ? stored : Arrays.copyOf(stored, want);
+        Inflater inf = new Inflater();
+        try {
+            inf.setInput(stored);
+            byte[] out = new byte[want];
+            int n = 0;
+            while (n < want) {
+                int k = inf.inflate(out, n, want - n);
+                if (k == 0) break; // finished early, input exhausted or a dictionary wanted: all corrupt here
+                n += k;
+            }
+            if (n != want || (want == s.rawLength() && !endsCleanly(inf))) {
+                throw RecordingFormatException.corrupt(path, s.offset(), "compressed data does not inflate to " + s.rawLength() + " bytes");
+            }
+            return out;
+        } catch (DataFormatException e) {
+            throw RecordingFormatException.corrupt(path, s.offset(), "bad compressed data");
+        } finally {
+            inf.end();
+        }
+    }
+
+    /** After the expected bytes, the stream must end with no output and no input left over. */
+    private static boolean endsCleanly(Inflater inf) throws DataFormatException {
+        if (!inf.finished() && (inf.inflate(new byte[1]) > 0 || !inf.finished())) return false;
+        return inf.getRemaining() == 0;
+    }
+
+    private int checksum(long offset, long length) throws IOException {
+        CRC32C crc = new CRC32C();
+        ByteBuffer buf = ByteBuffer.allocate((int) Math.min(length, 1 << 20));
+        long done = 0;
+        while (done < length) {
+            buf.clear().limit((int) Math.min(buf.capacity(), length - done));
+            readFully(buf, offset + done);
+            buf.flip();
+            crc.update(buf);
+            done += buf.limit();
+        }
+        return (int) crc.getValue();
+    }
+
+    private byte[] read(long offset, int length) throws IOException {
+        ByteBuffer buf = ByteBuffer.allocate(length);
+        readFully(buf, offset);
+        return buf.array();
+    }
+
+    private void readFully(ByteBuffer buf, long offset) throws IOException {
+        long at = offset;
+        while (buf.hasRemaining()) {
+            int n = channel.read(buf, at);
+            if (n < 0) throw RecordingFormatException.truncated(path, at);
+            at += n;
+        }
+    }
+
+    private static ByteBuffer le(byte[] b) {
+        return ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN);
+    }
+
+    private static void closeQuietly(FileChannel ch) {
+        try {
+            ch.close();
+        } catch (IOException ignored) {
+            // nothing to do
+        }
+    }
+}

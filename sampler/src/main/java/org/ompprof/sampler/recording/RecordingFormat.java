@@ -1,0 +1,38 @@
+package org.ompprof.sampler.recording;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The {@code .ompprof} container. All integers little-endian.
+ *
+ * <pre>
+ * file    = header section* END-section
+ * header  = "OMPPROF\0" u32:format_version u32:reserved(0)                      16 bytes
+ * section = u32:kind u32:flags u64:raw_length u64:stored_length u32:crc32c     28 bytes
+ *           stored_length bytes (deflated when flags has DEFLATE; the CRC covers these bytes)
+ * </pre>
+ *
+ * Section payloads (after inflating): METADATA, THREADS, MODULES, STATS are tables (see
+ * SectionCodec); MODULE_IMAGE = u64 module_id, u64 offset_in_image, bytes; RECORDS = u32
+ * thread_seq, u32 reserved, then whole wire records of that thread in time order (a thread's
+ * records may span several RECORDS sections, consecutive in the file); END = u32 number of
+ * sections before it, and nothing may follow it.
+ */
+public final class RecordingFormat {
+    static final byte[] MAGIC = "OMPPROF\0".getBytes(StandardCharsets.US_ASCII);
+    public static final int VERSION = 1;
+    static final int FILE_HEADER_SIZE = 16;
+    static final int SECTION_HEADER_SIZE = 28;
+    static final int FLAG_DEFLATE = 1;
+    static final int KNOWN_FLAGS = FLAG_DEFLATE;
+    /** Big sections are cut into chunks of about this many raw bytes so memory stays bounded. */
+    static final int CHUNK = 4 << 20;
+    /** No section is ever larger raw (a chunk may hold one record as large as a ring). */
+    static final long MAX_RAW = 256L << 20;
+    /** Deflate cannot expand more than about 1032:1; a larger claimed ratio is corruption. */
+    static final long MAX_DEFLATE_RATIO = 1100;
+    static final int RECORDS_PREFIX = 8;
+    static final int IMAGE_PREFIX = 16;
+
+    private RecordingFormat() {}
+}

@@ -1,0 +1,267 @@
+package org.ompprof.sampler.recording;
+
+import java.io.BufferedOutputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.security.SecureRandom;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.zip.CRC32C;
+import java.util.zip.Deflater;
+
+/**
+ * Streams a recording to a temporary file next to the output; {@link #commit()} makes it durable
+ * and renames it over the output atomically. Until then the output (an older recording, maybe)
+ * is untouched, and closing without committing deletes the temporary file. Memory use is bounded
+ * by one chunk of {@link RecordingFormat#CHUNK} bytes, whatever the recording's size.
+ */
+public final class RecordingWriter implements AutoCloseable {
+    private static final int SMALL_LEVEL = 6;
+    private static final int BULK_LEVEL = 1;
+
+    private final Path output;
+    private final Path temp;
+    private final FileChannel channel;
+    private final OutputStream out;
+    private final Deflater deflater = new Deflater();
+    private long position;
+    private int sections;
+    private boolean committed;
+    private boolean closed;
+
+    private RecordingWriter(Path output, Path temp, FileChannel channel) {
+        this.output = output;
+        this.temp = temp;
+        this.channel = channel;
+        this.out = new BufferedOutputStream(Channels.newOutputStream(channel), 1 << 16);
+    }
+
+    /** Starts a recording that will replace {@code output} on {@link #commit()}. */
+    public static RecordingWriter create(Path output) throws IOException {
+        byte[] random = new byte[4];
+        new SecureRandom().nextBytes(random);
+        Path temp = output.resolveSibling(output.getFileName() + ".tmp-" + HexFormat.of().formatHex(random));
+        FileChannel ch = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        RecordingWriter w = new RecordingWriter(output, temp, ch);
+        try {
+            w.writeFileHeader();
+        } catch (IOException | RuntimeException e) {
+            w.close();
+            throw e;
+        }
+        return w;
+    }
+
+    /** The temporary file being written (for diagnostics). */
+    public Path tempFile() {
+        return temp;
+    }
+
+    private void writeFileHeader() throws IOException {
+        byte[] h = new byte[RecordingFormat.FILE_HEADER_SIZE];
+        System.arraycopy(RecordingFormat.MAGIC, 0, h, 0, 8);
+        putInt(h, 8, RecordingFormat.VERSION);
+        write(h, 0, h.length);
+    }
+
+    public void metadata(Metadata m) throws IOException {
+        section(SectionKind.METADATA, SectionCodec.metadata(m), SMALL_LEVEL);
+    }
+
+    public void threads(List<ThreadInfo> threads) throws IOException {
+        section(SectionKind.THREADS, SectionCodec.threads(threads), SMALL_LEVEL);
+    }
+
+    public void modules(List<ModuleInfo> modules) throws IOException {
+        section(SectionKind.MODULES, SectionCodec.modules(modules), SMALL_LEVEL);
+    }
+
+    public void stats(Stats stats) throws IOException {
+        section(SectionKind.STATS, SectionCodec.stats(stats), SMALL_LEVEL);
+    }
+
+    /** Copies a module's image from {@code in} into MODULE_IMAGE sections; returns its length. */
+    public long moduleImage(long moduleId, InputStream in) throws IOException {
+        byte[] buf = new byte[RecordingFormat.IMAGE_PREFIX + RecordingFormat.CHUNK];
+        long offset = 0;
+        while (true) {
+            int n = in.readNBytes(buf, RecordingFormat.IMAGE_PREFIX, RecordingFormat.CHUNK);
+            if (n == 0 && offset > 0) return offset;
+            putLong(buf, 0, moduleId);
+            putLong(buf, 8, offset);
+            section(SectionKind.MODULE_IMAGE, buf, RecordingFormat.IMAGE_PREFIX + n, BULK_LEVEL);
+            offset += n;
+            if (n < RecordingFormat.CHUNK) return offset;
+        }
+    }
+
+    /** Starts the records of one thread; close the returned writer before starting another. */
+    public ThreadRecords threadRecords(int threadSeq) {
+        return new ThreadRecords(threadSeq);
+    }
+
+    /** Appends whole wire records of one thread, cutting RECORDS sections at chunk boundaries. */
+    public final class ThreadRecords implements AutoCloseable {
+        private final int threadSeq;
+        private byte[] buf = new byte[RecordingFormat.RECORDS_PREFIX + 64 * 1024];
+        private int length = RecordingFormat.RECORDS_PREFIX;
+        private long records;
+
+        private ThreadRecords(int threadSeq) {
+            this.threadSeq = threadSeq;
+        }
+
+        /** One record's bytes, as the agent wrote them. */
+        public void add(MemorySegment record) throws IOException {
+            int n = Math.toIntExact(record.byteSize());
+            if (length > RecordingFormat.RECORDS_PREFIX && length + n > RecordingFormat.RECORDS_PREFIX + RecordingFormat.CHUNK) flush();
+            ensure(length + n);
+            MemorySegment.copy(record, ValueLayout.JAVA_BYTE, 0, buf, length, n);
+            length += n;
+            records++;
+        }
+
+        public void add(byte[] record) throws IOException {
+            add(MemorySegment.ofArray(record));
+        }
+
+        public long records() {
+            return records;
+        }
+
+        private void ensure(int capacity) {
+            if (capacity > buf.length) buf = Arrays.copyOf(buf, Math.max(capacity, Math.min(2 * buf.length, RecordingFormat.RECORDS_PREFIX + RecordingFormat.CHUNK)));
+        }
+
+        private void flush() throws IOException {
+            if (length == RecordingFormat.RECORDS_PREFIX) return;
+            putInt(buf, 0, threadSeq);
+            putInt(buf, 4, 0);
+            section(SectionKind.RECORDS, buf, length, BULK_LEVEL);
+            length = RecordingFormat.RECORDS_PREFIX;
+        }
+
+        @Override
+        public void close() throws IOException {
+            flush();
+        }
+    }
+
+    private void section(SectionKind kind, byte[] raw, int level) throws IOException {
+        section(kind, raw, raw.length, level);
+    }
+
+    /** Writes one section; a negative level stores the payload as it is. */
+    private void section(SectionKind kind, byte[] raw, int rawLength, int level) throws IOException {
+        if (committed || closed) throw new IllegalStateException("recording already finished");
+        byte[] stored = raw;
+        int storedLength = rawLength;
+        int flags = 0;
+        byte[] packed = level < 0 ? null : deflate(raw, rawLength, level);
+        if (packed != null && packed.length < rawLength) {
+            stored = packed;
+            storedLength = packed.length;
+            flags = RecordingFormat.FLAG_DEFLATE;
+        }
+        CRC32C crc = new CRC32C();
+        crc.update(stored, 0, storedLength);
+        byte[] h = new byte[RecordingFormat.SECTION_HEADER_SIZE];
+        putInt(h, 0, kind.code());
+        putInt(h, 4, flags);
+        putLong(h, 8, rawLength);
+        putLong(h, 16, storedLength);
+        putInt(h, 24, (int) crc.getValue());
+        write(h, 0, h.length);
+        write(stored, 0, storedLength);
+        sections++;
+    }
+
+    private byte[] deflate(byte[] raw, int length, int level) {
+        deflater.reset();
+        deflater.setLevel(level);
+        deflater.setInput(raw, 0, length);
+        deflater.finish();
+        ByteArrayOutputStream packed = new ByteArrayOutputStream(Math.max(64, length / 3));
+        byte[] buf = new byte[64 * 1024];
+        while (!deflater.finished()) {
+            int n = deflater.deflate(buf);
+            packed.write(buf, 0, n);
+            if (packed.size() > length) break; // incompressible: store it raw
+        }
+        return packed.toByteArray();
+    }
+
+    private void write(byte[] b, int off, int len) throws IOException {
+        out.write(b, off, len);
+        position += len;
+    }
+
+    /** Bytes written so far. */
+    public long position() {
+        return position;
+    }
+
+    /**
+     * Ends the recording, forces it to disk and renames it over the output. Returns the size of
+     * the finished file.
+     */
+    public long commit() throws IOException {
+        byte[] count = new byte[4];
+        putInt(count, 0, sections);
+        section(SectionKind.END, count, -1);
+        out.flush();
+        channel.force(true);
+        channel.close();
+        Files.move(temp, output, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        committed = true;
+        syncDirectory(output.toAbsolutePath().getParent());
+        return position;
+    }
+
+    /** The rename itself must reach the disk too; not every file system lets us, which is fine. */
+    private static void syncDirectory(Path dir) {
+        try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
+            d.force(true);
+        } catch (IOException | RuntimeException ignored) {
+            // best effort
+        }
+    }
+
+    /** Abandons an uncommitted recording: the temporary file goes, the output stays as it was. */
+    @Override
+    public void close() {
+        if (closed) return;
+        closed = true;
+        deflater.end();
+        if (committed) return;
+        try {
+            channel.close();
+        } catch (IOException ignored) {
+            // deleting it is what matters
+        }
+        try {
+            Files.deleteIfExists(temp);
+        } catch (IOException ignored) {
+            // nothing more we can do
+        }
+    }
+
+    static void putInt(byte[] b, int off, int v) {
+        for (int i = 0; i < 4; i++) b[off + i] = (byte) (v >>> (8 * i));
+    }
+
+    static void putLong(byte[] b, int off, long v) {
+        for (int i = 0; i < 8; i++) b[off + i] = (byte) (v >>> (8 * i));
+    }
+}

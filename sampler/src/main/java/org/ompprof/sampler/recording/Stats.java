@@ -1,0 +1,37 @@
+package org.ompprof.sampler.recording;
+
+import java.util.List;
+
+/**
+ * What the run cost and what it lost.
+ *
+ * @param handlerCalls samples taken by the handler; handlerNs its total time
+ * @param reentered signals that found the handler already running
+ * @param noSlotDrops records dropped because every slot was taken
+ * @param disabledSignals SIGPROFs that arrived while sampling was off
+ * @param malformed stretches of ring bytes skipped as malformed
+ * @param malformedExamples the first few problems, for diagnosis
+ * @param modulesNotCaptured "PATH: why" for each module whose image is missing
+ */
+public record Stats(HandlerHistogram histogram, long handlerCalls, long handlerNs, long reentered, long noSlotDrops,
+        long disabledSignals, long malformed, List<String> malformedExamples, List<RingStats> rings,
+        List<String> modulesNotCaptured) {
+    public Stats {
+        malformedExamples = List.copyOf(malformedExamples);
+        rings = List.copyOf(rings);
+        modulesNotCaptured = List.copyOf(modulesNotCaptured);
+    }
+
+    public long samplesDropped() {
+        return rings.stream().mapToLong(RingStats::sampleDropped).sum();
+    }
+
+    public long eventsDropped() {
+        return rings.stream().mapToLong(RingStats::eventDropped).sum();
+    }
+
+    /** Every record lost: full rings and no free slot. */
+    public long totalDropped() {
+        return samplesDropped() + eventsDropped() + noSlotDrops;
+    }
+}

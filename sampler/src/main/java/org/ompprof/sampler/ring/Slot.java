@@ -1,0 +1,107 @@
+package org.ompprof.sampler.ring;
+
+import java.lang.foreign.MemorySegment;
+
+import org.ompprof.sampler.wire.Wire;
+import org.ompprof.sampler.wire.Wire.RingProd;
+import org.ompprof.sampler.wire.Wire.SlotHeader;
+
+/** One slot of the region: its header fields and its two rings. */
+public final class Slot {
+    private final MemorySegment region;
+    private final int index;
+    private final long base;
+    private final RingReader sampleRing;
+    private final RingReader eventRing;
+
+    Slot(MemorySegment region, RegionLayout layout, int index) {
+        this.region = region;
+        this.index = index;
+        this.base = layout.slotOffset(index);
+        this.sampleRing = new RingReader(region, base + SlotHeader.SAMPLE_PROD, base + SlotHeader.SAMPLE_CONS,
+                layout.sampleDataOffset(index), layout.sampleRingSize());
+        this.eventRing = new RingReader(region, base + SlotHeader.EVENT_PROD, base + SlotHeader.EVENT_CONS,
+                layout.eventDataOffset(index), layout.eventRingSize());
+    }
+
+    public int index() {
+        return index;
+    }
+
+    public RingReader sampleRing() {
+        return sampleRing;
+    }
+
+    public RingReader eventRing() {
+        return eventRing;
+    }
+
+    /** {@code Wire.SLOT_*}, with acquire: what the owner wrote before it is visible. */
+    public int state() {
+        return Atomics.getAcquireInt(region, base + SlotHeader.STATE);
+    }
+
+    /**
+     * Hands an ENDED slot back to the agent, if both rings are empty. The state is read first
+     * (acquire), so the ring positions read after it include every record the owner wrote.
+     */
+    public boolean freeIfEndedAndDrained() {
+        if (state() != Wire.SLOT_ENDED) return false;
+        if (sampleRing.pending() != 0 || eventRing.pending() != 0) return false;
+        return Atomics.casInt(region, base + SlotHeader.STATE, Wire.SLOT_ENDED, Wire.SLOT_FREE);
+    }
+
+    public int threadSeq() {
+        return Atomics.getOpaqueInt(region, base + SlotHeader.THREAD_SEQ);
+    }
+
+    public int osTid() {
+        return Atomics.getOpaqueInt(region, base + SlotHeader.OS_TID);
+    }
+
+    public int generation() {
+        return Atomics.getOpaqueInt(region, base + SlotHeader.GENERATION);
+    }
+
+    public RingCounters sampleCounters() {
+        return counters(base + SlotHeader.SAMPLE_PROD);
+    }
+
+    public RingCounters eventCounters() {
+        return counters(base + SlotHeader.EVENT_PROD);
+    }
+
+    /** Records the sample ring's producer dropped so far (cheaper than {@link #sampleCounters()}). */
+    public long sampleDropped() {
+        return Atomics.getOpaqueLong(region, base + SlotHeader.SAMPLE_PROD + RingProd.DROPPED);
+    }
+
+    public long eventDropped() {
+        return Atomics.getOpaqueLong(region, base + SlotHeader.EVENT_PROD + RingProd.DROPPED);
+    }
+
+    private RingCounters counters(long prod) {
+        return new RingCounters(Atomics.getOpaqueLong(region, prod + RingProd.RECORDS),
+                Atomics.getOpaqueLong(region, prod + RingProd.DROPPED),
+                Atomics.getOpaqueLong(region, prod + RingProd.DROPPED_BYTES));
+    }
+
+    public long handlerCalls() {
+        return Atomics.getOpaqueLong(region, base + SlotHeader.HANDLER_CALLS);
+    }
+
+    public long handlerNs() {
+        return Atomics.getOpaqueLong(region, base + SlotHeader.HANDLER_NS);
+    }
+
+    public long reentered() {
+        return Atomics.getOpaqueLong(region, base + SlotHeader.REENTERED);
+    }
+
+    /** Adds this slot's handler-cost histogram to {@code into} (HIST_BUCKETS long counters). */
+    public void addHistogram(long[] into) {
+        for (int i = 0; i < Wire.HIST_BUCKETS; i++) {
+            into[i] += Integer.toUnsignedLong(Atomics.getOpaqueInt(region, base + SlotHeader.HIST + 4L * i));
+        }
+    }
+}

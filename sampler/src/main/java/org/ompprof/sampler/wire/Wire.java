@@ -1,0 +1,477 @@
+package org.ompprof.sampler.wire;
+
+/**
+ * The Java mirror of {@code native-sigprof/include/ompprof_wire.h}: the shared-memory region
+ * between the JVM and the agent. Change both together and bump {@link #WIRE_VERSION}.
+ *
+ * <p>Naming is mechanical so that {@code WireLayoutTest} can check every constant against the C
+ * compiler: a top-level constant {@code X} is the C macro or enumerator {@code OMPPROF_X}; in a
+ * nested struct class, {@code FIELD} is {@code offsetof(struct, field)}, {@code SIZEOF} is
+ * {@code sizeof(struct)} and {@code SIZEOF_FIELD} is the size of an array member. Offsets in a
+ * record payload struct are relative to the payload, which starts {@link RecordHeader#SIZEOF}
+ * bytes into the record. All integers are little-endian.
+ */
+public final class Wire {
+    private Wire() {}
+
+    public static final long WIRE_MAGIC = 0x4d48535250504d4fL;
+    public static final int WIRE_VERSION = 1;
+
+    public static final int REGION_HEADER_SIZE = 4096;
+    public static final int SLOT_HEADER_SIZE = 4096;
+
+    public static final int AGENT_NONE = 0;
+    public static final int AGENT_MAPPED = 1;
+    public static final int AGENT_OMPT = 2;
+    public static final int AGENT_FINALIZED = 3;
+
+    public static final int MODE_WALL = 0;
+    public static final int MODE_CPU = 1;
+
+    public static final int SLOT_FREE = 0;
+    public static final int SLOT_OWNED = 1;
+    public static final int SLOT_ENDED = 2;
+
+    public static final int HIST_LINEAR = 256;
+    public static final int HIST_LINEAR_NS = 16;
+    public static final int HIST_LOG = 24;
+    public static final int HIST_BUCKETS = HIST_LINEAR + HIST_LOG;
+
+    public static final int REC_PAD = 0;
+    public static final int REC_SAMPLE = 1;
+    public static final int REC_THREAD_BEGIN = 2;
+    public static final int REC_THREAD_END = 3;
+    public static final int REC_PARALLEL_BEGIN = 4;
+    public static final int REC_PARALLEL_END = 5;
+    public static final int REC_IMPLICIT_TASK = 6;
+    public static final int REC_TASK_CREATE = 7;
+    public static final int REC_TASK_SCHEDULE = 8;
+    public static final int REC_SYNC_REGION = 9;
+    public static final int REC_MUTEX = 10;
+    public static final int REC_CONTROL_TOOL = 11;
+    public static final int REC_MODULE = 12;
+    public static final int REC_MODULE_UNLOAD = 13;
+    public static final int REC_AGENT_INFO = 14;
+    public static final int REC_AGENT_END = 15;
+    public static final int REC_WORK = 16;
+    public static final int REC_MASKED = 17;
+
+    public static final int REC_VERSION = 1;
+
+    public static final int CTX_TRUNCATED = 1;
+    public static final int CTX_NO_BOUNDS = 2;
+    public static final int CTX_OFF_STACK = 4;
+
+    public static final int MAX_LEVELS = 16;
+
+    public static final int SAMPLE_OMPT_READY = 1;
+    public static final int SAMPLE_UNKNOWN_THREAD = 2;
+    public static final int SAMPLE_PAUSED = 4;
+
+    public static final int MUTEX_ACQUIRE = 1;
+    public static final int MUTEX_ACQUIRED = 2;
+    public static final int MUTEX_RELEASED = 3;
+    public static final int MUTEX_LOCK_INIT = 4;
+    public static final int MUTEX_LOCK_DESTROY = 5;
+    public static final int MUTEX_NEST_ACQUIRED = 6;
+    public static final int MUTEX_NEST_RELEASED = 7;
+
+    public static final int MOD_MAIN = 1;
+    public static final int MOD_VDSO = 2;
+    public static final int MOD_FD_HELD = 4;
+    public static final int MOD_NO_FILE = 8;
+    public static final int MOD_AGENT = 16;
+
+    public static final int MAX_SEGMENTS = 16;
+    public static final int MAX_BUILD_ID = 40;
+
+    /** Not in the header (hence private): records are 8-aligned, and a PAD may be only 8 bytes. */
+    private static final int RECORD_ALIGN = 8;
+
+    /** {@code struct ompprof_region_header}. */
+    public static final class RegionHeader {
+        private RegionHeader() {}
+        public static final String C_STRUCT = "ompprof_region_header";
+        public static final int MAGIC = 0;
+        public static final int VERSION = 8;
+        public static final int HEADER_SIZE = 12;
+        public static final int TOTAL_SIZE = 16;
+        public static final int SLOT_COUNT = 24;
+        public static final int SLOT_HEADER_SIZE = 28;
+        public static final int SAMPLE_RING_SIZE = 32;
+        public static final int EVENT_RING_SIZE = 40;
+        public static final int MODE = 48;
+        public static final int RATE_HZ = 52;
+        public static final int STACK_BYTES = 56;
+        public static final int FLAGS = 60;
+        public static final int AGENT_STATE = 64;
+        public static final int AGENT_PID = 68;
+        public static final int AGENT_START_NS = 72;
+        public static final int NEXT_THREAD_SEQ = 80;
+        public static final int RESERVED0 = 84;
+        public static final int NO_SLOT_DROPS = 88;
+        public static final int MODULES_ANNOUNCED = 96;
+        public static final int MODULES_CAPTURED = 104;
+        public static final int JVM_STATE = 112;
+        public static final int RESERVED1 = 116;
+        public static final int DISABLED_SIGNALS = 120;
+        public static final int RUNTIME_VERSION = 128;
+        public static final int SIZEOF_RUNTIME_VERSION = 256;
+        public static final int SIZEOF = 384;
+    }
+
+    /** {@code struct ompprof_ring_prod}: the producer's cache line of one ring. */
+    public static final class RingProd {
+        private RingProd() {}
+        public static final String C_STRUCT = "ompprof_ring_prod";
+        public static final int WRITE_POS = 0;
+        public static final int RECORDS = 8;
+        public static final int DROPPED = 16;
+        public static final int DROPPED_BYTES = 24;
+        public static final int SIZEOF = 64;
+    }
+
+    /** {@code struct ompprof_ring_cons}: the consumer's cache line of one ring. */
+    public static final class RingCons {
+        private RingCons() {}
+        public static final String C_STRUCT = "ompprof_ring_cons";
+        public static final int READ_POS = 0;
+        public static final int SIZEOF = 64;
+    }
+
+    /** {@code struct ompprof_slot_header}. */
+    public static final class SlotHeader {
+        private SlotHeader() {}
+        public static final String C_STRUCT = "ompprof_slot_header";
+        public static final int SAMPLE_PROD = 0;
+        public static final int SAMPLE_CONS = 64;
+        public static final int EVENT_PROD = 128;
+        public static final int EVENT_CONS = 192;
+        public static final int STATE = 256;
+        public static final int THREAD_SEQ = 260;
+        public static final int OS_TID = 264;
+        public static final int GENERATION = 268;
+        public static final int HANDLER_CALLS = 272;
+        public static final int HANDLER_NS = 280;
+        public static final int REENTERED = 288;
+        public static final int HIST = 320;
+        public static final int SIZEOF_HIST = 4 * HIST_BUCKETS;
+        public static final int SIZEOF = 1440;
+    }
+
+    /** {@code struct ompprof_record_header}: the first 16 bytes of every record. */
+    public static final class RecordHeader {
+        private RecordHeader() {}
+        public static final String C_STRUCT = "ompprof_record_header";
+        public static final int SIZE = 0;
+        public static final int TYPE = 4;
+        public static final int VERSION = 6;
+        public static final int THREAD_SEQ = 8;
+        public static final int RESERVED = 12;
+        public static final int SIZEOF = 16;
+    }
+
+    /** {@code struct ompprof_context}: registers and the stack snapshot's length. */
+    public static final class Context {
+        private Context() {}
+        public static final String C_STRUCT = "ompprof_context";
+        public static final int RIP = 0;
+        public static final int RSP = 8;
+        public static final int RBP = 16;
+        public static final int STACK_LEN = 24;
+        public static final int CTX_FLAGS = 28;
+        public static final int SIZEOF = 32;
+    }
+
+    /** {@code struct ompprof_task_level}. */
+    public static final class TaskLevel {
+        private TaskLevel() {}
+        public static final String C_STRUCT = "ompprof_task_level";
+        public static final int EXIT_FRAME = 0;
+        public static final int ENTER_FRAME = 8;
+        public static final int EXIT_FRAME_FLAGS = 16;
+        public static final int ENTER_FRAME_FLAGS = 20;
+        public static final int TASK_FLAGS = 24;
+        public static final int THREAD_NUM = 28;
+        public static final int TASK_ID = 32;
+        public static final int PARALLEL_ID = 40;
+        public static final int INFO_RESULT = 48;
+        public static final int SIZEOF = 56;
+    }
+
+    /** {@code struct ompprof_parallel_level}. */
+    public static final class ParallelLevel {
+        private ParallelLevel() {}
+        public static final String C_STRUCT = "ompprof_parallel_level";
+        public static final int PARALLEL_ID = 0;
+        public static final int TEAM_SIZE = 8;
+        public static final int INFO_RESULT = 12;
+        public static final int SIZEOF = 16;
+    }
+
+    /** {@code struct ompprof_sample}; followed by task levels, parallel levels, stack. */
+    public static final class Sample {
+        private Sample() {}
+        public static final String C_STRUCT = "ompprof_sample";
+        public static final int TIME_NS = 0;
+        public static final int WEIGHT_NS = 8;
+        public static final int OS_TID = 16;
+        public static final int OMP_THREAD_NUM = 20;
+        public static final int STATE = 24;
+        public static final int FLAGS = 28;
+        public static final int WAIT_ID = 32;
+        public static final int TASK_LEVELS = 40;
+        public static final int PARALLEL_LEVELS = 44;
+        public static final int CTX = 48;
+        public static final int SIZEOF = 80;
+    }
+
+    /** {@code struct ompprof_thread_begin}. */
+    public static final class ThreadBegin {
+        private ThreadBegin() {}
+        public static final String C_STRUCT = "ompprof_thread_begin";
+        public static final int TIME_NS = 0;
+        public static final int OS_TID = 8;
+        public static final int THREAD_TYPE = 12;
+        public static final int STACK_LO = 16;
+        public static final int STACK_HI = 24;
+        public static final int SLOT = 32;
+        public static final int SIZEOF = 40;
+    }
+
+    /** {@code struct ompprof_thread_end}. */
+    public static final class ThreadEnd {
+        private ThreadEnd() {}
+        public static final String C_STRUCT = "ompprof_thread_end";
+        public static final int TIME_NS = 0;
+        public static final int SIZEOF = 8;
+    }
+
+    /** {@code struct ompprof_parallel_begin}; followed by the stack snapshot. */
+    public static final class ParallelBegin {
+        private ParallelBegin() {}
+        public static final String C_STRUCT = "ompprof_parallel_begin";
+        public static final int TIME_NS = 0;
+        public static final int PARALLEL_ID = 8;
+        public static final int PARENT_TASK_ID = 16;
+        public static final int CODEPTR_RA = 24;
+        public static final int ENC_EXIT_FRAME = 32;
+        public static final int ENC_ENTER_FRAME = 40;
+        public static final int REQUESTED_TEAM_SIZE = 48;
+        public static final int FLAGS = 52;
+        public static final int CTX = 56;
+        public static final int SIZEOF = 88;
+    }
+
+    /** {@code struct ompprof_parallel_end}. */
+    public static final class ParallelEnd {
+        private ParallelEnd() {}
+        public static final String C_STRUCT = "ompprof_parallel_end";
+        public static final int TIME_NS = 0;
+        public static final int PARALLEL_ID = 8;
+        public static final int TASK_ID = 16;
+        public static final int CODEPTR_RA = 24;
+        public static final int FLAGS = 32;
+        public static final int SIZEOF = 40;
+    }
+
+    /** {@code struct ompprof_implicit_task}. */
+    public static final class ImplicitTask {
+        private ImplicitTask() {}
+        public static final String C_STRUCT = "ompprof_implicit_task";
+        public static final int TIME_NS = 0;
+        public static final int PARALLEL_ID = 8;
+        public static final int TASK_ID = 16;
+        public static final int ENDPOINT = 24;
+        public static final int ACTUAL_PARALLELISM = 28;
+        public static final int INDEX = 32;
+        public static final int FLAGS = 36;
+        public static final int SIZEOF = 40;
+    }
+
+    /** {@code struct ompprof_task_create}; followed by the stack snapshot. */
+    public static final class TaskCreate {
+        private TaskCreate() {}
+        public static final String C_STRUCT = "ompprof_task_create";
+        public static final int TIME_NS = 0;
+        public static final int PARENT_TASK_ID = 8;
+        public static final int TASK_ID = 16;
+        public static final int CODEPTR_RA = 24;
+        public static final int ENC_EXIT_FRAME = 32;
+        public static final int ENC_ENTER_FRAME = 40;
+        public static final int FLAGS = 48;
+        public static final int HAS_DEPENDENCES = 52;
+        public static final int CTX = 56;
+        public static final int SIZEOF = 88;
+    }
+
+    /** {@code struct ompprof_task_schedule}. */
+    public static final class TaskSchedule {
+        private TaskSchedule() {}
+        public static final String C_STRUCT = "ompprof_task_schedule";
+        public static final int TIME_NS = 0;
+        public static final int PRIOR_TASK_ID = 8;
+        public static final int NEXT_TASK_ID = 16;
+        public static final int PRIOR_STATUS = 24;
+        public static final int SIZEOF = 32;
+    }
+
+    /** {@code struct ompprof_sync_region}. */
+    public static final class SyncRegion {
+        private SyncRegion() {}
+        public static final String C_STRUCT = "ompprof_sync_region";
+        public static final int TIME_NS = 0;
+        public static final int PARALLEL_ID = 8;
+        public static final int TASK_ID = 16;
+        public static final int CODEPTR_RA = 24;
+        public static final int KIND = 32;
+        public static final int ENDPOINT = 36;
+        public static final int IS_WAIT = 40;
+        public static final int SIZEOF = 48;
+    }
+
+    /** {@code struct ompprof_mutex}. */
+    public static final class Mutex {
+        private Mutex() {}
+        public static final String C_STRUCT = "ompprof_mutex";
+        public static final int TIME_NS = 0;
+        public static final int WAIT_ID = 8;
+        public static final int CODEPTR_RA = 16;
+        public static final int EVENT = 24;
+        public static final int KIND = 28;
+        public static final int HINT = 32;
+        public static final int IMPL = 36;
+        public static final int SIZEOF = 40;
+    }
+
+    /** {@code struct ompprof_control_tool}. */
+    public static final class ControlTool {
+        private ControlTool() {}
+        public static final String C_STRUCT = "ompprof_control_tool";
+        public static final int TIME_NS = 0;
+        public static final int MODIFIER = 8;
+        public static final int CODEPTR_RA = 16;
+        public static final int COMMAND = 24;
+        public static final int SIZEOF = 32;
+    }
+
+    /** {@code struct ompprof_work}. */
+    public static final class Work {
+        private Work() {}
+        public static final String C_STRUCT = "ompprof_work";
+        public static final int TIME_NS = 0;
+        public static final int PARALLEL_ID = 8;
+        public static final int TASK_ID = 16;
+        public static final int COUNT = 24;
+        public static final int CODEPTR_RA = 32;
+        public static final int WORK_TYPE = 40;
+        public static final int ENDPOINT = 44;
+        public static final int SIZEOF = 48;
+    }
+
+    /** {@code struct ompprof_masked}. */
+    public static final class Masked {
+        private Masked() {}
+        public static final String C_STRUCT = "ompprof_masked";
+        public static final int TIME_NS = 0;
+        public static final int PARALLEL_ID = 8;
+        public static final int TASK_ID = 16;
+        public static final int CODEPTR_RA = 24;
+        public static final int ENDPOINT = 32;
+        public static final int SIZEOF = 40;
+    }
+
+    /** {@code struct ompprof_segment}: one PT_LOAD of a module. */
+    public static final class Segment {
+        private Segment() {}
+        public static final String C_STRUCT = "ompprof_segment";
+        public static final int VADDR = 0;
+        public static final int MEMSZ = 8;
+        public static final int OFFSET = 16;
+        public static final int FILESZ = 24;
+        public static final int FLAGS = 32;
+        public static final int SIZEOF = 40;
+    }
+
+    /** {@code struct ompprof_module}; followed by segments, path, inline image. */
+    public static final class Module {
+        private Module() {}
+        public static final String C_STRUCT = "ompprof_module";
+        public static final int TIME_NS = 0;
+        public static final int MODULE_ID = 8;
+        public static final int LOAD_BIAS = 16;
+        public static final int EH_FRAME_HDR = 24;
+        public static final int DEV = 32;
+        public static final int INO = 40;
+        public static final int FILE_SIZE = 48;
+        public static final int MTIME_NS = 56;
+        public static final int FLAGS = 64;
+        public static final int FD = 68;
+        public static final int SEGMENT_COUNT = 72;
+        public static final int PATH_LEN = 76;
+        public static final int IMAGE_LEN = 80;
+        public static final int BUILD_ID_LEN = 84;
+        public static final int BUILD_ID = 88;
+        public static final int SIZEOF_BUILD_ID = MAX_BUILD_ID;
+        public static final int SIZEOF = 128;
+    }
+
+    /** {@code struct ompprof_module_unload}. */
+    public static final class ModuleUnload {
+        private ModuleUnload() {}
+        public static final String C_STRUCT = "ompprof_module_unload";
+        public static final int TIME_NS = 0;
+        public static final int MODULE_ID = 8;
+        public static final int SIZEOF = 16;
+    }
+
+    /** {@code struct ompprof_agent_info}. */
+    public static final class AgentInfo {
+        private AgentInfo() {}
+        public static final String C_STRUCT = "ompprof_agent_info";
+        public static final int TIME_NS = 0;
+        public static final int SAMPLE_PERIOD_NS = 8;
+        public static final int PID = 16;
+        public static final int OMPT_VERSION = 20;
+        public static final int MODE = 24;
+        public static final int RATE_HZ = 28;
+        public static final int STACK_BYTES = 32;
+        public static final int CALLBACKS_REGISTERED = 40;
+        public static final int SIZEOF = 48;
+    }
+
+    /** {@code struct ompprof_agent_end}. */
+    public static final class AgentEnd {
+        private AgentEnd() {}
+        public static final String C_STRUCT = "ompprof_agent_end";
+        public static final int TIME_NS = 0;
+        public static final int TIMERS_FAILED = 8;
+        public static final int THREADS_SEEN = 16;
+        public static final int SIZEOF = 24;
+    }
+
+    /** Bytes of one slot: header, sample ring, event ring. */
+    public static long slotSize(long sampleRingSize, long eventRingSize) {
+        return SLOT_HEADER_SIZE + sampleRingSize + eventRingSize;
+    }
+
+    /** Bytes of the whole region. */
+    public static long regionSize(int slots, long sampleRingSize, long eventRingSize) {
+        return REGION_HEADER_SIZE + slots * slotSize(sampleRingSize, eventRingSize);
+    }
+
+    /** Whether this mirror knows record type {@code type}. */
+    public static boolean isKnownRecordType(int type) {
+        return type >= REC_PAD && type <= REC_MASKED;
+    }
+
+    /** The smallest legal record (a PAD of size, type and version only). */
+    public static int minRecordSize() {
+        return RECORD_ALIGN;
+    }
+
+    /** {@code n} rounded up to the record alignment. */
+    public static long align(long n) {
+        return (n + RECORD_ALIGN - 1) & -RECORD_ALIGN;
+    }
+}

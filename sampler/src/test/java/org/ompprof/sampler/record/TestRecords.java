@@ -1,0 +1,110 @@
+package org.ompprof.sampler.record;
+
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Random;
+
+import org.ompprof.sampler.wire.Wire;
+
+/** Records for tests: simple ones with a known sequence number, and random ones of every type. */
+public final class TestRecords {
+    private TestRecords() {}
+
+    /** A sample of thread {@code threadSeq} carrying {@code n} in its time and wait id. */
+    public static SampleRecord sample(int threadSeq, long n, int stackLen) {
+        byte[] stack = new byte[stackLen];
+        for (int i = 0; i < stackLen; i++) stack[i] = (byte) (n + i);
+        return new SampleRecord(threadSeq, 1_000 + n, 1_000_000, 4242, 0, 1, Wire.SAMPLE_OMPT_READY, n,
+                List.of(), List.of(), new Context(0x401000, 0x7ffd0000, 0x7ffd0100, 0, MemorySegment.ofArray(stack)));
+    }
+
+    public static WireRecord random(Random rnd, int type) {
+        int seq = rnd.nextInt(1, 100);
+        long t = rnd.nextLong(1, Long.MAX_VALUE);
+        return switch (type) {
+            case Wire.REC_SAMPLE -> new SampleRecord(seq, t, rnd.nextLong(), rnd.nextInt(), rnd.nextInt(), rnd.nextInt(),
+                    rnd.nextInt(), rnd.nextLong(), taskLevels(rnd), parallelLevels(rnd), context(rnd));
+            case Wire.REC_THREAD_BEGIN -> new ThreadBegin(seq, t, rnd.nextInt(), rnd.nextInt(5), rnd.nextLong(), rnd.nextLong(), rnd.nextInt(64));
+            case Wire.REC_THREAD_END -> new ThreadEnd(seq, t);
+            case Wire.REC_PARALLEL_BEGIN -> new ParallelBegin(seq, t, rnd.nextLong(), rnd.nextLong(), rnd.nextLong(),
+                    rnd.nextLong(), rnd.nextLong(), rnd.nextInt(), rnd.nextInt(), context(rnd));
+            case Wire.REC_PARALLEL_END -> new ParallelEnd(seq, t, rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextInt());
+            case Wire.REC_IMPLICIT_TASK -> new ImplicitTask(seq, t, rnd.nextLong(), rnd.nextLong(), rnd.nextInt(), rnd.nextInt(),
+                    rnd.nextInt(), rnd.nextInt());
+            case Wire.REC_TASK_CREATE -> new TaskCreate(seq, t, rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextLong(),
+                    rnd.nextLong(), rnd.nextInt(), rnd.nextInt(), context(rnd));
+            case Wire.REC_TASK_SCHEDULE -> new TaskSchedule(seq, t, rnd.nextLong(), rnd.nextLong(), rnd.nextInt());
+            case Wire.REC_SYNC_REGION -> new SyncRegion(seq, t, rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextInt(),
+                    rnd.nextInt(), rnd.nextInt(2));
+            case Wire.REC_MUTEX -> new MutexEvent(seq, t, rnd.nextLong(), rnd.nextLong(), rnd.nextInt(), rnd.nextInt(),
+                    rnd.nextInt(), rnd.nextInt());
+            case Wire.REC_CONTROL_TOOL -> new ControlTool(seq, t, rnd.nextLong(), rnd.nextLong(), rnd.nextInt());
+            case Wire.REC_MODULE -> module(rnd, seq, t);
+            case Wire.REC_MODULE_UNLOAD -> new ModuleUnload(seq, t, rnd.nextLong());
+            case Wire.REC_AGENT_INFO -> new AgentInfo(seq, t, rnd.nextLong(), rnd.nextInt(), rnd.nextInt(), rnd.nextInt(),
+                    rnd.nextInt(), rnd.nextInt(), rnd.nextLong());
+            case Wire.REC_AGENT_END -> new AgentEnd(seq, t, rnd.nextLong(), rnd.nextLong());
+            case Wire.REC_WORK -> new WorkEvent(seq, t, rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextLong(),
+                    rnd.nextInt(), rnd.nextInt());
+            case Wire.REC_MASKED -> new MaskedEvent(seq, t, rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextInt());
+            default -> throw new IllegalArgumentException("type " + type);
+        };
+    }
+
+    /** Any record type but PAD. */
+    public static WireRecord random(Random rnd) {
+        return random(rnd, rnd.nextInt(Wire.REC_SAMPLE, Wire.REC_MASKED + 1));
+    }
+
+    private static Context context(Random rnd) {
+        return new Context(rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextInt(8), bytes(rnd, rnd.nextInt(0, 300)));
+    }
+
+    private static MemorySegment bytes(Random rnd, int n) {
+        byte[] b = new byte[n];
+        rnd.nextBytes(b);
+        return MemorySegment.ofArray(b);
+    }
+
+    private static List<TaskLevel> taskLevels(Random rnd) {
+        List<TaskLevel> out = new ArrayList<>();
+        for (int i = rnd.nextInt(Wire.MAX_LEVELS + 1); i > 0; i--) {
+            out.add(new TaskLevel(rnd.nextLong(), rnd.nextLong(), rnd.nextInt(), rnd.nextInt(), rnd.nextInt(), rnd.nextInt(),
+                    rnd.nextLong(), rnd.nextLong(), rnd.nextInt(3)));
+        }
+        return out;
+    }
+
+    private static List<ParallelLevel> parallelLevels(Random rnd) {
+        List<ParallelLevel> out = new ArrayList<>();
+        for (int i = rnd.nextInt(Wire.MAX_LEVELS + 1); i > 0; i--) out.add(new ParallelLevel(rnd.nextLong(), rnd.nextInt(), rnd.nextInt(3)));
+        return out;
+    }
+
+    private static ModuleLoad module(Random rnd, int seq, long t) {
+        List<ModuleSegment> segments = new ArrayList<>();
+        for (int i = rnd.nextInt(Wire.MAX_SEGMENTS + 1); i > 0; i--) {
+            segments.add(new ModuleSegment(rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextInt()));
+        }
+        byte[] buildId = new byte[rnd.nextInt(Wire.MAX_BUILD_ID + 1)];
+        rnd.nextBytes(buildId);
+        String path = "/tmp/lib" + Long.toHexString(rnd.nextLong()) + (rnd.nextBoolean() ? "-ü.so" : ".so");
+        return new ModuleLoad(seq, t, rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextLong(),
+                rnd.nextLong(), rnd.nextLong(), rnd.nextInt(32), rnd.nextInt(), segments, path,
+                HexFormat.of().formatHex(buildId), bytes(rnd, rnd.nextInt(0, 200)));
+    }
+
+    /** Record equality with segments compared by content (records compare segments by identity). */
+    public static boolean same(WireRecord a, WireRecord b) {
+        return RecordEncoder.encode(a).length == RecordEncoder.encode(b).length
+                && java.util.Arrays.equals(RecordEncoder.encode(a), RecordEncoder.encode(b))
+                && normalized(a).equals(normalized(b));
+    }
+
+    /** The record's string form with segment identities replaced by their contents. */
+    private static String normalized(WireRecord r) {
+        return r.toString().replaceAll("MemorySegment\\{[^}]*\\}", "");
+    }
+}

@@ -1,0 +1,83 @@
+package org.ompprof.sampler.ring;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+import org.ompprof.sampler.record.RecordEncoder;
+import org.ompprof.sampler.wire.Wire;
+
+/**
+ * A producer that writes a ring exactly as the agent does: records never wrap (a PAD fills the
+ * ring's end first), a record that does not fit is dropped and counted, read_pos is loaded with
+ * acquire and write_pos stored with release.
+ */
+final class RingProducer {
+    private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG;
+
+    private final MemorySegment region;
+    private final long prod;
+    private final long cons;
+    private final long data;
+    private final long size;
+
+    RingProducer(MemorySegment region, long prodOffset, long consOffset, long dataOffset, long size) {
+        this.region = region;
+        this.prod = prodOffset;
+        this.cons = consOffset;
+        this.data = dataOffset;
+        this.size = size;
+    }
+
+    static RingProducer sampleRing(Region region, int slot) {
+        RegionLayout l = region.layout();
+        long base = l.slotOffset(slot);
+        return new RingProducer(region.segment(), base + Wire.SlotHeader.SAMPLE_PROD, base + Wire.SlotHeader.SAMPLE_CONS,
+                l.sampleDataOffset(slot), l.sampleRingSize());
+    }
+
+    static RingProducer eventRing(Region region, int slot) {
+        RegionLayout l = region.layout();
+        long base = l.slotOffset(slot);
+        return new RingProducer(region.segment(), base + Wire.SlotHeader.EVENT_PROD, base + Wire.SlotHeader.EVENT_CONS,
+                l.eventDataOffset(slot), l.eventRingSize());
+    }
+
+    /** Writes one record (its bytes are taken as they are); false if the ring was full. */
+    boolean write(byte[] record) {
+        long w = region.get(LONG, prod + Wire.RingProd.WRITE_POS);
+        long r = Atomics.getAcquireLong(region, cons + Wire.RingCons.READ_POS);
+        long off = w & (size - 1);
+        long contiguous = size - off;
+        boolean pad = record.length > contiguous;
+        long need = pad ? contiguous + record.length : record.length;
+        if (w + need - r > size) {
+            add(Wire.RingProd.DROPPED, 1);
+            add(Wire.RingProd.DROPPED_BYTES, record.length);
+            return false;
+        }
+        if (pad) {
+            copy(RecordEncoder.pad((int) contiguous), off);
+            w += contiguous;
+            off = 0;
+        }
+        copy(record, off);
+        add(Wire.RingProd.RECORDS, 1);
+        Atomics.setReleaseLong(region, prod + Wire.RingProd.WRITE_POS, w + record.length);
+        return true;
+    }
+
+    /** Writes raw bytes at the current position without any checks (to plant garbage). */
+    void writeRaw(byte[] bytes) {
+        long w = region.get(LONG, prod + Wire.RingProd.WRITE_POS);
+        copy(bytes, w & (size - 1));
+        Atomics.setReleaseLong(region, prod + Wire.RingProd.WRITE_POS, w + bytes.length);
+    }
+
+    private void copy(byte[] bytes, long off) {
+        MemorySegment.copy(MemorySegment.ofArray(bytes), 0, region, data + off, bytes.length);
+    }
+
+    private void add(long field, long n) {
+        region.set(LONG, prod + field, region.get(LONG, prod + field) + n);
+    }
+}

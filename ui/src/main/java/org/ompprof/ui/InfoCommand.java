@@ -1,0 +1,199 @@
+package org.ompprof.ui;
+
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeSet;
+
+import org.ompprof.sampler.UserError;
+import org.ompprof.sampler.recording.HandlerHistogram;
+import org.ompprof.sampler.recording.ImageSource;
+import org.ompprof.sampler.recording.Metadata;
+import org.ompprof.sampler.recording.ModuleInfo;
+import org.ompprof.sampler.recording.Recording;
+import org.ompprof.sampler.recording.Stats;
+import org.ompprof.sampler.recording.ThreadInfo;
+import org.ompprof.sampler.wire.OmptNames;
+
+/**
+ * {@code ompprof info FILE}: what a recording holds, without analysing it: the run, the threads
+ * with their samples per OpenMP state, what was lost, and what sampling cost.
+ */
+public final class InfoCommand {
+    static final String USAGE = """
+            usage: ompprof info FILE
+
+            Prints what the recording FILE holds: the command and settings, the OpenMP runtime,
+            a table of threads with their samples per OpenMP state, dropped records, the cost
+            of the signal handler and the modules whose images were captured.
+            """;
+
+    private InfoCommand() {}
+
+    public static int run(List<String> args, PrintStream out, PrintStream err) throws Exception {
+        if (args.contains("--help") || args.contains("-h")) {
+            out.print(USAGE);
+            return 0;
+        }
+        if (args.size() != 1) throw new UserError("info: give exactly one recording; usage: ompprof info FILE");
+        Path file = Path.of(args.getFirst());
+        if (Files.isDirectory(file)) throw new UserError("info: " + file + " is a directory, not a recording");
+        try (Recording r = Recording.open(file)) {
+            out.print(report(r, Files.size(file)));
+        }
+        return 0;
+    }
+
+    static String report(Recording r, long fileSize) {
+        StringBuilder s = new StringBuilder();
+        run(s, r, fileSize);
+        threads(s, r.threads());
+        drops(s, r.threads(), r.stats());
+        handler(s, r.stats());
+        modules(s, r.modules(), r.stats());
+        return s.toString();
+    }
+
+    private static void run(StringBuilder s, Recording r, long fileSize) {
+        Metadata m = r.metadata();
+        line(s, "recording", r.path() + " (" + size(fileSize) + ", format " + r.formatVersion() + ")");
+        line(s, "command", m.get(Metadata.COMMAND, "?"));
+        line(s, "directory", m.get(Metadata.CWD, "?"));
+        line(s, "started", m.get(Metadata.START_TIME, "?") + " on " + m.get(Metadata.HOST, "?") + ", pid " + m.get(Metadata.PID, "?"));
+        line(s, "sampling", m.get(Metadata.MODE, "?") + " time, " + m.get(Metadata.RATE_HZ, "?") + " Hz per thread, stack snapshots up to "
+                + m.get(Metadata.STACK_BYTES, "?") + " bytes");
+        line(s, "runtime", runtime(m));
+        line(s, "duration", String.format(Locale.ROOT, "%.2f s, exit status %s", m.getLong(Metadata.WALL_NS, 0) / 1e9,
+                m.get(Metadata.EXIT_STATUS, "?")));
+        line(s, "ompprof", m.get(Metadata.OMPPROF_VERSION, "?") + (m.flag(Metadata.GOMP_SHIM) ? " (GCC program run on libomp)" : ""));
+        s.append('\n');
+    }
+
+    private static String runtime(Metadata m) {
+        if (!m.flag(Metadata.OMPT_CONNECTED)) return "no OpenMP runtime with OMPT connected: nothing was sampled";
+        String version = m.get(Metadata.RUNTIME_VERSION, "");
+        return (version.isEmpty() ? "unknown OpenMP runtime" : version)
+                + m.get(Metadata.OMPT_VERSION).map(v -> " (OMPT " + v + ")").orElse("");
+    }
+
+    private static void threads(StringBuilder s, List<ThreadInfo> threads) {
+        TreeSet<Integer> states = new TreeSet<>((a, b) -> Integer.compare(OmptNames.stateOrder(a), OmptNames.stateOrder(b)));
+        for (ThreadInfo t : threads) states.addAll(t.samplesByState().keySet());
+        List<String> header = new ArrayList<>(List.of("thread", "tid", "type", "samples", "dropped"));
+        for (int st : states) header.add(OmptNames.state(st));
+        List<List<String>> rows = new ArrayList<>();
+        long[] total = new long[2 + states.size()];
+        for (ThreadInfo t : threads) {
+            List<String> row = new ArrayList<>(List.of(Integer.toString(t.seq()), t.osTid() == 0 ? "-" : Integer.toString(t.osTid()),
+                    OmptNames.threadType(t.threadType()), count(t.samples()), count(t.samplesDropped() + t.eventsDropped())));
+            total[0] += t.samples();
+            total[1] += t.samplesDropped() + t.eventsDropped();
+            int i = 2;
+            for (int st : states) {
+                long n = t.samplesByState().getOrDefault(st, 0L);
+                row.add(count(n));
+                total[i++] += n;
+            }
+            rows.add(row);
+        }
+        List<String> totals = new ArrayList<>(List.of("total", "", "", count(total[0]), count(total[1])));
+        for (int i = 2; i < total.length; i++) totals.add(count(total[i]));
+        rows.add(totals);
+        s.append("threads (").append(threads.size()).append("), samples per OpenMP state\n");
+        table(s, header, rows);
+        s.append('\n');
+    }
+
+    private static void drops(StringBuilder s, List<ThreadInfo> threads, Stats st) {
+        long samples = threads.stream().mapToLong(ThreadInfo::samplesDropped).sum();
+        long events = threads.stream().mapToLong(ThreadInfo::eventsDropped).sum();
+        s.append("dropped\n");
+        s.append("  ring full:          ").append(count(samples)).append(" samples, ").append(count(events)).append(" callback records");
+        List<String> worst = new ArrayList<>();
+        for (ThreadInfo t : threads) {
+            if (t.samplesDropped() + t.eventsDropped() > 0) worst.add("thread " + t.seq() + ": " + count(t.samplesDropped() + t.eventsDropped()));
+        }
+        if (!worst.isEmpty()) s.append(" (").append(String.join(", ", worst.subList(0, Math.min(8, worst.size())))).append(worst.size() > 8 ? ", ..." : "").append(')');
+        s.append('\n');
+        s.append("  no free slot:       ").append(count(st.noSlotDrops())).append(" records").append(st.noSlotDrops() > 0 ? " (raise --slots)" : "").append('\n');
+        s.append("  malformed:          ").append(count(st.malformed())).append(" stretches skipped").append('\n');
+        for (String example : st.malformedExamples()) s.append("    ").append(example).append('\n');
+        s.append("  sampling paused:    ").append(count(st.disabledSignals())).append(" signals").append('\n');
+        s.append('\n');
+    }
+
+    private static void handler(StringBuilder s, Stats st) {
+        HandlerHistogram h = st.histogram();
+        s.append("signal handler cost (measured in the agent)\n");
+        if (st.handlerCalls() == 0) {
+            s.append("  no samples taken\n\n");
+            return;
+        }
+        s.append("  ").append(count(st.handlerCalls())).append(" calls, mean ").append(count(st.handlerNs() / st.handlerCalls())).append(" ns");
+        if (h.total() > 0) {
+            s.append(", median ").append(count(h.quantileNs(0.5))).append(" ns, p99 ").append(count(h.quantileNs(0.99)))
+                    .append(" ns, max ").append(count(h.maxNs())).append(" ns (histogram bucket bounds)");
+        }
+        s.append('\n');
+        if (st.reentered() > 0) s.append("  ").append(count(st.reentered())).append(" signals arrived while the handler was running\n");
+        s.append('\n');
+    }
+
+    private static void modules(StringBuilder s, List<ModuleInfo> modules, Stats st) {
+        Map<ImageSource, Long> by = new EnumMap<>(ImageSource.class);
+        long embeddedBytes = 0;
+        for (ModuleInfo m : modules) {
+            by.merge(m.image(), 1L, Long::sum);
+            if (m.image() == ImageSource.EMBEDDED) embeddedBytes += m.imageLength();
+        }
+        s.append("modules (").append(modules.size()).append(")\n");
+        s.append("  ").append(by.getOrDefault(ImageSource.EMBEDDED, 0L)).append(" images in the recording (").append(size(embeddedBytes))
+                .append("), ").append(by.getOrDefault(ImageSource.REFERENCE, 0L)).append(" system files referenced, ")
+                .append(by.getOrDefault(ImageSource.MISSING, 0L)).append(" not captured\n");
+        for (String miss : st.modulesNotCaptured()) s.append("  module image not captured: ").append(miss).append('\n');
+    }
+
+    /** Left-aligned text columns, right-aligned number columns. */
+    private static void table(StringBuilder s, List<String> header, List<List<String>> rows) {
+        int[] width = new int[header.size()];
+        for (int i = 0; i < width.length; i++) width[i] = header.get(i).length();
+        for (List<String> r : rows) for (int i = 0; i < width.length; i++) width[i] = Math.max(width[i], r.get(i).length());
+        tableRow(s, header, width);
+        for (List<String> r : rows) tableRow(s, r, width);
+    }
+
+    private static void tableRow(StringBuilder s, List<String> cells, int[] width) {
+        StringBuilder line = new StringBuilder(" ");
+        for (int i = 0; i < cells.size(); i++) {
+            String c = cells.get(i);
+            boolean text = i == 2;
+            line.append(' ').append(text ? pad(c, width[i], false) : pad(c, width[i], true));
+        }
+        s.append(line.toString().stripTrailing()).append('\n');
+    }
+
+    private static String pad(String c, int w, boolean right) {
+        String fill = " ".repeat(Math.max(0, w - c.length()));
+        return right ? fill + c : c + fill;
+    }
+
+    private static void line(StringBuilder s, String key, String value) {
+        s.append(String.format(Locale.ROOT, "%-10s %s\n", key, value));
+    }
+
+    private static String count(long n) {
+        return String.format(Locale.ROOT, "%,d", n);
+    }
+
+    private static String size(long bytes) {
+        if (bytes < 1000) return bytes + " B";
+        if (bytes < 1_000_000) return String.format(Locale.ROOT, "%.1f kB", bytes / 1e3);
+        if (bytes < 1_000_000_000) return String.format(Locale.ROOT, "%.1f MB", bytes / 1e6);
+        return String.format(Locale.ROOT, "%.1f GB", bytes / 1e9);
+    }
+}

@@ -1,0 +1,96 @@
+package org.ompprof.ui;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.ompprof.sampler.UserError;
+import org.ompprof.sampler.recording.HandlerHistogram;
+import org.ompprof.sampler.recording.ImageSource;
+import org.ompprof.sampler.recording.Metadata;
+import org.ompprof.sampler.recording.ModuleInfo;
+import org.ompprof.sampler.recording.RecordingFormatException;
+import org.ompprof.sampler.recording.RecordingWriter;
+import org.ompprof.sampler.recording.RingStats;
+import org.ompprof.sampler.recording.Stats;
+import org.ompprof.sampler.recording.ThreadInfo;
+import org.ompprof.sampler.wire.Wire;
+
+class InfoCommandTest {
+    @TempDir
+    Path dir;
+
+    Path recording() throws IOException {
+        Path file = dir.resolve("app.ompprof");
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put(Metadata.COMMAND, "./app 4");
+        m.put(Metadata.MODE, "wall");
+        m.put(Metadata.RATE_HZ, "1000");
+        m.put(Metadata.STACK_BYTES, "16384");
+        m.put(Metadata.OMPT_CONNECTED, "true");
+        m.put(Metadata.RUNTIME_VERSION, "LLVM OMP version: 5.0.20140926");
+        m.put(Metadata.OMPT_VERSION, "201611");
+        m.put(Metadata.WALL_NS, "3210000000");
+        m.put(Metadata.EXIT_STATUS, "0");
+        long[] hist = new long[Wire.HIST_BUCKETS];
+        hist[70] = 12_000;
+        hist[200] = 800;
+        try (RecordingWriter w = RecordingWriter.create(file)) {
+            w.metadata(new Metadata(m));
+            w.threads(List.of(new ThreadInfo(1, 4242, 1, 0, 1, 9, 1, 9, 6_400, 10, 0, 0, Map.of(0x001, 6_000L, 0x011, 400L)),
+                    new ThreadInfo(2, 4243, 2, 1, 1, 9, 1, 9, 6_400, 10, 12, 0, Map.of(0x001, 3_000L, 0x042, 3_400L))));
+            w.modules(List.of(new ModuleInfo(1, "/tmp/app", Wire.MOD_MAIN, 0, 0, 0, 0, 0, 0, "", List.of(), 0, 0, ImageSource.EMBEDDED,
+                    "", 0, ""), new ModuleInfo(2, "/tmp/gone.so", 0, 0, 0, 0, 0, 0, 0, "", List.of(), 0, 0, ImageSource.MISSING, "", 0,
+                    "deleted or changed during the run")));
+            w.stats(new Stats(new HandlerHistogram(hist), 12_800, 12_800L * 1200, 0, 3, 0, 0, List.of(),
+                    List.of(new RingStats(1, 6_412, 12, 2400, 10, 0, 0)), List.of("/tmp/gone.so: deleted or changed during the run")));
+            w.commit();
+        }
+        return file;
+    }
+
+    @Test
+    void showsTheRunThreadsStatesDropsCostAndModules() throws Exception {
+        Path file = recording();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        assertEquals(0, InfoCommand.run(List.of(file.toString()), new PrintStream(out, true, StandardCharsets.UTF_8), System.err));
+        String text = out.toString(StandardCharsets.UTF_8);
+        for (String expected : List.of("command    ./app 4", "wall time, 1000 Hz per thread", "LLVM OMP version: 5.0.20140926 (OMPT 201611)",
+                "3.21 s, exit status 0", "work_parallel", "barrier_implicit_parallel", "wait_critical", "6,400", "12,800",
+                "ring full:          12 samples", "thread 2: 12", "no free slot:       3 records (raise --slots)",
+                "12,800 calls, mean 1,200 ns, median 1,136 ns, p99 3,216 ns, max 3,216 ns",
+                "module image not captured: /tmp/gone.so: deleted or changed during the run", "1 images in the recording")) {
+            assertTrue(text.contains(expected), () -> "missing '" + expected + "' in\n" + text);
+        }
+        String header = text.lines().filter(l -> l.contains("work_parallel")).findFirst().orElseThrow();
+        assertTrue(header.indexOf("work_parallel") < header.indexOf("barrier_implicit_parallel"));
+        assertTrue(header.indexOf("barrier_implicit_parallel") < header.indexOf("wait_critical"));
+    }
+
+    @Test
+    void aDamagedFileIsOneLineOfExplanation() throws Exception {
+        Path file = recording();
+        byte[] b = Files.readAllBytes(file);
+        b[40] ^= 1;
+        Files.write(file, b);
+        RecordingFormatException e = assertThrows(RecordingFormatException.class,
+                () -> InfoCommand.run(List.of(file.toString()), System.out, System.err));
+        assertTrue(e.getMessage().startsWith(file + ": corrupt section at offset 16 (checksum mismatch)"), e.getMessage());
+        assertTrue(e.getMessage().lines().count() == 1);
+        assertEquals("no such file: nope.ompprof",
+                assertThrows(UserError.class, () -> InfoCommand.run(List.of("nope.ompprof"), System.out, System.err)).getMessage());
+        assertThrows(UserError.class, () -> InfoCommand.run(List.of(), System.out, System.err));
+    }
+}

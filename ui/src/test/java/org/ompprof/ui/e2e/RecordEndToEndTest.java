@@ -1,0 +1,215 @@
+package org.ompprof.ui.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.ompprof.sampler.record.MutexEvent;
+import org.ompprof.sampler.record.ParallelBegin;
+import org.ompprof.sampler.record.SampleRecord;
+import org.ompprof.sampler.recording.ImageSource;
+import org.ompprof.sampler.recording.Metadata;
+import org.ompprof.sampler.recording.ModuleInfo;
+import org.ompprof.sampler.wire.Wire;
+
+/**
+ * Known-answer programs compiled with clang-19 (one with gcc), recorded by the real launcher and
+ * agent on the real libomp, checked against what can be worked out on paper.
+ */
+class RecordEndToEndTest {
+    private static final int STATE_WORK_PARALLEL = 0x001;
+    private static final int STATE_WAIT_BARRIER_EXPLICIT = 0x014;
+    /** ompt_state_wait_mutex and its kinds (lock, critical, atomic, ordered) share the 0x40 range. */
+    private static final int STATE_WAIT_MUTEX_FAMILY = 0x040;
+    private static final int MUTEX_CRITICAL = 5;
+    private static final Map<String, String> TWO_THREADS = Map.of("OMP_NUM_THREADS", "2");
+
+    @TempDir Path work;
+
+    private Recorded record(List<String> options, Path program, String... args) throws Exception {
+        Path out = work.resolve("run.ompprof");
+        List<String> cmd = new ArrayList<>(List.of("record", "-o", out.toString()));
+        cmd.addAll(options);
+        cmd.add("--");
+        cmd.add(program.toString());
+        cmd.addAll(List.of(args));
+        Ompprof.Result r = Ompprof.run(work, TWO_THREADS, cmd.toArray(String[]::new));
+        assertEquals(0, r.status(), () -> "ompprof failed: " + r.err());
+        return Recorded.read(out);
+    }
+
+    /** Samples of one thread taken inside [begin, end]. */
+    private static List<SampleRecord> during(Recorded rec, long[] span) {
+        return rec.samples().stream().filter(s -> s.timeNs() >= span[0] && s.timeNs() <= span[1]).toList();
+    }
+
+    /**
+     * Wall mode samples every thread at the rate, whatever it does. Paper answer for two threads
+     * spinning inside one region: rate x (region length) samples each, within 15%; no drops.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {1000, 200})
+    void samplesPerThreadAreRateTimesDuration(int rate) throws Exception {
+        Recorded rec = record(List.of("--rate", Integer.toString(rate)), CPrograms.clang("spin"), "1.5");
+        long[] span = rec.regionSpan(rec.firstRegion().parallelId());
+        double expected = (span[1] - span[0]) / 1e9 * rate;
+        Map<Integer, Long> perThread = during(rec, span).stream()
+                .collect(Collectors.groupingBy(SampleRecord::threadSeq, Collectors.counting()));
+        assertEquals(2, perThread.size(), () -> "threads sampled in the region: " + perThread);
+        perThread.forEach((thread, n) -> assertEquals(expected, n, 0.15 * expected,
+                () -> "thread " + thread + ": " + n + " samples, expected " + expected + " at " + rate + " Hz"));
+        assertTrue(during(rec, span).stream().allMatch(s -> (s.flags() & Wire.SAMPLE_OMPT_READY) != 0), "OMPT ready");
+        long working = during(rec, span).stream().filter(s -> s.state() == STATE_WORK_PARALLEL).count();
+        assertTrue(working >= 0.95 * during(rec, span).size(), "spinning threads work in parallel (fork and join aside)");
+        assertEquals(0, rec.recording().stats().totalDropped(), "dropped records");
+    }
+
+    /**
+     * Four threads on a smaller machine are not always running, but each sample carries the time
+     * it stands for: per thread the weights add up to the region's length, within 15%.
+     */
+    @Test
+    void sampleWeightsAddUpToWallTimeWhenOversubscribed() throws Exception {
+        Path out = work.resolve("four.ompprof");
+        Ompprof.Result r = Ompprof.run(work, Map.of("OMP_NUM_THREADS", "4"), "record", "-o", out.toString(), "--",
+                CPrograms.clang("spin").toString(), "1.5");
+        assertEquals(0, r.status(), r.err());
+        Recorded rec = Recorded.read(out);
+        long[] span = rec.regionSpan(rec.firstRegion().parallelId());
+        double length = span[1] - span[0];
+        Map<Integer, Long> weight = during(rec, span).stream()
+                .collect(Collectors.groupingBy(SampleRecord::threadSeq, Collectors.summingLong(SampleRecord::weightNs)));
+        assertEquals(4, weight.size(), () -> "threads: " + weight);
+        weight.forEach((t, w) -> assertEquals(length, w, 0.15 * length, () -> "thread " + t + " weight " + w + " ns"));
+    }
+
+    /** Thread 1 waits at the explicit barrier while thread 0 works: a barrier wait in that very region. */
+    @Test
+    void threadAtBarrierIsInBarrierWaitOfItsRegion() throws Exception {
+        Recorded rec = record(List.of(), CPrograms.clang("barrier"), "1.0");
+        ParallelBegin region = rec.firstRegion();
+        List<SampleRecord> waiter = during(rec, rec.regionSpan(region.parallelId())).stream()
+                .filter(s -> s.ompThreadNum() == 1).toList();
+        List<SampleRecord> waiting = waiter.stream().filter(s -> s.state() == STATE_WAIT_BARRIER_EXPLICIT).toList();
+        assertTrue(waiting.size() >= 0.8 * waiter.size(),
+                () -> waiting.size() + " of " + waiter.size() + " samples of thread 1 wait at the barrier; states "
+                        + waiter.stream().collect(Collectors.groupingBy(SampleRecord::state, Collectors.counting())));
+        assertTrue(waiting.stream().allMatch(s -> !s.parallelLevels().isEmpty()
+                && s.parallelLevels().getFirst().parallelId() == region.parallelId()
+                && s.taskLevels().getFirst().parallelId() == region.parallelId()), "barrier samples name the region");
+        long working = during(rec, rec.regionSpan(region.parallelId())).stream()
+                .filter(s -> s.ompThreadNum() == 0 && s.state() == STATE_WORK_PARALLEL).count();
+        assertTrue(working >= 0.8 * waiter.size(), "thread 0 works meanwhile: " + working);
+    }
+
+    /**
+     * Two threads take turns in a critical section that is all they do: each waits about half
+     * the time, in a mutex wait whose wait id is the one the critical's release records carry.
+     * (libomp 19 reports a thread waiting to enter a critical as ompt_state_wait_lock, not
+     * wait_critical: its critical entry updates a copy of the thread's OMPT state.)
+     */
+    @Test
+    void criticalWaiterIsInMutexWaitWithTheReleasedWaitId() throws Exception {
+        Recorded rec = record(List.of(), CPrograms.clang("critical"), "10", "0.05");
+        Set<Long> released = rec.all(MutexEvent.class).stream()
+                .filter(m -> m.event() == Wire.MUTEX_RELEASED && m.kind() == MUTEX_CRITICAL)
+                .map(MutexEvent::waitId).collect(Collectors.toSet());
+        assertEquals(1, released.size(), "one named critical: " + released);
+        long[] span = rec.regionSpan(rec.firstRegion().parallelId());
+        List<SampleRecord> inRegion = during(rec, span);
+        List<SampleRecord> waiting = inRegion.stream().filter(s -> (s.state() & ~0xf) == STATE_WAIT_MUTEX_FAMILY).toList();
+        double share = (double) waiting.size() / inRegion.size();
+        assertEquals(0.5, share, 0.1, "share of samples waiting for the critical");
+        assertTrue(waiting.stream().allMatch(s -> released.contains(s.waitId())),
+                "wait ids of waiting samples match the critical's releases");
+    }
+
+    @Test
+    void exitStatusIsTheProgramsAndTheRecordingIsWritten() throws Exception {
+        Path program = CPrograms.clang("exit_with");
+        Ompprof.Result r = Ompprof.run(work, TWO_THREADS, "record", "-o", "a.ompprof", "--", program.toString(), "3");
+        assertEquals(3, r.status(), r.err());
+        assertFalse(Recorded.read(work.resolve("a.ompprof")).samples().isEmpty());
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {6, 11})
+    void deathBySignalIs128PlusSignalAndTheRecordingIsWritten(int signal) throws Exception {
+        Path program = CPrograms.clang("exit_with");
+        Ompprof.Result r = Ompprof.run(work, TWO_THREADS, "record", "-o", "s.ompprof", "--", program.toString(),
+                "signal", Integer.toString(signal));
+        assertEquals(128 + signal, r.status(), r.err());
+        Recorded rec = Recorded.read(work.resolve("s.ompprof"));
+        assertFalse(rec.samples().isEmpty());
+        assertEquals(Integer.toString(128 + signal), rec.recording().metadata().get(Metadata.EXIT_STATUS, "?"));
+    }
+
+    /** SIGINT to ompprof reaches the program; the recording of what ran is still written. */
+    @Test
+    void interruptIsForwardedAndTheRecordingWritten() throws Exception {
+        Path program = CPrograms.clang("exit_with");
+        Process p = Ompprof.start(work, TWO_THREADS, List.of("record", "-o", "i.ompprof", "--", program.toString(), "sleep", "60"));
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (!java.nio.file.Files.readString(work.resolve("stdout.txt")).contains("sleeping")) {
+            assertTrue(System.nanoTime() < deadline && p.isAlive(), "the program did not start");
+            Thread.sleep(50);
+        }
+        Thread.sleep(300);
+        new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start().waitFor();
+        assertTrue(p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS), "ompprof did not stop after SIGINT");
+        assertEquals(130, p.exitValue(), Ompprof.result(work, p.exitValue()).err());
+        assertFalse(Recorded.read(work.resolve("i.ompprof")).samples().isEmpty());
+    }
+
+    /** A GCC-built program (libgomp) runs on libomp's GOMP entry points and is profiled. */
+    @Test
+    void gccProgramRunsOnLibomp() throws Exception {
+        Path program = CPrograms.gcc("gcc_spin");
+        Ompprof.Result r = Ompprof.run(work, TWO_THREADS, "record", "-o", "g.ompprof", "--", program.toString(), "0.5");
+        assertEquals(0, r.status(), r.err());
+        assertTrue(r.err().contains("GCC OpenMP program"), r.err());
+        Recorded rec = Recorded.read(work.resolve("g.ompprof"));
+        assertEquals("true", rec.recording().metadata().get(Metadata.OMPT_CONNECTED, "?"));
+        Map<Integer, Long> working = rec.samples().stream().filter(s -> s.state() == STATE_WORK_PARALLEL)
+                .collect(Collectors.groupingBy(SampleRecord::threadSeq, Collectors.counting()));
+        assertEquals(2, working.size(), "both threads work in parallel: " + working);
+        working.values().forEach(n -> assertTrue(n > 0.5 * 0.5 * 1000, "samples " + n));
+    }
+
+    @Test
+    void programWithoutOpenMpRunsWithAWarning() throws Exception {
+        Ompprof.Result r = Ompprof.run(work, Map.of(), "record", "-o", "n.ompprof", "--", CPrograms.plain("no_openmp").toString());
+        assertEquals(0, r.status(), r.err());
+        assertTrue(r.out().contains("no openmp here"), r.out());
+        assertTrue(r.err().contains("no OpenMP runtime"), r.err());
+    }
+
+    /** Every loaded object is announced; what is not a system file is kept in the recording. */
+    @Test
+    void modulesAreAnnouncedAndImagesSecured() throws Exception {
+        Path program = CPrograms.clang("spin");
+        Recorded rec = record(List.of(), program, "0.2");
+        List<ModuleInfo> modules = rec.recording().modules();
+        ModuleInfo main = modules.stream().filter(m -> m.has(Wire.MOD_MAIN)).findFirst().orElseThrow();
+        assertEquals(program.toRealPath().toString(), main.path());
+        assertEquals(ImageSource.EMBEDDED, main.image());
+        assertEquals(java.nio.file.Files.size(program), rec.recording().moduleImage(main.moduleId()).orElseThrow().length);
+        ModuleInfo vdso = modules.stream().filter(m -> m.has(Wire.MOD_VDSO)).findFirst().orElseThrow();
+        assertEquals(ImageSource.EMBEDDED, vdso.image());
+        assertTrue(modules.stream().anyMatch(m -> m.path().contains("libomp.so") && m.image() == ImageSource.REFERENCE
+                && !m.buildId().isEmpty()), "libomp referenced by path and build id");
+        assertTrue(modules.stream().anyMatch(m -> m.path().contains("libc.so")), "libc");
+        assertTrue(modules.stream().anyMatch(m -> m.has(Wire.MOD_AGENT)), "the agent itself");
+    }
+}
