@@ -1,4 +1,5 @@
 /* Every thread spins for the same wall time: samples per thread = rate x seconds.
+ * The tests build it with clang-19 and with gcc (run on libomp's GOMP entry points).
  * usage: spin SECONDS (threads from OMP_NUM_THREADS) */
 #include <stdio.h>
 #include <stdlib.h>

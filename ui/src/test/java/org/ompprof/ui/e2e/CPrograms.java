@@ -19,14 +19,14 @@ final class CPrograms {
         return build(name, name, List.of("clang-19", "-fopenmp", "-g", "-O1", "-fno-omit-frame-pointer"), List.of("-lm"));
     }
 
-    /** The program {@code name}.c built with gcc -fopenmp (links libgomp). */
+    /** The program {@code name}.c built with gcc -fopenmp (links libgomp), as {@code name-gcc}. */
     static Path gcc(String name) {
-        return build(name, name, List.of("gcc", "-fopenmp", "-g", "-O1"), List.of("-lm"));
+        return build(name, name + "-gcc", List.of("gcc", "-fopenmp", "-g", "-O1"), List.of("-lm"));
     }
 
-    /** The program {@code name}.c built with clang-19 and no OpenMP. */
+    /** The program {@code name}.c built with clang-19 and no OpenMP, as {@code name-plain}. */
     static Path plain(String name) {
-        return build(name, name, List.of("clang-19", "-g", "-O1"), List.of());
+        return build(name, name + "-plain", List.of("clang-19", "-g", "-O1"), List.of());
     }
 
     private static synchronized Path build(String name, String out, List<String> compiler, List<String> libs) {

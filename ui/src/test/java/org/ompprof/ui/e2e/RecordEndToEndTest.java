@@ -175,7 +175,7 @@ class RecordEndToEndTest {
     /** A GCC-built program (libgomp) runs on libomp's GOMP entry points and is profiled. */
     @Test
     void gccProgramRunsOnLibomp() throws Exception {
-        Path program = CPrograms.gcc("gcc_spin");
+        Path program = CPrograms.gcc("spin");
         Ompprof.Result r = Ompprof.run(work, TWO_THREADS, "record", "-o", "g.ompprof", "--", program.toString(), "0.5");
         assertEquals(0, r.status(), r.err());
         assertTrue(r.err().contains("GCC OpenMP program"), r.err());

@@ -1,0 +1,174 @@
+package org.ompprof.unwinder.symbols;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+import org.ompprof.unwinder.elf.ElfFile;
+import org.ompprof.unwinder.elf.ElfFormatException;
+import org.ompprof.unwinder.elf.ProgramHeader;
+import org.ompprof.unwinder.elf.Section;
+import org.ompprof.unwinder.elf.Symbol;
+
+/**
+ * The function symbols of one module (.symtab and .dynsym), sorted and deduplicated, searched
+ * by relative pc (an ELF vaddr: runtime pc minus load bias). Immutable and thread-safe.
+ *
+ * <p>A symbol with a size covers exactly {@code [value, value + size)}; a zero-size one (often
+ * hand-written assembly) reaches to the next symbol or the end of its section, since that is
+ * the best guess at where its code ends.
+ */
+public final class SymbolTable {
+    static final int STT_FUNC = 2, STT_GNU_IFUNC = 10;
+    private static final int STB_LOCAL = 0, STB_GLOBAL = 1, STB_WEAK = 2, STB_GNU_UNIQUE = 10;
+    /** How far back to look for a sized symbol that encloses a smaller one ending before the pc. */
+    private static final int ENCLOSING_LOOKBACK = 8;
+
+    private final long[] starts;
+    private final long[] ends;
+    private final String[] names;
+    private final long baseVaddr;
+    private final String problem;
+
+    private SymbolTable(long[] starts, long[] ends, String[] names, long baseVaddr, String problem) {
+        this.starts = starts;
+        this.ends = ends;
+        this.names = names;
+        this.baseVaddr = baseVaddr;
+        this.problem = problem;
+    }
+
+    /** Never throws: a damaged symbol table gives an empty table whose {@link #problem()} says why. */
+    public static SymbolTable of(ElfFile elf) {
+        long base = baseVaddr(elf);
+        try {
+            return build(elf, base);
+        } catch (ElfFormatException e) {
+            return new SymbolTable(new long[0], new long[0], new String[0], base, "symbol table unreadable: " + e.getMessage());
+        }
+    }
+
+    /** The vaddr of the first PT_LOAD, which {@code libname+0xoffset} names count from. */
+    private static long baseVaddr(ElfFile elf) {
+        for (ProgramHeader p : elf.programHeaders()) {
+            if (p.type() == ElfFile.PT_LOAD) return p.vaddr();
+        }
+        return 0;
+    }
+
+    private static SymbolTable build(ElfFile elf, long base) {
+        List<Symbol> functions = new ArrayList<>();
+        for (Symbol s : elf.symbols()) {
+            if (s.type() == STT_FUNC || s.type() == STT_GNU_IFUNC) functions.add(s);
+        }
+        functions.sort(Comparator.comparingLong(Symbol::value));
+        List<Symbol> merged = mergeAliases(functions);
+        int n = merged.size();
+        long[] starts = new long[n], ends = new long[n];
+        String[] names = new String[n];
+        for (int i = 0; i < n; i++) {
+            Symbol s = merged.get(i);
+            starts[i] = s.value();
+            names[i] = s.name();
+            long next = i + 1 < n ? merged.get(i + 1).value() : Long.MAX_VALUE;
+            ends[i] = s.size() > 0 ? s.value() + s.size() : zeroSizeEnd(elf, s, next);
+        }
+        return new SymbolTable(starts, ends, names, base, null);
+    }
+
+    /** One symbol per address: the best name, and the largest size any alias states. */
+    private static List<Symbol> mergeAliases(List<Symbol> sorted) {
+        List<Symbol> out = new ArrayList<>();
+        int i = 0;
+        while (i < sorted.size()) {
+            Symbol best = sorted.get(i);
+            long size = best.size();
+            int j = i + 1;
+            for (; j < sorted.size() && sorted.get(j).value() == best.value(); j++) {
+                Symbol s = sorted.get(j);
+                size = Math.max(size, s.size());
+                if (betterName(s, best)) best = s;
+            }
+            out.add(new Symbol(best.name(), best.value(), size, best.type(), best.bind(), best.sectionIndex()));
+            i = j;
+        }
+        return out;
+    }
+
+    /** Global names are what users call a function; local beats weak, which is often an alias. */
+    private static boolean betterName(Symbol candidate, Symbol current) {
+        if (current.name().isEmpty() != candidate.name().isEmpty()) return current.name().isEmpty();
+        return rank(candidate.bind()) < rank(current.bind());
+    }
+
+    private static int rank(int bind) {
+        return switch (bind) {
+            case STB_GLOBAL, STB_GNU_UNIQUE -> 0;
+            case STB_LOCAL -> 1;
+            case STB_WEAK -> 2;
+            default -> 3;
+        };
+    }
+
+    private static long zeroSizeEnd(ElfFile elf, Symbol s, long nextStart) {
+        long end = nextStart;
+        List<Section> sections = elf.sections();
+        if (s.sectionIndex() < sections.size() && s.sectionIndex() < 0xff00) {
+            Section sec = sections.get(s.sectionIndex());
+            long secEnd = sec.addr() + sec.size();
+            if (secEnd > s.value()) end = Math.min(end, secEnd);
+        }
+        // Neither a next symbol nor a section bounds it: claim only its first byte rather than all memory.
+        return end == Long.MAX_VALUE ? s.value() + 1 : end;
+    }
+
+    /** The function containing relative pc {@code pc}, or null. */
+    public SymbolHit lookup(long pc) {
+        int i = lastStartAtOrBelow(pc);
+        for (int k = i; k >= 0 && k > i - ENCLOSING_LOOKBACK; k--) {
+            if (Long.compareUnsigned(pc, ends[k]) < 0) return new SymbolHit(names[k], starts[k], ends[k]);
+        }
+        return null;
+    }
+
+    private int lastStartAtOrBelow(long pc) {
+        int lo = 0, hi = starts.length - 1, found = -1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            if (Long.compareUnsigned(starts[mid], pc) <= 0) {
+                found = mid;
+                lo = mid + 1;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return found;
+    }
+
+    /** The symbol name containing {@code pc}, else {@code moduleLabel+0xoffset} from {@link #baseVaddr()}. */
+    public String nameOrOffset(long pc, String moduleLabel) {
+        SymbolHit hit = lookup(pc);
+        return hit != null ? hit.name() : offsetName(moduleLabel, pc);
+    }
+
+    public String offsetName(String moduleLabel, long pc) {
+        return moduleLabel + "+0x" + Long.toHexString(pc - baseVaddr);
+    }
+
+    public long baseVaddr() {
+        return baseVaddr;
+    }
+
+    public int size() {
+        return starts.length;
+    }
+
+    public boolean isEmpty() {
+        return starts.length == 0;
+    }
+
+    /** Why the table is empty though the module may have symbols, or null. */
+    public String problem() {
+        return problem;
+    }
+}
