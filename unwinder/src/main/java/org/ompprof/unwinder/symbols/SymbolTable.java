@@ -126,7 +126,7 @@ public final class SymbolTable {
     public SymbolHit lookup(long pc) {
         int i = lastStartAtOrBelow(pc);
         for (int k = i; k >= 0 && k > i - ENCLOSING_LOOKBACK; k--) {
-            if (Long.compareUnsigned(pc, ends[k]) < 0) return new SymbolHit(names[k], starts[k], ends[k]);
+            if (pc < ends[k]) return new SymbolHit(names[k], starts[k], ends[k]);
         }
         return null;
     }
@@ -135,7 +135,7 @@ public final class SymbolTable {
         int lo = 0, hi = starts.length - 1, found = -1;
         while (lo <= hi) {
             int mid = (lo + hi) >>> 1;
-            if (Long.compareUnsigned(starts[mid], pc) <= 0) {
+            if (starts[mid] <= pc) {
                 found = mid;
                 lo = mid + 1;
             } else {
