@@ -1,0 +1,212 @@
+package org.ompprof.unwinder.symbols;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * One long-lived llvm-symbolizer process in batch mode: {@code "path" 0xaddr} lines in, one
+ * JSON answer per line out (inlined frames included, names demangled). Addresses are ELF
+ * vaddrs, i.e. relative pcs; {@code --relative-address} is not used because it only applies to
+ * COFF image bases.
+ *
+ * <p>A process that dies is restarted and the batch retried once; one that stops answering for
+ * {@code answerTimeout} is killed and treated the same. Thread-safe (calls are serialized).
+ */
+public final class LlvmSymbolizer implements AutoCloseable {
+    public static final List<String> EXECUTABLES = List.of("llvm-symbolizer-19", "llvm-symbolizer");
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
+    /**
+     * Input bytes per round trip. Below the pipe's 64 KiB, and we read every answer before
+     * writing more, so a write never blocks even if the process hangs.
+     */
+    private static final int CHUNK_BYTES = 32 * 1024;
+
+    private final Path executable;
+    private final List<String> command;
+    private final Duration answerTimeout;
+    private ToolProcess process;
+    private int restarts;
+    private boolean closed;
+
+    private LlvmSymbolizer(Path executable, List<String> command, Duration answerTimeout) {
+        this.executable = executable;
+        this.command = command;
+        this.answerTimeout = answerTimeout;
+    }
+
+    /** The first of {@link #EXECUTABLES} on PATH. */
+    public static Optional<Path> locate() {
+        String path = System.getenv().getOrDefault("PATH", "/usr/bin:/bin");
+        for (String name : EXECUTABLES) {
+            for (String dir : path.split(":")) {
+                Path p = Path.of(dir.isEmpty() ? "." : dir, name);
+                if (Files.isRegularFile(p) && Files.isExecutable(p)) return Optional.of(p);
+            }
+        }
+        return Optional.empty();
+    }
+
+    public static LlvmSymbolizer start() throws SymbolizerException {
+        Path exe = locate().orElseThrow(() -> new SymbolizerException("neither " + String.join(" nor ", EXECUTABLES)
+                + " is on PATH; install LLVM 19 (apt-get install llvm-19) for source lines and inlined frames"));
+        return start(exe, DEFAULT_TIMEOUT);
+    }
+
+    /** @param answerTimeout how long one answer may take before the process counts as hung */
+    public static LlvmSymbolizer start(Path executable, Duration answerTimeout) throws SymbolizerException {
+        LlvmSymbolizer s = new LlvmSymbolizer(executable, command(executable), answerTimeout);
+        synchronized (s) {
+            s.ensureRunning();
+        }
+        return s;
+    }
+
+    /** Asks {@code --help} which flags this version has: JSON output is required, the rest optional. */
+    private static List<String> command(Path exe) throws SymbolizerException {
+        String help = helpText(exe);
+        if (!help.contains("JSON")) throw new SymbolizerException(exe + " is too old: it has no --output-style=JSON");
+        List<String> cmd = new ArrayList<>(List.of(exe.toString(), "--output-style=JSON", "--inlines", "--demangle"));
+        // Never wait on the network for debug info during a profile.
+        if (help.contains("--no-debuginfod")) cmd.add("--no-debuginfod");
+        return List.copyOf(cmd);
+    }
+
+    private static String helpText(Path exe) throws SymbolizerException {
+        try (ToolProcess p = ToolProcess.start(List.of(exe.toString(), "--help"))) {
+            StringBuilder sb = new StringBuilder();
+            for (String line; (line = p.nextLine(Duration.ofSeconds(10))) != null; ) sb.append(line).append('\n');
+            throw new SymbolizerException(exe + " --help did not finish within 10 s");
+        } catch (IOException e) {
+            if (e.getMessage() != null && e.getMessage().startsWith("the process ended")) return lastHelp(exe);
+            throw new SymbolizerException("cannot run " + exe + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SymbolizerException("interrupted while starting " + exe, e);
+        }
+    }
+
+    private static String lastHelp(Path exe) throws SymbolizerException {
+        try {
+            Process p = new ProcessBuilder(exe.toString(), "--help").redirectErrorStream(true).start();
+            return new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new SymbolizerException("cannot run " + exe + ": " + e.getMessage(), e);
+        }
+    }
+
+    public Path executable() {
+        return executable;
+    }
+
+    /** The running process's id, empty between a failure and the next call. */
+    public synchronized OptionalLong pid() {
+        return process != null && process.isAlive() ? OptionalLong.of(process.pid()) : OptionalLong.empty();
+    }
+
+    /** How often the process was replaced after dying or hanging. */
+    public synchronized int restarts() {
+        return restarts;
+    }
+
+    /**
+     * One answer per address, in order. {@code object} must not contain a double quote or a
+     * line break (the input syntax cannot express them).
+     */
+    public synchronized List<LlvmAnswer> symbolize(Path object, long[] addresses) throws SymbolizerException {
+        if (closed) throw new SymbolizerException("the symbolizer is closed");
+        String name = object.toString();
+        if (name.indexOf('"') >= 0 || name.indexOf('\n') >= 0 || name.indexOf('\r') >= 0) {
+            throw new SymbolizerException("llvm-symbolizer cannot be given a path containing quotes or line breaks: " + name);
+        }
+        List<LlvmAnswer> out = new ArrayList<>(addresses.length);
+        int perChunk = Math.max(1, CHUNK_BYTES / (name.length() + 24));
+        for (int from = 0; from < addresses.length; from += perChunk) {
+            int to = Math.min(addresses.length, from + perChunk);
+            out.addAll(chunkWithRetry(name, addresses, from, to));
+        }
+        return out;
+    }
+
+    private List<LlvmAnswer> chunkWithRetry(String name, long[] addresses, int from, int to) throws SymbolizerException {
+        try {
+            return chunk(name, addresses, from, to);
+        } catch (SymbolizerException first) {
+            try {
+                return chunk(name, addresses, from, to);
+            } catch (SymbolizerException second) {
+                throw new SymbolizerException(second.getMessage() + " (after a restart; first failure: " + first.getMessage() + ")",
+                        second);
+            }
+        }
+    }
+
+    /** One round trip; on any failure the process is killed, so the next call starts afresh. */
+    private List<LlvmAnswer> chunk(String name, long[] addresses, int from, int to) throws SymbolizerException {
+        ensureRunning();
+        StringBuilder input = new StringBuilder();
+        for (int i = from; i < to; i++) input.append('"').append(name).append("\" 0x").append(Long.toHexString(addresses[i])).append('\n');
+        try {
+            process.send(input.toString());
+            List<LlvmAnswer> answers = new ArrayList<>(to - from);
+            for (int i = from; i < to; i++) answers.add(answer(name, addresses[i]));
+            return answers;
+        } catch (IOException | IllegalArgumentException e) {
+            throw failed(e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw failed("interrupted", e);
+        }
+    }
+
+    private LlvmAnswer answer(String name, long address) throws IOException, InterruptedException, SymbolizerException {
+        String line = process.nextLine(answerTimeout);
+        if (line == null) {
+            throw failed("no answer for " + name + " 0x" + Long.toHexString(address) + " within " + answerTimeout.toMillis()
+                    + " ms" + process.stderrDescription(), null);
+        }
+        LlvmAnswer a = LlvmAnswer.decode(line);
+        // A mismatch means input and output have gone out of step; nothing after it can be trusted.
+        if (!a.module().equals(name) || (a.address() != address && !(a.failed() && a.address() == -1))) {
+            throw failed("answer out of step: asked " + name + " 0x" + Long.toHexString(address) + ", got " + line, null);
+        }
+        return a;
+    }
+
+    private SymbolizerException failed(String why, Throwable cause) {
+        if (process != null) process.kill();
+        process = null;
+        return new SymbolizerException(executable.getFileName() + ": " + why, cause);
+    }
+
+    private void ensureRunning() throws SymbolizerException {
+        if (process != null && process.isAlive()) return;
+        if (process != null) {
+            process.kill();
+            restarts++;
+        } else if (everStarted) {
+            restarts++;
+        }
+        try {
+            process = ToolProcess.start(command);
+            everStarted = true;
+        } catch (IOException e) {
+            throw new SymbolizerException("cannot start " + executable + ": " + e.getMessage(), e);
+        }
+    }
+
+    private boolean everStarted;
+
+    @Override
+    public synchronized void close() {
+        closed = true;
+        if (process != null) process.close(Duration.ofSeconds(2));
+        process = null;
+    }
+}
