@@ -17,6 +17,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 
 import org.ompprof.sampler.UserError;
+import org.ompprof.sampler.collect.DrainWarmup;
 import org.ompprof.sampler.collect.Drainer;
 import org.ompprof.sampler.collect.RecordingBuilder;
 import org.ompprof.sampler.collect.RunCollector;
@@ -103,6 +104,7 @@ public final class Recorder {
             cleanup.add(region::close);
             Spool spool = Spool.create(plan.output().path().getParent(), "." + plan.output().path().getFileName() + ".");
             cleanup.add(() -> closeSpool(spool));
+            DrainWarmup.run(plan.output().path().getParent());
             return run(plan, env, region, spool, started);
         }
     }

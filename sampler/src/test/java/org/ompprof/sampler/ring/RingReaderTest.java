@@ -45,7 +45,7 @@ class RingReaderTest {
     void interleavedWritesAndDrainsDeliverEverythingInOrder(int seed) {
         Random rnd = new Random(seed);
         try (Region region = Region.inMemory(SMALL)) {
-            RingProducer producer = RingProducer.sampleRing(region, 1);
+            RingWriter producer = RingWriter.sampleRing(region, 1);
             RingReader reader = region.slots().get(1).sampleRing();
             Collected sink = new Collected();
             List<byte[]> written = new ArrayList<>();
@@ -72,7 +72,7 @@ class RingReaderTest {
     @Timeout(value = 30, unit = TimeUnit.SECONDS)
     void concurrentProducerAndConsumer() throws Exception {
         try (Region region = Region.inMemory(SMALL)) {
-            RingProducer producer = RingProducer.sampleRing(region, 0);
+            RingWriter producer = RingWriter.sampleRing(region, 0);
             RingReader reader = region.slots().get(0).sampleRing();
             int n = 200_000;
             long[] writtenIds = new long[n];
@@ -104,7 +104,7 @@ class RingReaderTest {
     @Test
     void malformedRecordSkipsWhatIsAvailableAndTheRingRecovers() {
         try (Region region = Region.inMemory(SMALL)) {
-            RingProducer producer = RingProducer.sampleRing(region, 0);
+            RingWriter producer = RingWriter.sampleRing(region, 0);
             RingReader reader = region.slots().get(0).sampleRing();
             Collected sink = new Collected();
             producer.write(RecordEncoder.encode(TestRecords.sample(1, 1, 16)));
@@ -129,7 +129,7 @@ class RingReaderTest {
     void garbageNeverDerailsTheReader(int seed) {
         Random rnd = new Random(seed);
         try (Region region = Region.inMemory(SMALL)) {
-            RingProducer producer = RingProducer.eventRing(region, 0);
+            RingWriter producer = RingWriter.eventRing(region, 0);
             RingReader reader = region.slots().get(0).eventRing();
             Collected sink = new Collected();
             int good = 0;
@@ -169,7 +169,7 @@ class RingReaderTest {
         try (Region region = Region.inMemory(SMALL)) {
             Slot slot = region.slots().get(1);
             long state = SMALL.slotOffset(1) + Wire.SlotHeader.STATE;
-            RingProducer.eventRing(region, 1).write(RecordEncoder.encode(TestRecords.sample(2, 1, 0)));
+            RingWriter.eventRing(region, 1).write(RecordEncoder.encode(TestRecords.sample(2, 1, 0)));
             region.segment().set(ValueLayout.JAVA_INT, state, Wire.SLOT_ENDED);
             assertFalse(slot.freeIfEndedAndDrained());
             slot.eventRing().drain(new Collected());

@@ -42,8 +42,8 @@ public final class TestAgent {
         s.set(ValueLayout.JAVA_INT, base + SlotHeader.OS_TID, 1000 + seq);
         s.set(ValueLayout.JAVA_INT, base + SlotHeader.GENERATION, s.get(ValueLayout.JAVA_INT, base + SlotHeader.GENERATION) + 1);
         Atomics.setReleaseInt(s, base + SlotHeader.STATE, Wire.SLOT_OWNED);
-        RingProducer sampleRing = RingProducer.sampleRing(region, slot);
-        RingProducer eventRing = RingProducer.eventRing(region, slot);
+        RingWriter sampleRing = RingWriter.sampleRing(region, slot);
+        RingWriter eventRing = RingWriter.eventRing(region, slot);
         long t = 1_000_000L * seq;
         put(eventRing, new ThreadBegin(seq, t++, 1000 + seq, 2, 0x7000, 0x9000, slot));
         for (ModuleLoad m : modules) put(eventRing, withThread(m, seq, t++));
@@ -55,7 +55,7 @@ public final class TestAgent {
         Atomics.setReleaseInt(s, base + SlotHeader.STATE, Wire.SLOT_ENDED);
     }
 
-    private static void put(RingProducer ring, WireRecord r) {
+    private static void put(RingWriter ring, WireRecord r) {
         byte[] bytes = RecordEncoder.encode(r);
         while (!ring.write(bytes)) LockSupport.parkNanos(50_000); // two cores: let the drainer run
     }

@@ -7,11 +7,12 @@ import org.ompprof.sampler.record.RecordEncoder;
 import org.ompprof.sampler.wire.Wire;
 
 /**
- * A producer that writes a ring exactly as the agent does: records never wrap (a PAD fills the
+ * A Java producer that writes a ring exactly as the agent's ring.c does (for tests, and to warm
+ * up the drain path before a recording): records never wrap (a PAD fills the
  * ring's end first), a record that does not fit is dropped and counted, read_pos is loaded with
  * acquire and write_pos stored with release.
  */
-final class RingProducer {
+public final class RingWriter {
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG;
 
     private final MemorySegment region;
@@ -20,7 +21,7 @@ final class RingProducer {
     private final long data;
     private final long size;
 
-    RingProducer(MemorySegment region, long prodOffset, long consOffset, long dataOffset, long size) {
+    public RingWriter(MemorySegment region, long prodOffset, long consOffset, long dataOffset, long size) {
         this.region = region;
         this.prod = prodOffset;
         this.cons = consOffset;
@@ -28,22 +29,22 @@ final class RingProducer {
         this.size = size;
     }
 
-    static RingProducer sampleRing(Region region, int slot) {
+    public static RingWriter sampleRing(Region region, int slot) {
         RegionLayout l = region.layout();
         long base = l.slotOffset(slot);
-        return new RingProducer(region.segment(), base + Wire.SlotHeader.SAMPLE_PROD, base + Wire.SlotHeader.SAMPLE_CONS,
+        return new RingWriter(region.segment(), base + Wire.SlotHeader.SAMPLE_PROD, base + Wire.SlotHeader.SAMPLE_CONS,
                 l.sampleDataOffset(slot), l.sampleRingSize());
     }
 
-    static RingProducer eventRing(Region region, int slot) {
+    public static RingWriter eventRing(Region region, int slot) {
         RegionLayout l = region.layout();
         long base = l.slotOffset(slot);
-        return new RingProducer(region.segment(), base + Wire.SlotHeader.EVENT_PROD, base + Wire.SlotHeader.EVENT_CONS,
+        return new RingWriter(region.segment(), base + Wire.SlotHeader.EVENT_PROD, base + Wire.SlotHeader.EVENT_CONS,
                 l.eventDataOffset(slot), l.eventRingSize());
     }
 
     /** Writes one record (its bytes are taken as they are); false if the ring was full. */
-    boolean write(byte[] record) {
+    public boolean write(byte[] record) {
         long w = region.get(LONG, prod + Wire.RingProd.WRITE_POS);
         long r = Atomics.getAcquireLong(region, cons + Wire.RingCons.READ_POS);
         long off = w & (size - 1);
@@ -67,7 +68,7 @@ final class RingProducer {
     }
 
     /** Writes raw bytes at the current position without any checks (to plant garbage). */
-    void writeRaw(byte[] bytes) {
+    public void writeRaw(byte[] bytes) {
         long w = region.get(LONG, prod + Wire.RingProd.WRITE_POS);
         copy(bytes, w & (size - 1));
         Atomics.setReleaseLong(region, prod + Wire.RingProd.WRITE_POS, w + bytes.length);
