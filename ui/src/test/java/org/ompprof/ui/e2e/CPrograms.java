@@ -29,6 +29,11 @@ final class CPrograms {
         return build(name, name + "-plain", List.of("clang-19", "-g", "-O1"), List.of());
     }
 
+    /** The shared library {@code lib<name>.so} built from {@code name}.c with clang-19. */
+    static Path sharedLibrary(String name) {
+        return build(name, "lib" + name + ".so", List.of("clang-19", "-shared", "-fPIC", "-g", "-O1"), List.of());
+    }
+
     private static synchronized Path build(String name, String out, List<String> compiler, List<String> libs) {
         Path source = SOURCES.resolve(name + ".c");
         Path binary = BIN.resolve(out);

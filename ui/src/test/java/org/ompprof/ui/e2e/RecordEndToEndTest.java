@@ -212,4 +212,18 @@ class RecordEndToEndTest {
         assertTrue(modules.stream().anyMatch(m -> m.path().contains("libc.so")), "libc");
         assertTrue(modules.stream().anyMatch(m -> m.has(Wire.MOD_AGENT)), "the agent itself");
     }
+
+    /** A library loaded with dlopen from a file deleted while the program runs is still in the recording. */
+    @Test
+    void dlopenedLibraryDeletedAtRunTimeIsCaptured() throws Exception {
+        Path plugin = CPrograms.sharedLibrary("plugin");
+        Path copy = work.resolve("libplugin-copy.so");
+        Recorded rec = record(List.of(), CPrograms.clang("dlopen_plugin"), plugin.toString(), copy.toString());
+        assertFalse(java.nio.file.Files.exists(copy), "the program deleted its copy");
+        ModuleInfo loaded = rec.recording().modules().stream().filter(m -> m.path().endsWith("libplugin-copy.so"))
+                .findFirst().orElseThrow(() -> new AssertionError("no module for the plugin: " + rec.recording().modules()));
+        assertEquals(ImageSource.EMBEDDED, loaded.image(), loaded.note());
+        assertTrue(java.util.Arrays.equals(java.nio.file.Files.readAllBytes(plugin),
+                rec.recording().moduleImage(loaded.moduleId()).orElseThrow()), "captured image is the library's bytes");
+    }
 }

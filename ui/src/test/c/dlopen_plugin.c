@@ -1,0 +1,32 @@
+/* Loads a plugin with dlopen from a temporary copy, runs it in a parallel region, then
+ * deletes the copy before exiting (as offload runtimes do with their images).
+ * usage: dlopen_plugin PLUGIN.so TMPCOPY */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+static void copy_file(const char *from, const char *to) {
+  FILE *in = fopen(from, "rb"), *out = fopen(to, "wb");
+  if (!in || !out) { perror("copy"); exit(2); }
+  char buf[65536];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, in)) > 0) fwrite(buf, 1, n, out);
+  fclose(in);
+  fclose(out);
+}
+
+int main(int argc, char **argv) {
+  if (argc < 3) return 2;
+  copy_file(argv[1], argv[2]);
+  void *lib = dlopen(argv[2], RTLD_NOW);
+  if (!lib) { fprintf(stderr, "%s\n", dlerror()); return 2; }
+  void (*work)(double) = (void (*)(double))dlsym(lib, "plugin_work");
+#pragma omp parallel
+  work(0.3);
+  unlink(argv[2]);
+#pragma omp parallel
+  work(0.1);
+  printf("plugin ran and its file is gone\n");
+  return 0;
+}
