@@ -226,4 +226,25 @@ class RecordEndToEndTest {
         assertTrue(java.util.Arrays.equals(java.nio.file.Files.readAllBytes(plugin),
                 rec.recording().moduleImage(loaded.moduleId()).orElseThrow()), "captured image is the library's bytes");
     }
+
+    /**
+     * CPU mode samples each thread's CPU time: per thread, the weights of the samples taken in
+     * the region add up to the CPU time the thread itself measured there (within 15%), while the
+     * count may be lower (thread CPU timers fire on the kernel's tick).
+     */
+    @Test
+    void cpuModeWeightsAddUpToCpuTime() throws Exception {
+        Recorded rec = record(List.of("--mode", "cpu"), CPrograms.clang("spin"), "1.0");
+        assertEquals("cpu", rec.recording().metadata().get(Metadata.MODE, "?"));
+        Map<Integer, Double> measured = new java.util.HashMap<>();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("cpu thread (\\d+): ([0-9.]+) s")
+                .matcher(java.nio.file.Files.readString(work.resolve("stdout.txt")));
+        while (m.find()) measured.put(Integer.parseInt(m.group(1)), Double.parseDouble(m.group(2)) * 1e9);
+        long[] span = rec.regionSpan(rec.firstRegion().parallelId());
+        Map<Integer, Long> weight = during(rec, span).stream()
+                .collect(Collectors.groupingBy(SampleRecord::ompThreadNum, Collectors.summingLong(SampleRecord::weightNs)));
+        assertEquals(measured.keySet(), weight.keySet(), "threads");
+        weight.forEach((t, w) -> assertEquals(measured.get(t), w, 0.15 * measured.get(t),
+                () -> "omp thread " + t + ": CPU weight " + w + " ns, measured " + measured.get(t)));
+    }
 }
