@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.concurrent.TimeUnit;
 
 /**
  * One long-lived llvm-symbolizer process in batch mode: {@code "path" 0xaddr} lines in, one
@@ -33,6 +34,7 @@ public final class LlvmSymbolizer implements AutoCloseable {
     private final Duration answerTimeout;
     private ToolProcess process;
     private int restarts;
+    private boolean everStarted;
     private boolean closed;
 
     private LlvmSymbolizer(Path executable, List<String> command, Duration answerTimeout) {
@@ -79,25 +81,31 @@ public final class LlvmSymbolizer implements AutoCloseable {
     }
 
     private static String helpText(Path exe) throws SymbolizerException {
-        try (ToolProcess p = ToolProcess.start(List.of(exe.toString(), "--help"))) {
-            StringBuilder sb = new StringBuilder();
-            for (String line; (line = p.nextLine(Duration.ofSeconds(10))) != null; ) sb.append(line).append('\n');
-            throw new SymbolizerException(exe + " --help did not finish within 10 s");
+        Path out = null;
+        try {
+            // Into a file, not a pipe: nothing to drain, and waitFor alone bounds the wait.
+            out = Files.createTempFile("ompprof-symbolizer-help", ".txt");
+            Process p = new ProcessBuilder(exe.toString(), "--help").redirectErrorStream(true).redirectOutput(out.toFile()).start();
+            if (!p.waitFor(10, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                throw new SymbolizerException(exe + " --help did not finish within 10 s");
+            }
+            return Files.readString(out, StandardCharsets.UTF_8);
         } catch (IOException e) {
-            if (e.getMessage() != null && e.getMessage().startsWith("the process ended")) return lastHelp(exe);
             throw new SymbolizerException("cannot run " + exe + ": " + e.getMessage(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new SymbolizerException("interrupted while starting " + exe, e);
+        } finally {
+            deleteQuietly(out);
         }
     }
 
-    private static String lastHelp(Path exe) throws SymbolizerException {
+    private static void deleteQuietly(Path p) {
         try {
-            Process p = new ProcessBuilder(exe.toString(), "--help").redirectErrorStream(true).start();
-            return new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (p != null) Files.deleteIfExists(p);
         } catch (IOException e) {
-            throw new SymbolizerException("cannot run " + exe + ": " + e.getMessage(), e);
+            // A stray help text in the temp directory is harmless.
         }
     }
 
@@ -126,7 +134,7 @@ public final class LlvmSymbolizer implements AutoCloseable {
             throw new SymbolizerException("llvm-symbolizer cannot be given a path containing quotes or line breaks: " + name);
         }
         List<LlvmAnswer> out = new ArrayList<>(addresses.length);
-        int perChunk = Math.max(1, CHUNK_BYTES / (name.length() + 24));
+        int perChunk = Math.max(1, CHUNK_BYTES / (name.getBytes(StandardCharsets.UTF_8).length + 24));
         for (int from = 0; from < addresses.length; from += perChunk) {
             int to = Math.min(addresses.length, from + perChunk);
             out.addAll(chunkWithRetry(name, addresses, from, to));
@@ -187,12 +195,8 @@ public final class LlvmSymbolizer implements AutoCloseable {
 
     private void ensureRunning() throws SymbolizerException {
         if (process != null && process.isAlive()) return;
-        if (process != null) {
-            process.kill();
-            restarts++;
-        } else if (everStarted) {
-            restarts++;
-        }
+        if (process != null) process.kill();
+        if (everStarted) restarts++;
         try {
             process = ToolProcess.start(command);
             everStarted = true;
@@ -200,8 +204,6 @@ public final class LlvmSymbolizer implements AutoCloseable {
             throw new SymbolizerException("cannot start " + executable + ": " + e.getMessage(), e);
         }
     }
-
-    private boolean everStarted;
 
     @Override
     public synchronized void close() {
