@@ -1,0 +1,60 @@
+package org.ompprof.calltree;
+
+import java.util.Objects;
+
+/**
+ * One frame of a calling context, as the stitcher resolved it. Interned by {@link FrameTable};
+ * two frames are the same context element exactly when all their fields are equal.
+ *
+ * @param kind what the frame stands for
+ * @param module file name of the module the code lies in; null when unknown (placeholders)
+ * @param function function name, or the placeholder text; null when unresolved
+ * @param file source file; null when unknown
+ * @param line 1-based source line (the call site for callers, the sampled line for the leaf);
+ *     0 when unknown
+ * @param offset module-relative address; kept only when {@code function} is null, since it is
+ *     then the only name the frame has (and keeping it otherwise would split one function into
+ *     as many frames as it has sampled instructions)
+ */
+public record Frame(FrameKind kind, String module, String function, String file, int line, long offset) {
+    public static final Frame OMP_RUNTIME = placeholder("<omp runtime>");
+    public static final Frame OMP_IDLE = placeholder("<omp idle>");
+    public static final Frame TRUNCATED = placeholder("<truncated>");
+    public static final Frame UNATTRIBUTED = placeholder("<unattributed>");
+
+    public Frame {
+        Objects.requireNonNull(kind, "kind");
+        if (function == null && module == null) throw new IllegalArgumentException("a frame needs a function or a module");
+        if (line < 0) throw new IllegalArgumentException("negative line " + line);
+        if (function != null) offset = 0;
+    }
+
+    /** A resolved frame. */
+    public static Frame of(FrameKind kind, String module, String function, String file, int line) {
+        return new Frame(kind, module, function, file, line, 0);
+    }
+
+    /** A frame nothing could name: shown as {@code module+0xoffset}. */
+    public static Frame unresolved(FrameKind kind, String module, long offset) {
+        return new Frame(kind, Objects.requireNonNull(module, "module"), null, null, 0, offset);
+    }
+
+    public static Frame placeholder(String text) {
+        return new Frame(FrameKind.PLACEHOLDER, null, Objects.requireNonNull(text, "text"), null, 0, 0);
+    }
+
+    /** The short name flame graphs and tree views show: the function, or {@code module+0xoffset}. */
+    public String name() {
+        return function != null ? function : baseName(module) + "+0x" + Long.toHexString(offset);
+    }
+
+    /** {@code function (file:line)} for detailed views; the short name when the source is unknown. */
+    public String detailedName() {
+        if (file == null) return name();
+        return name() + " (" + file + (line > 0 ? ":" + line : "") + ")";
+    }
+
+    private static String baseName(String path) {
+        return path.substring(path.lastIndexOf('/') + 1);
+    }
+}

@@ -1,0 +1,46 @@
+package org.ompprof.calltree;
+
+import java.util.LinkedHashSet;
+import java.util.Set;
+
+/**
+ * The metrics every profile has: {@code samples}, {@code time} and one {@code time.<state>}
+ * per OpenMP state (see {@link OmpState}). In a registry made by
+ * {@link MetricRegistry#standard()} they sit at fixed indices, starting with the two below.
+ */
+public final class StandardMetrics {
+    public static final String SAMPLES_NAME = "samples";
+    public static final String TIME_NAME = "time";
+    /** Index of {@code samples} in a standard registry. */
+    public static final int SAMPLES = 0;
+    /** Index of {@code time} in a standard registry. */
+    public static final int TIME = 1;
+
+    private StandardMetrics() {
+    }
+
+    /** Registers the standard metrics (those already there are kept) in a fixed order. */
+    public static void registerInto(MetricRegistry registry) {
+        registry.register(SAMPLES_NAME, MetricUnit.COUNT, "samples taken", MetricStorage.DENSE, null);
+        registry.register(TIME_NAME, MetricUnit.NANOSECONDS, "sampled time (sum of sample weights)", MetricStorage.DENSE, null);
+        for (String name : stateMetricNames()) {
+            registry.register(name, MetricUnit.NANOSECONDS, "time in OpenMP state " + name.substring(5),
+                    MetricStorage.SPARSE, parentOf(name));
+        }
+    }
+
+    /** Every {@code time.<state>} name, groups before their members, without repeats. */
+    public static Set<String> stateMetricNames() {
+        Set<String> names = new LinkedHashSet<>();
+        for (OmpState s : OmpState.values()) {
+            if (s.groupMetricName() != null) names.add(s.groupMetricName());
+            names.add(s.metricName());
+        }
+        return names;
+    }
+
+    private static String parentOf(String stateMetric) {
+        int dot = stateMetric.lastIndexOf('.');
+        return dot == stateMetric.indexOf('.') ? TIME_NAME : stateMetric.substring(0, dot);
+    }
+}
