@@ -41,7 +41,7 @@ public final class StackUnwinder {
     public UnwindResult unwind(Registers registers, StackSnapshot snapshot) {
         state.reset(registers, snapshot);
         count = 0;
-        Frame frame = new Frame(registers.rip(), FrameKind.EXACT, space.find(registers.rip()));
+        Frame frame = new Frame(registers.rip(), FrameKind.EXACT, space.find(registers.rip()), registers.rsp());
         add(frame);
         while (true) {
             Module module = frame.module();
@@ -68,7 +68,7 @@ public final class StackUnwinder {
                 return end(Termination.NO_CFI_FALLBACK_FP, where(frame) + "frame-pointer chain led to 0x"
                         + Long.toHexString(pc) + ", in no module");
             }
-            frame = new Frame(pc, nextKind, next);
+            frame = new Frame(pc, nextKind, next, state.sp());
             add(frame);
         }
     }

@@ -1,0 +1,111 @@
+package org.ompprof.unwinder.stitch;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.eclipse.collections.impl.map.mutable.primitive.LongObjectHashMap;
+import org.ompprof.sampler.record.TaskLevel;
+
+/**
+ * The calling context of a parallel region or task: the creating task's segment under the
+ * creating task's own context, recursively up to the initial task (the program's root).
+ * Nested regions go through the implicit task that encountered them, tasks through the task
+ * that created them. Each context is computed once, when a sample first needs it, and shared.
+ */
+final class ContextResolver {
+    private enum Kind { TASK, REGION }
+
+    private record Step(Kind kind, long id, Creations.Origin origin) {}
+
+    private final Creations creations;
+    private final Interner interner;
+    private final StitchCounters.Tally tally;
+    private final LongObjectHashMap<ContextNode> regionContexts = new LongObjectHashMap<>();
+    private final LongObjectHashMap<ContextNode> taskContexts = new LongObjectHashMap<>();
+
+    ContextResolver(Creations creations, Interner interner, StitchCounters.Tally tally) {
+        this.creations = creations;
+        this.interner = interner;
+        this.tally = tally;
+    }
+
+    /**
+     * The context in which a sample's current task (level 0 of {@code levels}) runs. If its
+     * creation (or an ancestor's) was not recorded, the nearest ancestor level whose context
+     * is known stands in for it, followed by a {@link Placeholder#UNKNOWN_CONTEXT} for the
+     * frames in between: part of a path with its gap marked, rather than nothing.
+     */
+    ContextNode ofLevels(List<TaskLevel> levels) {
+        ContextNode c = ofTask(levels.getFirst());
+        for (int i = 1; !c.isKnown() && i < levels.size(); i++) {
+            ContextNode outer = ofTask(levels.get(i));
+            if (outer.isKnown()) return interner.child(outer, Segment.UNKNOWN);
+        }
+        return c;
+    }
+
+    /**
+     * The context in which the task runs: the root for the initial task, the creation context
+     * for an explicit task, its region's creation context for an implicit task. An explicit
+     * task whose creation was not recorded has an unknown context: its region's would silently
+     * drop the frames of the code that created it.
+     */
+    ContextNode ofTask(TaskLevel task) {
+        if ((task.taskFlags() & OmptStates.TASK_INITIAL) != 0) return ContextNode.ROOT;
+        long id = task.taskId();
+        if (creations.tasks.containsKey(id)) return resolve(Kind.TASK, id);
+        if ((task.taskFlags() & OmptStates.TASK_EXPLICIT) != 0) return ContextNode.UNKNOWN;
+        long region = task.parallelId() != 0 ? task.parallelId() : creations.regionOfImplicitTask.getIfAbsent(id, 0);
+        if (region == 0) return creations.initialTasks.contains(id) ? ContextNode.ROOT : ContextNode.UNKNOWN;
+        return resolve(Kind.REGION, region);
+    }
+
+    /** Walks up until a known context, then builds the chain back down, caching every link. */
+    private ContextNode resolve(Kind kind, long id) {
+        ContextNode known = (kind == Kind.TASK ? taskContexts : regionContexts).get(id);
+        if (known != null) return known; // the common case: no walk, no allocation
+        List<Step> pending = new ArrayList<>();
+        ContextNode base = null;
+        int guard = creations.regions.size() + creations.tasks.size() + 2; // a cycle in damaged data ends here
+        while (base == null) {
+            if (--guard < 0) {
+                base = ContextNode.UNKNOWN;
+            } else if (kind == Kind.TASK) {
+                base = taskContexts.get(id);
+                if (base != null) break;
+                Creations.Origin o = creations.tasks.get(id);
+                if (o != null) {
+                    pending.add(new Step(kind, id, o));
+                    id = o.parentTaskId();
+                } else if (creations.initialTasks.contains(id)) {
+                    base = ContextNode.ROOT;
+                } else {
+                    id = creations.regionOfImplicitTask.getIfAbsent(id, 0);
+                    kind = Kind.REGION;
+                    if (id == 0) base = ContextNode.UNKNOWN;
+                }
+            } else {
+                base = regionContexts.get(id);
+                if (base != null) break;
+                Creations.Origin o = creations.regions.get(id);
+                if (creations.initialRegions.contains(id)) {
+                    base = ContextNode.ROOT;
+                } else if (o != null) {
+                    pending.add(new Step(kind, id, o));
+                    id = o.parentTaskId();
+                    kind = Kind.TASK;
+                } else {
+                    base = ContextNode.UNKNOWN;
+                }
+            }
+        }
+        ContextNode node = base;
+        for (int i = pending.size() - 1; i >= 0; i--) {
+            Step s = pending.get(i);
+            node = interner.child(node, s.origin().segment());
+            (s.kind() == Kind.TASK ? taskContexts : regionContexts).put(s.id(), node);
+            tally.contextsResolved++;
+        }
+        return node;
+    }
+}

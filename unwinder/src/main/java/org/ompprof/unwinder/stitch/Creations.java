@@ -1,0 +1,75 @@
+package org.ompprof.unwinder.stitch;
+
+import org.eclipse.collections.impl.map.mutable.primitive.IntIntHashMap;
+import org.eclipse.collections.impl.map.mutable.primitive.LongLongHashMap;
+import org.eclipse.collections.impl.map.mutable.primitive.LongObjectHashMap;
+import org.eclipse.collections.impl.set.mutable.primitive.LongHashSet;
+import org.ompprof.sampler.record.ImplicitTask;
+import org.ompprof.sampler.record.ParallelBegin;
+import org.ompprof.sampler.record.ParallelEnd;
+import org.ompprof.sampler.record.TaskCreate;
+import org.ompprof.sampler.record.ThreadBegin;
+import org.ompprof.sampler.record.WireRecord;
+
+/**
+ * Who created what, from one pass over a recording's callback records: for every parallel
+ * region and explicit task, the creating (encountering) task and the segment it contributes;
+ * for every implicit task, its region; which tasks and regions are initial; when regions
+ * ended; which threads are the runtime's workers. Samples are stitched against this, so
+ * it must be complete before the first sample is: records of other threads may come later.
+ *
+ * <p>Cost per explicit task: one unwind of its creation context while indexing, then one map
+ * entry and one {@link Origin} (about 50 bytes); its segment is interned, so tasks created at
+ * the same call site in the same context share one.
+ */
+final class Creations {
+    private static final int TASK_INITIAL = 1;
+
+    /** @param parentTaskId the encountering task */
+    record Origin(long parentTaskId, Segment segment) {}
+
+    final LongObjectHashMap<Origin> regions = new LongObjectHashMap<>();
+    final LongObjectHashMap<Origin> tasks = new LongObjectHashMap<>();
+    final LongLongHashMap regionOfImplicitTask = new LongLongHashMap();
+    final LongHashSet initialTasks = new LongHashSet();
+    final LongHashSet initialRegions = new LongHashSet();
+    final LongLongHashMap regionEndNs = new LongLongHashMap();
+    final IntIntHashMap threadTypes = new IntIntHashMap();
+
+    private final SegmentMaker segments;
+
+    Creations(SegmentMaker segments) {
+        this.segments = segments;
+    }
+
+    void add(WireRecord record) {
+        switch (record) {
+            case ParallelBegin p -> regions.put(p.parallelId(),
+                    new Origin(p.parentTaskId(), segments.creation(p.context(), p.encExitFrame(), p.encEnterFrame())));
+            case TaskCreate t -> {
+                if (t.taskId() != 0) {
+                    tasks.put(t.taskId(), new Origin(t.parentTaskId(), segments.creation(t.context(), t.encExitFrame(), t.encEnterFrame())));
+                }
+            }
+            case ImplicitTask i -> implicitTask(i);
+            case ParallelEnd e -> regionEndNs.put(e.parallelId(), e.timeNs());
+            case ThreadBegin b -> threadTypes.put(b.threadSeq(), b.threadType());
+            default -> {}
+        }
+    }
+
+    /** Only the begin endpoint carries the region (libomp passes none at the end). */
+    private void implicitTask(ImplicitTask i) {
+        if (i.endpoint() != 1) return;
+        if (i.parallelId() != 0) regionOfImplicitTask.put(i.taskId(), i.parallelId());
+        if ((i.flags() & TASK_INITIAL) != 0) {
+            initialTasks.add(i.taskId());
+            if (i.parallelId() != 0) initialRegions.add(i.parallelId());
+        }
+    }
+
+    /** When the region ended, or Long.MAX_VALUE if it did not (or its end was lost). */
+    long regionEnd(long parallelId) {
+        return regionEndNs.getIfAbsent(parallelId, Long.MAX_VALUE);
+    }
+}

@@ -1,0 +1,37 @@
+package org.ompprof.unwinder.stitch;
+
+/**
+ * One element of a stitched calling-context path: code in a module, a pc in no known module,
+ * or a {@link Placeholder} that stands for something the stack cannot show.
+ */
+public sealed interface PathFrame permits PathFrame.Code, PathFrame.Unmapped, Placeholder {
+    /**
+     * A pc in a recorded module, relative to the module (an ELF virtual address). The module
+     * may lack an image (then it cannot be symbolized, but it is still shown as
+     * {@code module+0x...}).
+     *
+     * @param moduleId the recording's module id
+     * @param modulePath the path the program loaded the module from
+     * @param returnAddress the pc is a return address: symbolize {@link #lookupPc()}, which
+     *     points into the call instruction
+     */
+    record Code(long moduleId, String modulePath, long relativePc, boolean returnAddress) implements PathFrame {
+        public long lookupPc() {
+            return returnAddress ? relativePc - 1 : relativePc;
+        }
+
+        @Override
+        public String toString() {
+            String file = modulePath.substring(modulePath.lastIndexOf('/') + 1);
+            return file + "+0x" + Long.toHexString(relativePc);
+        }
+    }
+
+    /** A pc that lies in no recorded module (JIT code, a corrupt return address). */
+    record Unmapped(long pc) implements PathFrame {
+        @Override
+        public String toString() {
+            return "0x" + Long.toHexString(pc);
+        }
+    }
+}

@@ -1,0 +1,130 @@
+package org.ompprof.unwinder.stitch;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.ompprof.sampler.recording.ModuleInfo;
+import org.ompprof.sampler.recording.Recording;
+import org.ompprof.sampler.wire.Wire;
+import org.ompprof.unwinder.elf.Symbol;
+import org.ompprof.unwinder.image.ImageResolution;
+import org.ompprof.unwinder.image.ModuleImage;
+import org.ompprof.unwinder.image.ModuleImages;
+import org.ompprof.unwinder.stack.AddressRange;
+import org.ompprof.unwinder.stack.AddressSpace;
+import org.ompprof.unwinder.stack.Frame;
+import org.ompprof.unwinder.stack.Module;
+
+/**
+ * The modules of one recording as the stitcher needs them: an address space to unwind in,
+ * which modules are the OpenMP runtime (or the profiler's own agent), where {@code main} is,
+ * and, for pcs whose module has no usable image, which recorded module they still fall in.
+ */
+final class RecordingModules {
+    /** Defined by every libomp build (and its GOMP-compatible aliases), by no user program. */
+    private static final String RUNTIME_MARKER = "__kmpc_fork_call";
+
+    private final AddressSpace space;
+    private final Map<Module, ModuleInfo> infoOf = new IdentityHashMap<>();
+    private final Map<Module, Boolean> runtime = new IdentityHashMap<>();
+    private final Map<Long, Module> byId = new HashMap<>();
+    private final ModuleByPc byPc;
+    private final AddressRange main;
+
+    RecordingModules(Recording recording, ModuleImages images) {
+        List<Module> usable = resolve(recording, images);
+        space = AddressSpace.of(usable);
+        for (Module m : usable) runtime.put(m, isRuntime(m, infoOf.get(m)));
+        main = findMain(usable);
+        byPc = new ModuleByPc(recording.modules());
+    }
+
+    /**
+     * Modules still loaded at the end go first; a module whose code overlaps one already taken
+     * (a library unloaded and another loaded at its place) is left out rather than failing the
+     * whole recording.
+     */
+    private List<Module> resolve(Recording recording, ModuleImages images) {
+        List<ModuleInfo> order = new ArrayList<>(recording.modules());
+        order.sort(Comparator.comparing((ModuleInfo m) -> m.unloadNs() != 0).thenComparingLong(ModuleInfo::loadNs));
+        List<Module> out = new ArrayList<>();
+        List<AddressRange> taken = new ArrayList<>();
+        for (ModuleInfo info : order) {
+            ModuleImage request = request(recording, info);
+            if (request == null || !(images.resolve(request) instanceof ImageResolution.Resolved r)) continue;
+            Module m = r.module();
+            if (m.ranges().stream().anyMatch(a -> taken.stream().anyMatch(b -> a.start() < b.end() && b.start() < a.end()))) continue;
+            taken.addAll(m.ranges());
+            infoOf.put(m, info);
+            byId.put(info.moduleId(), m);
+            out.add(m);
+        }
+        return out;
+    }
+
+    private static ModuleImage request(Recording recording, ModuleInfo m) {
+        return switch (m.image()) {
+            case EMBEDDED -> ModuleImage.embedded(m.path(), m.buildId(), m.fileSize(), m.mtimeNs(), m.loadBias(),
+                    () -> recording.moduleImage(m.moduleId()).orElseThrow());
+            case REFERENCE -> ModuleImage.onDisk(m.imagePath().isEmpty() ? m.path() : m.imagePath(), m.buildId(), m.fileSize(),
+                    m.mtimeNs(), m.loadBias());
+            case MISSING -> null;
+        };
+    }
+
+    private static boolean isRuntime(Module m, ModuleInfo info) {
+        if (info.has(Wire.MOD_AGENT)) return true;
+        try {
+            return m.elf().symbols().stream().anyMatch(s -> s.isFunction() && s.name().equals(RUNTIME_MARKER));
+        } catch (RuntimeException e) {
+            return false; // unreadable symbols: treat as user code, which hides nothing
+        }
+    }
+
+    /** The runtime range of the main program's {@code main}, or null if its symbol is not there. */
+    private AddressRange findMain(List<Module> modules) {
+        for (Module m : modules) {
+            if (!infoOf.get(m).has(Wire.MOD_MAIN)) continue;
+            try {
+                for (Symbol s : m.elf().symbols()) {
+                    if (s.isFunction() && s.name().equals("main") && s.size() > 0) {
+                        return new AddressRange(s.value() + m.bias(), s.value() + s.size() + m.bias());
+                    }
+                }
+            } catch (RuntimeException e) {
+                return null;
+            }
+        }
+        return null;
+    }
+
+    AddressSpace space() {
+        return space;
+    }
+
+    /** True for frames in the OpenMP runtime or the profiler's agent. */
+    boolean isRuntime(Frame f) {
+        return f.module() != null && runtime.getOrDefault(f.module(), false);
+    }
+
+    /** True if the frame is in the program's {@code main}. */
+    boolean isMain(Frame f) {
+        return main != null && main.contains(f.lookupPc());
+    }
+
+    /** The path element for an unwound frame. */
+    PathFrame toPathFrame(Frame f) {
+        ModuleInfo info = f.module() != null ? infoOf.get(f.module()) : byPc.find(f.pc());
+        if (info == null) return new PathFrame.Unmapped(f.pc());
+        return new PathFrame.Code(info.moduleId(), info.path(), f.pc() - info.loadBias(), f.isReturnAddress());
+    }
+
+    /** The module an id names, if its image could be loaded. */
+    Module module(long moduleId) {
+        return byId.get(moduleId);
+    }
+}

@@ -1,0 +1,142 @@
+package org.ompprof.unwinder.stitch;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.ompprof.sampler.record.SampleRecord;
+import org.ompprof.sampler.record.TaskLevel;
+import org.ompprof.unwinder.stack.Frame;
+import org.ompprof.unwinder.stack.Termination;
+import org.ompprof.unwinder.stack.UnwindResult;
+
+/**
+ * Stitches one sample: classifies it by OMPT state and task frames, unwinds the current
+ * task's part of the stack, removes the runtime's frames and puts the rest under the context
+ * of the task's region or creator. The rules are in the package documentation.
+ */
+final class SampleStitcher {
+    private final RecordingModules modules;
+    private final ContextUnwinder unwinder;
+    private final SegmentMaker segments;
+    private final Creations creations;
+    private final ContextResolver contexts;
+    private final StitchCounters.Tally tally;
+
+    SampleStitcher(RecordingModules modules, ContextUnwinder unwinder, SegmentMaker segments, Creations creations,
+            ContextResolver contexts, StitchCounters.Tally tally) {
+        this.modules = modules;
+        this.unwinder = unwinder;
+        this.segments = segments;
+        this.creations = creations;
+        this.contexts = contexts;
+        this.tally = tally;
+    }
+
+    StitchedSample stitch(SampleRecord s) {
+        StitchedSample out = classify(s);
+        tally.count(out);
+        return out;
+    }
+
+    private StitchedSample classify(SampleRecord s) {
+        if (s.state() == OmptStates.IDLE) return idle(s);
+        boolean omptKnown = (s.flags() & OmptStates.SAMPLE_OMPT_READY) != 0 && !s.taskLevels().isEmpty();
+        if (!omptKnown) {
+            // A worker with no task is between regions; any other thread is plain code (OMPT not up yet, or no OpenMP).
+            if (creations.threadTypes.get(s.threadSeq()) == OmptStates.THREAD_WORKER) return idle(s);
+            return taskPath(s, ContextNode.ROOT, 0, 0, true);
+        }
+        return classify(s, s.taskLevels());
+    }
+
+    /** @param levels the sample's task levels from the one taken as current */
+    private StitchedSample classify(SampleRecord s, List<TaskLevel> levels) {
+        TaskLevel task = levels.getFirst();
+        if (task.taskId() == 0 && task.exitFrame() == 0 && levels.size() > 1) {
+            // Between parallel_begin and implicit_task: the new task exists but has not begun, and
+            // the stack is still the encountering task's, inside the runtime call that forks.
+            StitchedSample outer = classify(s, levels.subList(1, levels.size()));
+            return outer.kind() == StitchedSample.Kind.EXACT ? withKind(outer, StitchedSample.Kind.RUNTIME_WINDOW) : outer;
+        }
+        long region = task.parallelId() != 0 ? task.parallelId() : creations.regionOfImplicitTask.getIfAbsent(task.taskId(), 0);
+        if (OmptStates.isRegionEndBarrier(s.state()) && region != 0 && s.timeNs() >= creations.regionEnd(region)) return idle(s);
+        if ((task.taskFlags() & OmptStates.TASK_INITIAL) != 0) return taskPath(s, ContextNode.ROOT, 0, task.enterFrame(), true);
+        ContextNode context = contexts.ofLevels(levels);
+        if (!context.isKnown()) tally.unknownContexts++;
+        if (task.exitFrame() == 0) return runtimeWindow(s, context, (task.taskFlags() & OmptStates.TASK_EXPLICIT) == 0);
+        return taskPath(s, context, task.exitFrame(), task.enterFrame(), false);
+    }
+
+    private static StitchedSample withKind(StitchedSample s, StitchedSample.Kind kind) {
+        return new StitchedSample(s.threadSeq(), s.timeNs(), s.weightNs(), s.state(), s.waitId(), s.pathRootFirst(), kind);
+    }
+
+    /**
+     * The task's own frames under its context.
+     *
+     * @param toMain the task is the initial task (or OMPT is not involved): its frames reach the
+     *     thread's root, shown from {@code main}
+     */
+    private StitchedSample taskPath(SampleRecord s, ContextNode context, long exitFrame, long enterFrame, boolean toMain) {
+        UnwindResult r = unwinder.unwind(s.context(), exitFrame);
+        List<Frame> frames = r.frames();
+        TaskWindow w = TaskWindow.of(frames, exitFrame, enterFrame);
+        tally.inexactFrameMatches += w.inexact();
+        int from = RuntimeLeaf.entryCalledByUser(frames, w.entry(), w.end(), modules::isRuntime);
+        int end = w.end();
+        boolean complete;
+        if (toMain) {
+            int mainEnd = RuntimeLeaf.endAtMain(frames, from, end, modules::isMain);
+            complete = mainEnd >= 0 || r.termination() == Termination.COMPLETE;
+            if (mainEnd >= 0) end = mainEnd;
+        } else {
+            complete = w.exitReached() && w.enterReached();
+            if (complete && from >= end) return runtimeWindow(s, context, false);
+        }
+        if (!complete && from >= end) {
+            // The unwind never left the runtime: show the runtime call it got to, after the marker.
+            end = frames.size();
+            from = RuntimeLeaf.entryCalledByUser(frames, 0, end, modules::isRuntime);
+        }
+        List<PathFrame> path = new ArrayList<>(context.depth() + end - from + 1);
+        context.appendTo(path);
+        path.addAll(segments.rootFirst(frames, from, Math.max(from, end), complete));
+        return sample(s, path, kind(context.gap(), complete, r.termination()));
+    }
+
+    /** An unwind that failed (rather than ran out of snapshot) leaves the path unresolved, like an unknown context. */
+    private static StitchedSample.Kind kind(Gap contextGap, boolean complete, Termination termination) {
+        Gap own = complete ? Gap.NONE
+                : termination == Termination.TRUNCATED || termination == Termination.DEPTH_LIMIT ? Gap.TRUNCATED : Gap.UNKNOWN;
+        return switch (contextGap.worst(own)) {
+            case NONE -> StitchedSample.Kind.EXACT;
+            case TRUNCATED -> StitchedSample.Kind.TRUNCATED;
+            case UNKNOWN -> StitchedSample.Kind.UNRESOLVED;
+        };
+    }
+
+    /**
+     * Frames not (or no longer) set: the task's user code is not on the stack.
+     *
+     * @param regionEnd the task is an implicit one, whose code has returned if the thread waits
+     *     at a barrier: the region's end barrier (an explicit task without frames is about to
+     *     start or has just finished, whatever the state)
+     */
+    private StitchedSample runtimeWindow(SampleRecord s, ContextNode context, boolean regionEnd) {
+        boolean barrier = regionEnd && OmptStates.isBarrier(s.state());
+        List<PathFrame> path = new ArrayList<>(context.depth() + 1);
+        context.appendTo(path);
+        path.add(barrier ? Placeholder.OMP_BARRIER : Placeholder.OMP_RUNTIME);
+        StitchedSample.Kind kind = !context.isKnown() ? StitchedSample.Kind.UNRESOLVED
+                : barrier ? StitchedSample.Kind.IMPLICIT_BARRIER : StitchedSample.Kind.RUNTIME_WINDOW;
+        return sample(s, path, kind);
+    }
+
+    private static StitchedSample idle(SampleRecord s) {
+        return sample(s, List.of(Placeholder.OMP_IDLE), StitchedSample.Kind.IDLE);
+    }
+
+    private static StitchedSample sample(SampleRecord s, List<PathFrame> path, StitchedSample.Kind kind) {
+        return new StitchedSample(s.threadSeq(), s.timeNs(), s.weightNs(), s.state(), s.waitId(), path, kind);
+    }
+}

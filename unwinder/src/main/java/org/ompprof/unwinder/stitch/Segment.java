@@ -1,0 +1,18 @@
+package org.ompprof.unwinder.stitch;
+
+import java.util.List;
+
+/**
+ * The frames one task contributes to a context, root first: for a creation record, the
+ * creating task's frames from its start down to the call that created the region or task.
+ *
+ * @param gap what is missing; if anything, {@code frames} begins with the marker saying so
+ */
+record Segment(List<PathFrame> frames, Gap gap) {
+    /** Stands for the creation of a region or task that was never recorded. */
+    static final Segment UNKNOWN = new Segment(List.of(Placeholder.UNKNOWN_CONTEXT), Gap.UNKNOWN);
+
+    Segment {
+        frames = List.copyOf(frames);
+    }
+}

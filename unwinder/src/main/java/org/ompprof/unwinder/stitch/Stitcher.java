@@ -1,0 +1,78 @@
+package org.ompprof.unwinder.stitch;
+
+import java.util.Optional;
+import java.util.stream.Stream;
+
+import org.ompprof.sampler.record.SampleRecord;
+import org.ompprof.sampler.recording.Recording;
+import org.ompprof.unwinder.image.ModuleImages;
+import org.ompprof.unwinder.stack.Module;
+import org.ompprof.unwinder.stack.StackUnwinder;
+
+/**
+ * The call-path stage for one recording: every sample's full calling context, with the
+ * OpenMP runtime's frames removed and each thread's frames stitched under the context that
+ * created its parallel region or task (see the package documentation for the rules).
+ *
+ * <p>{@link #of} reads the recording's callback records once and unwinds every region's and
+ * task's creation context; {@link #samples()} then unwinds and stitches samples as they are
+ * consumed. Not thread-safe.
+ *
+ * <pre>{@code
+ * try (Recording r = Recording.open(path)) {
+ *     Stitcher st = Stitcher.of(r);
+ *     st.samples().forEach(s -> tree.add(s.pathRootFirst(), s.weightNs()));
+ *     StitchCounters c = st.counters();
+ * }
+ * }</pre>
+ */
+public final class Stitcher {
+    private final Recording recording;
+    private final RecordingModules modules;
+    private final StitchCounters.Tally tally = new StitchCounters.Tally();
+    private final SampleStitcher samples;
+    private final Interner interner = new Interner();
+
+    private Stitcher(Recording recording, ModuleImages images) {
+        this.recording = recording;
+        this.modules = new RecordingModules(recording, images);
+        ContextUnwinder unwinder = new ContextUnwinder(new StackUnwinder(modules.space()));
+        SegmentMaker segments = new SegmentMaker(modules, unwinder, interner, tally);
+        Creations creations = new Creations(segments);
+        recording.records().filter(r -> !(r instanceof SampleRecord)).forEach(creations::add);
+        tally.regions = creations.regions.size();
+        tally.tasks = creations.tasks.size();
+        ContextResolver contexts = new ContextResolver(creations, interner, tally);
+        this.samples = new SampleStitcher(modules, unwinder, segments, creations, contexts, tally);
+    }
+
+    /** Indexes the recording's regions and tasks; images are loaded for this recording alone. */
+    public static Stitcher of(Recording recording) {
+        return new Stitcher(recording, new ModuleImages());
+    }
+
+    /** As {@link #of(Recording)}, sharing parsed images (and their CFI caches) with other users of {@code images}. */
+    public static Stitcher of(Recording recording, ModuleImages images) {
+        return new Stitcher(recording, images);
+    }
+
+    /**
+     * Every sample, stitched, thread by thread in time order (the recording's order). Lazy:
+     * samples are unwound as the stream is consumed. Each call stitches anew and adds to
+     * {@link #counters()}.
+     */
+    public Stream<StitchedSample> samples() {
+        return recording.records().filter(r -> r instanceof SampleRecord).map(r -> samples.stitch((SampleRecord) r));
+    }
+
+    /** Counts so far: the index's from {@link #of}, the samples' from what {@link #samples()} produced. */
+    public StitchCounters counters() {
+        tally.distinctContexts = interner.distinctContexts();
+        return tally.snapshot();
+    }
+
+    /** The loaded module a {@link PathFrame.Code} refers to, for symbolization; empty if its image was not available. */
+    public Optional<Module> module(long moduleId) {
+        return Optional.ofNullable(modules.module(moduleId));
+    }
+}

@@ -1,0 +1,83 @@
+package org.ompprof.unwinder.stitch;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.ompprof.sampler.record.TaskLevel;
+
+/** Context resolution on a hand-made index: nesting, interning, lost records and damaged chains. */
+class ContextResolverTest {
+    private static final int INITIAL = 1, IMPLICIT = 2, EXPLICIT = 4;
+    private static final PathFrame MAIN = code(0x10), COMPUTE = code(0x20), OUTLINED = code(0x30), PRODUCER = code(0x40);
+
+    private final StitchCounters.Tally tally = new StitchCounters.Tally();
+    private final Interner interner = new Interner();
+    private final Creations index = new Creations(null);
+    private final ContextResolver resolver = new ContextResolver(index, interner, tally);
+
+    private static PathFrame code(long pc) {
+        return new PathFrame.Code(1, "/bin/prog", pc, true);
+    }
+
+    private static Segment segment(PathFrame... frames) {
+        return new Segment(List.of(frames), Gap.NONE);
+    }
+
+    private static TaskLevel level(long taskId, long parallelId, int flags) {
+        return new TaskLevel(0x1000, 0, 0, 0, flags, 0, taskId, parallelId, 2);
+    }
+
+    /** Initial task 1 in region 1 creates region 2 from main;compute; implicit task 3 of region 2 creates tasks 10 and 11. */
+    private void program() {
+        index.initialTasks.add(1);
+        index.initialRegions.add(1);
+        index.regions.put(2, new Creations.Origin(1, interner.segment(segment(MAIN, COMPUTE))));
+        index.regionOfImplicitTask.put(3, 2);
+        index.tasks.put(10, new Creations.Origin(3, interner.segment(segment(OUTLINED, PRODUCER))));
+        index.tasks.put(11, new Creations.Origin(3, interner.segment(segment(OUTLINED, PRODUCER))));
+    }
+
+    @Test
+    void explicitTasksAreUnderTheirCreatorsRegion() {
+        program();
+        ContextNode a = resolver.ofTask(level(10, 2, EXPLICIT));
+        assertEquals(List.of(MAIN, COMPUTE, OUTLINED, PRODUCER), a.path());
+        assertSame(a, resolver.ofTask(level(11, 2, EXPLICIT)), "same creation path, same context");
+        assertEquals(List.of(MAIN, COMPUTE), resolver.ofTask(level(3, 2, IMPLICIT)).path());
+        assertEquals(List.of(), resolver.ofTask(level(1, 1, INITIAL)).path());
+    }
+
+    @Test
+    void aLostTaskCreationFallsBackToTheNearestKnownAncestor() {
+        program();
+        ContextNode c = resolver.ofLevels(List.of(level(12, 2, EXPLICIT), level(3, 2, IMPLICIT), level(1, 1, INITIAL)));
+        assertEquals(List.of(MAIN, COMPUTE, Placeholder.UNKNOWN_CONTEXT), c.path());
+        assertEquals(Gap.UNKNOWN, c.gap());
+    }
+
+    @Test
+    void aLostRegionIsUnknown() {
+        program();
+        ContextNode c = resolver.ofLevels(List.of(level(5, 9, IMPLICIT), level(1, 1, INITIAL)));
+        assertEquals(List.of(Placeholder.UNKNOWN_CONTEXT), c.path());
+    }
+
+    @Test
+    void aCycleInDamagedDataEnds() {
+        index.tasks.put(20, new Creations.Origin(21, segment(PRODUCER)));
+        index.tasks.put(21, new Creations.Origin(20, segment(OUTLINED)));
+        assertEquals(Gap.UNKNOWN, resolver.ofTask(level(20, 2, EXPLICIT)).gap());
+    }
+
+    @Test
+    void aTruncatedCreationMarksEveryContextUnderIt() {
+        program();
+        index.regions.put(2, new Creations.Origin(1, interner.segment(new Segment(List.of(Placeholder.TRUNCATED, COMPUTE), Gap.TRUNCATED))));
+        ContextNode c = resolver.ofTask(level(10, 2, EXPLICIT));
+        assertEquals(Gap.TRUNCATED, c.gap());
+        assertEquals(List.of(Placeholder.TRUNCATED, COMPUTE, OUTLINED, PRODUCER), c.path());
+    }
+}

@@ -1,0 +1,60 @@
+package org.ompprof.unwinder.stitch;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * (d) recursion.c: recursion to depth 200 in a parallel region, deeper than the 16 KiB stack
+ * snapshot reaches. Each path is complete, or marked truncated where it is cut; none is
+ * garbled: after the region's context come only rec frames (as many as a depth the program
+ * used when the leaf is reached) and the leaf.
+ */
+class RecursionStitchTest {
+    private static final int WORK_PARALLEL = 0x1;
+    private static final List<String> CONTEXT = List.of("main", "deep");
+    static Stitched run;
+
+    @BeforeAll
+    static void record() {
+        run = Stitched.of(StitchPrograms.recording("recursion", Map.of()));
+    }
+
+    @Test
+    void deepPathsAreCompleteOrMarkedTruncated() {
+        List<Stitched.Pair> working = run.select(s -> s.state() == WORK_PARALLEL && s.taskLevels().size() >= 2);
+        Expect.all("recursion samples", working, RecursionStitchTest::wellFormed);
+        assertTrue(working.stream().anyMatch(p -> p.stitched().sample().kind() == StitchedSample.Kind.TRUNCATED), "some cut");
+        assertTrue(working.stream().anyMatch(p -> p.stitched().sample().kind() == StitchedSample.Kind.EXACT
+                && recs(p.stitched().userNames()) > 100), "some complete deep ones");
+    }
+
+    private static boolean wellFormed(Named n) {
+        List<String> names = n.userNames();
+        if (names.size() < 3 || !names.subList(0, 2).equals(CONTEXT)) return false;
+        boolean truncated = names.get(2).equals("<truncated>");
+        if (n.sample().kind() != (truncated ? StitchedSample.Kind.TRUNCATED : StitchedSample.Kind.EXACT)) return false;
+        if (!truncated && !names.get(2).equals("deep.omp_outlined")) return false;
+        List<String> rest = names.subList(3, names.size());
+        int recs = recs(names);
+        boolean atLeaf = !rest.isEmpty() && rest.getLast().equals("leaf");
+        if (recs + (atLeaf ? 1 : 0) != rest.size() || rest.stream().limit(recs).anyMatch(x -> !x.equals("rec"))) return false;
+        if (!atLeaf || truncated) return recs <= 201;
+        return recs % 10 == 1 && recs <= 201; // depth d has d + 1 rec frames, d in 0, 10, ..., 200
+    }
+
+    private static int recs(List<String> names) {
+        return (int) names.stream().filter("rec"::equals).count();
+    }
+
+    @Test
+    void countersAddUp() {
+        Expect.consistent(run);
+        assertFalse(run.counters().samples(StitchedSample.Kind.UNRESOLVED) > 0, run.counters().toString());
+    }
+}
