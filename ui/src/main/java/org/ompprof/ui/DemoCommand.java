@@ -35,7 +35,16 @@ final class DemoCommand {
         int status = RecordCommand.run(List.of("-o", recording.toString(), "--", program.toString()), out, err);
         if (status != 0) return status;
         out.println();
-        return InfoCommand.run(List.of(recording.toString()), out, err);
+        int info = InfoCommand.run(List.of(recording.toString()), out, err);
+        if (info != 0) return info;
+        Path flame = dir.resolve("imbalance.html");
+        ExportCommand.run(List.of("--format", "html", "-o", flame.toString(), recording.toString()), out, err);
+        out.println();
+        out.println("call paths (samples per path, root first):");
+        ExportCommand.run(List.of("--format", "collapsed", recording.toString()), out, err);
+        out.println();
+        out.println("flame graph: " + flame + " (open it in a browser)");
+        return 0;
     }
 
     private static Path extractSource(Path dir) throws IOException {

@@ -32,6 +32,7 @@ public final class Main {
             return switch (verb) {
                 case "record" -> RecordCommand.run(args, out, err);
                 case "info" -> InfoCommand.run(args, out, err);
+                case "export" -> ExportCommand.run(args, out, err);
                 case "demo" -> DemoCommand.run(args, out, err);
                 default -> throw new UserError("unknown command '" + verb + "'; see ompprof --help");
             };

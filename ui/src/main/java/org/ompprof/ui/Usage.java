@@ -13,6 +13,9 @@ final class Usage {
                   run PROGRAM under the profiler and write a recording (default PROGRAM.ompprof)
               ompprof info FILE
                   metadata, threads, samples per OpenMP state, drops and handler cost of a recording
+              ompprof export --format collapsed|html [--metric NAME] [--thread N] [-o OUT] FILE
+                  the calling-context tree as folded stacks or a flame graph: every sample under
+                  its full call path from main, through parallel regions and tasks, runtime elided
               ompprof demo
                   build what is missing, profile a bundled OpenMP example and print what it found
               ompprof --help | --version

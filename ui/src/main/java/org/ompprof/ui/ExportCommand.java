@@ -1,0 +1,134 @@
+package org.ompprof.ui;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
+import java.io.PrintStream;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.ompprof.calltree.CallingContextTree;
+import org.ompprof.calltree.export.CollapsedOptions;
+import org.ompprof.calltree.export.CollapsedWriter;
+import org.ompprof.calltree.export.FlameGraphOptions;
+import org.ompprof.calltree.export.FlameGraphWriter;
+import org.ompprof.sampler.UserError;
+import org.ompprof.sampler.recording.Recording;
+import org.ompprof.ui.pipeline.Profile;
+import org.ompprof.ui.pipeline.ProfileBuilder;
+
+/** {@code ompprof export}: a recording's calling-context tree as folded stacks or a flame graph. */
+final class ExportCommand {
+    static final String USAGE = """
+        usage: ompprof export --format collapsed|html [--metric NAME] [--thread N] [-o OUT] FILE
+          collapsed  folded stacks, root first (main;driver;leaf 123), one line per path
+          html       a flame graph (async-profiler's converter)
+          --metric   what weighs the stacks: samples (default), time, time.work_parallel,
+                     time.barrier, time.lock, time.idle, ... (an unknown name lists them all)
+          --thread   one thread only (its number in `ompprof info`)
+          -o OUT     write to OUT instead of standard output
+        """;
+
+    private ExportCommand() {}
+
+    record Options(String format, String metric, Integer thread, Path output, Path input) {}
+
+    static int run(List<String> args, PrintStream out, PrintStream err) throws Exception {
+        if (args.contains("--help") || args.contains("-h")) {
+            out.print(USAGE);
+            return 0;
+        }
+        Options o = parse(args);
+        Profile profile;
+        try (Recording recording = Recording.open(o.input())) {
+            profile = ProfileBuilder.build(recording);
+        }
+        CallingContextTree tree = profile.tree();
+        if (tree.metrics().find(o.metric()) == null) {
+            throw new UserError("unknown metric '" + o.metric() + "'; known: " + String.join(", ", tree.metrics().names()));
+        }
+        if (o.output() == null) {
+            write(o, tree, out);
+            out.flush();
+        } else {
+            writeAtomically(o, tree);
+            err.println("ompprof: wrote " + o.output() + " (" + profile.samples() + " samples, " + tree.size() + " contexts)");
+        }
+        return 0;
+    }
+
+    private static Options parse(List<String> args) {
+        String format = null, metric = "samples";
+        Integer thread = null;
+        Path output = null;
+        List<String> files = new ArrayList<>();
+        for (int i = 0; i < args.size(); i++) {
+            String a = args.get(i);
+            switch (a) {
+                case "--format" -> format = value(args, ++i, a);
+                case "--metric" -> metric = value(args, ++i, a);
+                case "--thread" -> thread = number(value(args, ++i, a));
+                case "-o", "--output" -> output = Path.of(value(args, ++i, a));
+                default -> {
+                    if (a.startsWith("-")) throw new UserError("unknown option " + a + "; see ompprof export --help");
+                    files.add(a);
+                }
+            }
+        }
+        if (format == null || !(format.equals("collapsed") || format.equals("html"))) {
+            throw new UserError("export needs --format collapsed or --format html");
+        }
+        if (files.size() != 1) throw new UserError("export needs exactly one recording; see ompprof export --help");
+        return new Options(format, metric, thread, output, Path.of(files.getFirst()));
+    }
+
+    private static String value(List<String> args, int i, String option) {
+        if (i >= args.size()) throw new UserError(option + " needs a value");
+        return args.get(i);
+    }
+
+    private static int number(String s) {
+        try {
+            return Integer.parseInt(s);
+        } catch (NumberFormatException e) {
+            throw new UserError("--thread needs a thread number, not '" + s + "'");
+        }
+    }
+
+    private static void write(Options o, CallingContextTree tree, OutputStream out) throws IOException {
+        if (o.format().equals("html")) {
+            FlameGraphOptions f = FlameGraphOptions.titled("ompprof: " + o.input().getFileName()).withMetric(o.metric());
+            FlameGraphWriter.write(tree, o.thread() == null ? f : f.withThread(o.thread()), out);
+        } else {
+            CollapsedOptions c = CollapsedOptions.defaults().withMetric(o.metric());
+            Writer w = new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8));
+            CollapsedWriter.write(tree, o.thread() == null ? c : c.withThread(o.thread()), w);
+            w.flush();
+        }
+    }
+
+    /** Writes next to the target and renames, so a failed export leaves an existing file alone. */
+    private static void writeAtomically(Options o, CallingContextTree tree) throws IOException {
+        Path target = o.output().toAbsolutePath();
+        if (Files.isDirectory(target)) throw new UserError(o.output() + " is a directory; give a file name with -o");
+        Path dir = target.getParent();
+        if (!Files.isDirectory(dir) || !Files.isWritable(dir)) throw new UserError("cannot write to " + dir + " (no such directory, or not writable)");
+        Path tmp = Files.createTempFile(dir, "." + target.getFileName(), ".tmp");
+        try {
+            try (OutputStream out = Files.newOutputStream(tmp)) {
+                write(o, tree, out);
+            }
+            Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-r--r--")); // temp files start private
+            Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+    }
+}

@@ -1,0 +1,71 @@
+package org.ompprof.ui.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A recording exported as folded stacks and as a flame graph: every thread's spinning is under
+ * the full path from main, with no OpenMP runtime frames between main and the user's code.
+ */
+class ExportEndToEndTest {
+    @TempDir static Path work;
+    static Path recording;
+    static long samples;
+
+    @BeforeAll
+    static void record() throws Exception {
+        recording = work.resolve("spin.ompprof");
+        Ompprof.Result r = Ompprof.run(work, Map.of("OMP_NUM_THREADS", "2"), "record", "-o", recording.toString(), "--",
+                CPrograms.clang("spin").toString(), "0.6");
+        assertEquals(0, r.status(), r.err());
+        samples = Recorded.read(recording).samples().size();
+    }
+
+    private static long weight(String line) {
+        return Long.parseLong(line.substring(line.lastIndexOf(' ') + 1));
+    }
+
+    @Test
+    void collapsedStacksPutEveryThreadsWorkUnderMain() throws Exception {
+        Ompprof.Result r = Ompprof.run(work.resolve("c"), Map.of(), "export", "--format", "collapsed", recording.toString());
+        assertEquals(0, r.status(), r.err());
+        List<String> lines = r.out().lines().toList();
+        assertEquals(samples, lines.stream().mapToLong(ExportEndToEndTest::weight).sum(), "every sample is on one path");
+        long spinning = lines.stream().filter(l -> l.contains(";spin_for")).mapToLong(ExportEndToEndTest::weight).sum();
+        assertTrue(spinning >= 0.8 * samples, "spin_for holds most samples: " + spinning + " of " + samples + "\n" + r.out());
+        lines.stream().filter(l -> l.contains(";spin_for")).forEach(l -> {
+            assertTrue(l.startsWith("main;"), "rooted at main: " + l);
+            String beforeLeaf = l.substring(0, l.indexOf(";spin_for"));
+            assertTrue(!beforeLeaf.contains("__kmp") && !beforeLeaf.contains("libomp"), "no runtime frames: " + l);
+        });
+    }
+
+    @Test
+    void flameGraphHtmlHasTheFrames() throws Exception {
+        Path html = work.resolve("flame.html");
+        Ompprof.Result r = Ompprof.run(work.resolve("h"), Map.of(), "export", "--format", "html", "--metric", "time", "-o",
+                html.toString(), recording.toString());
+        assertEquals(0, r.status(), r.err());
+        String page = Files.readString(html);
+        assertTrue(page.contains("<title>ompprof: spin.ompprof"), "title");
+        assertTrue(page.contains("spin_for") && page.contains("main"), "frames in the page");
+    }
+
+    @Test
+    void unknownMetricIsOneLine() throws Exception {
+        Ompprof.Result r = Ompprof.run(work.resolve("m"), Map.of(), "export", "--format", "collapsed", "--metric", "nope",
+                recording.toString());
+        assertEquals(2, r.status());
+        assertEquals(1, r.err().strip().lines().count(), r.err());
+        assertTrue(r.err().contains("unknown metric 'nope'") && r.err().contains("time.barrier"), r.err());
+    }
+}
