@@ -45,13 +45,23 @@ static uint64_t new_task_id(void)
   return __atomic_add_fetch(&ompprof_g.next_task_id, 1, __ATOMIC_RELAXED);
 }
 
+/* Bytes of stack above the encountering task's exit frame that are still
+ * kept: the exit frame is the frame address (CFA - 16) of the runtime frame
+ * that called the task's code, so its CFA is inside this margin. */
+#define EXIT_FRAME_MARGIN 64u
+
 /* Writes a record whose body ends with a struct ompprof_context (`ctx`
  * points into `body`), followed by the stack snapshot from ctx->rsp. The
- * snapshot is copied straight into the ring, never staged. */
+ * snapshot is copied straight into the ring, never staged. It stops just
+ * past `exit_frame` when that is set: frames outward of it belong to the
+ * task's own creation context, which is recorded once elsewhere, and a
+ * task-heavy program would otherwise overflow the event ring with copies. */
 static void emit_with_context(struct priv *p, uint16_t type, void *body, uint32_t body_size,
-                              struct ompprof_context *ctx)
+                              struct ompprof_context *ctx, uint64_t exit_frame)
 {
   uint32_t n = snapshot_len(ctx, p->stack_lo, p->stack_hi, ompprof_g.stack_bytes);
+  if (exit_frame > ctx->rsp && exit_frame - ctx->rsp + EXIT_FRAME_MARGIN < n)
+    n = (uint32_t)(exit_frame - ctx->rsp + EXIT_FRAME_MARGIN);
   ctx->stack_len = n;
   uint32_t size = (uint32_t)(sizeof(struct ompprof_record_header) + body_size + RING_ALIGN8(n));
   struct ring_res res;
@@ -132,7 +142,7 @@ static void on_parallel_begin(ompt_data_t *encountering_task_data,
   b.enc_enter_frame = frame_ptr(encountering_task_frame, 1);
   b.requested_team_size = requested_parallelism;
   b.flags = (uint32_t)flags;
-  emit_with_context(p, OMPPROF_REC_PARALLEL_BEGIN, &b, sizeof b, &b.ctx);
+  emit_with_context(p, OMPPROF_REC_PARALLEL_BEGIN, &b, sizeof b, &b.ctx, b.enc_exit_frame);
 }
 
 static void on_parallel_end(ompt_data_t *parallel_data, ompt_data_t *encountering_task_data,
@@ -193,7 +203,7 @@ static void on_task_create(ompt_data_t *encountering_task_data,
   b.enc_enter_frame = frame_ptr(encountering_task_frame, 1);
   b.flags = (uint32_t)flags;
   b.has_dependences = (uint32_t)has_dependences;
-  emit_with_context(p, OMPPROF_REC_TASK_CREATE, &b, sizeof b, &b.ctx);
+  emit_with_context(p, OMPPROF_REC_TASK_CREATE, &b, sizeof b, &b.ctx, b.enc_exit_frame);
 }
 
 static void on_task_schedule(ompt_data_t *prior_task_data, ompt_task_status_t prior_task_status,
