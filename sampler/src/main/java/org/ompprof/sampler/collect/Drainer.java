@@ -16,12 +16,14 @@ import org.ompprof.sampler.wire.Wire;
 
 /**
  * The one thread that empties every slot's rings while the program runs. The machines this
- * runs on may have two cores, shared with the program: it sleeps 1 ms after finding data and
- * backs off to 10 ms when idle. It also unlinks the region file as soon as the agent mapped it.
+ * runs on may have two cores, shared with the program, and every wake-up preempts one of the
+ * program's threads: so it wakes every 20 ms (a ring holds well over 100 ms of samples), and
+ * sooner only while a pass finds rings filling faster than that. It also unlinks the region
+ * file as soon as the agent mapped it.
  */
 public final class Drainer implements AutoCloseable {
-    private static final long BUSY_SLEEP_NS = TimeUnit.MILLISECONDS.toNanos(1);
-    private static final long IDLE_SLEEP_NS = TimeUnit.MILLISECONDS.toNanos(10);
+    private static final long PERIOD_NS = TimeUnit.MILLISECONDS.toNanos(20);
+    private static final long HURRY_NS = TimeUnit.MILLISECONDS.toNanos(1);
     private static final int MALFORMED_EXAMPLES = 5;
 
     private final Region region;
@@ -65,13 +67,12 @@ public final class Drainer implements AutoCloseable {
     }
 
     private void loop() {
-        long sleep = BUSY_SLEEP_NS;
+        long hurryBytes = region.layout().sampleRingSize() / 8;
         try {
             while (!stopping) {
                 region.unlinkIfMapped();
-                boolean busy = drainOnce() > 0;
-                sleep = busy ? BUSY_SLEEP_NS : Math.min(IDLE_SLEEP_NS, sleep * 2);
-                LockSupport.parkNanos(sleep);
+                long bytes = drainOnce();
+                LockSupport.parkNanos(bytes > hurryBytes ? HURRY_NS : PERIOD_NS);
             }
         } catch (Throwable t) {
             failure = t; // reported by finish(); the program runs on, its records are dropped
