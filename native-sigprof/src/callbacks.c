@@ -45,11 +45,6 @@ static uint64_t new_task_id(void)
   return __atomic_add_fetch(&ompprof_g.next_task_id, 1, __ATOMIC_RELAXED);
 }
 
-/* Bytes of stack above the encountering task's exit frame that are still
- * kept: the exit frame is the frame address (CFA - 16) of the runtime frame
- * that called the task's code, so its CFA is inside this margin. */
-#define EXIT_FRAME_MARGIN 64u
-
 /* Writes a record whose body ends with a struct ompprof_context (`ctx`
  * points into `body`), followed by the stack snapshot from ctx->rsp. The
  * snapshot is copied straight into the ring, never staged. It stops just

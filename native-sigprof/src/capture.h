@@ -53,6 +53,11 @@ static inline __attribute__((always_inline)) void sig_copy(void *dst, const void
  * anything outside the bounds (alternate signal stacks, coroutines) might not
  * be, so it is refused rather than risk a fault in a signal handler.
  */
+/* Bytes of stack above a task's exit frame that snapshots still keep: the
+ * exit frame is the frame address (CFA - 16) of the runtime frame that called
+ * the task's code, so that frame's CFA lies inside this margin. */
+#define EXIT_FRAME_MARGIN 64u
+
 static inline uint32_t snapshot_len(struct ompprof_context *ctx, uint64_t stack_lo,
                                     uint64_t stack_hi, uint32_t stack_bytes) /* signal-safe */
 {

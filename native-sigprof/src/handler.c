@@ -95,6 +95,24 @@ static uint32_t fill_levels(struct ompprof_sample *s, uint8_t *out) /* signal-sa
          np * (uint32_t)sizeof(struct ompprof_parallel_level);
 }
 
+/* Frames outward of the current task's exit frame are the runtime's and the
+ * task's creation context, which the creation record already holds: copying
+ * them in every sample would cost time and ring space for nothing. The cut
+ * keeps EXIT_FRAME_MARGIN bytes past the exit frame so that the runtime
+ * frame it names can still be recognized. */
+static uint32_t trim_to_task(struct ompprof_context *ctx, const struct ompprof_task_level *level0,
+                             uint32_t levels, uint32_t n) /* signal-safe */
+{
+  if (levels == 0 || level0->exit_frame <= ctx->rsp)
+    return n;
+  uint64_t keep = level0->exit_frame - ctx->rsp + EXIT_FRAME_MARGIN;
+  if (keep >= n)
+    return n;
+  ctx->ctx_flags &= ~(uint32_t)OMPPROF_CTX_TRUNCATED;
+  ctx->stack_len = (uint32_t)keep;
+  return (uint32_t)keep;
+}
+
 static void take_sample(struct priv *p, const siginfo_t *si, const ucontext_t *uc) /* signal-safe */
 {
   struct agent *g = &ompprof_g;
@@ -129,6 +147,7 @@ static void take_sample(struct priv *p, const siginfo_t *si, const ucontext_t *u
       s->wait_id = wait_id;
       s->flags |= OMPPROF_SAMPLE_OMPT_READY;
       levels_bytes = fill_levels(s, (uint8_t *)(s + 1));
+      n = trim_to_task(&ctx, (const struct ompprof_task_level *)(const void *)(s + 1), s->task_levels, n);
     } else {
       s->state = ompt_state_undefined;
       s->omp_thread_num = -1;
