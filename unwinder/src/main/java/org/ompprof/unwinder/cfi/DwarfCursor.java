@@ -87,19 +87,14 @@ final class DwarfCursor {
     }
 
     long uleb() {
-        long result = 0;
-        int shift = 0;
-        int start = pos;
-        for (int i = 0; i < MAX_LEB_BYTES; i++) {
-            int b = u8();
-            if (shift < 64) result |= (long) (b & 0x7f) << shift;
-            shift += 7;
-            if ((b & 0x80) == 0) return result;
-        }
-        throw error("LEB128 longer than " + MAX_LEB_BYTES + " bytes", start);
+        return leb(false);
     }
 
     long sleb() {
+        return leb(true);
+    }
+
+    private long leb(boolean signed) {
         long result = 0;
         int shift = 0;
         int start = pos;
@@ -108,7 +103,7 @@ final class DwarfCursor {
             if (shift < 64) result |= (long) (b & 0x7f) << shift;
             shift += 7;
             if ((b & 0x80) == 0) {
-                if (shift < 64 && (b & 0x40) != 0) result |= -1L << shift;
+                if (signed && shift < 64 && (b & 0x40) != 0) result |= -1L << shift;
                 return result;
             }
         }
