@@ -22,6 +22,7 @@ final class Ompprof {
     static Process start(Path work, Map<String, String> env, List<String> args) throws IOException {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        if (!args.isEmpty() && args.getFirst().equals("record")) cmd.add("-XX:TieredStopAtLevel=1"); // as ./ompprof does
         cmd.addAll(List.of("--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC",
                 "-cp", System.getProperty("java.class.path"),
                 "-Dompprof.root=" + System.getProperty("ompprof.root"),
