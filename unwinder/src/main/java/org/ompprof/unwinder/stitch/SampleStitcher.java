@@ -91,8 +91,9 @@ final class SampleStitcher {
             if (mainEnd >= 0) end = mainEnd;
         } else {
             complete = w.exitReached() && w.enterReached();
-            if (complete && from >= end) return runtimeWindow(s, context, false);
         }
+        // a complete stack with no user frame left is the runtime's, whichever task it belongs to
+        if (complete && from >= end) return runtimeWindow(s, context, false);
         if (!complete && from >= end) {
             // The unwind never left the runtime: show the runtime call it got to, after the marker.
             end = frames.size();
