@@ -53,7 +53,7 @@ final class FrameNames {
     }
 
     private int[] symbolize(PathFrame.Code c) {
-        FrameKind kind = isRuntime(c.modulePath()) ? FrameKind.RUNTIME : FrameKind.USER;
+        FrameKind kind = stitcher.isRuntime(c.moduleId()) ? FrameKind.RUNTIME : FrameKind.USER;
         Module module = stitcher.module(c.moduleId()).orElse(null);
         if (module == null) return new int[] {frames.intern(Frame.unresolved(kind, c.modulePath(), c.lookupPc()))};
         List<SourceFrame> innermostFirst = symbolizer.symbolize(module, c.lookupPc());
@@ -73,11 +73,5 @@ final class FrameNames {
         }
         // one node per function: lines belong to the source view, not to the tree's shape
         return Frame.of(kind, c.modulePath(), s.function(), s.file(), 0);
-    }
-
-    private static boolean isRuntime(String path) {
-        String file = path.substring(path.lastIndexOf('/') + 1);
-        return file.startsWith("libomp.") || file.startsWith("libomptarget") || file.startsWith("libompprof.")
-                || file.startsWith("libgomp.");
     }
 }

@@ -111,6 +111,12 @@ final class RecordingModules {
         return f.module() != null && runtime.getOrDefault(f.module(), false);
     }
 
+    /** True if the recorded module is the OpenMP runtime or the agent (false when its image is unusable). */
+    boolean isRuntime(long moduleId) {
+        Module m = byId.get(moduleId);
+        return m != null && runtime.getOrDefault(m, false);
+    }
+
     /** True if the frame is in the program's {@code main}. */
     boolean isMain(Frame f) {
         return main != null && main.contains(f.lookupPc());

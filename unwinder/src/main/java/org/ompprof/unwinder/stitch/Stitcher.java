@@ -71,6 +71,14 @@ public final class Stitcher {
         return tally.snapshot();
     }
 
+    /**
+     * Whether a recorded module is the OpenMP runtime or the agent, by the same test the elision
+     * uses (false for a module whose image was not available).
+     */
+    public boolean isRuntime(long moduleId) {
+        return modules.isRuntime(moduleId);
+    }
+
     /** The loaded module a {@link PathFrame.Code} refers to, for symbolization; empty if its image was not available. */
     public Optional<Module> module(long moduleId) {
         return Optional.ofNullable(modules.module(moduleId));
