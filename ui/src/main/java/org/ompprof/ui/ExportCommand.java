@@ -20,6 +20,7 @@ import org.ompprof.calltree.export.CollapsedWriter;
 import org.ompprof.calltree.export.FlameGraphOptions;
 import org.ompprof.calltree.export.FlameGraphWriter;
 import org.ompprof.sampler.UserError;
+import org.ompprof.sampler.launch.OutputTarget;
 import org.ompprof.sampler.recording.Recording;
 import org.ompprof.ui.pipeline.Profile;
 import org.ompprof.ui.pipeline.ProfileBuilder;
@@ -38,7 +39,7 @@ final class ExportCommand {
 
     private ExportCommand() {}
 
-    record Options(String format, String metric, Integer thread, Path output, Path input) {}
+    record Options(String format, String metric, Integer thread, OutputTarget output, Path input) {}
 
     static int run(List<String> args, PrintStream out, PrintStream err) throws Exception {
         if (args.contains("--help") || args.contains("-h")) {
@@ -59,7 +60,7 @@ final class ExportCommand {
             out.flush();
         } else {
             writeAtomically(o, tree);
-            err.println("ompprof: wrote " + o.output() + " (" + profile.samples() + " samples, " + tree.size() + " contexts)");
+            err.println("ompprof: wrote " + o.output().shown() + " (" + profile.samples() + " samples, " + tree.size() + " contexts)");
         }
         return 0;
     }
@@ -67,7 +68,7 @@ final class ExportCommand {
     private static Options parse(List<String> args) {
         String format = null, metric = "samples";
         Integer thread = null;
-        Path output = null;
+        OutputTarget output = null; // checked now, before the tree is built, not after
         List<String> files = new ArrayList<>();
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
@@ -75,7 +76,7 @@ final class ExportCommand {
                 case "--format" -> format = value(args, ++i, a);
                 case "--metric" -> metric = value(args, ++i, a);
                 case "--thread" -> thread = number(value(args, ++i, a));
-                case "-o", "--output" -> output = Path.of(value(args, ++i, a));
+                case "-o", "--output" -> output = OutputTarget.of(value(args, ++i, a), Path.of("").toAbsolutePath());
                 default -> {
                     if (a.startsWith("-")) throw new UserError("unknown option " + a + "; see ompprof export --help");
                     files.add(a);
@@ -116,10 +117,8 @@ final class ExportCommand {
 
     /** Writes next to the target and renames, so a failed export leaves an existing file alone. */
     private static void writeAtomically(Options o, CallingContextTree tree) throws IOException {
-        Path target = o.output().toAbsolutePath();
-        if (Files.isDirectory(target)) throw new UserError(o.output() + " is a directory; give a file name with -o");
+        Path target = o.output().path();
         Path dir = target.getParent();
-        if (!Files.isDirectory(dir) || !Files.isWritable(dir)) throw new UserError("cannot write to " + dir + " (no such directory, or not writable)");
         Path tmp = Files.createTempFile(dir, "." + target.getFileName(), ".tmp");
         try {
             try (OutputStream out = Files.newOutputStream(tmp)) {

@@ -13,11 +13,15 @@ import org.ompprof.sampler.UserError;
  * @param path absolute
  * @param shown as the user will recognise it in messages
  */
-record OutputTarget(Path path, String shown) {
+public record OutputTarget(Path path, String shown) {
     static final String EXTENSION = ".ompprof";
 
     static OutputTarget choose(Optional<String> requested, Path program, Path cwd) {
-        String shown = requested.orElse(program.getFileName() + EXTENSION);
+        return of(requested.orElse(program.getFileName() + EXTENSION), cwd);
+    }
+
+    /** The file {@code shown} names relative to {@code cwd}, if a new file can be written there. */
+    public static OutputTarget of(String shown, Path cwd) {
         Path path = cwd.resolve(shown).normalize();
         if (shown.endsWith("/") || Files.isDirectory(path)) throw new UserError("output is a directory: " + shown);
         if (Files.exists(path) && !Files.isRegularFile(path)) throw new UserError("output is not a regular file: " + shown);
