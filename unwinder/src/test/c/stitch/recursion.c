@@ -1,8 +1,8 @@
 /*
- * Known answer (d): recursion from depth 0 to 200 inside a parallel region. A frame of rec is
+ * Known answer (d): recursion from depth 0 to 300 inside a parallel region. A frame of rec is
  * over 100 bytes, so the deeper stacks do not fit the 16 KiB snapshot: their samples must be
  * marked truncated, the others complete, and the number of rec frames in a complete path is
- * always depth + 1 for one of the depths used (0, 10, ..., 200).
+ * always depth + 1 for one of the depths used (0, 10, ..., 300).
  */
 #include <omp.h>
 #include <stdio.h>
@@ -30,7 +30,7 @@ __attribute__((noinline)) void deep(void)
 {
 #pragma omp parallel
   {
-    for (int d = 0; d <= 200; d += 10)
+    for (int d = 0; d <= 300; d += 10)
       sink[omp_get_thread_num()] += rec(d, 0.02);
   }
   sink[100] += 1;
