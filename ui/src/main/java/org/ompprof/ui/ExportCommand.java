@@ -23,7 +23,7 @@ import org.ompprof.sampler.UserError;
 import org.ompprof.sampler.launch.OutputTarget;
 import org.ompprof.sampler.recording.Recording;
 import org.ompprof.ui.pipeline.Profile;
-import org.ompprof.ui.pipeline.ProfileBuilder;
+import org.ompprof.ui.pipeline.ProfileReader;
 
 /** {@code ompprof export}: a recording's calling-context tree as folded stacks or a flame graph. */
 final class ExportCommand {
@@ -49,7 +49,7 @@ final class ExportCommand {
         Options o = parse(args);
         Profile profile;
         try (Recording recording = Recording.open(o.input())) {
-            profile = ProfileBuilder.build(recording);
+            profile = ProfileReader.read(recording);
         }
         CallingContextTree tree = profile.tree();
         if (tree.metrics().find(o.metric()) == null) {

@@ -16,6 +16,10 @@ import org.ompprof.sampler.recording.ImageSource;
 import org.ompprof.sampler.recording.Metadata;
 import org.ompprof.sampler.recording.ModuleInfo;
 import org.ompprof.sampler.recording.Recording;
+import org.ompprof.ui.pipeline.Profile;
+import org.ompprof.ui.pipeline.ProfileReader;
+import org.ompprof.unwinder.stitch.StitchCounters;
+import org.ompprof.unwinder.stitch.StitchedSample;
 import org.ompprof.sampler.recording.Stats;
 import org.ompprof.sampler.recording.ThreadInfo;
 import org.ompprof.sampler.wire.OmptNames;
@@ -53,6 +57,7 @@ public final class InfoCommand {
         StringBuilder s = new StringBuilder();
         run(s, r, fileSize);
         threads(s, r.threads());
+        profile(s, r, fileSize);
         drops(s, r.threads(), r.stats());
         handler(s, r.stats());
         modules(s, r.modules(), r.stats());
@@ -61,7 +66,8 @@ public final class InfoCommand {
 
     private static void run(StringBuilder s, Recording r, long fileSize) {
         Metadata m = r.metadata();
-        line(s, "recording", r.path() + " (" + size(fileSize) + ", format " + r.formatVersion() + ")");
+        line(s, r.isProfile() ? "profile" : "recording", r.path() + " (" + size(fileSize) + ", format " + r.formatVersion()
+                + (r.isProfile() ? ")" : ", raw samples)"));
         line(s, "command", m.get(Metadata.COMMAND, "?"));
         line(s, "directory", m.get(Metadata.CWD, "?"));
         line(s, "started", m.get(Metadata.START_TIME, "?") + " on " + m.get(Metadata.HOST, "?") + ", pid " + m.get(Metadata.PID, "?"));
@@ -109,6 +115,30 @@ public final class InfoCommand {
         s.append('\n');
     }
 
+    /** What the file holds beyond the tables: the profile and how its samples were stitched, or raw samples. */
+    private static void profile(StringBuilder s, Recording r, long fileSize) {
+        if (!r.isProfile()) {
+            s.append("raw recording: stack snapshots and callback records (export and report build the profile from them)\n\n");
+            return;
+        }
+        Profile p = ProfileReader.read(r);
+        s.append("profile\n");
+        s.append("  ").append(count(p.tree().size() - 1L)).append(" calling contexts over ").append(count(p.tree().frames().size()))
+                .append(" frames; ").append(count(p.samples())).append(" samples in ").append(p.timelines().size()).append(" thread timelines");
+        if (p.samples() > 0) s.append(String.format(Locale.ROOT, " (%.1f bytes per sample in this file)", (double) fileSize / p.samples()));
+        s.append('\n');
+        StitchCounters c = p.counters();
+        List<String> kinds = new ArrayList<>();
+        for (StitchedSample.Kind k : StitchedSample.Kind.values()) {
+            if (c.samples(k) > 0) kinds.add(count(c.samples(k)) + " " + k.name().toLowerCase(Locale.ROOT).replace('_', ' '));
+        }
+        s.append("  stitched: ").append(kinds.isEmpty() ? "no samples" : String.join(", ", kinds)).append('\n');
+        s.append("  creation contexts: ").append(count(c.regions())).append(" parallel regions, ").append(count(c.tasks()))
+                .append(" explicit tasks, ").append(count(c.distinctContexts())).append(" distinct");
+        if (c.unknownContexts() > 0) s.append("; ").append(count(c.unknownContexts())).append(" samples in a region or task whose creation was not recorded");
+        s.append("\n\n");
+    }
+
     private static void drops(StringBuilder s, List<ThreadInfo> threads, Stats st) {
         long samples = threads.stream().mapToLong(ThreadInfo::samplesDropped).sum();
         long events = threads.stream().mapToLong(ThreadInfo::eventsDropped).sum();
@@ -154,7 +184,9 @@ public final class InfoCommand {
         s.append("modules (").append(modules.size()).append(")\n");
         s.append("  ").append(by.getOrDefault(ImageSource.EMBEDDED, 0L)).append(" images in the recording (").append(size(embeddedBytes))
                 .append("), ").append(by.getOrDefault(ImageSource.REFERENCE, 0L)).append(" system files referenced, ")
-                .append(by.getOrDefault(ImageSource.MISSING, 0L)).append(" not captured\n");
+                .append(by.getOrDefault(ImageSource.MISSING, 0L)).append(" not captured");
+        if (by.containsKey(ImageSource.USED)) s.append(", ").append(by.get(ImageSource.USED)).append(" captured and used for the profile (images not kept)");
+        s.append('\n');
         for (String miss : st.modulesNotCaptured()) s.append("  module image not captured: ").append(miss).append('\n');
     }
 

@@ -1,12 +1,17 @@
 package org.ompprof.ui;
 
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.util.List;
 
 import org.ompprof.sampler.launch.RecordOptions;
 import org.ompprof.sampler.launch.Recorder;
+import org.ompprof.sampler.recording.Recording;
+import org.ompprof.ui.pipeline.ProfileBuilder;
+import org.ompprof.ui.pipeline.ProfileWriter;
 
-/** {@code ompprof record [OPTIONS] -- PROGRAM ARGS...}: runs the program and writes a recording. */
+/** {@code ompprof record [OPTIONS] -- PROGRAM ARGS...}: runs the program and writes its profile. */
 public final class RecordCommand {
     private RecordCommand() {}
 
@@ -17,6 +22,13 @@ public final class RecordCommand {
             out.print(RecordOptions.USAGE);
             return 0;
         }
-        return new Recorder(Recorder.Context.system(Version.get(), out, err)).record(options);
+        return new Recorder(Recorder.Context.system(Version.get(), out, err), RecordCommand::profile).record(options);
+    }
+
+    /** The raw recording becomes the profile: unwound, stitched, symbolized, in a tree with timelines. */
+    static long profile(Path raw, Path output) throws IOException {
+        try (Recording r = Recording.open(raw)) {
+            return ProfileWriter.write(output, r, ProfileBuilder.build(r));
+        }
     }
 }

@@ -12,10 +12,11 @@ import org.ompprof.sampler.wire.Wire;
  *
  * @param output empty: {@code <program basename>.ompprof} in the current directory
  * @param mode {@code Wire.MODE_*}
+ * @param keepRaw also keep the raw recording (stack snapshots and callback records) as {@code FILE.raw}
  * @param command the program and its arguments
  */
 public record RecordOptions(Optional<String> output, int mode, int rateHz, int stackBytes, int slots, int ringKib,
-        boolean help, List<String> command) {
+        boolean keepRaw, boolean help, List<String> command) {
     public static final int DEFAULT_RATE = 1000;
     public static final int DEFAULT_STACK_BYTES = 16 * 1024;
     public static final int DEFAULT_SLOTS = 64;
@@ -24,18 +25,20 @@ public record RecordOptions(Optional<String> output, int mode, int rateHz, int s
 
     public static final String USAGE = """
             usage: ompprof record [-o FILE] [--mode wall|cpu] [--rate HZ] [--stack-bytes N]
-                                  [--slots N] [--ring-kib N] -- PROGRAM ARGS...
+                                  [--slots N] [--ring-kib N] [--keep-raw] -- PROGRAM ARGS...
 
-            Runs PROGRAM under the profiler and writes a recording (default: PROGRAM.ompprof
-            in the current directory; an existing file is replaced only by a complete recording).
+            Runs PROGRAM under the profiler and writes its profile (default: PROGRAM.ompprof
+            in the current directory; an existing file is replaced only by a complete profile).
 
-              -o, --output FILE   where to write the recording
+              -o, --output FILE   where to write the profile
               --mode wall|cpu     sample on wall-clock time (default; sees waiting threads too)
                                   or on each thread's CPU time
               --rate HZ           samples per second per thread (default 1000)
               --stack-bytes N     bytes of stack copied per sample (default 16384, at most 65536)
               --slots N           threads that can be recorded at once (default 64)
               --ring-kib N        sample buffer per thread in KiB, a power of two (default 2048)
+              --keep-raw          also keep the raw samples (stack snapshots) as FILE.raw, for bug
+                                  reports; info and export read it too
 
             The program's input and output pass through, and ompprof exits with its status.
             """;
@@ -59,6 +62,7 @@ public record RecordOptions(Optional<String> output, int mode, int rateHz, int s
         private int stack = DEFAULT_STACK_BYTES;
         private int slots = DEFAULT_SLOTS;
         private int ringKib = DEFAULT_RING_KIB;
+        private boolean keepRaw;
         private boolean help;
 
         Parser(List<String> args) {
@@ -81,7 +85,7 @@ public record RecordOptions(Optional<String> output, int mode, int rateHz, int s
                 throw new UserError("record: no program given; usage: ompprof record [OPTIONS] -- PROGRAM ARGS...");
             }
             if (!help && command.getFirst().isEmpty()) throw new UserError("record: the program name is empty");
-            return new RecordOptions(Optional.ofNullable(output), mode, rate, stack, slots, ringKib, help, command);
+            return new RecordOptions(Optional.ofNullable(output), mode, rate, stack, slots, ringKib, keepRaw, help, command);
         }
 
         private void option(String a) {
@@ -95,6 +99,7 @@ public record RecordOptions(Optional<String> output, int mode, int rateHz, int s
             switch (name) {
                 case "-h", "--help" -> help = true;
                 case "-o", "--output" -> output = value(name, inline);
+                case "--keep-raw" -> keepRaw = true;
                 case "--mode" -> mode = mode(value(name, inline));
                 case "--rate" -> rate = number(name, value(name, inline), 1, 100_000);
                 case "--stack-bytes" -> stack = number(name, value(name, inline), 0, MAX_STACK_BYTES);

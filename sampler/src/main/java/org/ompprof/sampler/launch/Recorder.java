@@ -3,7 +3,9 @@ package org.ompprof.sampler.launch;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.OffsetDateTime;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -58,12 +60,20 @@ public final class Recorder {
 
     /** Everything decided before the program starts. */
     record Plan(List<String> typedCommand, List<String> command, Path program, OutputTarget output, Path agent, Optional<Path> libomp,
-            RegionLayout layout) {}
+            RegionLayout layout, boolean keepRaw) {}
 
     private final Context ctx;
+    private final RecordingFinisher finisher;
 
+    /** A recorder that writes the raw recording itself as the output. */
     public Recorder(Context ctx) {
+        this(ctx, null);
+    }
+
+    /** A recorder that hands the raw recording to {@code finisher} to make the output. */
+    public Recorder(Context ctx, RecordingFinisher finisher) {
         this.ctx = ctx;
+        this.finisher = finisher;
     }
 
     public int record(RecordOptions options) throws IOException, InterruptedException {
@@ -80,7 +90,7 @@ public final class Recorder {
                 ? Optional.of(Toolchain.libomp(ctx.properties())) : Optional.empty();
         List<String> command = new ArrayList<>(o.command());
         command.set(0, program.toString());
-        return new Plan(o.command(), command, program, output, agent, libomp, layout);
+        return new Plan(o.command(), command, program, output, agent, libomp, layout, o.keepRaw());
     }
 
     static RegionLayout layout(RecordOptions o) {
@@ -171,10 +181,33 @@ public final class Recorder {
         boolean connected = region.agentState() >= Wire.AGENT_OMPT;
         if (!connected) ctx.err().println("ompprof: " + NO_OMPT);
         Metadata metadata = metadata(plan, region, collector, started, wallNs, status, connected);
-        long bytes = RecordingBuilder.write(plan.output().path(), metadata, collector, drainer, region);
+        Path output = plan.output().path();
+        long bytes;
+        if (finisher == null) {
+            bytes = RecordingBuilder.write(output, metadata, collector, drainer, region);
+        } else {
+            Path raw = output.resolveSibling(output.getFileName() + ".raw");
+            RecordingBuilder.write(raw, metadata, collector, drainer, region);
+            bytes = finishProfile(raw, output, plan.keepRaw());
+        }
         ctx.err().println(Progress.summary(collector.threadCount(), collector.samples(), collector.dropped() + region.noSlotDrops(),
                 seconds(wallNs), plan.output().shown(), bytes));
         return status;
+    }
+
+    /** Nothing recorded is lost: if the profile cannot be made, the raw recording takes its place. */
+    private long finishProfile(Path raw, Path output, boolean keepRaw) throws IOException {
+        try {
+            long bytes = finisher.finish(raw, output);
+            if (!keepRaw) Files.deleteIfExists(raw);
+            return bytes;
+        } catch (IOException | RuntimeException e) {
+            if (keepRaw) Files.copy(raw, output, StandardCopyOption.REPLACE_EXISTING);
+            else Files.move(raw, output, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            ctx.err().println("ompprof: could not build the profile (" + e.getMessage() + "); " + output.getFileName()
+                    + " holds the raw recording instead, which info and export also read");
+            return Files.size(output);
+        }
     }
 
     private static long programPid(Region region, Process p) {

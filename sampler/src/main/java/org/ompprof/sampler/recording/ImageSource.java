@@ -7,5 +7,7 @@ public enum ImageSource {
     /** A system file left in place; dev/ino/size/mtime and the build id identify it. */
     REFERENCE,
     /** Not captured; the note says why. */
-    MISSING
+    MISSING,
+    /** Captured during the run and used to unwind and symbolize it; a profile does not keep images. */
+    USED
 }

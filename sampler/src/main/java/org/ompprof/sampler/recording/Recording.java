@@ -14,6 +14,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Stream;
@@ -35,7 +36,7 @@ import org.ompprof.sampler.recording.PayloadReader.BadPayload;
  * time. Every problem becomes a {@link RecordingFormatException} naming the file and offset.
  */
 public final class Recording implements AutoCloseable {
-    /** Where a section lies; {@code key} is the thread (RECORDS) or module id (MODULE_IMAGE). */
+    /** Where a section lies; {@code key} is the thread (RECORDS, TIMELINE) or module id (MODULE_IMAGE). */
     public record SectionRef(SectionKind kind, long offset, int flags, long rawLength, long storedLength, long key, long imageOffset) {
         long payloadOffset() {
             return offset + RecordingFormat.SECTION_HEADER_SIZE;
@@ -137,6 +138,75 @@ public final class Recording implements AutoCloseable {
     public Stream<WireRecord> records(int threadSeq) {
         return sections.stream().filter(s -> s.kind() == SectionKind.RECORDS && s.key() == threadSeq)
                 .flatMap(s -> decodeRecords(s).stream());
+    }
+
+    /** Whether the file is a profile (it has a calling-context tree) rather than a raw recording. */
+    public boolean isProfile() {
+        return sections.stream().anyMatch(s -> s.kind() == SectionKind.TREE);
+    }
+
+    /** Decodes a section's payload with another stage's codec. */
+    @FunctionalInterface
+    public interface SectionDecoder<T> {
+        /** Throws {@link BadSectionException} for bytes that do not decode. */
+        T decode(byte[] payload);
+    }
+
+    /**
+     * The one section of {@code kind}, decoded by {@code decoder}; empty if the file has none.
+     * A decoder's BadSectionException becomes a RecordingFormatException naming the file offset.
+     */
+    public <T> Optional<T> section(SectionKind kind, SectionDecoder<T> decoder) {
+        SectionRef found = null;
+        for (SectionRef s : sections) {
+            if (s.kind() != kind) continue;
+            if (found != null) throw RecordingFormatException.corrupt(path, s.offset(), "second " + kind + " section");
+            found = s;
+        }
+        return found == null ? Optional.empty() : Optional.of(decode(found, decoder, 0));
+    }
+
+    /** The payload of each section of {@code kind}, in file order, with its key (the thread, for TIMELINE). */
+    public void forEachSection(SectionKind kind, SectionConsumer consumer) {
+        for (SectionRef s : sections) {
+            if (s.kind() != kind) continue;
+            int prefix = kind == SectionKind.TIMELINE ? RecordingFormat.RECORDS_PREFIX : 0;
+            decode(s, payload -> {
+                consumer.accept(s.key(), prefix == 0 ? payload : Arrays.copyOfRange(payload, prefix, payload.length));
+                return null;
+            }, prefix);
+        }
+    }
+
+    /** Named counters (the STITCH section); empty if the file has none. */
+    public Map<String, Long> counters(SectionKind kind) {
+        return section(kind, payload -> {
+            try {
+                return SectionCodec.counters(payload);
+            } catch (BadPayload e) {
+                throw new BadSectionException(-1, e.getMessage());
+            }
+        }).orElse(Map.of());
+    }
+
+    private <T> T decode(SectionRef s, SectionDecoder<T> decoder, int prefix) {
+        byte[] payload = payload(s);
+        try {
+            return decoder.decode(payload);
+        } catch (BadSectionException e) {
+            // a stored payload's byte is a file offset; a compressed one's is only meaningful inflated
+            long at = s.payloadOffset();
+            String where = "";
+            if (e.offset() >= 0 && (s.flags() & RecordingFormat.FLAG_DEFLATE) == 0) at += prefix + e.offset();
+            else if (e.offset() >= 0) where = " (byte " + (prefix + e.offset()) + " of its inflated payload)";
+            throw RecordingFormatException.corrupt(path, at, "bad " + s.kind() + " section" + where + ": " + e.getMessage());
+        }
+    }
+
+    /** Receives a section's payload (after its key prefix) and key. */
+    @FunctionalInterface
+    public interface SectionConsumer {
+        void accept(long key, byte[] payload);
     }
 
     public void forEachRecord(RecordVisitor visitor) {
@@ -243,14 +313,14 @@ public final class Recording implements AutoCloseable {
     /** Fills in the thread of a RECORDS section and the module/offset of a MODULE_IMAGE section. */
     private SectionRef withKey(SectionRef s) throws IOException {
         int prefix = switch (s.kind()) {
-            case RECORDS -> RecordingFormat.RECORDS_PREFIX;
+            case RECORDS, TIMELINE -> RecordingFormat.RECORDS_PREFIX;
             case MODULE_IMAGE -> RecordingFormat.IMAGE_PREFIX;
             default -> 0;
         };
         if (prefix == 0) return s;
         if (s.rawLength() < prefix) throw RecordingFormatException.corrupt(path, s.offset(), "section shorter than its prefix");
         ByteBuffer p = le(inflate(s, prefix));
-        return s.kind() == SectionKind.RECORDS
+        return s.kind() != SectionKind.MODULE_IMAGE
                 ? new SectionRef(s.kind(), s.offset(), s.flags(), s.rawLength(), s.storedLength(), Integer.toUnsignedLong(p.getInt(0)), -1)
                 : new SectionRef(s.kind(), s.offset(), s.flags(), s.rawLength(), s.storedLength(), p.getLong(0), p.getLong(8));
     }

@@ -17,10 +17,14 @@ import java.nio.charset.StandardCharsets;
  * thread_seq, u32 reserved, then whole wire records of that thread in time order (a thread's
  * records may span several RECORDS sections, consecutive in the file); END = u32 number of
  * sections before it, and nothing may follow it.
+ *
+ * <p>Version 2 adds the profile sections (FRAMES, METRICS, TREE, TIMELINE = u32 thread_seq,
+ * u32 reserved, then samples; STITCH = a counter table); their payloads are calltree's codecs.
+ * Version 1 files (raw recordings only) still read.
  */
 public final class RecordingFormat {
     static final byte[] MAGIC = "OMPPROF\0".getBytes(StandardCharsets.US_ASCII);
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
     static final int FILE_HEADER_SIZE = 16;
     static final int SECTION_HEADER_SIZE = 28;
     static final int FLAG_DEFLATE = 1;

@@ -91,6 +91,27 @@ public final class RecordingWriter implements AutoCloseable {
         section(SectionKind.STATS, SectionCodec.stats(stats), SMALL_LEVEL);
     }
 
+    /** A profile section whose payload another stage encoded; big ones are compressed for speed. */
+    public void section(SectionKind kind, byte[] payload) throws IOException {
+        if (kind == SectionKind.TIMELINE || kind == SectionKind.RECORDS || kind == SectionKind.MODULE_IMAGE || kind == SectionKind.END) {
+            throw new IllegalArgumentException(kind + " sections have their own writer");
+        }
+        section(kind, payload, payload.length < (1 << 16) ? SMALL_LEVEL : BULK_LEVEL);
+    }
+
+    /** One run of a thread's timeline (calltree's TimelineCodec payload). */
+    public void timeline(int threadSeq, byte[] samples) throws IOException {
+        byte[] buf = new byte[RecordingFormat.RECORDS_PREFIX + samples.length];
+        putInt(buf, 0, threadSeq);
+        System.arraycopy(samples, 0, buf, RecordingFormat.RECORDS_PREFIX, samples.length);
+        section(SectionKind.TIMELINE, buf, buf.length, BULK_LEVEL);
+    }
+
+    /** Named counters (the stitcher's, for a profile). */
+    public void counters(SectionKind kind, java.util.Map<String, Long> counters) throws IOException {
+        section(kind, SectionCodec.counters(counters), SMALL_LEVEL);
+    }
+
     /** Copies a module's image from {@code in} into MODULE_IMAGE sections; returns its length. */
     public long moduleImage(long moduleId, InputStream in) throws IOException {
         byte[] buf = new byte[RecordingFormat.IMAGE_PREFIX + RecordingFormat.CHUNK];

@@ -116,9 +116,7 @@ final class SectionCodec {
     //        u32 n, n x string (modules not captured)
     static byte[] stats(Stats s) {
         PayloadWriter w = new PayloadWriter();
-        Map<String, Long> counters = counters(s);
-        w.u32(counters.size());
-        counters.forEach((k, v) -> w.string(k).u64(v));
+        counters(w, counters(s));
         long[] hist = s.histogram().counts();
         w.u32(hist.length);
         for (long c : hist) w.u64(c);
@@ -145,9 +143,7 @@ final class SectionCodec {
 
     static Stats stats(byte[] payload) throws BadPayload {
         PayloadReader r = new PayloadReader(payload);
-        int n = r.count(12, "counters");
-        Map<String, Long> c = new LinkedHashMap<>();
-        for (int i = 0; i < n; i++) c.put(r.string(), r.u64());
+        Map<String, Long> c = counters(r);
         int buckets = r.count(8, "histogram buckets");
         if (buckets != Wire.HIST_BUCKETS) throw new BadPayload(buckets + " histogram buckets, expected " + Wire.HIST_BUCKETS);
         long[] hist = new long[buckets];
@@ -161,6 +157,32 @@ final class SectionCodec {
         return new Stats(new HandlerHistogram(hist), c.getOrDefault("handler_calls", 0L), c.getOrDefault("handler_ns", 0L),
                 c.getOrDefault("reentered", 0L), c.getOrDefault("no_slot_drops", 0L), c.getOrDefault("disabled_signals", 0L),
                 c.getOrDefault("malformed", 0L), malformed, ringStats, notCaptured);
+    }
+
+    // counter table (STITCH, and the start of STATS): u32 n, n x (string name, u64 value)
+    static byte[] counters(Map<String, Long> counters) {
+        PayloadWriter w = new PayloadWriter();
+        counters(w, counters);
+        return w.toByteArray();
+    }
+
+    static Map<String, Long> counters(byte[] payload) throws BadPayload {
+        PayloadReader r = new PayloadReader(payload);
+        Map<String, Long> c = counters(r);
+        r.end("counters");
+        return c;
+    }
+
+    private static void counters(PayloadWriter w, Map<String, Long> counters) {
+        w.u32(counters.size());
+        counters.forEach((k, v) -> w.string(k).u64(v));
+    }
+
+    private static Map<String, Long> counters(PayloadReader r) throws BadPayload {
+        int n = r.count(12, "counters");
+        Map<String, Long> c = new LinkedHashMap<>();
+        for (int i = 0; i < n; i++) c.put(r.string(), r.u64());
+        return c;
     }
 
     private static void strings(PayloadWriter w, List<String> list) {

@@ -1,6 +1,10 @@
 package org.ompprof.sampler.recording;
 
-/** The kinds of section in a recording file, with their numbers on disk. */
+/**
+ * The kinds of section in a recording file, with their numbers on disk. A raw recording has
+ * RECORDS and MODULE_IMAGE sections; a profile has FRAMES, METRICS, TREE, TIMELINE and STITCH
+ * instead; both have the tables.
+ */
 public enum SectionKind {
     METADATA(1),
     THREADS(2),
@@ -8,6 +12,16 @@ public enum SectionKind {
     MODULE_IMAGE(4),
     RECORDS(5),
     STATS(6),
+    /** Profile: the frame table (calltree's FrameTableCodec). */
+    FRAMES(7),
+    /** Profile: the metric registry (calltree's MetricCodec). */
+    METRICS(8),
+    /** Profile: the calling-context tree and its exclusive values (calltree's TreeCodec). */
+    TREE(9),
+    /** Profile: a run of one thread's sample timeline, after a thread prefix like RECORDS (calltree's TimelineCodec). */
+    TIMELINE(10),
+    /** Profile: how samples were stitched, as named counters. */
+    STITCH(11),
     END(255);
 
     private final int code;

@@ -1,7 +1,12 @@
 package org.ompprof.ui.pipeline;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import org.eclipse.collections.impl.list.mutable.primitive.IntArrayList;
+import org.eclipse.collections.impl.map.mutable.primitive.IntObjectHashMap;
 import org.ompprof.calltree.CallingContextTree;
+import org.ompprof.calltree.profile.Timeline;
 import org.ompprof.sampler.recording.Recording;
 import org.ompprof.unwinder.image.ModuleImages;
 import org.ompprof.unwinder.stitch.PathFrame;
@@ -10,31 +15,41 @@ import org.ompprof.unwinder.stitch.Stitcher;
 import org.ompprof.unwinder.symbols.Symbolizer;
 
 /**
- * Wires the stages for one recording: stitch every sample into its full user call path,
- * symbolize it, and add it to a calling-context tree under its thread and OMPT state.
+ * Wires the stages for one raw recording: stitch every sample into its full user call path,
+ * symbolize it, add it to a calling-context tree under its thread and OMPT state, and to its
+ * thread's timeline.
  */
 public final class ProfileBuilder {
+    private final CallingContextTree tree = CallingContextTree.create();
+    private final IntObjectHashMap<Timeline.Builder> timelines = new IntObjectHashMap<>();
+    private final IntArrayList path = new IntArrayList();
+    private long samples;
+
     private ProfileBuilder() {}
 
     public static Profile build(Recording recording) {
         ModuleImages images = new ModuleImages();
         Stitcher stitcher = Stitcher.of(recording, images);
-        CallingContextTree tree = CallingContextTree.create();
+        ProfileBuilder b = new ProfileBuilder();
         try (Symbolizer symbolizer = Symbolizer.create(images)) {
-            FrameNames names = new FrameNames(stitcher, symbolizer, tree.frames());
-            IntArrayList path = new IntArrayList();
-            long[] count = {0};
-            stitcher.samples().forEach(s -> {
-                add(tree, names, path, s);
-                count[0]++;
-            });
-            return new Profile(tree, stitcher.counters(), count[0]);
+            FrameNames names = new FrameNames(stitcher, symbolizer, b.tree.frames());
+            stitcher.samples().forEach(s -> b.add(names, s));
         }
+        return new Profile(b.tree, b.timelines(), stitcher.counters(), b.samples);
     }
 
-    private static void add(CallingContextTree tree, FrameNames names, IntArrayList path, StitchedSample s) {
+    private void add(FrameNames names, StitchedSample s) {
         path.clear();
         for (PathFrame element : s.pathRootFirst()) path.addAll(names.frames(element));
-        tree.addSample(s.threadSeq(), path.toArray(), s.state(), s.weightNs());
+        int node = tree.path(path.toArray());
+        tree.addSampleAt(node, s.threadSeq(), s.state(), s.weightNs());
+        timelines.getIfAbsentPut(s.threadSeq(), () -> new Timeline.Builder(s.threadSeq())).add(s.timeNs(), node, s.state(), s.weightNs());
+        samples++;
+    }
+
+    private List<Timeline> timelines() {
+        List<Timeline> out = new ArrayList<>();
+        for (int thread : timelines.keySet().toSortedArray()) out.add(timelines.get(thread).build());
+        return out;
     }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
@@ -21,6 +22,28 @@ class BadInputTest {
         assertTrue(err.startsWith("ompprof: ") && err.contains(expected), err);
         assertEquals(1, err.lines().count(), "one line: " + err);
         assertFalse(err.contains("Exception"), err);
+    }
+
+    /**
+     * A damaged profile: a cut file names the offset where it ends, a flipped byte the section
+     * whose checksum fails; never a stack trace or a wrong answer.
+     */
+    @Test
+    void damagedProfileNamesTheOffset() throws Exception {
+        Path profile = work.resolve("p.ompprof");
+        Ompprof.Result rec = Ompprof.run(work, Map.of("OMP_NUM_THREADS", "2"), "record", "-o", profile.toString(), "--",
+                CPrograms.clang("spin").toString(), "0.2");
+        assertEquals(0, rec.status(), rec.err());
+        byte[] bytes = Files.readAllBytes(profile);
+        Path cut = Files.write(work.resolve("cut.ompprof"), java.util.Arrays.copyOf(bytes, bytes.length * 2 / 3));
+        assertOneLineError(Ompprof.run(work, Map.of(), "export", "--format", "collapsed", cut.toString()), "truncated at offset");
+        byte[] flipped = bytes.clone();
+        flipped[bytes.length / 2] ^= 0x5A;
+        Path bad = Files.write(work.resolve("bad.ompprof"), flipped);
+        for (String cmd : List.of("info", "export")) {
+            List<String> args = cmd.equals("info") ? List.of("info", bad.toString()) : List.of("export", "--format", "collapsed", bad.toString());
+            assertOneLineError(Ompprof.run(work, Map.of(), args.toArray(String[]::new)), "corrupt section at offset ");
+        }
     }
 
     @Test

@@ -13,8 +13,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A recording exported as folded stacks and as a flame graph: every thread's spinning is under
- * the full path from main, with no OpenMP runtime frames between main and the user's code.
+ * A profile exported as folded stacks and as a flame graph: every thread's spinning is under
+ * the full path from main, with no OpenMP runtime frames between main and the user's code. The
+ * profile file holds the same tree the raw samples give, in a fraction of the bytes.
  */
 class ExportEndToEndTest {
     @TempDir static Path work;
@@ -24,7 +25,7 @@ class ExportEndToEndTest {
     @BeforeAll
     static void record() throws Exception {
         recording = work.resolve("spin.ompprof");
-        Ompprof.Result r = Ompprof.run(work, Map.of("OMP_NUM_THREADS", "2"), "record", "-o", recording.toString(), "--",
+        Ompprof.Result r = Ompprof.run(work, Map.of("OMP_NUM_THREADS", "2"), "record", "--keep-raw", "-o", recording.toString(), "--",
                 CPrograms.clang("spin").toString(), "0.6");
         assertEquals(0, r.status(), r.err());
         samples = Recorded.read(recording).samples().size();
@@ -58,6 +59,38 @@ class ExportEndToEndTest {
         String page = Files.readString(html);
         assertTrue(page.contains("<title>ompprof: spin.ompprof"), "title");
         assertTrue(page.contains("spin_for") && page.contains("main"), "frames in the page");
+    }
+
+    @Test
+    void profileHoldsTheTreeTheRawSamplesGive() throws Exception {
+        Path raw = recording.resolveSibling(recording.getFileName() + ".raw");
+        for (String metric : List.of("samples", "time", "time.work_parallel")) {
+            Ompprof.Result fromProfile = Ompprof.run(work.resolve("p"), Map.of(), "export", "--format", "collapsed", "--metric", metric,
+                    recording.toString());
+            Ompprof.Result fromRaw = Ompprof.run(work.resolve("r"), Map.of(), "export", "--format", "collapsed", "--metric", metric,
+                    raw.toString());
+            assertEquals(0, fromProfile.status(), fromProfile.err());
+            assertEquals(0, fromRaw.status(), fromRaw.err());
+            assertEquals(sorted(fromRaw.out()), sorted(fromProfile.out()), metric);
+        }
+    }
+
+    private static List<String> sorted(String lines) {
+        return lines.lines().sorted().toList();
+    }
+
+    /** Frames, not stack bytes: the goal is under 16 bytes per sample on average. */
+    @Test
+    void profileKeepsFramesNotStacks() throws Exception {
+        long profileBytes = Files.size(recording);
+        long rawBytes = Files.size(recording.resolveSibling(recording.getFileName() + ".raw"));
+        double perSample = (double) profileBytes / samples;
+        assertTrue(perSample < 16, profileBytes + " bytes for " + samples + " samples");
+        assertTrue(profileBytes * 10 < rawBytes, "profile " + profileBytes + " vs raw " + rawBytes);
+        Ompprof.Result info = Ompprof.run(work.resolve("i"), Map.of(), "info", recording.toString());
+        assertEquals(0, info.status(), info.err());
+        assertTrue(info.out().startsWith("profile ") && info.out().contains(" calling contexts over ")
+                && info.out().contains(String.format(java.util.Locale.ROOT, "%,d samples in 2 thread timelines", samples)), info.out());
     }
 
     @Test

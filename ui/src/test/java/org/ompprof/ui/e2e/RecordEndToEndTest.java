@@ -39,7 +39,7 @@ class RecordEndToEndTest {
 
     private Recorded record(List<String> options, Path program, String... args) throws Exception {
         Path out = work.resolve("run.ompprof");
-        List<String> cmd = new ArrayList<>(List.of("record", "-o", out.toString()));
+        List<String> cmd = new ArrayList<>(List.of("record", "--keep-raw", "-o", out.toString()));
         cmd.addAll(options);
         cmd.add("--");
         cmd.add(program.toString());
@@ -82,7 +82,7 @@ class RecordEndToEndTest {
     @Test
     void sampleWeightsAddUpToWallTimeWhenOversubscribed() throws Exception {
         Path out = work.resolve("four.ompprof");
-        Ompprof.Result r = Ompprof.run(work, Map.of("OMP_NUM_THREADS", "4"), "record", "-o", out.toString(), "--",
+        Ompprof.Result r = Ompprof.run(work, Map.of("OMP_NUM_THREADS", "4"), "record", "--keep-raw", "-o", out.toString(), "--",
                 CPrograms.clang("spin").toString(), "1.5");
         assertEquals(0, r.status(), r.err());
         Recorded rec = Recorded.read(out);
@@ -138,7 +138,7 @@ class RecordEndToEndTest {
     @Test
     void exitStatusIsTheProgramsAndTheRecordingIsWritten() throws Exception {
         Path program = CPrograms.clang("exit_with");
-        Ompprof.Result r = Ompprof.run(work, TWO_THREADS, "record", "-o", "a.ompprof", "--", program.toString(), "3");
+        Ompprof.Result r = Ompprof.run(work, TWO_THREADS, "record", "--keep-raw", "-o", "a.ompprof", "--", program.toString(), "3");
         assertEquals(3, r.status(), r.err());
         assertFalse(Recorded.read(work.resolve("a.ompprof")).samples().isEmpty());
     }
@@ -147,7 +147,7 @@ class RecordEndToEndTest {
     @ValueSource(ints = {6, 11})
     void deathBySignalIs128PlusSignalAndTheRecordingIsWritten(int signal) throws Exception {
         Path program = CPrograms.clang("exit_with");
-        Ompprof.Result r = Ompprof.run(work, TWO_THREADS, "record", "-o", "s.ompprof", "--", program.toString(),
+        Ompprof.Result r = Ompprof.run(work, TWO_THREADS, "record", "--keep-raw", "-o", "s.ompprof", "--", program.toString(),
                 "signal", Integer.toString(signal));
         assertEquals(128 + signal, r.status(), r.err());
         Recorded rec = Recorded.read(work.resolve("s.ompprof"));
@@ -159,7 +159,7 @@ class RecordEndToEndTest {
     @Test
     void interruptIsForwardedAndTheRecordingWritten() throws Exception {
         Path program = CPrograms.clang("exit_with");
-        Process p = Ompprof.start(work, TWO_THREADS, List.of("record", "-o", "i.ompprof", "--", program.toString(), "sleep", "60"));
+        Process p = Ompprof.start(work, TWO_THREADS, List.of("record", "--keep-raw", "-o", "i.ompprof", "--", program.toString(), "sleep", "60"));
         long deadline = System.nanoTime() + 30_000_000_000L;
         while (!java.nio.file.Files.readString(work.resolve("stdout.txt")).contains("sleeping")) {
             assertTrue(System.nanoTime() < deadline && p.isAlive(), "the program did not start");
@@ -176,7 +176,7 @@ class RecordEndToEndTest {
     @Test
     void gccProgramRunsOnLibomp() throws Exception {
         Path program = CPrograms.gcc("spin");
-        Ompprof.Result r = Ompprof.run(work, TWO_THREADS, "record", "-o", "g.ompprof", "--", program.toString(), "0.5");
+        Ompprof.Result r = Ompprof.run(work, TWO_THREADS, "record", "--keep-raw", "-o", "g.ompprof", "--", program.toString(), "0.5");
         assertEquals(0, r.status(), r.err());
         assertTrue(r.err().contains("GCC OpenMP program"), r.err());
         Recorded rec = Recorded.read(work.resolve("g.ompprof"));
@@ -189,7 +189,7 @@ class RecordEndToEndTest {
 
     @Test
     void programWithoutOpenMpRunsWithAWarning() throws Exception {
-        Ompprof.Result r = Ompprof.run(work, Map.of(), "record", "-o", "n.ompprof", "--", CPrograms.plain("no_openmp").toString());
+        Ompprof.Result r = Ompprof.run(work, Map.of(), "record", "--keep-raw", "-o", "n.ompprof", "--", CPrograms.plain("no_openmp").toString());
         assertEquals(0, r.status(), r.err());
         assertTrue(r.out().contains("no openmp here"), r.out());
         assertTrue(r.err().contains("no OpenMP runtime"), r.err());

@@ -9,10 +9,17 @@ import org.ompprof.sampler.record.SampleRecord;
 import org.ompprof.sampler.record.WireRecord;
 import org.ompprof.sampler.recording.Recording;
 
-/** A recording read back whole, for assertions: small programs make small recordings. */
+/**
+ * The raw recording kept next to a profile by {@code record --keep-raw}, read back whole, for
+ * assertions on what the agent wrote: small programs make small recordings.
+ */
 record Recorded(Recording recording, List<WireRecord> records) {
-    static Recorded read(Path file) {
-        Recording r = Recording.open(file);
+    /** @param profile the file {@code record -o} named; its raw recording is {@code profile.raw} */
+    static Recorded read(Path profile) {
+        try (Recording p = Recording.open(profile)) {
+            if (!p.isProfile()) throw new AssertionError(profile + " is not a profile");
+        }
+        Recording r = Recording.open(profile.resolveSibling(profile.getFileName() + ".raw"));
         return new Recorded(r, r.records().toList());
     }
 

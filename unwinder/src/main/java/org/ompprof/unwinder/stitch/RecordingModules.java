@@ -72,7 +72,7 @@ final class RecordingModules {
                     () -> recording.moduleImage(m.moduleId()).orElseThrow());
             case REFERENCE -> ModuleImage.onDisk(m.imagePath().isEmpty() ? m.path() : m.imagePath(), m.buildId(), m.fileSize(),
                     m.mtimeNs(), m.loadBias());
-            case MISSING -> null;
+            case MISSING, USED -> null;
         };
     }
 

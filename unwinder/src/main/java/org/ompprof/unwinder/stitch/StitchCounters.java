@@ -1,6 +1,8 @@
 package org.ompprof.unwinder.stitch;
 
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -34,6 +36,32 @@ public record StitchCounters(Map<StitchedSample.Kind, Long> samples, Map<Stitche
 
     public long totalSamples() {
         return samples.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    /** Named counters, for a profile's STITCH section: samples.KIND, weight_ns.KIND (kinds in lower case), then the totals. */
+    public Map<String, Long> asMap() {
+        Map<String, Long> m = new LinkedHashMap<>();
+        for (StitchedSample.Kind k : StitchedSample.Kind.values()) m.put("samples." + k.name().toLowerCase(Locale.ROOT), samples(k));
+        for (StitchedSample.Kind k : StitchedSample.Kind.values()) m.put("weight_ns." + k.name().toLowerCase(Locale.ROOT), weightNs(k));
+        m.put("regions", regions);
+        m.put("tasks", tasks);
+        m.put("contexts_resolved", contextsResolved);
+        m.put("distinct_contexts", distinctContexts);
+        m.put("inexact_frame_matches", inexactFrameMatches);
+        m.put("unknown_contexts", unknownContexts);
+        return m;
+    }
+
+    /** The inverse of {@link #asMap()}; names it does not know are ignored, missing ones read as 0. */
+    public static StitchCounters fromMap(Map<String, Long> m) {
+        Map<StitchedSample.Kind, Long> n = new EnumMap<>(StitchedSample.Kind.class), w = new EnumMap<>(StitchedSample.Kind.class);
+        for (StitchedSample.Kind k : StitchedSample.Kind.values()) {
+            n.put(k, m.getOrDefault("samples." + k.name().toLowerCase(Locale.ROOT), 0L));
+            w.put(k, m.getOrDefault("weight_ns." + k.name().toLowerCase(Locale.ROOT), 0L));
+        }
+        return new StitchCounters(n, w, m.getOrDefault("regions", 0L), m.getOrDefault("tasks", 0L),
+                m.getOrDefault("contexts_resolved", 0L), m.getOrDefault("distinct_contexts", 0L),
+                m.getOrDefault("inexact_frame_matches", 0L), m.getOrDefault("unknown_contexts", 0L));
     }
 
     /** Mutable tallies, turned into a {@link StitchCounters} snapshot on request. */

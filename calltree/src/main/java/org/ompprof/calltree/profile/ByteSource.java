@@ -1,0 +1,80 @@
+package org.ompprof.calltree.profile;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Reads what {@link ByteSink} wrote, trusting nothing: every read is bounded by the bytes
+ * present, every count is checked against what is left before anything is allocated, and every
+ * failure is a {@link ProfileFormatException} at the offending byte.
+ */
+final class ByteSource {
+    private final byte[] b;
+    private int pos;
+
+    ByteSource(byte[] b) {
+        this.b = b;
+    }
+
+    int position() {
+        return pos;
+    }
+
+    boolean atEnd() {
+        return pos == b.length;
+    }
+
+    int u8() {
+        if (pos >= b.length) throw fail("unexpected end of section");
+        return b[pos++] & 0xFF;
+    }
+
+    long varint() {
+        int start = pos;
+        long v = 0;
+        for (int shift = 0; shift < 64; shift += 7) {
+            if (pos >= b.length) throw new ProfileFormatException(start, "unexpected end of section in a number");
+            int x = b[pos++];
+            v |= (long) (x & 0x7F) << shift;
+            if (x >= 0) return v;
+        }
+        throw new ProfileFormatException(start, "number longer than 10 bytes");
+    }
+
+    long zigzag() {
+        long v = varint();
+        return (v >>> 1) ^ -(v & 1);
+    }
+
+    /** A varint in [0, limit]. */
+    int bounded(long limit, String what) {
+        int start = pos;
+        long v = varint();
+        if (v < 0 || v > limit) throw new ProfileFormatException(start, what + " " + Long.toUnsignedString(v) + " outside 0.." + limit);
+        return (int) v;
+    }
+
+    /** A count of items each taking at least {@code minBytes} bytes. */
+    int count(int minBytes, String what) {
+        int start = pos;
+        long v = varint();
+        if (v < 0 || v * Math.max(1, minBytes) > b.length - pos) {
+            throw new ProfileFormatException(start, Long.toUnsignedString(v) + " " + what + " cannot fit in the " + (b.length - pos) + " bytes left");
+        }
+        return (int) v;
+    }
+
+    String string() {
+        int length = count(1, "string bytes");
+        String s = new String(b, pos, length, StandardCharsets.UTF_8);
+        pos += length;
+        return s;
+    }
+
+    void end(String what) {
+        if (!atEnd()) throw fail((b.length - pos) + " unexpected bytes after the " + what);
+    }
+
+    ProfileFormatException fail(String message) {
+        return new ProfileFormatException(pos, message);
+    }
+}

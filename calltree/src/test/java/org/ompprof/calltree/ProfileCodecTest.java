@@ -1,0 +1,131 @@
+package org.ompprof.calltree;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Random;
+import java.util.function.Consumer;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.ompprof.calltree.profile.FrameTableCodec;
+import org.ompprof.calltree.profile.MetricCodec;
+import org.ompprof.calltree.profile.ProfileFormatException;
+import org.ompprof.calltree.profile.Timeline;
+import org.ompprof.calltree.profile.TimelineCodec;
+import org.ompprof.calltree.profile.TreeCodec;
+
+/** The profile sections round-trip exactly, and damaged bytes give a ProfileFormatException, never anything else. */
+class ProfileCodecTest {
+    private static CallingContextTree randomTree(long seed, int samples) {
+        CallingContextTree tree = CallingContextTree.create();
+        new RandomProfile(seed, samples).buildInto(tree);
+        return tree;
+    }
+
+    private static CallingContextTree roundTrip(CallingContextTree tree) {
+        FrameTable frames = FrameTableCodec.decode(FrameTableCodec.encode(tree.frames()));
+        MetricRegistry metrics = MetricCodec.decode(MetricCodec.encode(tree.metrics()));
+        return TreeCodec.decode(TreeCodec.encode(tree), frames, metrics);
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {1, 2, 3, 42, 977})
+    void treeRoundTripsWithTheSameIdsAndValues(long seed) {
+        CallingContextTree tree = randomTree(seed, 2000);
+        CallingContextTree back = roundTrip(tree);
+        assertEquals(tree.size(), back.size());
+        for (int node = 1; node < tree.size(); node++) {
+            assertEquals(tree.parent(node), back.parent(node));
+            assertEquals(tree.frameOf(node), back.frameOf(node));
+        }
+        assertEquals(tree.metrics().all(), back.metrics().all());
+        assertEquals(NaiveTree.contents(tree), NaiveTree.contents(back));
+    }
+
+    @Test
+    void emptyTreeRoundTrips() {
+        CallingContextTree back = roundTrip(CallingContextTree.create());
+        assertEquals(1, back.size());
+    }
+
+    private static Timeline randomTimeline(Random random, int size, int nodes) {
+        Timeline.Builder b = new Timeline.Builder(random.nextInt(300));
+        long time = random.nextLong(1L << 40);
+        int node = 0, state = 1;
+        long weight = 1_000_000;
+        for (int i = 0; i < size; i++) {
+            time += random.nextInt(50) == 0 ? -random.nextInt(1000) : 1_000_000 + random.nextInt(20_000) - 10_000;
+            if (random.nextInt(4) == 0) node = random.nextInt(nodes);
+            if (random.nextInt(10) == 0) state = random.nextInt(0x103);
+            if (random.nextInt(30) == 0) weight = random.nextLong(5_000_000);
+            b.add(time, node, state, weight);
+        }
+        return b.build();
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {5, 6, 7})
+    void timelineRoundTripsInChunks(long seed) {
+        Random random = new Random(seed);
+        Timeline t = randomTimeline(random, 5000, 700);
+        Timeline.Builder back = new Timeline.Builder(t.thread());
+        for (int from = 0; from < t.size(); from += 1234) TimelineCodec.decode(TimelineCodec.encode(t, from, Math.min(t.size(), from + 1234)), 700, back);
+        Timeline u = back.build();
+        assertEquals(t.size(), u.size());
+        for (int i = 0; i < t.size(); i++) {
+            assertArrayEquals(new long[] {t.timeNs(i), t.node(i), t.state(i), t.weightNs(i)},
+                    new long[] {u.timeNs(i), u.node(i), u.state(i), u.weightNs(i)}, "sample " + i);
+        }
+        double perSample = (double) TimelineCodec.encode(t, 0, t.size()).length / t.size();
+        assertTrue(perSample < 6, perSample + " bytes per sample before compression");
+    }
+
+    /** Every prefix, and random damage: a clear error or a valid decode, nothing else, and quickly. */
+    @ParameterizedTest
+    @ValueSource(longs = {11, 12, 13, 14})
+    void damagedSectionsFailCleanly(long seed) {
+        Random random = new Random(seed);
+        CallingContextTree tree = randomTree(seed, 300);
+        FrameTable frames = tree.frames();
+        MetricRegistry metrics = tree.metrics();
+        byte[] framesBytes = FrameTableCodec.encode(frames), metricBytes = MetricCodec.encode(metrics), treeBytes = TreeCodec.encode(tree);
+        byte[] timelineBytes = TimelineCodec.encode(randomTimeline(random, 300, tree.size()), 0, 300);
+        assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
+            damage(random, framesBytes, FrameTableCodec::decode);
+            damage(random, metricBytes, MetricCodec::decode);
+            damage(random, treeBytes, b -> TreeCodec.decode(b, frames, metrics));
+            damage(random, timelineBytes, b -> TimelineCodec.decode(b, tree.size(), new Timeline.Builder(0)));
+        });
+    }
+
+    private static void damage(Random random, byte[] good, Consumer<byte[]> decoder) {
+        for (int length = 0; length < good.length; length++) decodeOrFail(Arrays.copyOf(good, length), decoder, true);
+        for (int i = 0; i < 2000; i++) {
+            byte[] bad = good.clone();
+            int flips = 1 + random.nextInt(4);
+            for (int k = 0; k < flips; k++) bad[random.nextInt(bad.length)] = (byte) random.nextInt(256);
+            decodeOrFail(bad, decoder, false);
+        }
+        for (int i = 0; i < 200; i++) {
+            byte[] noise = new byte[random.nextInt(200)];
+            random.nextBytes(noise);
+            decodeOrFail(noise, decoder, false);
+        }
+    }
+
+    private static void decodeOrFail(byte[] bytes, Consumer<byte[]> decoder, boolean mustFail) {
+        try {
+            decoder.accept(bytes);
+            if (mustFail && bytes.length > 1) throw new AssertionError("a cut section of " + bytes.length + " bytes decoded");
+        } catch (ProfileFormatException e) {
+            assertTrue(e.offset() >= 0 && e.offset() <= bytes.length, "offset " + e.offset() + " of " + bytes.length);
+            assertTrue(!e.getMessage().isBlank());
+        }
+    }
+}

@@ -1,0 +1,52 @@
+package org.ompprof.ui.pipeline;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.ompprof.calltree.CallingContextTree;
+import org.ompprof.calltree.profile.FrameTableCodec;
+import org.ompprof.calltree.profile.MetricCodec;
+import org.ompprof.calltree.profile.Timeline;
+import org.ompprof.calltree.profile.TimelineCodec;
+import org.ompprof.calltree.profile.TreeCodec;
+import org.ompprof.sampler.recording.ImageSource;
+import org.ompprof.sampler.recording.ModuleInfo;
+import org.ompprof.sampler.recording.Recording;
+import org.ompprof.sampler.recording.RecordingWriter;
+import org.ompprof.sampler.recording.SectionKind;
+
+/**
+ * Writes a profile: the raw recording's tables (metadata, threads, modules, run statistics),
+ * then the frames, metrics, tree, timelines and stitch counters. Frames, not stack bytes: the
+ * images that were used to unwind and symbolize are not kept. Atomic, like every recording.
+ */
+public final class ProfileWriter {
+    private ProfileWriter() {}
+
+    /** Returns the size of the file written. */
+    public static long write(Path output, Recording raw, Profile profile) throws IOException {
+        CallingContextTree tree = profile.tree();
+        try (RecordingWriter w = RecordingWriter.create(output)) {
+            w.metadata(raw.metadata());
+            w.threads(raw.threads());
+            w.modules(imagesNotKept(raw.modules()));
+            w.stats(raw.stats());
+            w.section(SectionKind.FRAMES, FrameTableCodec.encode(tree.frames()));
+            w.section(SectionKind.METRICS, MetricCodec.encode(tree.metrics()));
+            w.section(SectionKind.TREE, TreeCodec.encode(tree));
+            for (Timeline t : profile.timelines()) {
+                for (int from = 0; from < t.size(); from += TimelineCodec.CHUNK) {
+                    w.timeline(t.thread(), TimelineCodec.encode(t, from, Math.min(t.size(), from + TimelineCodec.CHUNK)));
+                }
+            }
+            w.counters(SectionKind.STITCH, profile.counters().asMap());
+            return w.commit();
+        }
+    }
+
+    private static List<ModuleInfo> imagesNotKept(List<ModuleInfo> modules) {
+        return modules.stream().map(m -> m.image() != ImageSource.EMBEDDED ? m
+                : m.withImage(ImageSource.USED, m.imagePath(), m.imageLength(), m.note())).toList();
+    }
+}
