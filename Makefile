@@ -20,6 +20,7 @@ test: deps
 
 bench: build
 	scripts/bench-overhead
+	scripts/bench-profile
 
 clean:
 	$(MVN) -q clean

@@ -11,10 +11,13 @@ import org.ompprof.calltree.profile.Timeline;
 import org.ompprof.calltree.profile.TimelineCodec;
 import org.ompprof.calltree.profile.TreeCodec;
 import org.ompprof.sampler.recording.ImageSource;
+import org.ompprof.sampler.recording.Metadata;
 import org.ompprof.sampler.recording.ModuleInfo;
 import org.ompprof.sampler.recording.Recording;
 import org.ompprof.sampler.recording.RecordingWriter;
 import org.ompprof.sampler.recording.SectionKind;
+import org.ompprof.sampler.recording.Stats;
+import org.ompprof.sampler.recording.ThreadInfo;
 
 /**
  * Writes a profile: the raw recording's tables (metadata, threads, modules, run statistics),
@@ -24,14 +27,20 @@ import org.ompprof.sampler.recording.SectionKind;
 public final class ProfileWriter {
     private ProfileWriter() {}
 
-    /** Returns the size of the file written. */
+    /** The profile of a raw recording, with its tables; returns the size of the file written. */
     public static long write(Path output, Recording raw, Profile profile) throws IOException {
+        return write(output, raw.metadata(), raw.threads(), raw.modules(), raw.stats(), profile);
+    }
+
+    /** Returns the size of the file written. */
+    public static long write(Path output, Metadata metadata, List<ThreadInfo> threads, List<ModuleInfo> modules, Stats stats,
+            Profile profile) throws IOException {
         CallingContextTree tree = profile.tree();
         try (RecordingWriter w = RecordingWriter.create(output)) {
-            w.metadata(raw.metadata());
-            w.threads(raw.threads());
-            w.modules(imagesNotKept(raw.modules()));
-            w.stats(raw.stats());
+            w.metadata(metadata);
+            w.threads(threads);
+            w.modules(imagesNotKept(modules));
+            w.stats(stats);
             w.section(SectionKind.FRAMES, FrameTableCodec.encode(tree.frames()));
             w.section(SectionKind.METRICS, MetricCodec.encode(tree.metrics()));
             w.section(SectionKind.TREE, TreeCodec.encode(tree));
