@@ -6,6 +6,7 @@
  */
 #include <omp.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include "spin.h"
 
 __attribute__((noinline)) double leaf(double secs)
@@ -26,19 +27,20 @@ __attribute__((noinline)) double rec(int depth, double secs)
   return rec(depth - 1, secs) + pad[depth % 100];
 }
 
-__attribute__((noinline)) void deep(void)
+__attribute__((noinline)) void deep(int rounds)
 {
 #pragma omp parallel
   {
-    for (int d = 0; d <= 300; d += 10)
-      sink[omp_get_thread_num()] += rec(d, 0.02);
+    for (int r = 0; r < rounds; r++)
+      for (int d = 0; d <= 300; d += 10)
+        sink[omp_get_thread_num()] += rec(d, 0.02);
   }
   sink[100] += 1;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-  deep();
+  deep(argc > 1 ? atoi(argv[1]) : 1); /* more rounds: a longer run for benchmarks */
   printf("%d\n", sink[100] > 0);
   return 0;
 }

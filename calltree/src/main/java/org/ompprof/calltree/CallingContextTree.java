@@ -114,6 +114,20 @@ public final class CallingContextTree {
         derived.invalidate();
     }
 
+    // ---- the profile file's access (TreeCodec) ----
+
+    NodeTable nodeTable() {
+        return nodes;
+    }
+
+    ValueTable valueTable() {
+        return values;
+    }
+
+    void invalidate() {
+        derived.invalidate();
+    }
+
     // ---- shape ----
 
     /** Number of nodes, ROOT included; node ids are 0 .. size()-1. */

@@ -4,9 +4,13 @@ import java.util.Arrays;
 
 /** A flat long array indexed by slot; see {@link MetricStorage#DENSE}. */
 final class DenseColumn implements MetricColumn {
-    private long[] values = new long[1024];
+    private long[] values;
     /** One past the highest slot ever written, so iteration stops early for young columns. */
     private int limit;
+
+    DenseColumn(int capacity) {
+        values = new long[Math.max(16, capacity)];
+    }
 
     @Override
     public void add(int slot, long value) {

@@ -3,7 +3,12 @@ package org.ompprof.calltree;
 /** The exclusive values of one metric, indexed by value slot (a (node, thread) pair). */
 sealed interface MetricColumn permits DenseColumn, SparseColumn {
     static MetricColumn of(MetricStorage storage) {
-        return storage == MetricStorage.DENSE ? new DenseColumn() : new SparseColumn();
+        return of(storage, 1024, 16);
+    }
+
+    /** A column with room for slots {@code 0..slots-1} (dense) or {@code values} values (sparse). */
+    static MetricColumn of(MetricStorage storage, int slots, int values) {
+        return storage == MetricStorage.DENSE ? new DenseColumn(slots) : new SparseColumn(values);
     }
 
     void add(int slot, long value);

@@ -14,7 +14,7 @@ final class NodeTable {
     static final int NO_FRAME = -1;
 
     /** (parent << 32 | frame) to child: one probe finds or creates a child. */
-    private final LongIntHashMap childOf = new LongIntHashMap();
+    private LongIntHashMap childOf = new LongIntHashMap();
     private final IntArrayList parent = new IntArrayList();
     private final IntArrayList frame = new IntArrayList();
     private final IntArrayList depth = new IntArrayList();
@@ -33,8 +33,15 @@ final class NodeTable {
         return parent.size();
     }
 
+    /**
+     * Whether {@link #childOf} holds every node; a loaded tree builds it on the first look-up,
+     * since a viewer never needs it.
+     */
+    private boolean indexed = true;
+
     /** The child of {@code node} for {@code frameId}, created if absent. */
     int child(int node, int frameId) {
+        if (!indexed) index();
         int next = parent.size();
         int id = childOf.getIfAbsentPut(key(node, frameId), next);
         if (id == next) link(node, frameId);
@@ -43,7 +50,36 @@ final class NodeTable {
 
     /** The child of {@code node} for {@code frameId}, or -1. */
     int findChild(int node, int frameId) {
+        if (!indexed) index();
         return childOf.getIfAbsent(key(node, frameId), -1);
+    }
+
+    /**
+     * Appends a node from a profile file without indexing it (see {@link #indexed}); the caller
+     * checks that the parent exists and the frame is in the table.
+     */
+    int appendLoaded(int parentId, int frameId) {
+        indexed = false;
+        int id = append(parentId, frameId, depth.get(parentId) + 1);
+        nextSibling.set(id, firstChild.get(parentId));
+        firstChild.set(parentId, id);
+        return id;
+    }
+
+    /** Room for {@code n} nodes without growing. */
+    void ensureCapacity(int n) {
+        for (IntArrayList list : new IntArrayList[] {parent, frame, depth, firstChild, nextSibling}) list.ensureCapacity(n);
+    }
+
+    /** A loaded file may repeat a (parent, frame) pair; the first node keeps it, as building would have. */
+    private void index() {
+        indexed = true;
+        LongIntHashMap map = new LongIntHashMap(parent.size());
+        for (int id = 1; id < parent.size(); id++) {
+            long key = key(parent.get(id), frame.get(id));
+            if (!map.containsKey(key)) map.put(key, id);
+        }
+        childOf = map;
     }
 
     private static long key(int node, int frameId) {

@@ -4,7 +4,11 @@ import org.eclipse.collections.impl.map.mutable.primitive.IntLongHashMap;
 
 /** A primitive hash map from slot to value; see {@link MetricStorage#SPARSE}. */
 final class SparseColumn implements MetricColumn {
-    private final IntLongHashMap values = new IntLongHashMap();
+    private final IntLongHashMap values;
+
+    SparseColumn(int capacity) {
+        values = new IntLongHashMap(Math.max(16, capacity));
+    }
 
     @Override
     public void add(int slot, long value) {

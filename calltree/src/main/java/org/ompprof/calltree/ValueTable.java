@@ -18,7 +18,7 @@ final class ValueTable {
     static final int MAX_THREAD = (1 << THREAD_BITS) - 1;
 
     private final MetricRegistry registry;
-    private final LongIntHashMap slotOf = new LongIntHashMap();
+    private LongIntHashMap slotOf = new LongIntHashMap();
     private final IntHashSet threads = new IntHashSet();
     private int[] slotNode = new int[1024];
     private int[] slotThread = new int[1024];
@@ -29,8 +29,12 @@ final class ValueTable {
         this.registry = registry;
     }
 
+    /** Whether {@link #slotOf} holds every slot; a loaded tree builds it on the first look-up. */
+    private boolean indexed = true;
+
     /** The slot of (node, thread), created if absent. */
     int slot(int node, int thread) {
+        if (!indexed) index();
         int id = slotOf.getIfAbsentPut(key(node, thread), slots);
         if (id == slots) append(node, thread);
         return id;
@@ -39,11 +43,56 @@ final class ValueTable {
     /** The slot of (node, thread), or -1. */
     int findSlot(int node, int thread) {
         if (thread < 0 || thread > MAX_THREAD) return -1;
+        if (!indexed) index();
         return slotOf.getIfAbsent(key(node, thread), -1);
     }
 
     static void checkThread(int thread) {
         if (thread < 0 || thread > MAX_THREAD) throw new IllegalArgumentException("thread " + thread + " outside 0.." + MAX_THREAD);
+    }
+
+    /** Appends a slot from a profile file without indexing it; the caller has checked node and thread. */
+    int appendLoaded(int node, int thread) {
+        indexed = false;
+        append(node, thread);
+        return slots - 1;
+    }
+
+    private void index() {
+        indexed = true;
+        LongIntHashMap map = new LongIntHashMap(slots);
+        for (int s = 0; s < slots; s++) {
+            long key = key(slotNode[s], slotThread[s]);
+            if (!map.containsKey(key)) map.put(key, s);
+        }
+        slotOf = map;
+    }
+
+    /** Room for {@code n} slots without growing. */
+    void ensureSlots(int n) {
+        if (n > slotNode.length) {
+            slotNode = Arrays.copyOf(slotNode, n);
+            slotThread = Arrays.copyOf(slotThread, n);
+        }
+    }
+
+    /** Makes the column of {@code metric} ready for {@code values} values, before a load adds them. */
+    void reserve(int metric, int values) {
+        if (metric >= columns.length) growColumns(metric);
+        if (columns[metric] == null) columns[metric] = MetricColumn.of(registry.metric(metric).storage(), slots, values);
+    }
+
+    int slotNode(int slot) {
+        return slotNode[slot];
+    }
+
+    int slotThread(int slot) {
+        return slotThread[slot];
+    }
+
+    /** Calls {@code consumer} with (slot, value) for each non-zero value of {@code metric}. */
+    void forEachNonZeroSlot(int metric, MetricColumn.SlotValueConsumer consumer) {
+        if (metric < columns.length && columns[metric] != null) columns[metric].forEachNonZero(consumer);
     }
 
     private static long key(int node, int thread) {

@@ -18,7 +18,6 @@ import org.ompprof.calltree.profile.MetricCodec;
 import org.ompprof.calltree.profile.ProfileFormatException;
 import org.ompprof.calltree.profile.Timeline;
 import org.ompprof.calltree.profile.TimelineCodec;
-import org.ompprof.calltree.profile.TreeCodec;
 
 /** The profile sections round-trip exactly, and damaged bytes give a ProfileFormatException, never anything else. */
 class ProfileCodecTest {
@@ -46,6 +45,20 @@ class ProfileCodecTest {
         }
         assertEquals(tree.metrics().all(), back.metrics().all());
         assertEquals(NaiveTree.contents(tree), NaiveTree.contents(back));
+    }
+
+    /** A loaded tree builds its look-up indexes on first use: adding to it finds the loaded nodes and slots. */
+    @ParameterizedTest
+    @ValueSource(longs = {8, 9})
+    void loadedTreeKeepsGrowingLikeTheOriginal(long seed) {
+        CallingContextTree tree = randomTree(seed, 1500);
+        CallingContextTree back = roundTrip(tree);
+        RandomProfile more = new RandomProfile(seed + 100, 500);
+        CallingContextTree expected = randomTree(seed, 1500);
+        more.buildInto(expected);
+        more.buildInto(back);
+        assertEquals(NaiveTree.contents(expected), NaiveTree.contents(back));
+        assertEquals(expected.size(), back.size());
     }
 
     @Test

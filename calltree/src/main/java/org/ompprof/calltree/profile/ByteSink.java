@@ -4,16 +4,16 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /** A growable byte array written with LEB128 varints: what the profile sections are made of. */
-final class ByteSink {
+public final class ByteSink {
     private byte[] b = new byte[1 << 12];
     private int n;
 
-    void u8(int v) {
+    public void u8(int v) {
         ensure(1);
         b[n++] = (byte) v;
     }
 
-    void varint(long v) {
+    public void varint(long v) {
         ensure(10);
         while ((v & ~0x7FL) != 0) {
             b[n++] = (byte) ((v & 0x7F) | 0x80);
@@ -23,11 +23,11 @@ final class ByteSink {
     }
 
     /** Signed values, small in magnitude either way, in few bytes. */
-    void zigzag(long v) {
+    public void zigzag(long v) {
         varint((v << 1) ^ (v >> 63));
     }
 
-    void string(String s) {
+    public void string(String s) {
         byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
         varint(utf8.length);
         ensure(utf8.length);
@@ -35,17 +35,17 @@ final class ByteSink {
         n += utf8.length;
     }
 
-    void append(ByteSink other) {
+    public void append(ByteSink other) {
         ensure(other.n);
         System.arraycopy(other.b, 0, b, n, other.n);
         n += other.n;
     }
 
-    int size() {
+    public int size() {
         return n;
     }
 
-    byte[] toByteArray() {
+    public byte[] toByteArray() {
         return Arrays.copyOf(b, n);
     }
 

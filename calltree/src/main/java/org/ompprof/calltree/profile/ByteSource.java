@@ -7,28 +7,28 @@ import java.nio.charset.StandardCharsets;
  * present, every count is checked against what is left before anything is allocated, and every
  * failure is a {@link ProfileFormatException} at the offending byte.
  */
-final class ByteSource {
+public final class ByteSource {
     private final byte[] b;
     private int pos;
 
-    ByteSource(byte[] b) {
+    public ByteSource(byte[] b) {
         this.b = b;
     }
 
-    int position() {
+    public int position() {
         return pos;
     }
 
-    boolean atEnd() {
+    public boolean atEnd() {
         return pos == b.length;
     }
 
-    int u8() {
+    public int u8() {
         if (pos >= b.length) throw fail("unexpected end of section");
         return b[pos++] & 0xFF;
     }
 
-    long varint() {
+    public long varint() {
         int start = pos;
         long v = 0;
         for (int shift = 0; shift < 64; shift += 7) {
@@ -40,13 +40,13 @@ final class ByteSource {
         throw new ProfileFormatException(start, "number longer than 10 bytes");
     }
 
-    long zigzag() {
+    public long zigzag() {
         long v = varint();
         return (v >>> 1) ^ -(v & 1);
     }
 
     /** A varint in [0, limit]. */
-    int bounded(long limit, String what) {
+    public int bounded(long limit, String what) {
         int start = pos;
         long v = varint();
         if (v < 0 || v > limit) throw new ProfileFormatException(start, what + " " + Long.toUnsignedString(v) + " outside 0.." + limit);
@@ -54,7 +54,7 @@ final class ByteSource {
     }
 
     /** A count of items each taking at least {@code minBytes} bytes. */
-    int count(int minBytes, String what) {
+    public int count(int minBytes, String what) {
         int start = pos;
         long v = varint();
         if (v < 0 || v * Math.max(1, minBytes) > b.length - pos) {
@@ -63,18 +63,18 @@ final class ByteSource {
         return (int) v;
     }
 
-    String string() {
+    public String string() {
         int length = count(1, "string bytes");
         String s = new String(b, pos, length, StandardCharsets.UTF_8);
         pos += length;
         return s;
     }
 
-    void end(String what) {
+    public void end(String what) {
         if (!atEnd()) throw fail((b.length - pos) + " unexpected bytes after the " + what);
     }
 
-    ProfileFormatException fail(String message) {
+    public ProfileFormatException fail(String message) {
         return new ProfileFormatException(pos, message);
     }
 }

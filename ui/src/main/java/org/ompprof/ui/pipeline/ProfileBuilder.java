@@ -29,12 +29,17 @@ public final class ProfileBuilder {
 
     public static Profile build(Recording recording) {
         ModuleImages images = new ModuleImages();
+        try (Symbolizer symbolizer = Symbolizer.create(images)) {
+            return build(recording, images, symbolizer);
+        }
+    }
+
+    /** As {@link #build(Recording)}, with images and a symbolizer (llvm-symbolizer) already started, and their caches. */
+    public static Profile build(Recording recording, ModuleImages images, Symbolizer symbolizer) {
         Stitcher stitcher = Stitcher.of(recording, images);
         ProfileBuilder b = new ProfileBuilder();
-        try (Symbolizer symbolizer = Symbolizer.create(images)) {
-            FrameNames names = new FrameNames(stitcher, symbolizer, b.tree.frames());
-            stitcher.samples().forEach(s -> b.add(names, s));
-        }
+        FrameNames names = new FrameNames(stitcher, symbolizer, b.tree.frames());
+        stitcher.samples().forEach(s -> b.add(names, s));
         return new Profile(b.tree, b.timelines(), stitcher.counters(), b.samples);
     }
 

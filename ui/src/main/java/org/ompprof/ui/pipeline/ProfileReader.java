@@ -11,7 +11,7 @@ import org.ompprof.calltree.profile.FrameTableCodec;
 import org.ompprof.calltree.profile.MetricCodec;
 import org.ompprof.calltree.profile.Timeline;
 import org.ompprof.calltree.profile.TimelineCodec;
-import org.ompprof.calltree.profile.TreeCodec;
+import org.ompprof.calltree.TreeCodec;
 import org.ompprof.sampler.recording.Recording;
 import org.ompprof.sampler.recording.RecordingFormatException;
 import org.ompprof.sampler.recording.SectionKind;

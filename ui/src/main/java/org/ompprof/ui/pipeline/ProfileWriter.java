@@ -9,7 +9,7 @@ import org.ompprof.calltree.profile.FrameTableCodec;
 import org.ompprof.calltree.profile.MetricCodec;
 import org.ompprof.calltree.profile.Timeline;
 import org.ompprof.calltree.profile.TimelineCodec;
-import org.ompprof.calltree.profile.TreeCodec;
+import org.ompprof.calltree.TreeCodec;
 import org.ompprof.sampler.recording.ImageSource;
 import org.ompprof.sampler.recording.Metadata;
 import org.ompprof.sampler.recording.ModuleInfo;

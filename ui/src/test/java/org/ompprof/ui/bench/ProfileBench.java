@@ -21,7 +21,9 @@ import org.ompprof.ui.pipeline.Profile;
 import org.ompprof.ui.pipeline.ProfileBuilder;
 import org.ompprof.ui.pipeline.ProfileReader;
 import org.ompprof.ui.pipeline.ProfileWriter;
+import org.ompprof.unwinder.image.ModuleImages;
 import org.ompprof.unwinder.stitch.StitchCounters;
+import org.ompprof.unwinder.symbols.Symbolizer;
 
 /**
  * The profile stage's speed and size goals, measured in one run (scripts/bench-profile runs it):
@@ -42,16 +44,19 @@ public final class ProfileBench {
         int repeat = Integer.parseInt(args[0]);
         Path out = Path.of(args[1]);
         for (int i = 2; i < args.length; i++) rawRecording(Path.of(args[i]), repeat, out);
-        millionNodes(repeat, out);
+        if (Boolean.parseBoolean(System.getProperty("bench.synthetic", "true"))) millionNodes(repeat, out);
     }
 
     private static void rawRecording(Path raw, int repeat, Path out) throws Exception {
-        try (Recording r = Recording.open(raw)) {
-            Profile first = ProfileBuilder.build(r); // warms the JIT, the image caches and llvm-symbolizer's start
+        ModuleImages images = new ModuleImages();
+        try (Recording r = Recording.open(raw); Symbolizer symbolizer = Symbolizer.create(images)) {
+            long t0 = System.nanoTime();
+            Profile first = ProfileBuilder.build(r, images, symbolizer); // also loads the images and starts llvm-symbolizer
+            long cold = System.nanoTime() - t0;
             long[] ns = new long[repeat];
             for (int i = 0; i < repeat; i++) {
-                long t0 = System.nanoTime();
-                ProfileBuilder.build(r);
+                t0 = System.nanoTime();
+                ProfileBuilder.build(r, images, symbolizer);
                 ns[i] = System.nanoTime() - t0;
             }
             Path profile = out.resolve(raw.getFileName().toString().replace(".raw", ""));
@@ -59,7 +64,8 @@ public final class ProfileBench {
             long samples = first.samples();
             print("%s: %,d samples, %,d contexts; raw recording %,d bytes (%.0f per sample)", raw.getFileName(), samples,
                     first.tree().size() - 1, Files.size(raw), (double) Files.size(raw) / samples);
-            print("  unwind + stitch + symbolize + insert, one thread: %s samples/s", rates(samples, ns));
+            print("  first build, loading images and starting llvm-symbolizer: %,d ms", cold / 1_000_000);
+            print("  then decode + unwind + stitch + name + insert, one thread: %s samples/s", rates(samples, ns));
             print("  profile file: %,d bytes, %.2f bytes per sample", bytes, (double) bytes / samples);
         }
     }
@@ -94,7 +100,7 @@ public final class ProfileBench {
         CallingContextTree tree = CallingContextTree.create();
         int frames = 50_000;
         for (int f = 0; f < frames; f++) tree.frames().intern(Frame.of(FrameKind.USER, "/opt/app/bin/app", "function_" + f, "src/app" + f % 97 + ".c", 0));
-        for (int n = 1; n < nodes; n++) tree.child(random.nextInt(n), random.nextInt(frames));
+        while (tree.size() < nodes) tree.child(random.nextInt(tree.size()), random.nextInt(frames));
         List<Timeline.Builder> lines = new ArrayList<>();
         for (int t = 0; t < threads; t++) lines.add(new Timeline.Builder(t));
         long[] time = new long[threads];
