@@ -10,7 +10,10 @@ import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.Iterator;
 import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.function.IntPredicate;
 import java.util.function.Consumer;
 
 import org.ompprof.sampler.wire.Wire;
@@ -48,11 +51,20 @@ public final class RecordDecoder {
 
     /** Decodes exactly one record; throws {@link MalformedRecordException} if it is not valid. */
     public static WireRecord decode(MemorySegment rec) {
+        return decode(rec, false);
+    }
+
+    /**
+     * @param shareSampleStacks a sample's stack snapshot is a slice of {@code rec} rather than a
+     *     copy: only for memory nobody overwrites (a recording's section, not a ring), and only
+     *     where samples are consumed and dropped, since a slice keeps its whole array alive
+     */
+    private static WireRecord decode(MemorySegment rec, boolean shareSampleStacks) {
         String problem = problem(rec);
         if (problem != null) throw new MalformedRecordException(problem);
         int seq = u32(rec, RecordHeader.THREAD_SEQ);
         return switch (u16(rec, RecordHeader.TYPE)) {
-            case Wire.REC_SAMPLE -> sample(rec, seq);
+            case Wire.REC_SAMPLE -> sample(rec, seq, shareSampleStacks);
             case Wire.REC_THREAD_BEGIN -> threadBegin(rec, seq);
             case Wire.REC_THREAD_END -> new ThreadEnd(seq, u64(rec, P + Wire.ThreadEnd.TIME_NS));
             case Wire.REC_PARALLEL_BEGIN -> parallelBegin(rec, seq);
@@ -82,16 +94,61 @@ public final class RecordDecoder {
      * @throws MalformedRecordException naming the byte offset in {@code buf} of the bad record
      */
     public static void decodeAll(MemorySegment buf, Consumer<? super WireRecord> sink) {
+        decodeAll(buf, sink, false);
+    }
+
+    /** As {@link #decodeAll(MemorySegment, Consumer)}; see {@link #decode(MemorySegment, boolean)} for sharing. */
+    public static void decodeAll(MemorySegment buf, Consumer<? super WireRecord> sink, boolean shareSampleStacks) {
         long off = 0;
         while (off < buf.byteSize()) {
             MemorySegment rec = slice(buf, off);
             try {
-                sink.accept(decode(rec));
+                sink.accept(decode(rec, shareSampleStacks));
             } catch (MalformedRecordException e) {
                 throw new MalformedRecordException(e.getMessage() + " at byte " + off);
             }
             off += rec.byteSize();
         }
+    }
+
+    /**
+     * The consecutive records filling {@code buf}, decoded one at a time as they are asked for,
+     * so that a record's bytes are read while they are still in the cache.
+     *
+     * @throws MalformedRecordException from {@code next()}, naming the byte offset in {@code buf}
+     */
+    public static Iterator<WireRecord> iterate(MemorySegment buf, boolean shareSampleStacks) {
+        return iterate(buf, shareSampleStacks, type -> true);
+    }
+
+    /** As {@link #iterate(MemorySegment, boolean)} for the records whose type {@code types} accepts; the others are skipped undecoded. */
+    public static Iterator<WireRecord> iterate(MemorySegment buf, boolean shareSampleStacks, IntPredicate types) {
+        return new Iterator<>() {
+            private long off;
+            private WireRecord next;
+
+            @Override
+            public boolean hasNext() {
+                while (next == null && off < buf.byteSize()) {
+                    try {
+                        MemorySegment rec = slice(buf, off);
+                        if (types.test(u16(rec, RecordHeader.TYPE))) next = decode(rec, shareSampleStacks);
+                        off += rec.byteSize();
+                    } catch (MalformedRecordException e) {
+                        throw new MalformedRecordException(e.getMessage() + " at byte " + off);
+                    }
+                }
+                return next != null;
+            }
+
+            @Override
+            public WireRecord next() {
+                if (!hasNext()) throw new NoSuchElementException();
+                WireRecord r = next;
+                next = null;
+                return r;
+            }
+        };
     }
 
     /**
@@ -193,7 +250,7 @@ public final class RecordDecoder {
         return Integer.toUnsignedLong(u32(rec, ctx + Wire.Context.STACK_LEN));
     }
 
-    private static SampleRecord sample(MemorySegment rec, int seq) {
+    private static SampleRecord sample(MemorySegment rec, int seq, boolean shareStack) {
         long p = P;
         int tasks = u32(rec, p + Wire.Sample.TASK_LEVELS);
         int parallels = u32(rec, p + Wire.Sample.PARALLEL_LEVELS);
@@ -208,7 +265,7 @@ public final class RecordDecoder {
         return new SampleRecord(seq, u64(rec, p + Wire.Sample.TIME_NS), u64(rec, p + Wire.Sample.WEIGHT_NS),
                 u32(rec, p + Wire.Sample.OS_TID), i32(rec, p + Wire.Sample.OMP_THREAD_NUM), u32(rec, p + Wire.Sample.STATE),
                 u32(rec, p + Wire.Sample.FLAGS), u64(rec, p + Wire.Sample.WAIT_ID), taskLevels, parallelLevels,
-                context(rec, p + Wire.Sample.CTX, off));
+                context(rec, p + Wire.Sample.CTX, off, shareStack));
     }
 
     private static TaskLevel taskLevel(MemorySegment rec, long off) {
@@ -219,11 +276,12 @@ public final class RecordDecoder {
                 u32(rec, off + Wire.TaskLevel.INFO_RESULT));
     }
 
-    /** The context at {@code ctx} whose stack snapshot starts at {@code stackOff}; copies the snapshot. */
-    private static Context context(MemorySegment rec, long ctx, long stackOff) {
+    /** The context at {@code ctx} whose stack snapshot starts at {@code stackOff}; copies the snapshot unless shared. */
+    private static Context context(MemorySegment rec, long ctx, long stackOff, boolean share) {
         int len = u32(rec, ctx + Wire.Context.STACK_LEN);
         return new Context(u64(rec, ctx + Wire.Context.RIP), u64(rec, ctx + Wire.Context.RSP),
-                u64(rec, ctx + Wire.Context.RBP), u32(rec, ctx + Wire.Context.CTX_FLAGS), copy(rec, stackOff, len));
+                u64(rec, ctx + Wire.Context.RBP), u32(rec, ctx + Wire.Context.CTX_FLAGS),
+                share ? rec.asSlice(stackOff, len) : copy(rec, stackOff, len));
     }
 
     private static MemorySegment copy(MemorySegment rec, long off, long len) {
@@ -242,7 +300,7 @@ public final class RecordDecoder {
                 u64(rec, p + Wire.ParallelBegin.PARENT_TASK_ID), u64(rec, p + Wire.ParallelBegin.CODEPTR_RA),
                 u64(rec, p + Wire.ParallelBegin.ENC_EXIT_FRAME), u64(rec, p + Wire.ParallelBegin.ENC_ENTER_FRAME),
                 u32(rec, p + Wire.ParallelBegin.REQUESTED_TEAM_SIZE), u32(rec, p + Wire.ParallelBegin.FLAGS),
-                context(rec, p + Wire.ParallelBegin.CTX, p + Wire.ParallelBegin.SIZEOF));
+                context(rec, p + Wire.ParallelBegin.CTX, p + Wire.ParallelBegin.SIZEOF, false));
     }
 
     private static ParallelEnd parallelEnd(MemorySegment rec, int seq) {
@@ -264,7 +322,7 @@ public final class RecordDecoder {
                 u64(rec, p + Wire.TaskCreate.TASK_ID), u64(rec, p + Wire.TaskCreate.CODEPTR_RA),
                 u64(rec, p + Wire.TaskCreate.ENC_EXIT_FRAME), u64(rec, p + Wire.TaskCreate.ENC_ENTER_FRAME),
                 u32(rec, p + Wire.TaskCreate.FLAGS), u32(rec, p + Wire.TaskCreate.HAS_DEPENDENCES),
-                context(rec, p + Wire.TaskCreate.CTX, p + Wire.TaskCreate.SIZEOF));
+                context(rec, p + Wire.TaskCreate.CTX, p + Wire.TaskCreate.SIZEOF, false));
     }
 
     private static TaskSchedule taskSchedule(MemorySegment rec, int seq) {

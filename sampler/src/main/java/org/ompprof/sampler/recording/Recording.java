@@ -13,11 +13,16 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashSet;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.Spliterator;
+import java.util.Spliterators;
+import java.util.function.IntPredicate;
 import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
 import java.util.zip.CRC32C;
 import java.util.zip.DataFormatException;
 import java.util.zip.Inflater;
@@ -131,13 +136,18 @@ public final class Recording implements AutoCloseable {
      * a time. A record that does not decode throws {@link RecordingFormatException}.
      */
     public Stream<WireRecord> records() {
-        return sections.stream().filter(s -> s.kind() == SectionKind.RECORDS).flatMap(s -> decodeRecords(s).stream());
+        return sections.stream().filter(s -> s.kind() == SectionKind.RECORDS).flatMap(this::decodeRecords);
+    }
+
+    /** As {@link #records()}, only the records whose wire type ({@code Wire.REC_*}) {@code types} accepts; the others are not decoded. */
+    public Stream<WireRecord> records(IntPredicate types) {
+        return sections.stream().filter(s -> s.kind() == SectionKind.RECORDS).flatMap(s -> decodeRecords(s, types));
     }
 
     /** The records of one thread, in time order. */
     public Stream<WireRecord> records(int threadSeq) {
         return sections.stream().filter(s -> s.kind() == SectionKind.RECORDS && s.key() == threadSeq)
-                .flatMap(s -> decodeRecords(s).stream());
+                .flatMap(this::decodeRecords);
     }
 
     /** Whether the file is a profile (it has a calling-context tree) rather than a raw recording. */
@@ -346,16 +356,34 @@ public final class Recording implements AutoCloseable {
         }
     }
 
-    private List<WireRecord> decodeRecords(SectionRef s) {
-        byte[] payload = payload(s);
-        List<WireRecord> out = new ArrayList<>();
-        MemorySegment records = MemorySegment.ofArray(payload).asSlice(RecordingFormat.RECORDS_PREFIX);
-        try {
-            RecordDecoder.decodeAll(records, out::add);
-        } catch (MalformedRecordException e) {
-            throw RecordingFormatException.corrupt(path, s.offset(), "bad record: " + e.getMessage());
-        }
-        return out;
+    /** The section's records, decoded lazily, one at a time. */
+    private Stream<WireRecord> decodeRecords(SectionRef s) {
+        return decodeRecords(s, type -> true);
+    }
+
+    private Stream<WireRecord> decodeRecords(SectionRef s, IntPredicate types) {
+        MemorySegment records = MemorySegment.ofArray(payload(s)).asSlice(RecordingFormat.RECORDS_PREFIX);
+        Iterator<WireRecord> decoded = RecordDecoder.iterate(records, true, types); // the payload is ours alone
+        Iterator<WireRecord> checked = new Iterator<>() {
+            @Override
+            public boolean hasNext() {
+                try {
+                    return decoded.hasNext();
+                } catch (MalformedRecordException e) {
+                    throw RecordingFormatException.corrupt(path, s.offset(), "bad record: " + e.getMessage());
+                }
+            }
+
+            @Override
+            public WireRecord next() {
+                try {
+                    return decoded.next();
+                } catch (MalformedRecordException e) {
+                    throw RecordingFormatException.corrupt(path, s.offset(), "bad record: " + e.getMessage());
+                }
+            }
+        };
+        return StreamSupport.stream(Spliterators.spliteratorUnknownSize(checked, Spliterator.ORDERED | Spliterator.NONNULL), false);
     }
 
     /** The section's whole raw payload. */

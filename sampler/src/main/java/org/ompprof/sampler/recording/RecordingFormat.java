@@ -31,6 +31,11 @@ public final class RecordingFormat {
     static final int KNOWN_FLAGS = FLAG_DEFLATE;
     /** Big sections are cut into chunks of about this many raw bytes so memory stays bounded. */
     static final int CHUNK = 4 << 20;
+    /**
+     * RECORDS sections are smaller, so that a section inflated for reading is still in the
+     * cache when its records are decoded and unwound (deflate's window is 32 KiB: no loss).
+     */
+    static final int RECORDS_CHUNK = 256 << 10;
     /** No section is ever larger raw (a chunk may hold one record as large as a ring). */
     static final long MAX_RAW = 256L << 20;
     /** Deflate cannot expand more than about 1032:1; a larger claimed ratio is corruption. */

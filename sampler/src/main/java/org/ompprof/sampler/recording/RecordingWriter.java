@@ -146,7 +146,7 @@ public final class RecordingWriter implements AutoCloseable {
         /** One record's bytes, as the agent wrote them. */
         public void add(MemorySegment record) throws IOException {
             int n = Math.toIntExact(record.byteSize());
-            if (length > RecordingFormat.RECORDS_PREFIX && length + n > RecordingFormat.RECORDS_PREFIX + RecordingFormat.CHUNK) flush();
+            if (length > RecordingFormat.RECORDS_PREFIX && length + n > RecordingFormat.RECORDS_PREFIX + RecordingFormat.RECORDS_CHUNK) flush();
             ensure(length + n);
             MemorySegment.copy(record, ValueLayout.JAVA_BYTE, 0, buf, length, n);
             length += n;
@@ -162,7 +162,7 @@ public final class RecordingWriter implements AutoCloseable {
         }
 
         private void ensure(int capacity) {
-            if (capacity > buf.length) buf = Arrays.copyOf(buf, Math.max(capacity, Math.min(2 * buf.length, RecordingFormat.RECORDS_PREFIX + RecordingFormat.CHUNK)));
+            if (capacity > buf.length) buf = Arrays.copyOf(buf, Math.max(capacity, Math.min(2 * buf.length, RecordingFormat.RECORDS_PREFIX + RecordingFormat.RECORDS_CHUNK)));
         }
 
         private void flush() throws IOException {

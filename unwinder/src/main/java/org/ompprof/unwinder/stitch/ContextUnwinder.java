@@ -31,8 +31,13 @@ final class ContextUnwinder {
             long upTo = FrameAddresses.cfaOf(exitFrame) - c.rsp();
             if (upTo >= 0 && upTo < length) length = (int) upTo;
         }
+        Registers registers = new Registers(c.rip(), c.rsp(), c.rbp());
+        // a snapshot that is a slice of a heap array (a recording's section) is read where it lies
+        if (c.stack().heapBase().orElse(null) instanceof byte[] array) {
+            return unwinder.unwind(registers, new StackSnapshot(c.rsp(), array, Math.toIntExact(c.stack().address()), length));
+        }
         if (buffer.length < length) buffer = new byte[Math.max(length, 2 * buffer.length)];
         MemorySegment.copy(c.stack(), ValueLayout.JAVA_BYTE, 0, buffer, 0, length);
-        return unwinder.unwind(new Registers(c.rip(), c.rsp(), c.rbp()), new StackSnapshot(c.rsp(), buffer, 0, length));
+        return unwinder.unwind(registers, new StackSnapshot(c.rsp(), buffer, 0, length));
     }
 }

@@ -5,6 +5,7 @@ import java.util.stream.Stream;
 
 import org.ompprof.sampler.record.SampleRecord;
 import org.ompprof.sampler.recording.Recording;
+import org.ompprof.sampler.wire.Wire;
 import org.ompprof.unwinder.image.ModuleImages;
 import org.ompprof.unwinder.stack.Module;
 import org.ompprof.unwinder.stack.StackUnwinder;
@@ -39,7 +40,7 @@ public final class Stitcher {
         ContextUnwinder unwinder = new ContextUnwinder(new StackUnwinder(modules.space()));
         SegmentMaker segments = new SegmentMaker(modules, unwinder, interner, tally);
         Creations creations = new Creations(segments);
-        recording.records().filter(r -> !(r instanceof SampleRecord)).forEach(creations::add);
+        recording.records(type -> type != Wire.REC_SAMPLE).forEach(creations::add);
         tally.regions = creations.regions.size();
         tally.tasks = creations.tasks.size();
         ContextResolver contexts = new ContextResolver(creations, interner, tally);
@@ -62,7 +63,7 @@ public final class Stitcher {
      * {@link #counters()}.
      */
     public Stream<StitchedSample> samples() {
-        return recording.records().filter(r -> r instanceof SampleRecord).map(r -> samples.stitch((SampleRecord) r));
+        return recording.records(type -> type == Wire.REC_SAMPLE).map(r -> samples.stitch((SampleRecord) r));
     }
 
     /** Counts so far: the index's from {@link #of}, the samples' from what {@link #samples()} produced. */
