@@ -157,6 +157,7 @@ enum ompprof_ctx_flags {
   OMPPROF_CTX_TRUNCATED = 1,     /* stack continued past stack_bytes */
   OMPPROF_CTX_NO_BOUNDS = 2,     /* stack bounds unknown: no snapshot taken */
   OMPPROF_CTX_OFF_STACK = 4,     /* rsp outside the thread's known stack: no snapshot */
+  OMPPROF_CTX_SAME_SHAPE = 8,    /* task_create: no snapshot, the thread sent one of this shape before */
 };
 
 /* OMPT task frame of one ancestor level (ompt_get_task_info). */
@@ -255,6 +256,7 @@ struct ompprof_task_create {
   uint64_t enc_exit_frame, enc_enter_frame;
   uint32_t flags;          /* ompt_task_flag_t */
   uint32_t has_dependences;
+  uint64_t shape;          /* creation-segment identity (see callbacks.c); never 0 */
   struct ompprof_context ctx;
 };
 

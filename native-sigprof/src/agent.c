@@ -38,7 +38,7 @@ _Static_assert(sizeof(struct ompprof_parallel_level) == 16, "parallel level");
 _Static_assert(sizeof(struct ompprof_parallel_begin) == 88, "parallel begin");
 _Static_assert(offsetof(struct ompprof_parallel_begin, ctx) + sizeof(struct ompprof_context) ==
                    sizeof(struct ompprof_parallel_begin), "context must end the record body");
-_Static_assert(sizeof(struct ompprof_task_create) == 88, "task create");
+_Static_assert(sizeof(struct ompprof_task_create) == 96, "task create");
 _Static_assert(offsetof(struct ompprof_task_create, ctx) + sizeof(struct ompprof_context) ==
                    sizeof(struct ompprof_task_create), "context must end the record body");
 _Static_assert(sizeof(struct ompprof_module) == 128, "module");

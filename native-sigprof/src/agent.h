@@ -27,6 +27,8 @@ enum {
  * writer, and the handler runs on that same thread, so plain fields plus
  * signal fences suffice; the struct is cache-line aligned because
  * `in_handler` is written on every sample. */
+#define SHAPE_CACHE 256u
+
 struct priv {
   struct ompprof_slot_header *slot;
   struct ring sample;
@@ -41,6 +43,9 @@ struct priv {
   uint8_t unknown_thread; /* claimed by the handler, no thread_begin since */
   uint8_t end_deferred;   /* thread_end seen, slot kept OWNED for finalize */
   uint8_t in_handler;
+  /* Creation shapes this thread has sent with a full snapshot (direct-mapped;
+   * callbacks only). A miss only costs a snapshot, never a wrong context. */
+  uint64_t shapes[SHAPE_CACHE];
 } __attribute__((aligned(64)));
 
 /* TLS is only ever a pointer (initial-exec: the library is dlopen'ed and the
@@ -87,6 +92,16 @@ struct agent {
 };
 
 extern struct agent ompprof_g;
+
+/* Executable ranges of the loaded objects, sorted; replaced (never changed in
+ * place) by modules_rescan, so readers need no lock. */
+struct code_ranges {
+  uint32_t n;
+  struct {
+    uint64_t lo, hi;
+  } r[];
+};
+const struct code_ranges *modules_code_ranges(void);
 
 static inline uint64_t now_ns(void) /* signal-safe */
 {

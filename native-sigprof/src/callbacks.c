@@ -51,22 +51,82 @@ static uint64_t new_task_id(void)
  * past `exit_frame` when that is set: frames outward of it belong to the
  * task's own creation context, which is recorded once elsewhere, and a
  * task-heavy program would otherwise overflow the event ring with copies. */
-static void emit_with_context(struct priv *p, uint16_t type, void *body, uint32_t body_size,
-                              struct ompprof_context *ctx, uint64_t exit_frame)
+/* Bytes of the creating context's stack worth sending: up to the encountering
+ * task's exit frame (plus the runtime frame's saved registers). */
+static uint32_t context_len(struct priv *p, struct ompprof_context *ctx, uint64_t exit_frame)
 {
   uint32_t n = snapshot_len(ctx, p->stack_lo, p->stack_hi, ompprof_g.stack_bytes);
   if (exit_frame > ctx->rsp && exit_frame - ctx->rsp + EXIT_FRAME_MARGIN < n)
     n = (uint32_t)(exit_frame - ctx->rsp + EXIT_FRAME_MARGIN);
+  return n;
+}
+
+/* Returns 0 if the ring was full and the record dropped. */
+static int emit_with_context(struct priv *p, uint16_t type, void *body, uint32_t body_size,
+                             struct ompprof_context *ctx, uint32_t n)
+{
   ctx->stack_len = n;
   uint32_t size = (uint32_t)(sizeof(struct ompprof_record_header) + body_size + RING_ALIGN8(n));
   struct ring_res res;
   if (!ring_reserve(&p->event, size, &res))
-    return;
+    return 0;
   fill_header((struct ompprof_record_header *)(void *)res.rec, type, 0, p->thread_seq);
   uint8_t *out = res.rec + sizeof(struct ompprof_record_header);
   sig_copy(out, body, body_size);
   snapshot_copy(out + body_size, ctx->rsp, n);
   ring_commit(&p->event, &res, size);
+  return 1;
+}
+
+static int in_code(const struct code_ranges *t, uint64_t v)
+{
+  uint32_t lo = 0, hi = t->n;
+  while (lo < hi) {
+    uint32_t mid = (lo + hi) / 2;
+    if (v < t->r[mid].lo)
+      hi = mid;
+    else if (v >= t->r[mid].hi)
+      lo = mid + 1;
+    else
+      return 1;
+  }
+  return 0;
+}
+
+static uint64_t mix(uint64_t h)
+{
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdull;
+  h ^= h >> 33;
+  h *= 0xc4ceb9fe1a85ec53ull;
+  return h ^ (h >> 33);
+}
+
+/* The identity of a task's creation segment: what decides the frames between
+ * the creating call and the encountering task's exit frame is the call site,
+ * the segment's length and the code addresses in it (return addresses, at
+ * their positions). Locals (fib's n) are left out, so the millions of tasks a
+ * recursive program creates at one site in one kind of context share a shape,
+ * and only the first of each is sent with its stack. */
+static uint64_t creation_shape(const struct ompprof_context *ctx, uint64_t codeptr, uint32_t n)
+{
+  const struct code_ranges *t = modules_code_ranges();
+  const uint64_t *w = (const uint64_t *)(uintptr_t)ctx->rsp; /* our own stack, within its bounds */
+  uint32_t words = n / 8, from = 0;
+  /* The agent's and the runtime's frames below the user's call hold stale
+   * values that vary from call to call; the user's part starts at the slot
+   * holding the call's return address (codeptr_ra). */
+  while (from < words && w[from] != codeptr)
+    from++;
+  if (from == words)
+    from = 0;
+  uint64_t h = mix(codeptr ^ ((uint64_t)(words - from) << 40));
+  if (t) {
+    for (uint32_t i = from; i < words; i++)
+      if (in_code(t, w[i]))
+        h = mix(h ^ w[i] ^ ((uint64_t)(i - from) << 52));
+  }
+  return h | 1;
 }
 
 static void on_thread_begin(ompt_thread_t type, ompt_data_t *thread_data)
@@ -137,7 +197,7 @@ static void on_parallel_begin(ompt_data_t *encountering_task_data,
   b.enc_enter_frame = frame_ptr(encountering_task_frame, 1);
   b.requested_team_size = requested_parallelism;
   b.flags = (uint32_t)flags;
-  emit_with_context(p, OMPPROF_REC_PARALLEL_BEGIN, &b, sizeof b, &b.ctx, b.enc_exit_frame);
+  emit_with_context(p, OMPPROF_REC_PARALLEL_BEGIN, &b, sizeof b, &b.ctx, context_len(p, &b.ctx, b.enc_exit_frame));
 }
 
 static void on_parallel_end(ompt_data_t *parallel_data, ompt_data_t *encountering_task_data,
@@ -198,10 +258,19 @@ static void on_task_create(ompt_data_t *encountering_task_data,
   b.enc_enter_frame = frame_ptr(encountering_task_frame, 1);
   b.flags = (uint32_t)flags;
   b.has_dependences = (uint32_t)has_dependences;
-  emit_with_context(p, OMPPROF_REC_TASK_CREATE, &b, sizeof b, &b.ctx, b.enc_exit_frame);
+  uint32_t n = context_len(p, &b.ctx, b.enc_exit_frame);
+  b.shape = 0; /* in the hashed stack itself: no stale value */
+  b.shape = creation_shape(&b.ctx, b.codeptr_ra, n);
+  uint64_t *cached = &p->shapes[(b.shape >> 8) % SHAPE_CACHE];
+  if (*cached == b.shape) {
+    b.ctx.ctx_flags |= OMPPROF_CTX_SAME_SHAPE;
+    emit_with_context(p, OMPPROF_REC_TASK_CREATE, &b, sizeof b, &b.ctx, 0);
+  } else if (emit_with_context(p, OMPPROF_REC_TASK_CREATE, &b, sizeof b, &b.ctx, n)) {
+    *cached = b.shape; /* only once the JVM is sure to get the snapshot */
+  }
 }
 
-static void on_task_schedule(ompt_data_t *prior_task_data, ompt_task_status_t prior_task_status,
+__attribute__((unused)) static void on_task_schedule(ompt_data_t *prior_task_data, ompt_task_status_t prior_task_status,
                              ompt_data_t *next_task_data)
 {
   struct priv *p = priv_for_callback();
@@ -215,6 +284,11 @@ static void sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
                         ompt_data_t *parallel_data, ompt_data_t *task_data,
                         const void *codeptr_ra, uint32_t is_wait)
 {
+  /* A taskwait or taskgroup per task would be four records per task (millions in
+   * task-recursive codes) for what each sample already says: its state is
+   * wait_taskwait / wait_taskgroup. Barriers, rarer and needed for blame, stay. */
+  if (kind == ompt_sync_region_taskwait || kind == ompt_sync_region_taskgroup)
+    return;
   struct priv *p = priv_for_callback();
   if (!p)
     return;
@@ -347,7 +421,8 @@ void callbacks_register(void)
       {ompt_callback_parallel_end, (ompt_callback_t)on_parallel_end},
       {ompt_callback_implicit_task, (ompt_callback_t)on_implicit_task},
       {ompt_callback_task_create, (ompt_callback_t)on_task_create},
-      {ompt_callback_task_schedule, (ompt_callback_t)on_task_schedule},
+      /* task_schedule is not registered: two records per task, and samples carry
+       * their task ids already (on_task_schedule stays for tools that want it) */
       {ompt_callback_sync_region, (ompt_callback_t)on_sync_region},
       {ompt_callback_sync_region_wait, (ompt_callback_t)on_sync_region_wait},
       {ompt_callback_mutex_acquire, (ompt_callback_t)on_mutex_acquire},

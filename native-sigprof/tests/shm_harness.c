@@ -430,7 +430,7 @@ static int analyze(int expect_threads, uint32_t mode, uint32_t rate, int status,
   if (!parallel_ids_in_samples)
     fail("no sample carries a parallel id");
   if (!count[OMPPROF_REC_IMPLICIT_TASK] || !count[OMPPROF_REC_SYNC_REGION] ||
-      !count[OMPPROF_REC_TASK_CREATE] || !count[OMPPROF_REC_TASK_SCHEDULE] ||
+      !count[OMPPROF_REC_TASK_CREATE] ||
       !count[OMPPROF_REC_MUTEX] || !count[OMPPROF_REC_WORK] || !count[OMPPROF_REC_MASKED] ||
       count[OMPPROF_REC_CONTROL_TOOL] != 3 || !count[OMPPROF_REC_PARALLEL_END])
     fail("missing event kinds");

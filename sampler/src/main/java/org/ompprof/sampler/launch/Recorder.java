@@ -40,7 +40,7 @@ public final class Recorder {
     static final String NO_OMPT = "no OpenMP runtime with OMPT connected (is the program built with -fopenmp "
             + "and running on libomp?); recorded nothing";
     private static final long PROGRESS_INTERVAL_MS = 250;
-    private static final long EVENT_RING_MIN = 512 * 1024;
+    private static final long EVENT_RING_MIN = 2 << 20;
 
     /**
      * What a recording needs from its surroundings; tests substitute their own.

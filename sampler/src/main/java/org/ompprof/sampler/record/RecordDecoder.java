@@ -322,7 +322,7 @@ public final class RecordDecoder {
                 u64(rec, p + Wire.TaskCreate.TASK_ID), u64(rec, p + Wire.TaskCreate.CODEPTR_RA),
                 u64(rec, p + Wire.TaskCreate.ENC_EXIT_FRAME), u64(rec, p + Wire.TaskCreate.ENC_ENTER_FRAME),
                 u32(rec, p + Wire.TaskCreate.FLAGS), u32(rec, p + Wire.TaskCreate.HAS_DEPENDENCES),
-                context(rec, p + Wire.TaskCreate.CTX, p + Wire.TaskCreate.SIZEOF, false));
+                u64(rec, p + Wire.TaskCreate.SHAPE), context(rec, p + Wire.TaskCreate.CTX, p + Wire.TaskCreate.SIZEOF, false));
     }
 
     private static TaskSchedule taskSchedule(MemorySegment rec, int seq) {

@@ -172,6 +172,7 @@ public final class RecordEncoder {
         put64(s, P + Wire.TaskCreate.ENC_ENTER_FRAME, r.encEnterFrame());
         put32(s, P + Wire.TaskCreate.FLAGS, r.flags());
         put32(s, P + Wire.TaskCreate.HAS_DEPENDENCES, r.hasDependences());
+        put64(s, P + Wire.TaskCreate.SHAPE, r.shape());
         context(s, P + Wire.TaskCreate.CTX, P + Wire.TaskCreate.SIZEOF, r.context());
         return bytes(s);
     }

@@ -61,6 +61,8 @@ public final class Wire {
     public static final int CTX_TRUNCATED = 1;
     public static final int CTX_NO_BOUNDS = 2;
     public static final int CTX_OFF_STACK = 4;
+    /** A task_create without a snapshot: the thread sent one of the same shape before. */
+    public static final int CTX_SAME_SHAPE = 8;
 
     public static final int MAX_LEVELS = 16;
 
@@ -301,8 +303,9 @@ public final class Wire {
         public static final int ENC_ENTER_FRAME = 40;
         public static final int FLAGS = 48;
         public static final int HAS_DEPENDENCES = 52;
-        public static final int CTX = 56;
-        public static final int SIZEOF = 88;
+        public static final int SHAPE = 56;
+        public static final int CTX = 64;
+        public static final int SIZEOF = 96;
     }
 
     /** {@code struct ompprof_task_schedule}. */

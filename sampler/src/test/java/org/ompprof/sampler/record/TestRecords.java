@@ -34,7 +34,7 @@ public final class TestRecords {
             case Wire.REC_IMPLICIT_TASK -> new ImplicitTask(seq, t, rnd.nextLong(), rnd.nextLong(), rnd.nextInt(), rnd.nextInt(),
                     rnd.nextInt(), rnd.nextInt());
             case Wire.REC_TASK_CREATE -> new TaskCreate(seq, t, rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextLong(),
-                    rnd.nextLong(), rnd.nextInt(), rnd.nextInt(), context(rnd));
+                    rnd.nextLong(), rnd.nextInt(), rnd.nextInt(), rnd.nextLong(), context(rnd));
             case Wire.REC_TASK_SCHEDULE -> new TaskSchedule(seq, t, rnd.nextLong(), rnd.nextLong(), rnd.nextInt());
             case Wire.REC_SYNC_REGION -> new SyncRegion(seq, t, rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextInt(),
                     rnd.nextInt(), rnd.nextInt(2));

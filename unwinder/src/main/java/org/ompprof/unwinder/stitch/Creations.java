@@ -35,6 +35,10 @@ final class Creations {
     final LongHashSet initialRegions = new LongHashSet();
     final LongLongHashMap regionEndNs = new LongLongHashMap();
     final IntIntHashMap threadTypes = new IntIntHashMap();
+    /** Creation segments by the agent's shape key, for the records that carry no stack. */
+    private final LongObjectHashMap<Segment> byShape = new LongObjectHashMap<>();
+    /** Same-shape records whose full record was never seen (dropped): their tasks stay unknown. */
+    long shapesMissing;
 
     private final SegmentMaker segments;
 
@@ -46,16 +50,32 @@ final class Creations {
         switch (record) {
             case ParallelBegin p -> regions.put(p.parallelId(),
                     new Origin(p.parentTaskId(), segments.creation(p.context(), p.encExitFrame(), p.encEnterFrame())));
-            case TaskCreate t -> {
-                if (t.taskId() != 0) {
-                    tasks.put(t.taskId(), new Origin(t.parentTaskId(), segments.creation(t.context(), t.encExitFrame(), t.encEnterFrame())));
-                }
-            }
+            case TaskCreate t -> task(t);
             case ImplicitTask i -> implicitTask(i);
             case ParallelEnd e -> regionEndNs.put(e.parallelId(), e.timeNs());
             case ThreadBegin b -> threadTypes.put(b.threadSeq(), b.threadType());
             default -> {}
         }
+    }
+
+    /**
+     * A task whose creation has the shape of an earlier one (the agent then sends no stack)
+     * shares that one's segment; if that one was never seen, the task's context is unknown.
+     */
+    private void task(TaskCreate t) {
+        if (t.taskId() == 0) return;
+        Segment segment;
+        if (t.sameShape()) {
+            segment = byShape.get(t.shape());
+            if (segment == null) {
+                shapesMissing++;
+                return;
+            }
+        } else {
+            segment = segments.creation(t.context(), t.encExitFrame(), t.encEnterFrame());
+            if (t.shape() != 0) byShape.put(t.shape(), segment);
+        }
+        tasks.put(t.taskId(), new Origin(t.parentTaskId(), segment));
     }
 
     /** Only the begin endpoint carries the region (libomp passes none at the end). */

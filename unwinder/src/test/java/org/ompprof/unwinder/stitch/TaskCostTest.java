@@ -73,7 +73,7 @@ class TaskCostTest {
         for (int i = 0; i < count; i++) {
             TaskCreate t = real.get(i % real.size());
             index.add(new TaskCreate(t.threadSeq(), t.timeNs(), t.parentTaskId(), firstId + i, t.codeptrRa(), t.encExitFrame(),
-                    t.encEnterFrame(), t.flags(), t.hasDependences(), t.context()));
+                    t.encEnterFrame(), t.flags(), t.hasDependences(), t.shape(), t.context()));
         }
     }
 
