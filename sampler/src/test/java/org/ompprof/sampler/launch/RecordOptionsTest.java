@@ -58,7 +58,7 @@ class RecordOptionsTest {
         UserError e = assertThrows(UserError.class, () -> Recorder.layout(RecordOptions.parse(List.of("--ring-kib", "16", "app"))));
         assertTrue(e.getMessage().contains("use at least 128"), e.getMessage());
         assertEquals(128 * 1024, Recorder.layout(RecordOptions.parse(List.of("--ring-kib", "128", "app"))).sampleRingSize());
-        assertEquals(512 * 1024, Recorder.layout(RecordOptions.parse(List.of("app"))).eventRingSize());
+        assertEquals(2 * 1024 * 1024, Recorder.layout(RecordOptions.parse(List.of("app"))).eventRingSize());
     }
 
     private static void assertMessage(String part, List<String> args) {

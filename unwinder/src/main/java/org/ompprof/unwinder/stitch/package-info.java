@@ -49,10 +49,11 @@
  * </ol>
  *
  * <h2>Cost</h2>
- * Per explicit task recorded: one unwind of its creation context while indexing (about
- * 1-1.5 us for a six-frame creation path) and about 50 bytes kept (a map entry and an
- * origin; its segment is interned). Per task that samples need: one more map entry for its
- * resolved context. Decoding the recording costs more than both as long as the agent copies
- * a full stack snapshot into every TaskCreate record.
+ * Per explicit task recorded: about 50 bytes kept (a map entry and an origin; segments are
+ * interned). The agent sends a creation's stack only the first time a thread creates a task
+ * of that shape (call site, segment length and the code addresses on the stack, hashed);
+ * later ones carry the shape alone and share the first one's segment, so only distinct
+ * shapes are unwound (1-1.5 us each for a six-frame creation path). Per task that samples
+ * need: one more map entry for its resolved context.
  */
 package org.ompprof.unwinder.stitch;
