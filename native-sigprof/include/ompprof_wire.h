@@ -131,6 +131,7 @@ enum ompprof_record_type {
   OMPPROF_REC_AGENT_END = 15,
   OMPPROF_REC_WORK = 16,
   OMPPROF_REC_MASKED = 17,
+  OMPPROF_REC_TASK_BATCH = 18,
 };
 
 #define OMPPROF_REC_VERSION 1u
@@ -316,6 +317,24 @@ struct ompprof_work {
   uint32_t work_type;      /* ompt_work_t */
   uint32_t endpoint;
 };
+
+/* OMPPROF_REC_TASK_BATCH payload, followed by count x ompprof_task_batch_entry:
+ * explicit task creations of a shape the thread already sent with a stack
+ * (ompprof_task_create), batched so that a million tasks are a few thousand
+ * records. time_ns is when the batch was written. */
+struct ompprof_task_batch {
+  uint64_t time_ns;
+  uint32_t count;
+  uint32_t pad;
+};
+
+struct ompprof_task_batch_entry {
+  uint64_t task_id;
+  uint64_t parent_task_id;
+  uint64_t shape;
+};
+
+#define OMPPROF_MAX_TASK_BATCH 64u
 
 struct ompprof_masked {
   uint64_t time_ns;

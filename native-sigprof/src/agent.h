@@ -46,6 +46,9 @@ struct priv {
   /* Creation shapes this thread has sent with a full snapshot (direct-mapped;
    * callbacks only). A miss only costs a snapshot, never a wrong context. */
   uint64_t shapes[SHAPE_CACHE];
+  /* Creations of known shapes waiting to be written as one record. */
+  struct ompprof_task_batch_entry batch[OMPPROF_MAX_TASK_BATCH];
+  uint32_t batch_n;
 } __attribute__((aligned(64)));
 
 /* TLS is only ever a pointer (initial-exec: the library is dlopen'ed and the
@@ -162,5 +165,6 @@ void modules_rescan(struct priv *p, int force);
 
 /* callbacks.c */
 void callbacks_register(void);
+void callbacks_flush_tasks(struct priv *p);
 
 #endif

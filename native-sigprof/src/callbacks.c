@@ -157,6 +157,7 @@ static void on_thread_end(ompt_data_t *thread_data)
   if (!PRIV_VALID(p))
     return;
   timer_disarm(p);
+  callbacks_flush_tasks(p);
   if (p->os_tid == ompprof_g.pid) {
     /* libomp calls finalize on the main thread after its thread_end (at
      * exit); the slot stays OWNED so finalize can still write there, and
@@ -233,6 +234,26 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
        index, (uint32_t)flags);
 }
 
+/* Writes the thread's batched task creations (on a full batch, at thread end
+ * and at finalize). A full ring drops the batch, counted like any record. */
+void callbacks_flush_tasks(struct priv *p)
+{
+  if (p->batch_n == 0)
+    return;
+  uint32_t n = p->batch_n;
+  p->batch_n = 0;
+  struct ompprof_task_batch b = {now_ns(), n, 0};
+  uint32_t size = (uint32_t)(sizeof(struct ompprof_record_header) + sizeof b + n * sizeof p->batch[0]);
+  struct ring_res res;
+  if (!ring_reserve(&p->event, size, &res))
+    return;
+  fill_header((struct ompprof_record_header *)(void *)res.rec, OMPPROF_REC_TASK_BATCH, 0, p->thread_seq);
+  uint8_t *out = res.rec + sizeof(struct ompprof_record_header);
+  sig_copy(out, &b, sizeof b);
+  sig_copy(out + sizeof b, p->batch, n * sizeof p->batch[0]);
+  ring_commit(&p->event, &res, size);
+}
+
 static void on_task_create(ompt_data_t *encountering_task_data,
                            const ompt_frame_t *encountering_task_frame, ompt_data_t *new_task_data,
                            int flags, int has_dependences, const void *codeptr_ra)
@@ -263,8 +284,9 @@ static void on_task_create(ompt_data_t *encountering_task_data,
   b.shape = creation_shape(&b.ctx, b.codeptr_ra, n);
   uint64_t *cached = &p->shapes[(b.shape >> 8) % SHAPE_CACHE];
   if (*cached == b.shape) {
-    b.ctx.ctx_flags |= OMPPROF_CTX_SAME_SHAPE;
-    emit_with_context(p, OMPPROF_REC_TASK_CREATE, &b, sizeof b, &b.ctx, 0);
+    p->batch[p->batch_n++] = (struct ompprof_task_batch_entry){b.task_id, b.parent_task_id, b.shape};
+    if (p->batch_n == OMPPROF_MAX_TASK_BATCH)
+      callbacks_flush_tasks(p);
   } else if (emit_with_context(p, OMPPROF_REC_TASK_CREATE, &b, sizeof b, &b.ctx, n)) {
     *cached = b.shape; /* only once the JVM is sure to get the snapshot */
   }

@@ -100,7 +100,7 @@ static void drain_ring(uint32_t slot, struct ompprof_ring_prod *prod,
     const struct ompprof_record_header *h = (const void *)(data + off);
     if (h->size < 8 || h->size % 8 || off + h->size > size || r + h->size > w ||
         h->version != OMPPROF_REC_VERSION || (h->type != OMPPROF_REC_PAD && h->size < 16) ||
-        h->type > OMPPROF_REC_MASKED) {
+        h->type > OMPPROF_REC_TASK_BATCH) {
       fail("slot %u: malformed record at position %" PRIu64 " (size %u type %u version %u)", slot,
            r, h->size, h->type, h->version);
       ring_errors++;
@@ -199,7 +199,7 @@ static int analyze(int expect_threads, uint32_t mode, uint32_t rate, int status,
   uint64_t period = 1000000000ull / rate;
   struct thread_info th[64];
   int nth = 0;
-  uint64_t count[OMPPROF_REC_MASKED + 1] = {0};
+  uint64_t count[OMPPROF_REC_TASK_BATCH + 1] = {0};
   uint64_t state_count[0x200] = {0};
   uint64_t fd_held = 0, agent_end_threads = 0, agent_end_timers_failed = 0;
   uint64_t callbacks = 0, with_stack = 0, truncated = 0, parallel_ids_in_samples = 0;
@@ -336,8 +336,8 @@ static int analyze(int expect_threads, uint32_t mode, uint32_t rate, int status,
   static const char *names[] = {"pad", "sample", "thread_begin", "thread_end", "parallel_begin",
                                 "parallel_end", "implicit_task", "task_create", "task_schedule",
                                 "sync_region", "mutex", "control_tool", "module", "module_unload",
-                                "agent_info", "agent_end", "work", "masked"};
-  for (int k = 2; k <= OMPPROF_REC_MASKED; k++)
+                                "agent_info", "agent_end", "work", "masked", "task_batch"};
+  for (int k = 2; k <= OMPPROF_REC_TASK_BATCH; k++)
     if (count[k])
       printf(" %s=%" PRIu64, names[k], count[k]);
   printf("\nstates:");

@@ -83,6 +83,7 @@ public final class RecordDecoder {
                     u64(rec, P + Wire.AgentEnd.TIMERS_FAILED), u64(rec, P + Wire.AgentEnd.THREADS_SEEN));
             case Wire.REC_WORK -> work(rec, seq);
             case Wire.REC_MASKED -> masked(rec, seq);
+            case Wire.REC_TASK_BATCH -> taskBatch(rec, seq);
             default -> throw new MalformedRecordException("unknown record type"); // problem() rules this out
         };
     }
@@ -186,6 +187,7 @@ public final class RecordDecoder {
             case Wire.REC_AGENT_END -> "agent_end";
             case Wire.REC_WORK -> "work";
             case Wire.REC_MASKED -> "masked";
+            case Wire.REC_TASK_BATCH -> "task_batch";
             default -> "type " + type;
         };
     }
@@ -202,6 +204,7 @@ public final class RecordDecoder {
             case Wire.REC_PARALLEL_BEGIN -> fixed + stackLen(rec, P + Wire.ParallelBegin.CTX);
             case Wire.REC_TASK_CREATE -> fixed + stackLen(rec, P + Wire.TaskCreate.CTX);
             case Wire.REC_MODULE -> moduleSize(rec);
+            case Wire.REC_TASK_BATCH -> taskBatchSize(rec, fixed);
             default -> fixed;
         };
     }
@@ -225,8 +228,15 @@ public final class RecordDecoder {
             case Wire.REC_AGENT_END -> Wire.AgentEnd.SIZEOF;
             case Wire.REC_WORK -> Wire.Work.SIZEOF;
             case Wire.REC_MASKED -> Wire.Masked.SIZEOF;
+            case Wire.REC_TASK_BATCH -> Wire.TaskBatch.SIZEOF;
             default -> 0;
         };
+    }
+
+    private static long taskBatchSize(MemorySegment rec, long fixed) {
+        long count = Integer.toUnsignedLong(u32(rec, P + Wire.TaskBatch.COUNT));
+        if (count == 0 || count > Wire.MAX_TASK_BATCH) return -1;
+        return fixed + count * Wire.TaskBatchEntry.SIZEOF;
     }
 
     private static long sampleSize(MemorySegment rec) {
@@ -351,6 +361,16 @@ public final class RecordDecoder {
         return new WorkEvent(seq, u64(rec, P + Wire.Work.TIME_NS), u64(rec, P + Wire.Work.PARALLEL_ID),
                 u64(rec, P + Wire.Work.TASK_ID), u64(rec, P + Wire.Work.COUNT), u64(rec, P + Wire.Work.CODEPTR_RA),
                 u32(rec, P + Wire.Work.WORK_TYPE), u32(rec, P + Wire.Work.ENDPOINT));
+    }
+
+    private static TaskBatch taskBatch(MemorySegment rec, int seq) {
+        int count = u32(rec, P + Wire.TaskBatch.COUNT); // checked by problem()
+        List<TaskBatch.Entry> entries = new ArrayList<>(count);
+        for (long off = P + Wire.TaskBatch.SIZEOF, i = 0; i < count; i++, off += Wire.TaskBatchEntry.SIZEOF) {
+            entries.add(new TaskBatch.Entry(u64(rec, off + Wire.TaskBatchEntry.TASK_ID), u64(rec, off + Wire.TaskBatchEntry.PARENT_TASK_ID),
+                    u64(rec, off + Wire.TaskBatchEntry.SHAPE)));
+        }
+        return new TaskBatch(seq, u64(rec, P + Wire.TaskBatch.TIME_NS), entries);
     }
 
     private static MaskedEvent masked(MemorySegment rec, int seq) {

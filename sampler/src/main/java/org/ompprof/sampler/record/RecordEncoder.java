@@ -40,6 +40,7 @@ public final class RecordEncoder {
             case AgentEnd a -> agentEnd(a);
             case WorkEvent w -> work(w);
             case MaskedEvent m -> masked(m);
+            case TaskBatch b -> taskBatch(b);
         };
     }
 
@@ -282,6 +283,19 @@ public final class RecordEncoder {
         put64(s, P + Wire.Work.CODEPTR_RA, r.codeptrRa());
         put32(s, P + Wire.Work.WORK_TYPE, r.workType());
         put32(s, P + Wire.Work.ENDPOINT, r.endpoint());
+        return bytes(s);
+    }
+
+    private static byte[] taskBatch(TaskBatch r) {
+        MemorySegment s = start(r, P + Wire.TaskBatch.SIZEOF + (long) r.entries().size() * Wire.TaskBatchEntry.SIZEOF);
+        put32(s, P + Wire.TaskBatch.COUNT, r.entries().size());
+        long off = P + Wire.TaskBatch.SIZEOF;
+        for (TaskBatch.Entry e : r.entries()) {
+            put64(s, off + Wire.TaskBatchEntry.TASK_ID, e.taskId());
+            put64(s, off + Wire.TaskBatchEntry.PARENT_TASK_ID, e.parentTaskId());
+            put64(s, off + Wire.TaskBatchEntry.SHAPE, e.shape());
+            off += Wire.TaskBatchEntry.SIZEOF;
+        }
         return bytes(s);
     }
 

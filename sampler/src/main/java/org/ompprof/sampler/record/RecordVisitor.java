@@ -39,6 +39,8 @@ public interface RecordVisitor {
 
     default void masked(MaskedEvent r) {}
 
+    default void taskBatch(TaskBatch r) {}
+
     /** Calls the method for {@code r}'s type. */
     default void visit(WireRecord r) {
         switch (r) {
@@ -59,6 +61,7 @@ public interface RecordVisitor {
             case AgentEnd x -> agentEnd(x);
             case WorkEvent x -> work(x);
             case MaskedEvent x -> masked(x);
+            case TaskBatch x -> taskBatch(x);
         }
     }
 }

@@ -15,6 +15,7 @@ import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.Iterator;
 import java.util.List;
+import java.util.NoSuchElementException;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -365,6 +366,7 @@ public final class Recording implements AutoCloseable {
         MemorySegment records = MemorySegment.ofArray(payload(s)).asSlice(RecordingFormat.RECORDS_PREFIX);
         Iterator<WireRecord> decoded = RecordDecoder.iterate(records, true, types); // the payload is ours alone
         Iterator<WireRecord> checked = new Iterator<>() {
+            /** The decoder reads ahead here, so this is where a bad record shows. */
             @Override
             public boolean hasNext() {
                 try {
@@ -376,11 +378,8 @@ public final class Recording implements AutoCloseable {
 
             @Override
             public WireRecord next() {
-                try {
-                    return decoded.next();
-                } catch (MalformedRecordException e) {
-                    throw RecordingFormatException.corrupt(path, s.offset(), "bad record: " + e.getMessage());
-                }
+                if (!hasNext()) throw new NoSuchElementException();
+                return decoded.next();
             }
         };
         return StreamSupport.stream(Spliterators.spliteratorUnknownSize(checked, Spliterator.ORDERED | Spliterator.NONNULL), false);

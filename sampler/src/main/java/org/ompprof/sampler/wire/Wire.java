@@ -55,6 +55,9 @@ public final class Wire {
     public static final int REC_AGENT_END = 15;
     public static final int REC_WORK = 16;
     public static final int REC_MASKED = 17;
+    public static final int REC_TASK_BATCH = 18;
+    /** Entries in one TASK_BATCH record at most. */
+    public static final int MAX_TASK_BATCH = 64;
 
     public static final int REC_VERSION = 1;
 
@@ -372,6 +375,25 @@ public final class Wire {
         public static final int SIZEOF = 48;
     }
 
+    /** {@code struct ompprof_task_batch}, followed by {@code count} {@link TaskBatchEntry}s. */
+    public static final class TaskBatch {
+        private TaskBatch() {}
+        public static final String C_STRUCT = "ompprof_task_batch";
+        public static final int TIME_NS = 0;
+        public static final int COUNT = 8;
+        public static final int SIZEOF = 16;
+    }
+
+    /** {@code struct ompprof_task_batch_entry}. */
+    public static final class TaskBatchEntry {
+        private TaskBatchEntry() {}
+        public static final String C_STRUCT = "ompprof_task_batch_entry";
+        public static final int TASK_ID = 0;
+        public static final int PARENT_TASK_ID = 8;
+        public static final int SHAPE = 16;
+        public static final int SIZEOF = 24;
+    }
+
     /** {@code struct ompprof_masked}. */
     public static final class Masked {
         private Masked() {}
@@ -465,7 +487,7 @@ public final class Wire {
 
     /** Whether this mirror knows record type {@code type}. */
     public static boolean isKnownRecordType(int type) {
-        return type >= REC_PAD && type <= REC_MASKED;
+        return type >= REC_PAD && type <= REC_TASK_BATCH;
     }
 
     /** The smallest legal record (a PAD of size, type and version only). */

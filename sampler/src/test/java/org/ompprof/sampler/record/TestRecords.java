@@ -49,13 +49,15 @@ public final class TestRecords {
             case Wire.REC_WORK -> new WorkEvent(seq, t, rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextLong(),
                     rnd.nextInt(), rnd.nextInt());
             case Wire.REC_MASKED -> new MaskedEvent(seq, t, rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextInt());
+            case Wire.REC_TASK_BATCH -> new TaskBatch(seq, t, java.util.stream.Stream.generate(
+                    () -> new TaskBatch.Entry(rnd.nextLong(), rnd.nextLong(), rnd.nextLong())).limit(rnd.nextInt(1, Wire.MAX_TASK_BATCH + 1)).toList());
             default -> throw new IllegalArgumentException("type " + type);
         };
     }
 
     /** Any record type but PAD. */
     public static WireRecord random(Random rnd) {
-        return random(rnd, rnd.nextInt(Wire.REC_SAMPLE, Wire.REC_MASKED + 1));
+        return random(rnd, rnd.nextInt(Wire.REC_SAMPLE, Wire.REC_TASK_BATCH + 1));
     }
 
     private static Context context(Random rnd) {

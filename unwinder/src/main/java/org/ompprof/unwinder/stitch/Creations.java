@@ -7,6 +7,7 @@ import org.eclipse.collections.impl.set.mutable.primitive.LongHashSet;
 import org.ompprof.sampler.record.ImplicitTask;
 import org.ompprof.sampler.record.ParallelBegin;
 import org.ompprof.sampler.record.ParallelEnd;
+import org.ompprof.sampler.record.TaskBatch;
 import org.ompprof.sampler.record.TaskCreate;
 import org.ompprof.sampler.record.ThreadBegin;
 import org.ompprof.sampler.record.WireRecord;
@@ -51,6 +52,7 @@ final class Creations {
             case ParallelBegin p -> regions.put(p.parallelId(),
                     new Origin(p.parentTaskId(), segments.creation(p.context(), p.encExitFrame(), p.encEnterFrame())));
             case TaskCreate t -> task(t);
+            case TaskBatch b -> b.entries().forEach(e -> sameShape(e.taskId(), e.parentTaskId(), e.shape()));
             case ImplicitTask i -> implicitTask(i);
             case ParallelEnd e -> regionEndNs.put(e.parallelId(), e.timeNs());
             case ThreadBegin b -> threadTypes.put(b.threadSeq(), b.threadType());
@@ -64,18 +66,23 @@ final class Creations {
      */
     private void task(TaskCreate t) {
         if (t.taskId() == 0) return;
-        Segment segment;
         if (t.sameShape()) {
-            segment = byShape.get(t.shape());
-            if (segment == null) {
-                shapesMissing++;
-                return;
-            }
-        } else {
-            segment = segments.creation(t.context(), t.encExitFrame(), t.encEnterFrame());
-            if (t.shape() != 0) byShape.put(t.shape(), segment);
+            sameShape(t.taskId(), t.parentTaskId(), t.shape());
+            return;
         }
+        Segment segment = segments.creation(t.context(), t.encExitFrame(), t.encEnterFrame());
+        if (t.shape() != 0) byShape.put(t.shape(), segment);
         tasks.put(t.taskId(), new Origin(t.parentTaskId(), segment));
+    }
+
+    /** A creation (batched by the agent) of a shape sent before: it shares that one's segment. */
+    private void sameShape(long taskId, long parentTaskId, long shape) {
+        Segment segment = byShape.get(shape);
+        if (segment == null) {
+            shapesMissing++;
+            return;
+        }
+        tasks.put(taskId, new Origin(parentTaskId, segment));
     }
 
     /** Only the begin endpoint carries the region (libomp passes none at the end). */

@@ -52,8 +52,9 @@
  * Per explicit task recorded: about 50 bytes kept (a map entry and an origin; segments are
  * interned). The agent sends a creation's stack only the first time a thread creates a task
  * of that shape (call site, segment length and the code addresses on the stack, hashed);
- * later ones carry the shape alone and share the first one's segment, so only distinct
- * shapes are unwound (1-1.5 us each for a six-frame creation path). Per task that samples
- * need: one more map entry for its resolved context.
+ * later ones come as (task, parent, shape) entries in TaskBatch records of up to 64 and
+ * share the first one's segment, so only distinct shapes are unwound (1-1.5 us each for a
+ * six-frame creation path). Per task that samples need: one more map entry for its
+ * resolved context.
  */
 package org.ompprof.unwinder.stitch;

@@ -1,0 +1,67 @@
+package org.ompprof.unwinder.stitch;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.ompprof.sampler.record.TaskBatch;
+import org.ompprof.sampler.record.TaskCreate;
+
+/**
+ * (f) fib.c: recursive tasks, 318,000 of them, created at two sites in one recursive context.
+ * The agent sends a creation's stack once per shape; the rest share it. Each sample in fib
+ * must lie under main;run;run.omp_outlined;fib and then only whole task levels
+ * (.omp_task_entry.*[;.omp_outlined.*];fib), with no runtime frame inside the path.
+ */
+class FibStitchTest {
+    static Stitched run;
+
+    @BeforeAll
+    static void record() {
+        run = Stitched.of(StitchPrograms.recording("fib", Map.of()));
+    }
+
+    /**
+     * The region's context, then whole task levels of the recursion, each ending in fib; the
+     * leaf is fib or the runtime entry fib called (task allocation, taskwait: fib itself does
+     * little). Outlined bodies appear or not with the optimization level, so they are optional.
+     */
+    private static boolean recursionPath(Named n) {
+        List<String> names = n.userNames();
+        if (n.inRuntime().subList(0, names.size() - 1).contains(true)) return false;
+        if (n.inRuntime().get(names.size() - 1)) names = names.subList(0, names.size() - 1);
+        if (names.size() < 4 || !names.subList(0, 3).equals(List.of("main", "run", "run.omp_outlined"))) return false;
+        int i = 3;
+        if (names.get(i).equals("run.omp_outlined_debug__")) i++;
+        if (i >= names.size() || !names.get(i++).equals("fib")) return false;
+        while (i < names.size()) {
+            if (!names.get(i++).startsWith(".omp_task_entry.")) return false;
+            if (i < names.size() && names.get(i).startsWith(".omp_outlined.")) i++;
+            if (i == names.size()) return true; // sampled in the task's entry, before it called fib
+            if (!names.get(i++).equals("fib")) return false;
+        }
+        return true;
+    }
+
+    @Test
+    void samplesInFibAreUnderTheRecursionThatCreatedThem() {
+        // in fib's code or a call it made; samples between tasks (<omp runtime>) are not in fib
+        List<Stitched.Pair> inFib = run.select(s -> true).stream().filter(p -> p.stitched().userNames().contains("fib")
+                && !p.stitched().userNames().getLast().startsWith("<omp")).toList();
+        Expect.mostly("samples in fib", inFib, 100, n -> n.sample().kind() == StitchedSample.Kind.EXACT && recursionPath(n));
+    }
+
+    /** Two creation sites, recursing: a handful of shapes carry a stack, the other 318,000 come in batches. */
+    @Test
+    void creationStacksAreSentOncePerShape() {
+        List<TaskCreate> full = run.events(TaskCreate.class);
+        long batched = run.events(TaskBatch.class).stream().mapToLong(b -> b.entries().size()).sum();
+        long shapes = full.stream().map(TaskCreate::shape).distinct().count();
+        assertTrue(batched > 300_000, batched + " task creations batched");
+        assertTrue(full.size() < 1000 && shapes < 200, full.size() + " creations with a stack, " + shapes + " shapes");
+        Expect.consistent(run);
+    }
+}
