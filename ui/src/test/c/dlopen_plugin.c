@@ -22,11 +22,18 @@ int main(int argc, char **argv) {
   void *lib = dlopen(argv[2], RTLD_NOW);
   if (!lib) { fprintf(stderr, "%s\n", dlerror()); return 2; }
   void (*work)(double) = (void (*)(double))dlsym(lib, "plugin_work");
+  static volatile int done; /* after each call, so that the region body keeps its frame */
 #pragma omp parallel
-  work(0.3);
+  {
+    work(0.3);
+    done++;
+  }
   unlink(argv[2]);
 #pragma omp parallel
-  work(0.1);
+  {
+    work(0.1);
+    done++;
+  }
   printf("plugin ran and its file is gone\n");
   return 0;
 }
