@@ -1,5 +1,23 @@
 /**
- * State metrics and blame shifting: undirected blame for idleness and barrier waiting,
- * directed blame for locks, critical, ordered and atomic waiting (issue 4).
+ * Blame shifting: who makes the threads wait. A thread that waits is a symptom; the cause is
+ * the code the other threads run meanwhile.
+ *
+ * <ul>
+ * <li><b>Undirected</b> ({@link BlameKind#IDLE}, {@link BlameKind#BARRIER}): a sample taken
+ *   while a thread waits at a barrier is shared equally among the contexts that the region's
+ *   other threads are working in at that moment (each one's sample nearest in time, if it is
+ *   a working sample close enough); an idle sample, the same with the initial thread's context.
+ * <li><b>Directed</b> (the {@code MUTEX_*} kinds): a sample waiting for a lock, critical,
+ *   atomic or ordered is charged, by its wait id, to the context of the thread holding that
+ *   mutex at that moment (from the acquired/released events): the holder's sample nearest in
+ *   time inside its hold, or, when the hold had none, the holder's nearest sample.
+ * <li><b>Conservation</b>: every nanosecond of waiting is charged exactly once (shares are
+ *   split in whole nanoseconds, remainders included); what finds no blamee is charged to
+ *   {@link Charges#UNATTRIBUTED} and counted.
+ * </ul>
+ *
+ * <p>Input and output are columns of primitives ({@link SampleTable}, {@link MutexHolds},
+ * {@link Charges}), so the stage is independent of how samples were recorded and cheap for
+ * millions of samples.
  */
 package org.ompprof.blame;

@@ -68,7 +68,7 @@ final class SampleStitcher {
     }
 
     private static StitchedSample withKind(StitchedSample s, StitchedSample.Kind kind) {
-        return new StitchedSample(s.threadSeq(), s.timeNs(), s.weightNs(), s.state(), s.waitId(), s.pathRootFirst(), kind);
+        return new StitchedSample(s.threadSeq(), s.timeNs(), s.weightNs(), s.state(), s.waitId(), s.regionId(), s.pathRootFirst(), kind);
     }
 
     /**
@@ -133,11 +133,21 @@ final class SampleStitcher {
         return sample(s, path, kind);
     }
 
-    private static StitchedSample idle(SampleRecord s) {
+    /** The innermost region: the current task's, else the sample's innermost parallel level. */
+    private long regionOf(SampleRecord s) {
+        if (!s.taskLevels().isEmpty()) {
+            TaskLevel task = s.taskLevels().getFirst();
+            long region = task.parallelId() != 0 ? task.parallelId() : creations.regionOfImplicitTask.getIfAbsent(task.taskId(), 0);
+            if (region != 0) return region;
+        }
+        return s.parallelLevels().isEmpty() ? 0 : s.parallelLevels().getFirst().parallelId();
+    }
+
+    private StitchedSample idle(SampleRecord s) {
         return sample(s, List.of(Placeholder.OMP_IDLE), StitchedSample.Kind.IDLE);
     }
 
-    private static StitchedSample sample(SampleRecord s, List<PathFrame> path, StitchedSample.Kind kind) {
-        return new StitchedSample(s.threadSeq(), s.timeNs(), s.weightNs(), s.state(), s.waitId(), path, kind);
+    private StitchedSample sample(SampleRecord s, List<PathFrame> path, StitchedSample.Kind kind) {
+        return new StitchedSample(s.threadSeq(), s.timeNs(), s.weightNs(), s.state(), s.waitId(), regionOf(s), path, kind);
     }
 }

@@ -8,9 +8,10 @@ import java.util.List;
  * thread's part placed under the context that created its parallel region or task.
  *
  * @param state the ompt_state_t the sample reported
+ * @param regionId the innermost parallel region the thread was in (the agent's id), 0 if none or unknown
  * @param pathRootFirst outermost frame first; never empty
  */
-public record StitchedSample(int threadSeq, long timeNs, long weightNs, int state, long waitId,
+public record StitchedSample(int threadSeq, long timeNs, long weightNs, int state, long waitId, long regionId,
         List<PathFrame> pathRootFirst, Kind kind) {
     /** How much of the path is known. Every sample has exactly one kind. */
     public enum Kind {

@@ -1,0 +1,145 @@
+package org.ompprof.blame;
+
+import org.eclipse.collections.api.set.primitive.IntSet;
+import org.eclipse.collections.impl.list.mutable.primitive.IntArrayList;
+import org.eclipse.collections.impl.map.mutable.primitive.LongLongHashMap;
+import org.eclipse.collections.impl.map.mutable.primitive.LongObjectHashMap;
+import org.eclipse.collections.impl.set.mutable.primitive.IntHashSet;
+
+/**
+ * Charges every waiting sample to the contexts that made it wait (see the package
+ * documentation for the rules). One pass over the samples; each look-up of another thread's
+ * work is a binary search in that thread's samples.
+ */
+public final class BlameCalculator {
+    /** A candidate's nearest sample counts as "at that moment" within this many sample weights. */
+    private static final int WINDOW_WEIGHTS = 2;
+    private static final int KINDS = BlameKind.values().length;
+    private static final int[] NO_THREADS = {};
+
+    private final SampleTable s;
+    private final MutexHolds holds;
+    private final int[] initialThreads;
+    /** Region to the thread indices that have samples in it. */
+    private final LongObjectHashMap<int[]> teams = new LongObjectHashMap<>();
+    private final LongLongHashMap sums = new LongLongHashMap();
+    private final long[] waited = new long[KINDS];
+    private final long[] unattributed = new long[KINDS];
+    private final long[] outsideHold = new long[KINDS];
+    private final IntArrayList blamees = new IntArrayList();
+
+    private BlameCalculator(SampleTable s, MutexHolds holds, IntSet initialThreads) {
+        this.s = s;
+        this.holds = holds;
+        IntArrayList initial = new IntArrayList();
+        initialThreads.forEach(t -> {
+            int k = s.threadIndex(t);
+            if (k >= 0) initial.add(k);
+        });
+        this.initialThreads = initial.toSortedArray();
+        indexTeams();
+    }
+
+    /**
+     * @param initialThreads the threads whose work idle threads are blamed on (the program's
+     *     initial thread, and any thread that started OpenMP itself)
+     */
+    public static Charges compute(SampleTable samples, MutexHolds holds, IntSet initialThreads) {
+        BlameCalculator c = new BlameCalculator(samples, holds, initialThreads);
+        for (int i = 0; i < samples.size(); i++) c.charge(i);
+        return c.result();
+    }
+
+    private void indexTeams() {
+        LongObjectHashMap<IntHashSet> members = new LongObjectHashMap<>();
+        for (int k = 0; k < s.threads.length; k++) {
+            for (int i = s.from[k]; i < s.to[k]; i++) if (s.region[i] != 0) members.getIfAbsentPut(s.region[i], IntHashSet::new).add(k);
+        }
+        members.forEachKeyValue((region, set) -> teams.put(region, set.toSortedArray()));
+    }
+
+    private void charge(int i) {
+        WaitClass c = WaitClass.of(s.cls[i]);
+        long w = s.weight[i];
+        switch (c) {
+            case IDLE -> undirected(i, BlameKind.IDLE, initialThreads, w);
+            case BARRIER -> undirected(i, BlameKind.BARRIER, team(s.region[i]), w);
+            case MUTEX -> directed(i, w);
+            default -> { }
+        }
+    }
+
+    private int[] team(long region) {
+        int[] t = teams.get(region);
+        return t == null ? NO_THREADS : t;
+    }
+
+    /** Equal shares among the candidates working at that moment. */
+    private void undirected(int i, BlameKind kind, int[] candidates, long w) {
+        waited[kind.ordinal()] += w;
+        int own = s.threadIndex(s.thread[i]);
+        blamees.clear();
+        for (int k : candidates) {
+            if (k == own) continue;
+            int j = s.nearest(k, s.time[i]);
+            if (j >= 0 && WaitClass.of(s.cls[j]) == WaitClass.WORK && close(i, j)) blamees.add(j);
+        }
+        if (blamees.isEmpty()) {
+            unattributed(i, kind, w);
+            return;
+        }
+        long share = w / blamees.size(), rest = w % blamees.size();
+        for (int b = 0; b < blamees.size(); b++) {
+            int j = blamees.get(b);
+            add(s.node[j], s.thread[j], kind, share + (b < rest ? 1 : 0));
+        }
+    }
+
+    private boolean close(int i, int j) {
+        return Math.abs(s.time[j] - s.time[i]) <= WINDOW_WEIGHTS * Math.max(s.weight[i], s.weight[j]);
+    }
+
+    /** All to the holder's context at that moment, or nearest its release when it was not sampled inside its hold. */
+    private void directed(int i, long w) {
+        BlameKind kind = holds.kind(s.waitId[i]);
+        waited[kind.ordinal()] += w;
+        MutexHolds.Hold hold = holds.holderAt(s.waitId[i], s.time[i], s.thread[i]);
+        int k = hold == null ? -1 : s.threadIndex(hold.thread());
+        if (k < 0) {
+            unattributed(i, kind, w);
+            return;
+        }
+        int j = s.nearest(k, s.time[i]);
+        if (s.time[j] < hold.start() || s.time[j] >= hold.end()) {
+            j = s.nearest(k, hold.end());
+            outsideHold[kind.ordinal()] += w;
+        }
+        add(s.node[j], s.thread[j], kind, w);
+    }
+
+    private void unattributed(int i, BlameKind kind, long w) {
+        unattributed[kind.ordinal()] += w;
+        add(Charges.UNATTRIBUTED, s.thread[i], kind, w);
+    }
+
+    private void add(int node, int thread, BlameKind kind, long value) {
+        if (value == 0) return;
+        sums.addToValue((node + 1L) << 24 | (long) thread << 3 | kind.ordinal(), value);
+    }
+
+    private Charges result() {
+        int n = sums.size();
+        int[] node = new int[n], thread = new int[n];
+        byte[] kind = new byte[n];
+        long[] value = new long[n];
+        long[] keys = sums.keysView().toSortedArray(); // a stable order for equal inputs
+        for (int i = 0; i < n; i++) {
+            long key = keys[i];
+            node[i] = (int) (key >>> 24) - 1;
+            thread[i] = (int) (key >>> 3) & 0x1F_FFFF;
+            kind[i] = (byte) (key & 7);
+            value[i] = sums.get(key);
+        }
+        return new Charges(node, thread, kind, value, waited, unattributed, outsideHold);
+    }
+}

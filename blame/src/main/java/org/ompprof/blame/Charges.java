@@ -1,0 +1,81 @@
+package org.ompprof.blame;
+
+import java.util.Arrays;
+
+/**
+ * The result of blame: waiting time charged to (context, thread) pairs per {@link BlameKind},
+ * summed, with what was waited and what found no blamee, per kind. Immutable.
+ */
+public final class Charges {
+    /** The node of charges that found no blamee (no working thread, unknown holder). */
+    public static final int UNATTRIBUTED = -1;
+
+    private final int[] node;
+    private final int[] thread;
+    private final byte[] kind;
+    private final long[] value;
+    private final long[] waited;
+    private final long[] charged;
+    private final long[] unattributed;
+    private final long[] outsideHold;
+
+    Charges(int[] node, int[] thread, byte[] kind, long[] value, long[] waited, long[] unattributed, long[] outsideHold) {
+        this.node = node;
+        this.thread = thread;
+        this.kind = kind;
+        this.value = value;
+        this.waited = waited;
+        this.unattributed = unattributed;
+        this.outsideHold = outsideHold;
+        this.charged = new long[waited.length];
+        for (int i = 0; i < value.length; i++) charged[kind[i]] += value[i];
+    }
+
+    /** Number of (node, thread, kind) sums. */
+    public int size() {
+        return value.length;
+    }
+
+    /** The blamed context, or {@link #UNATTRIBUTED}. */
+    public int node(int i) {
+        return node[i];
+    }
+
+    /** The thread whose work is blamed (the waiter's own, for unattributed charges). */
+    public int thread(int i) {
+        return thread[i];
+    }
+
+    public BlameKind kind(int i) {
+        return BlameKind.values()[kind[i]];
+    }
+
+    public long valueNs(int i) {
+        return value[i];
+    }
+
+    /** Time the samples of this kind waited. */
+    public long waitedNs(BlameKind k) {
+        return waited[k.ordinal()];
+    }
+
+    /** Time charged for this kind, unattributed included: equal to {@link #waitedNs} by construction. */
+    public long chargedNs(BlameKind k) {
+        return charged[k.ordinal()];
+    }
+
+    public long unattributedNs(BlameKind k) {
+        return unattributed[k.ordinal()];
+    }
+
+    /** Mutex waiting charged to the holder's context nearest its release, because the hold had no sample of the holder. */
+    public long outsideHoldNs(BlameKind k) {
+        return outsideHold[k.ordinal()];
+    }
+
+    @Override
+    public String toString() {
+        return "Charges[waited " + Arrays.toString(waited) + ", charged " + Arrays.toString(charged) + ", unattributed "
+                + Arrays.toString(unattributed) + ", " + value.length + " sums]";
+    }
+}

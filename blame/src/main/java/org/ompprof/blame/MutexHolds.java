@@ -1,0 +1,91 @@
+package org.ompprof.blame;
+
+import java.util.Arrays;
+
+import org.eclipse.collections.impl.list.mutable.primitive.LongArrayList;
+import org.eclipse.collections.impl.map.mutable.primitive.IntLongHashMap;
+import org.eclipse.collections.impl.map.mutable.primitive.LongObjectHashMap;
+
+/**
+ * Who held each mutex when: intervals [acquired, released) per wait id, with the holding thread,
+ * from the runtime's acquired and released events, and the kind each wait id was acquired as.
+ */
+public final class MutexHolds {
+    /** One wait id's holds, sorted by start: start, end, thread interleaved. */
+    private final LongObjectHashMap<long[]> holds;
+    private final LongObjectHashMap<BlameKind> kinds;
+
+    private MutexHolds(LongObjectHashMap<long[]> holds, LongObjectHashMap<BlameKind> kinds) {
+        this.holds = holds;
+        this.kinds = kinds;
+    }
+
+    /** The thread holding {@code waitId} at {@code t} other than {@code waiter}, with its hold; null if none is known. */
+    Hold holderAt(long waitId, long t, int waiter) {
+        long[] h = holds.get(waitId);
+        if (h == null) return null;
+        int n = h.length / 3;
+        int lo = 0, hi = n; // last hold starting at or before t
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (h[3 * mid] <= t) lo = mid + 1;
+            else hi = mid;
+        }
+        for (int i = lo - 1; i >= 0 && i >= lo - 8; i--) { // holds of one mutex do not overlap; look back a little for safety
+            if (h[3 * i + 1] > t && h[3 * i + 2] != waiter) return new Hold((int) h[3 * i + 2], h[3 * i], h[3 * i + 1]);
+        }
+        return null;
+    }
+
+    /** The kind the wait id was acquired as; locks when no acquire event was seen. */
+    BlameKind kind(long waitId) {
+        BlameKind k = kinds.get(waitId);
+        return k == null ? BlameKind.MUTEX_LOCK : k;
+    }
+
+    record Hold(int thread, long start, long end) {}
+
+    /** Collects events thread by thread in time order (as a recording holds them). Not thread-safe. */
+    public static final class Builder {
+        private final LongObjectHashMap<LongArrayList> holds = new LongObjectHashMap<>();
+        private final LongObjectHashMap<BlameKind> kinds = new LongObjectHashMap<>();
+        /** Per wait id, per thread: when the current hold began. */
+        private final LongObjectHashMap<IntLongHashMap> open = new LongObjectHashMap<>();
+
+        /** The thread started to wait for (acquire) the mutex; its kind is taken from here. */
+        public Builder acquire(long waitId, int omptMutexKind) {
+            kinds.put(waitId, BlameKind.ofMutex(omptMutexKind));
+            return this;
+        }
+
+        public Builder acquired(int thread, long waitId, long timeNs) {
+            open.getIfAbsentPut(waitId, IntLongHashMap::new).put(thread, timeNs);
+            return this;
+        }
+
+        /** A release whose acquired event was lost (a full ring) makes no hold: its waiters stay unattributed. */
+        public Builder released(int thread, long waitId, long timeNs) {
+            IntLongHashMap byThread = open.get(waitId);
+            if (byThread == null || !byThread.containsKey(thread)) return this;
+            long start = byThread.removeKeyIfAbsent(thread, 0);
+            holds.getIfAbsentPut(waitId, LongArrayList::new).addAll(start, timeNs, thread);
+            return this;
+        }
+
+        public MutexHolds build() {
+            LongObjectHashMap<long[]> sorted = new LongObjectHashMap<>();
+            holds.forEachKeyValue((id, list) -> sorted.put(id, sortByStart(list.toArray())));
+            return new MutexHolds(sorted, kinds);
+        }
+
+        private static long[] sortByStart(long[] h) {
+            int n = h.length / 3;
+            Integer[] idx = new Integer[n];
+            for (int i = 0; i < n; i++) idx[i] = i;
+            Arrays.sort(idx, (a, b) -> Long.compare(h[3 * a], h[3 * b]));
+            long[] out = new long[h.length];
+            for (int i = 0; i < n; i++) System.arraycopy(h, 3 * idx[i], out, 3 * i, 3);
+            return out;
+        }
+    }
+}

@@ -1,0 +1,188 @@
+package org.ompprof.blame;
+
+import java.util.Arrays;
+
+import org.eclipse.collections.impl.map.mutable.primitive.IntIntHashMap;
+
+/**
+ * The samples blame looks at, as columns, grouped by thread and in time order within each
+ * thread (the builder sorts them if they came otherwise). Immutable once built.
+ */
+public final class SampleTable {
+    final int[] thread;
+    final long[] time;
+    final long[] weight;
+    final byte[] cls;
+    final long[] waitId;
+    final long[] region;
+    final int[] node;
+    /** Per distinct thread, in ascending thread order: its samples are [from, to). */
+    final int[] threads;
+    final int[] from;
+    final int[] to;
+    private final IntIntHashMap threadIndex = new IntIntHashMap();
+
+    private SampleTable(int[] thread, long[] time, long[] weight, byte[] cls, long[] waitId, long[] region, int[] node) {
+        this.thread = thread;
+        this.time = time;
+        this.weight = weight;
+        this.cls = cls;
+        this.waitId = waitId;
+        this.region = region;
+        this.node = node;
+        int distinct = 0;
+        for (int i = 0; i < thread.length; i++) if (i == 0 || thread[i] != thread[i - 1]) distinct++;
+        threads = new int[distinct];
+        from = new int[distinct];
+        to = new int[distinct];
+        for (int i = 0, k = -1; i < thread.length; i++) {
+            if (i == 0 || thread[i] != thread[i - 1]) {
+                threads[++k] = thread[i];
+                from[k] = i;
+                threadIndex.put(thread[i], k);
+            }
+            to[k] = i + 1;
+        }
+    }
+
+    public int size() {
+        return time.length;
+    }
+
+    public int thread(int i) {
+        return thread[i];
+    }
+
+    public long timeNs(int i) {
+        return time[i];
+    }
+
+    public long weightNs(int i) {
+        return weight[i];
+    }
+
+    public WaitClass waitClass(int i) {
+        return WaitClass.of(cls[i]);
+    }
+
+    public int node(int i) {
+        return node[i];
+    }
+
+    /** The index of {@code thread} in {@link #threads}, or -1. */
+    int threadIndex(int t) {
+        return threadIndex.getIfAbsent(t, -1);
+    }
+
+    /** The sample of thread index {@code k} nearest in time to {@code t}, -1 if the thread has none. */
+    int nearest(int k, long t) {
+        int lo = from[k], hi = to[k];
+        if (lo == hi) return -1;
+        int i = Arrays.binarySearch(time, lo, hi, t);
+        if (i >= 0) return i;
+        int after = -i - 1;
+        if (after == lo) return lo;
+        if (after == hi) return hi - 1;
+        return t - time[after - 1] <= time[after] - t ? after - 1 : after;
+    }
+
+    /** Collects samples in any order. Not thread-safe. */
+    public static final class Builder {
+        private int n;
+        private int[] thread = new int[1024];
+        private long[] time = new long[1024];
+        private long[] weight = new long[1024];
+        private byte[] cls = new byte[1024];
+        private long[] waitId = new long[1024];
+        private long[] region = new long[1024];
+        private int[] node = new int[1024];
+
+        /**
+         * @param region the innermost parallel region (any id that is equal for the same region), 0 if none
+         * @param node the sample's context, in the caller's numbering (a tree node)
+         */
+        public Builder add(int threadSeq, long timeNs, long weightNs, WaitClass c, long waitIdentifier, long regionId, int contextNode) {
+            if (weightNs < 0) throw new IllegalArgumentException("negative weight " + weightNs);
+            if (n == time.length) grow();
+            thread[n] = threadSeq;
+            time[n] = timeNs;
+            weight[n] = weightNs;
+            cls[n] = (byte) c.ordinal();
+            waitId[n] = waitIdentifier;
+            region[n] = regionId;
+            node[n] = contextNode;
+            n++;
+            return this;
+        }
+
+        private void grow() {
+            int c = n * 2;
+            thread = Arrays.copyOf(thread, c);
+            time = Arrays.copyOf(time, c);
+            weight = Arrays.copyOf(weight, c);
+            cls = Arrays.copyOf(cls, c);
+            waitId = Arrays.copyOf(waitId, c);
+            region = Arrays.copyOf(region, c);
+            node = Arrays.copyOf(node, c);
+        }
+
+        public SampleTable build() {
+            int[] order = order();
+            return new SampleTable(pick(thread, order), pick(time, order), pick(weight, order), pick(cls, order), pick(waitId, order),
+                    pick(region, order), pick(node, order));
+        }
+
+        /** Indices by (thread, time); the identity when the samples came that way, as they do from a recording. */
+        private int[] order() {
+            int[] order = new int[n];
+            boolean sorted = true;
+            for (int i = 0; i < n; i++) {
+                order[i] = i;
+                if (i > 0 && before(i, i - 1)) sorted = false;
+            }
+            if (!sorted) mergeSort(order, new int[n], 0, n);
+            return order;
+        }
+
+        /** A total order (ties broken on every column), so that the input's order never matters. */
+        private boolean before(int a, int b) {
+            if (thread[a] != thread[b]) return thread[a] < thread[b];
+            if (time[a] != time[b]) return time[a] < time[b];
+            if (node[a] != node[b]) return node[a] < node[b];
+            if (cls[a] != cls[b]) return cls[a] < cls[b];
+            if (weight[a] != weight[b]) return weight[a] < weight[b];
+            if (waitId[a] != waitId[b]) return waitId[a] < waitId[b];
+            return region[a] < region[b];
+        }
+
+        private void mergeSort(int[] a, int[] tmp, int lo, int hi) {
+            if (hi - lo < 2) return;
+            int mid = (lo + hi) >>> 1;
+            mergeSort(a, tmp, lo, mid);
+            mergeSort(a, tmp, mid, hi);
+            int i = lo, j = mid, k = lo;
+            while (i < mid && j < hi) tmp[k++] = before(a[j], a[i]) ? a[j++] : a[i++];
+            while (i < mid) tmp[k++] = a[i++];
+            while (j < hi) tmp[k++] = a[j++];
+            System.arraycopy(tmp, lo, a, lo, hi - lo);
+        }
+
+        private static int[] pick(int[] column, int[] order) {
+            int[] out = new int[order.length];
+            for (int i = 0; i < order.length; i++) out[i] = column[order[i]];
+            return out;
+        }
+
+        private static long[] pick(long[] column, int[] order) {
+            long[] out = new long[order.length];
+            for (int i = 0; i < order.length; i++) out[i] = column[order[i]];
+            return out;
+        }
+
+        private static byte[] pick(byte[] column, int[] order) {
+            byte[] out = new byte[order.length];
+            for (int i = 0; i < order.length; i++) out[i] = column[order[i]];
+            return out;
+        }
+    }
+}

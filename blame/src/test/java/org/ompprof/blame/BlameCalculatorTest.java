@@ -1,0 +1,103 @@
+package org.ompprof.blame;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import org.eclipse.collections.impl.factory.primitive.IntSets;
+import org.junit.jupiter.api.Test;
+
+/** Small timelines worked out on paper. Times in ms, weights 1 ms (1,000,000 ns). */
+class BlameCalculatorTest {
+    private static final long MS = 1_000_000;
+    private static final int NODE_LIGHT = 10, NODE_HEAVY = 11, NODE_OTHER = 12, NODE_HOLDER = 20, NODE_MAIN = 30;
+
+    private static void spin(SampleTable.Builder b, int thread, int fromMs, int toMs, WaitClass c, long region, int node) {
+        for (int t = fromMs; t < toMs; t++) b.add(thread, t * MS, MS, c, 0, region, node);
+    }
+
+    /**
+     * Imbalance: in region 7, thread 1 works 0..10 ms, thread 2 works 0..4 ms and waits at the
+     * barrier 4..10: the 6 ms of barrier waiting all go to thread 1's context.
+     */
+    @Test
+    void barrierWaitIsBlamedOnTheThreadStillWorking() {
+        SampleTable.Builder b = new SampleTable.Builder();
+        spin(b, 1, 0, 10, WaitClass.WORK, 7, NODE_HEAVY);
+        spin(b, 2, 0, 4, WaitClass.WORK, 7, NODE_LIGHT);
+        spin(b, 2, 4, 10, WaitClass.BARRIER, 7, NODE_OTHER);
+        Charges c = BlameCalculator.compute(b.build(), new MutexHolds.Builder().build(), IntSets.immutable.of(1));
+        assertEquals(6 * MS, c.waitedNs(BlameKind.BARRIER));
+        assertEquals(6 * MS, charged(c, NODE_HEAVY, 1, BlameKind.BARRIER));
+        assertEquals(0, c.unattributedNs(BlameKind.BARRIER));
+    }
+
+    /** Three threads: one waits while two work in different contexts: half each, to the nanosecond. */
+    @Test
+    void sharesAreEqualPerWorkingThreadAndExact() {
+        SampleTable.Builder b = new SampleTable.Builder();
+        spin(b, 1, 0, 9, WaitClass.WORK, 7, NODE_HEAVY);
+        spin(b, 2, 0, 9, WaitClass.WORK, 7, NODE_LIGHT);
+        b.add(3, 4 * MS, 1_000_001, WaitClass.BARRIER, 0, 7, NODE_OTHER); // an odd weight: the remainder goes somewhere
+        Charges c = BlameCalculator.compute(b.build(), new MutexHolds.Builder().build(), IntSets.immutable.of(1));
+        assertEquals(500_001, charged(c, NODE_HEAVY, 1, BlameKind.BARRIER) + charged(c, NODE_LIGHT, 2, BlameKind.BARRIER) - 500_000);
+        assertEquals(1_000_001, c.chargedNs(BlameKind.BARRIER));
+    }
+
+    /** Everyone waits: nobody to blame, all of it unattributed, none lost. */
+    @Test
+    void waitingWithNobodyWorkingIsUnattributed() {
+        SampleTable.Builder b = new SampleTable.Builder();
+        spin(b, 1, 0, 5, WaitClass.BARRIER, 7, NODE_OTHER);
+        spin(b, 2, 0, 5, WaitClass.BARRIER, 7, NODE_OTHER);
+        Charges c = BlameCalculator.compute(b.build(), new MutexHolds.Builder().build(), IntSets.immutable.of(1));
+        assertEquals(10 * MS, c.unattributedNs(BlameKind.BARRIER));
+        assertEquals(10 * MS, charged(c, Charges.UNATTRIBUTED, 1, BlameKind.BARRIER) + charged(c, Charges.UNATTRIBUTED, 2, BlameKind.BARRIER));
+    }
+
+    /** An idle worker is blamed on what the initial thread does meanwhile (serial code between regions). */
+    @Test
+    void idlenessIsBlamedOnTheInitialThread() {
+        SampleTable.Builder b = new SampleTable.Builder();
+        spin(b, 1, 0, 5, WaitClass.WORK, 0, NODE_MAIN);
+        spin(b, 2, 0, 5, WaitClass.IDLE, 0, NODE_OTHER);
+        Charges c = BlameCalculator.compute(b.build(), new MutexHolds.Builder().build(), IntSets.immutable.of(1));
+        assertEquals(5 * MS, charged(c, NODE_MAIN, 1, BlameKind.IDLE));
+    }
+
+    /**
+     * A critical (wait id 99) held by thread 1 from 2 to 8 ms while it runs the body; thread 2
+     * waits 3..8 ms: 5 ms of critical waiting on the body's context. Thread 3 waits for lock 5
+     * whose holder was never seen acquiring it: unattributed.
+     */
+    @Test
+    void mutexWaitIsBlamedOnTheHolderByWaitId() {
+        SampleTable.Builder b = new SampleTable.Builder();
+        spin(b, 1, 0, 2, WaitClass.WORK, 7, NODE_OTHER);
+        spin(b, 1, 2, 8, WaitClass.WORK, 7, NODE_HOLDER);
+        for (int t = 3; t < 8; t++) b.add(2, t * MS, MS, WaitClass.MUTEX, 99, 7, NODE_OTHER);
+        b.add(3, 4 * MS, MS, WaitClass.MUTEX, 5, 7, NODE_OTHER);
+        MutexHolds holds = new MutexHolds.Builder().acquire(99, 5).acquired(1, 99, 2 * MS).released(1, 99, 8 * MS).acquire(5, 1).build();
+        Charges c = BlameCalculator.compute(b.build(), holds, IntSets.immutable.of(1));
+        assertEquals(5 * MS, charged(c, NODE_HOLDER, 1, BlameKind.MUTEX_CRITICAL));
+        assertEquals(MS, c.unattributedNs(BlameKind.MUTEX_LOCK));
+        assertEquals(0, c.outsideHoldNs(BlameKind.MUTEX_CRITICAL));
+    }
+
+    /** A hold too short to be sampled: the waiting goes to the holder's context nearest its release. */
+    @Test
+    void shortHoldIsBlamedNearItsRelease() {
+        SampleTable.Builder b = new SampleTable.Builder();
+        b.add(1, 0, MS, WaitClass.WORK, 0, 7, NODE_OTHER);
+        b.add(1, 10 * MS, MS, WaitClass.WORK, 0, 7, NODE_HOLDER);
+        b.add(2, 3 * MS, MS, WaitClass.MUTEX, 42, 7, NODE_OTHER);
+        MutexHolds holds = new MutexHolds.Builder().acquire(42, 1).acquired(1, 42, 2_500_000).released(1, 42, 9_500_000).build();
+        Charges c = BlameCalculator.compute(b.build(), holds, IntSets.immutable.of(1));
+        assertEquals(MS, charged(c, NODE_HOLDER, 1, BlameKind.MUTEX_LOCK));
+        assertEquals(MS, c.outsideHoldNs(BlameKind.MUTEX_LOCK));
+    }
+
+    static long charged(Charges c, int node, int thread, BlameKind kind) {
+        long sum = 0;
+        for (int i = 0; i < c.size(); i++) if (c.node(i) == node && c.thread(i) == thread && c.kind(i) == kind) sum += c.valueNs(i);
+        return sum;
+    }
+}
