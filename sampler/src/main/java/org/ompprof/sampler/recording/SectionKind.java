@@ -22,6 +22,8 @@ public enum SectionKind {
     TIMELINE(10),
     /** Profile: how samples were stitched, as named counters. */
     STITCH(11),
+    /** Profile: blame totals per kind (waited, charged, unattributed), as named counters. */
+    BLAME(12),
     END(255);
 
     private final int code;

@@ -1,6 +1,7 @@
 package org.ompprof.ui.pipeline;
 
 import java.util.List;
+import java.util.Map;
 
 import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.profile.Timeline;
@@ -10,10 +11,18 @@ import org.ompprof.unwinder.stitch.StitchCounters;
  * A calling-context tree with each thread's sample timeline (node ids are the tree's) and what
  * stitching found on the way.
  *
+ * @param blame blame totals per kind: waited_ns.KIND, charged_ns.KIND, unattributed_ns.KIND, outside_hold_ns.KIND
  * @param samples samples in the tree (the sum of the timelines' sizes)
  */
-public record Profile(CallingContextTree tree, List<Timeline> timelines, StitchCounters counters, long samples) {
+public record Profile(CallingContextTree tree, List<Timeline> timelines, StitchCounters counters, Map<String, Long> blame,
+        long samples) {
     public Profile {
         timelines = List.copyOf(timelines);
+        blame = Map.copyOf(blame);
+    }
+
+    /** A blame total (see {@link #blame}), 0 if absent. */
+    public long blame(String key) {
+        return blame.getOrDefault(key, 0L);
     }
 }

@@ -2,6 +2,7 @@ package org.ompprof.ui.pipeline;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import org.eclipse.collections.impl.list.mutable.primitive.IntArrayList;
 import org.eclipse.collections.impl.map.mutable.primitive.IntObjectHashMap;
@@ -23,6 +24,7 @@ public final class ProfileBuilder {
     private final CallingContextTree tree = CallingContextTree.create();
     private final IntObjectHashMap<Timeline.Builder> timelines = new IntObjectHashMap<>();
     private final IntArrayList path = new IntArrayList();
+    private final BlameStage blame = new BlameStage();
     private long samples;
 
     private ProfileBuilder() {}
@@ -40,7 +42,8 @@ public final class ProfileBuilder {
         ProfileBuilder b = new ProfileBuilder();
         FrameNames names = new FrameNames(stitcher, symbolizer, b.tree.frames());
         stitcher.samples().forEach(s -> b.add(names, s));
-        return new Profile(b.tree, b.timelines(), stitcher.counters(), b.samples);
+        Map<String, Long> blame = b.blame.apply(recording, b.tree);
+        return new Profile(b.tree, b.timelines(), stitcher.counters(), blame, b.samples);
     }
 
     private void add(FrameNames names, StitchedSample s) {
@@ -49,6 +52,7 @@ public final class ProfileBuilder {
         int node = tree.path(path.toArray());
         tree.addSampleAt(node, s.threadSeq(), s.state(), s.weightNs());
         timelines.getIfAbsentPut(s.threadSeq(), () -> new Timeline.Builder(s.threadSeq())).add(s.timeNs(), node, s.state(), s.weightNs());
+        blame.sample(s, node);
         samples++;
     }
 

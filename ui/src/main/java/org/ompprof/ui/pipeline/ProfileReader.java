@@ -45,7 +45,8 @@ public final class ProfileReader {
         });
         List<Timeline> timelines = new ArrayList<>();
         for (int thread : builders.keySet().toSortedArray()) timelines.add(builders.get(thread).build());
-        return new Profile(tree, timelines, StitchCounters.fromMap(file.counters(SectionKind.STITCH)), samples[0]);
+        return new Profile(tree, timelines, StitchCounters.fromMap(file.counters(SectionKind.STITCH)), file.counters(SectionKind.BLAME),
+                samples[0]);
     }
 
     private static <T> T required(Recording file, SectionKind kind, java.util.Optional<T> value) {

@@ -50,6 +50,7 @@ public final class ProfileWriter {
                 }
             }
             w.counters(SectionKind.STITCH, profile.counters().asMap());
+            w.counters(SectionKind.BLAME, new java.util.TreeMap<>(profile.blame()));
             return w.commit();
         }
     }

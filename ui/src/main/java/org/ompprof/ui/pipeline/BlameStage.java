@@ -1,0 +1,109 @@
+package org.ompprof.ui.pipeline;
+
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+import org.eclipse.collections.impl.set.mutable.primitive.IntHashSet;
+import org.ompprof.blame.BlameCalculator;
+import org.ompprof.blame.BlameKind;
+import org.ompprof.blame.Charges;
+import org.ompprof.blame.MutexHolds;
+import org.ompprof.blame.SampleTable;
+import org.ompprof.blame.WaitClass;
+import org.ompprof.calltree.CallingContextTree;
+import org.ompprof.calltree.Frame;
+import org.ompprof.calltree.MetricStorage;
+import org.ompprof.calltree.MetricUnit;
+import org.ompprof.sampler.record.MutexEvent;
+import org.ompprof.sampler.recording.Recording;
+import org.ompprof.sampler.recording.ThreadInfo;
+import org.ompprof.sampler.wire.Wire;
+import org.ompprof.unwinder.stitch.StitchedSample;
+
+/**
+ * Collects what blame needs while the profile is built (each sample's thread, time, weight,
+ * wait class, wait id, region and tree node; the recording's mutex events), then charges the
+ * waiting to the tree as the blame metrics, {@code <unattributed>} included.
+ */
+final class BlameStage {
+    private static final int THREAD_INITIAL = 1;
+
+    private final SampleTable.Builder samples = new SampleTable.Builder();
+
+    void sample(StitchedSample s, int node) {
+        samples.add(s.threadSeq(), s.timeNs(), s.weightNs(), WaitClass.of(s.state(), s.kind() == StitchedSample.Kind.IDLE), s.waitId(),
+                s.regionId(), node);
+    }
+
+    /** Charges the blame to {@code tree}; returns the totals per kind (waited, unattributed, outside the hold). */
+    Map<String, Long> apply(Recording recording, CallingContextTree tree) {
+        Charges charges = BlameCalculator.compute(samples.build(), holds(recording), initialThreads(recording));
+        int[] metric = registerMetrics(tree);
+        int parent = tree.metrics().require(BlameKind.MUTEX_METRIC).index();
+        int unattributed = -1;
+        for (int i = 0; i < charges.size(); i++) {
+            int node = charges.node(i);
+            if (node == Charges.UNATTRIBUTED) {
+                if (unattributed < 0) unattributed = tree.child(CallingContextTree.ROOT, tree.frames().intern(Frame.UNATTRIBUTED));
+                node = unattributed;
+            }
+            BlameKind kind = charges.kind(i);
+            tree.add(node, charges.thread(i), metric[kind.ordinal()], charges.valueNs(i));
+            if (kind.isMutex()) tree.add(node, charges.thread(i), parent, charges.valueNs(i));
+        }
+        return totals(charges);
+    }
+
+    private static MutexHolds holds(Recording recording) {
+        MutexHolds.Builder b = new MutexHolds.Builder();
+        recording.records(type -> type == Wire.REC_MUTEX).forEach(r -> {
+            MutexEvent m = (MutexEvent) r;
+            switch (m.event()) {
+                case Wire.MUTEX_ACQUIRE -> b.acquire(m.waitId(), m.kind());
+                case Wire.MUTEX_ACQUIRED -> b.acquired(m.threadSeq(), m.waitId(), m.timeNs());
+                case Wire.MUTEX_RELEASED -> b.released(m.threadSeq(), m.waitId(), m.timeNs());
+                default -> { } // nested re-acquisitions keep the outer hold; init and destroy hold nothing
+            }
+        });
+        return b.build();
+    }
+
+    private static IntHashSet initialThreads(Recording recording) {
+        IntHashSet out = new IntHashSet();
+        for (ThreadInfo t : recording.threads()) if (t.threadType() == THREAD_INITIAL) out.add(t.seq());
+        return out;
+    }
+
+    private static int[] registerMetrics(CallingContextTree tree) {
+        var metrics = tree.metrics();
+        metrics.register(BlameKind.MUTEX_METRIC, MetricUnit.NANOSECONDS, "waiting for locks, critical, atomic and ordered, charged to the holder's context",
+                MetricStorage.SPARSE, null);
+        int[] index = new int[BlameKind.values().length];
+        for (BlameKind k : BlameKind.values()) {
+            index[k.ordinal()] = metrics.register(k.metric(), MetricUnit.NANOSECONDS, description(k), MetricStorage.SPARSE,
+                    k.isMutex() ? BlameKind.MUTEX_METRIC : null).index();
+        }
+        return index;
+    }
+
+    private static String description(BlameKind k) {
+        return switch (k) {
+            case IDLE -> "idleness of other threads, charged to what the initial thread was running";
+            case BARRIER -> "barrier waiting of other threads, shared among the team's working contexts";
+            default -> k.metric().substring(k.metric().indexOf('.') + 1) + " waiting charged to the holder's context";
+        };
+    }
+
+    private static Map<String, Long> totals(Charges c) {
+        Map<String, Long> m = new LinkedHashMap<>();
+        for (BlameKind k : BlameKind.values()) {
+            String name = k.name().toLowerCase(Locale.ROOT);
+            m.put("waited_ns." + name, c.waitedNs(k));
+            m.put("charged_ns." + name, c.chargedNs(k));
+            m.put("unattributed_ns." + name, c.unattributedNs(k));
+            m.put("outside_hold_ns." + name, c.outsideHoldNs(k));
+        }
+        return m;
+    }
+}

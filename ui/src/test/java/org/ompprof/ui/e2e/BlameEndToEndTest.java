@@ -1,0 +1,74 @@
+package org.ompprof.ui.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Blame on known-answer programs, recorded for real and read back through export: the paper
+ * values of imbalance_loop.c (barrier waiting per thread, barrier blame on the heaviest
+ * thread) and critical_body.c (critical waiting, all blamed on the body), within 5%.
+ */
+class BlameEndToEndTest {
+    private static final double UNIT = 0.25;
+    private static final int REGIONS = 2;
+
+    @TempDir Path work;
+
+    private Path record(Map<String, String> env, Path program, String... args) throws Exception {
+        Path profile = work.resolve(program.getFileName() + ".ompprof");
+        List<String> cmd = new java.util.ArrayList<>(List.of("record", "-o", profile.toString(), "--", program.toString()));
+        cmd.addAll(List.of(args));
+        Ompprof.Result r = Ompprof.run(work, env, cmd.toArray(String[]::new));
+        assertEquals(0, r.status(), r.err());
+        return profile;
+    }
+
+    /** The metric's total in ms, over all paths of one thread (0: all threads), optionally only paths containing {@code frame}. */
+    private double totalMs(Path profile, String metric, int thread, String frame) throws Exception {
+        List<String> args = new java.util.ArrayList<>(List.of("export", "--format", "collapsed", "--metric", metric));
+        if (thread > 0) args.addAll(List.of("--thread", Integer.toString(thread)));
+        args.add(profile.toString());
+        Ompprof.Result r = Ompprof.run(work, Map.of(), args.toArray(String[]::new));
+        assertEquals(0, r.status(), r.err());
+        return r.out().lines().filter(l -> frame == null || List.of(l.substring(0, l.lastIndexOf(' ')).split(";")).contains(frame))
+                .mapToLong(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1))).sum() / 1e6;
+    }
+
+    /** Thread t of T waits (T-1-t) units per region; the heaviest is blamed sum_{j<T} j/(T-j) units per region. */
+    @ParameterizedTest
+    @ValueSource(ints = {2, 4})
+    void imbalanceIsBlamedOnTheHeaviestThread(int threads) throws Exception {
+        // libomp's default waiting (spin, then sleep): a sleeping worker takes milliseconds to wake at the next fork here
+        Path profile = record(Map.of("OMP_NUM_THREADS", Integer.toString(threads)),
+                CPrograms.clang("imbalance_loop"), Double.toString(UNIT), Integer.toString(REGIONS));
+        double unitMs = UNIT * 1000 * REGIONS;
+        double paperBlame = 0;
+        for (int j = 1; j < threads; j++) paperBlame += (double) j / (threads - j);
+        // thread sequence numbers: 1 is the initial thread (omp thread 0), workers follow in creation order
+        double totalWait = totalMs(profile, "time.barrier", 0, null);
+        assertEquals(unitMs * threads * (threads - 1) / 2.0, totalWait, 0.05 * unitMs * threads * (threads - 1) / 2.0, "barrier waiting");
+        double heaviest = 0;
+        for (int t = 1; t <= threads; t++) heaviest = Math.max(heaviest, totalMs(profile, "barrier_blame", t, "work_units"));
+        assertEquals(paperBlame * unitMs, heaviest, 0.05 * paperBlame * unitMs, "barrier blame on the heaviest thread's work_units");
+        assertTrue(totalMs(profile, "barrier_blame", 0, "<unattributed>") <= 0.05 * totalWait, "unattributed barrier waiting");
+    }
+
+    @Test
+    void criticalWaitingIsBlamedOnTheBody() throws Exception {
+        Path profile = record(Map.of("OMP_NUM_THREADS", "2"), CPrograms.clang("critical_body"), "20", "0.02");
+        double waited = totalMs(profile, "time.lock", 0, null) + totalMs(profile, "time.critical", 0, null);
+        double blamed = totalMs(profile, "mutex_blame.critical", 0, "crit_body");
+        // two threads, 20 rounds of 20 ms each: 800 ms of holding, all but the last hold with the other thread waiting
+        assertEquals(800, waited, 0.1 * 800, "critical waiting (libomp 19 reports it as wait_lock)");
+        assertEquals(waited, blamed, 0.05 * waited, "critical waiting blamed on crit_body");
+    }
+}
