@@ -33,6 +33,7 @@ public final class Main {
                 case "record" -> RecordCommand.run(args, out, err);
                 case "info" -> InfoCommand.run(args, out, err);
                 case "export" -> ExportCommand.run(args, out, err);
+                case "report" -> ReportCommand.run(args, out, err);
                 case "demo" -> DemoCommand.run(args, out, err);
                 default -> throw new UserError("unknown command '" + verb + "'; see ompprof --help");
             };

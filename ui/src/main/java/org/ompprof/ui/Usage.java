@@ -10,9 +10,12 @@ final class Usage {
 
             usage:
               ompprof record [-o FILE] [--mode wall|cpu] [--rate HZ] [--stack-bytes N] -- PROGRAM ARGS...
-                  run PROGRAM under the profiler and write a recording (default PROGRAM.ompprof)
+                  run PROGRAM under the profiler and write its profile (default PROGRAM.ompprof)
               ompprof info FILE
-                  metadata, threads, samples per OpenMP state, drops and handler cost of a recording
+                  metadata, threads, samples per OpenMP state, drops, handler cost, profile size
+              ompprof report [--top N] [--thread-table] FILE
+                  where the time goes, who makes the threads wait (blame), a table per parallel
+                  region with its load imbalance, and findings ranked by cost
               ompprof export --format collapsed|html [--metric NAME] [--thread N] [-o OUT] FILE
                   the calling-context tree as folded stacks or a flame graph: every sample under
                   its full call path from main, through parallel regions and tasks, runtime elided

@@ -24,6 +24,8 @@ public enum SectionKind {
     STITCH(11),
     /** Profile: blame totals per kind (waited, charged, unattributed), as named counters. */
     BLAME(12),
+    /** Profile: each thread's time per parallel region (calltree's RegionTableCodec). */
+    REGIONS(13),
     END(255);
 
     private final int code;

@@ -7,6 +7,7 @@ import java.util.Map;
 import org.eclipse.collections.impl.list.mutable.primitive.IntArrayList;
 import org.eclipse.collections.impl.map.mutable.primitive.IntObjectHashMap;
 import org.ompprof.calltree.CallingContextTree;
+import org.ompprof.calltree.profile.RegionTable;
 import org.ompprof.calltree.profile.Timeline;
 import org.ompprof.sampler.recording.Recording;
 import org.ompprof.unwinder.image.ModuleImages;
@@ -25,6 +26,7 @@ public final class ProfileBuilder {
     private final IntObjectHashMap<Timeline.Builder> timelines = new IntObjectHashMap<>();
     private final IntArrayList path = new IntArrayList();
     private final BlameStage blame = new BlameStage();
+    private final RegionStage regions = new RegionStage();
     private long samples;
 
     private ProfileBuilder() {}
@@ -43,7 +45,8 @@ public final class ProfileBuilder {
         FrameNames names = new FrameNames(stitcher, symbolizer, b.tree.frames());
         stitcher.samples().forEach(s -> b.add(names, s));
         Map<String, Long> blame = b.blame.apply(recording, b.tree);
-        return new Profile(b.tree, b.timelines(), stitcher.counters(), blame, b.samples);
+        RegionTable regions = b.regions.table(stitcher, names, symbolizer, b.tree);
+        return new Profile(b.tree, b.timelines(), stitcher.counters(), blame, regions, b.samples);
     }
 
     private void add(FrameNames names, StitchedSample s) {
@@ -53,6 +56,7 @@ public final class ProfileBuilder {
         tree.addSampleAt(node, s.threadSeq(), s.state(), s.weightNs());
         timelines.getIfAbsentPut(s.threadSeq(), () -> new Timeline.Builder(s.threadSeq())).add(s.timeNs(), node, s.state(), s.weightNs());
         blame.sample(s, node);
+        regions.sample(s);
         samples++;
     }
 

@@ -121,7 +121,8 @@ public final class ProfileBench {
             tree.addSampleAt(node[t], t, state, 1_000_000);
             lines.get(t).add(time[t], node[t], state, 1_000_000);
         }
-        return new Profile(tree, lines.stream().map(Timeline.Builder::build).toList(), StitchCounters.fromMap(Map.of()), Map.of(), samples);
+        return new Profile(tree, lines.stream().map(Timeline.Builder::build).toList(), StitchCounters.fromMap(Map.of()), Map.of(),
+                new org.ompprof.calltree.profile.RegionTable(List.of()), samples);
     }
 
     private static String rates(long samples, long[] ns) {

@@ -62,6 +62,24 @@ class BlameEndToEndTest {
         assertTrue(totalMs(profile, "barrier_blame", 0, "<unattributed>") <= 0.05 * totalWait, "unattributed barrier waiting");
     }
 
+    /** The report names the imbalance and its cause, and the critical section's holder, in plain sentences. */
+    @Test
+    void reportStatesTheFindings() throws Exception {
+        Path imbalance = record(Map.of("OMP_NUM_THREADS", "2"), CPrograms.clang("imbalance_loop"), "0.1", "2");
+        Ompprof.Result r = Ompprof.run(work, Map.of(), "report", "--top", "3", "--thread-table", imbalance.toString());
+        assertEquals(0, r.status(), r.err());
+        String findings = r.out().substring(r.out().indexOf("findings, by cost"));
+        assertTrue(findings.contains("1. ") && findings.contains("barrier waiting in the parallel region at imbalance_loop.c:")
+                && findings.contains("works 1.3x the mean: imbalance, caused by spin_for() called from work_units()"), r.out());
+        assertTrue(r.out().contains("imbalance 1.33") || r.out().contains("imbalance 1.34") || r.out().contains("imbalance 1.32"), r.out());
+        assertTrue(r.out().contains("time per OpenMP state, per thread"), r.out());
+
+        Path critical = record(Map.of("OMP_NUM_THREADS", "2"), CPrograms.clang("critical_body"), "10", "0.02");
+        Ompprof.Result c = Ompprof.run(work, Map.of(), "report", critical.toString());
+        assertEquals(0, c.status(), c.err());
+        assertTrue(c.out().contains("critical waiting: waiters lose ") && c.out().contains("blamed on spin_for() called from crit_body() (holder)"), c.out());
+    }
+
     @Test
     void criticalWaitingIsBlamedOnTheBody() throws Exception {
         Path profile = record(Map.of("OMP_NUM_THREADS", "2"), CPrograms.clang("critical_body"), "20", "0.02");

@@ -60,6 +60,11 @@ final class ContextResolver {
         return resolve(Kind.REGION, region);
     }
 
+    /** The context in which a parallel region was created (the root for the program's implicit outermost region). */
+    ContextNode ofRegion(long regionId) {
+        return resolve(Kind.REGION, regionId);
+    }
+
     /** Walks up until a known context, then builds the chain back down, caching every link. */
     private ContextNode resolve(Kind kind, long id) {
         ContextNode known = (kind == Kind.TASK ? taskContexts : regionContexts).get(id);

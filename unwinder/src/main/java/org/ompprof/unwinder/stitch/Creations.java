@@ -35,6 +35,8 @@ final class Creations {
     final LongHashSet initialTasks = new LongHashSet();
     final LongHashSet initialRegions = new LongHashSet();
     final LongLongHashMap regionEndNs = new LongLongHashMap();
+    /** Region to the user's return address of the call that opened it. */
+    final LongLongHashMap regionCallSite = new LongLongHashMap();
     final IntIntHashMap threadTypes = new IntIntHashMap();
     /** Creation segments by the agent's shape key, for the records that carry no stack. */
     private final LongObjectHashMap<Segment> byShape = new LongObjectHashMap<>();
@@ -49,8 +51,10 @@ final class Creations {
 
     void add(WireRecord record) {
         switch (record) {
-            case ParallelBegin p -> regions.put(p.parallelId(),
-                    new Origin(p.parentTaskId(), segments.creation(p.context(), p.encExitFrame(), p.encEnterFrame())));
+            case ParallelBegin p -> {
+                regions.put(p.parallelId(), new Origin(p.parentTaskId(), segments.creation(p.context(), p.encExitFrame(), p.encEnterFrame())));
+                regionCallSite.put(p.parallelId(), p.codeptrRa());
+            }
             case TaskCreate t -> task(t);
             case TaskBatch b -> b.entries().forEach(e -> sameShape(e.taskId(), e.parentTaskId(), e.shape()));
             case ImplicitTask i -> implicitTask(i);

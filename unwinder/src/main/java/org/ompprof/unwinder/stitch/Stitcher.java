@@ -1,5 +1,6 @@
 package org.ompprof.unwinder.stitch;
 
+import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
 
@@ -33,6 +34,8 @@ public final class Stitcher {
     private final StitchCounters.Tally tally = new StitchCounters.Tally();
     private final SampleStitcher samples;
     private final Interner interner = new Interner();
+    private final ContextResolver contexts;
+    private final Creations creations;
 
     private Stitcher(Recording recording, ModuleImages images) {
         this.recording = recording;
@@ -43,8 +46,9 @@ public final class Stitcher {
         recording.records(type -> type != Wire.REC_SAMPLE).forEach(creations::add);
         tally.regions = creations.regions.size();
         tally.tasks = creations.tasks.size();
-        ContextResolver contexts = new ContextResolver(creations, interner, tally);
+        this.contexts = new ContextResolver(creations, interner, tally);
         this.samples = new SampleStitcher(modules, unwinder, segments, creations, contexts, tally);
+        this.creations = creations;
     }
 
     /** Indexes the recording's regions and tasks; images are loaded for this recording alone. */
@@ -64,6 +68,23 @@ public final class Stitcher {
      */
     public Stream<StitchedSample> samples() {
         return recording.records(type -> type == Wire.REC_SAMPLE).map(r -> samples.stitch((SampleRecord) r));
+    }
+
+    /**
+     * The calling context that created a parallel region, root first, ending in the user's
+     * function that opened it; {@code <unknown context>} if its creation was not recorded, empty
+     * for the program's implicit outermost region.
+     */
+    public List<PathFrame> regionContext(long regionId) {
+        return contexts.ofRegion(regionId).path();
+    }
+
+    /** The user's call that opened the region (a return address: its line is the construct's), if known. */
+    public Optional<PathFrame> regionCallSite(long regionId) {
+        long pc = creations.regionCallSite.getIfAbsent(regionId, 0);
+        Module m = pc == 0 ? null : modules.space().find(pc);
+        if (m == null) return Optional.empty();
+        return Optional.of(modules.toPathFrame(new org.ompprof.unwinder.stack.Frame(pc, org.ompprof.unwinder.stack.FrameKind.RETURN_ADDRESS, m)));
     }
 
     /** Counts so far: the index's from {@link #of}, the samples' from what {@link #samples()} produced. */

@@ -1,0 +1,110 @@
+package org.ompprof.ui.report;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import org.ompprof.blame.BlameKind;
+import org.ompprof.calltree.CallingContextTree;
+import org.ompprof.calltree.Metric;
+import org.ompprof.calltree.profile.RegionTable;
+import org.ompprof.ui.pipeline.Profile;
+
+/** Plain-sentence findings: imbalance at barriers, mutex bottlenecks, idleness; each with its cost. */
+final class Findings {
+    /** Findings below this share of all thread time are not worth a sentence. */
+    private static final double WORTH = 0.02;
+
+    private final Profile p;
+    private final CallingContextTree tree;
+    private final long total;
+    private final Map<Integer, List<RegionTable.Row>> regions;
+
+    Findings(Profile p, CallingContextTree tree, long total, Map<Integer, List<RegionTable.Row>> regions) {
+        this.p = p;
+        this.tree = tree;
+        this.total = total;
+        this.regions = regions;
+    }
+
+    List<Finding> all() {
+        List<Finding> out = new ArrayList<>();
+        regions.forEach((node, rows) -> barrier(node, rows, out));
+        for (BlameKind k : BlameKind.values()) if (k.isMutex()) mutex(k, out);
+        idle(out);
+        unattributed(out);
+        out.sort(Comparator.comparingLong(f -> -f.costNs()));
+        return out;
+    }
+
+    private boolean worth(long ns) {
+        return total > 0 && ns >= WORTH * total;
+    }
+
+    private void barrier(int region, List<RegionTable.Row> rows, List<Finding> out) {
+        long barrier = rows.stream().mapToLong(r -> r.ns(RegionTable.Column.BARRIER)).sum();
+        if (!worth(barrier)) return;
+        RegionTable.Row heaviest = rows.stream().max(Comparator.comparingLong(r -> r.ns(RegionTable.Column.WORK))).orElseThrow();
+        double ratio = Report.imbalance(rows);
+        int blamed = topIn(BlameKind.BARRIER.metric(), region);
+        String where = "the parallel region " + site(rows.getFirst()) + "opened in " + Names.call(tree, region).replace("()", "");
+        String cause = blamed < 0 ? "" : (ratio >= 1.1 ? ": imbalance, caused by " : ": blamed on ") + Names.call(tree, blamed);
+        String who = ratio >= 1.1 ? String.format(Locale.ROOT, "; thread %d works %.1fx the mean", heaviest.thread(), ratio) : "";
+        out.add(new Finding(barrier, String.format(Locale.ROOT, "%s of thread time is barrier waiting in %s%s%s", Report.pct(barrier, total),
+                where, who, cause)));
+    }
+
+    private void mutex(BlameKind kind, List<Finding> out) {
+        long waited = p.blame("waited_ns." + kind.name().toLowerCase(Locale.ROOT));
+        if (!worth(waited)) return;
+        int blamed = topIn(kind.metric(), -1);
+        String what = kind.metric().substring(kind.metric().indexOf('.') + 1);
+        out.add(new Finding(waited, String.format(Locale.ROOT, "%s waiting: waiters lose %s (%s of thread time), blamed on %s (holder)",
+                what, Report.time(waited), Report.pct(waited, total), blamed < 0 ? "no known holder" : Names.call(tree, blamed))));
+    }
+
+    private void idle(List<Finding> out) {
+        long waited = p.blame("waited_ns.idle");
+        if (!worth(waited)) return;
+        int blamed = topIn(BlameKind.IDLE.metric(), -1);
+        out.add(new Finding(waited, String.format(Locale.ROOT, "%s of thread time is idle (threads with no work: serial code or "
+                + "too few tasks), blamed on %s", Report.pct(waited, total), blamed < 0 ? "nothing running" : Names.call(tree, blamed))));
+    }
+
+    private void unattributed(List<Finding> out) {
+        long un = 0, waited = 0;
+        for (BlameKind k : BlameKind.values()) {
+            un += p.blame("unattributed_ns." + k.name().toLowerCase(Locale.ROOT));
+            waited += p.blame("waited_ns." + k.name().toLowerCase(Locale.ROOT));
+        }
+        if (!worth(un)) return;
+        out.add(new Finding(un, String.format(Locale.ROOT, "%s of the waiting (%s) found nobody to blame: no thread worked at the time, "
+                + "or a mutex's holder was not recorded; it is under <unattributed>", Report.pct(un, waited), Report.time(un))));
+    }
+
+    /** The node with the most of {@code metric}, within {@code region}'s subtree (anywhere for -1); -1 if none. */
+    private int topIn(String metric, int region) {
+        Metric m = tree.metrics().find(metric);
+        if (m == null) return -1;
+        long[] byNode = new long[tree.size()];
+        tree.forEachExclusive(m.index(), (node, thread, value) -> byNode[node] += value);
+        int best = -1;
+        for (int n = 1; n < byNode.length; n++) {
+            if (byNode[n] > 0 && (best < 0 || byNode[n] > byNode[best]) && (region < 0 || under(n, region))) best = n;
+        }
+        return best;
+    }
+
+    private boolean under(int node, int ancestor) {
+        for (int n = node; n != CallingContextTree.ROOT; n = tree.parent(n)) if (n == ancestor) return true;
+        return false;
+    }
+
+    private static String site(RegionTable.Row r) {
+        if (r.callSiteFile() == null) return "";
+        String f = r.callSiteFile().substring(r.callSiteFile().lastIndexOf('/') + 1);
+        return "at " + f + (r.callSiteLine() > 0 ? ":" + r.callSiteLine() : "") + " ";
+    }
+}

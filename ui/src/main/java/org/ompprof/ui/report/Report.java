@@ -1,0 +1,224 @@
+package org.ompprof.ui.report;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import org.ompprof.blame.BlameKind;
+import org.ompprof.calltree.CallingContextTree;
+import org.ompprof.calltree.Metric;
+import org.ompprof.calltree.StandardMetrics;
+import org.ompprof.calltree.profile.RegionTable;
+import org.ompprof.sampler.recording.Metadata;
+import org.ompprof.sampler.recording.ThreadInfo;
+import org.ompprof.ui.pipeline.Profile;
+
+/**
+ * The text of {@code ompprof report}: summary, state breakdown, top contexts by inclusive time
+ * and by blame, an ompP-style table per parallel region, and findings ranked by cost.
+ */
+public final class Report {
+    private static final String[] BLAME_METRICS = {BlameKind.IDLE.metric(), BlameKind.BARRIER.metric(), BlameKind.MUTEX_METRIC};
+
+    private final Profile p;
+    private final CallingContextTree tree;
+    private final Metadata meta;
+    private final List<ThreadInfo> threads;
+    private final String file;
+    private final int top;
+    private final boolean threadTable;
+    private final StringBuilder s = new StringBuilder();
+    private final long total;
+
+    public Report(Profile p, Metadata meta, List<ThreadInfo> threads, String file, int top, boolean threadTable) {
+        this.p = p;
+        this.tree = p.tree();
+        this.meta = meta;
+        this.threads = threads;
+        this.file = file;
+        this.top = top;
+        this.threadTable = threadTable;
+        this.total = tree.total(StandardMetrics.TIME);
+    }
+
+    public String text() {
+        summary();
+        states();
+        if (threadTable) threadTable();
+        topByInclusive();
+        topByBlame();
+        regions();
+        findings();
+        return s.toString();
+    }
+
+    private void summary() {
+        line("ompprof report: %s", file);
+        line("program   %s (exit status %s)", meta.get(Metadata.COMMAND, "?"), meta.get(Metadata.EXIT_STATUS, "?"));
+        line("run       %s wall, %d threads, %s sampling at %s Hz; %,d samples, %s of thread time", time(meta.getLong(Metadata.WALL_NS, 0)),
+                threads.size(), meta.get(Metadata.MODE, "?"), meta.get(Metadata.RATE_HZ, "?"), p.samples(), time(total));
+        if ("cpu".equals(meta.get(Metadata.MODE, ""))) {
+            line("note      CPU-time sampling sees barrier and lock waiting only while threads spin; record with --mode wall for all of it");
+        }
+        s.append('\n');
+    }
+
+    private void states() {
+        line("where the time goes (all threads)");
+        for (Metric m : tree.metrics().all()) {
+            if (!m.name().startsWith("time.") || !m.hasParent()) continue;
+            boolean topLevel = tree.metrics().metric(m.parent()).name().equals(StandardMetrics.TIME_NAME);
+            long v = tree.total(m.index());
+            if (v == 0) continue;
+            line("  %-30s %10s %6s", (topLevel ? "" : "  ") + m.name().substring(5), time(v), pct(v, total));
+        }
+        s.append('\n');
+    }
+
+    private void threadTable() {
+        line("time per OpenMP state, per thread");
+        List<Metric> states = tree.metrics().all().stream().filter(m -> m.name().startsWith("time.") && m.hasParent()
+                && tree.metrics().metric(m.parent()).name().equals(StandardMetrics.TIME_NAME) && tree.total(m.index()) > 0).toList();
+        StringBuilder h = new StringBuilder(String.format(Locale.ROOT, "  %6s", "thread"));
+        for (Metric m : states) h.append(String.format(Locale.ROOT, " %14s", m.name().substring(5)));
+        line("%s", h);
+        for (int t : tree.threads()) {
+            StringBuilder r = new StringBuilder(String.format(Locale.ROOT, "  %6d", t));
+            for (Metric m : states) r.append(String.format(Locale.ROOT, " %14s", time(tree.total(m.index(), t))));
+            line("%s", r);
+        }
+        s.append('\n');
+    }
+
+    /** The deepest node of each chain of equal inclusive time, so main;f;g with all time in g shows once. */
+    private void topByInclusive() {
+        long[] inclusive = tree.inclusiveByNode(StandardMetrics.TIME);
+        List<Integer> nodes = new ArrayList<>();
+        for (int n = 1; n < tree.size(); n++) {
+            if (inclusive[n] == 0) continue;
+            boolean chain = false;
+            for (int c : tree.children(n)) chain |= inclusive[c] == inclusive[n];
+            if (!chain) nodes.add(n);
+        }
+        nodes.sort(Comparator.comparingLong((Integer n) -> -inclusive[n]));
+        line("top contexts by inclusive time");
+        for (int n : nodes.subList(0, Math.min(top, nodes.size()))) line("  %10s %6s  %s", time(inclusive[n]), pct(inclusive[n], total), Names.path(tree, n));
+        s.append('\n');
+    }
+
+    private void topByBlame() {
+        long[] blame = blameByNode();
+        long sum = 0;
+        for (long b : blame) sum += b;
+        line("who makes the threads wait (blame: waiting charged to the code that caused it)");
+        for (BlameKind k : BlameKind.values()) {
+            String key = k.name().toLowerCase(Locale.ROOT);
+            long waited = p.blame("waited_ns." + key);
+            if (waited == 0) continue;
+            long un = p.blame("unattributed_ns." + key);
+            line("  %-22s %10s waited, %s unattributed", k.metric(), time(waited), pct(un, waited));
+        }
+        if (sum == 0) {
+            line("  nobody waited");
+            s.append('\n');
+            return;
+        }
+        List<Integer> nodes = new ArrayList<>();
+        for (int n = 1; n < tree.size(); n++) if (blame[n] > 0) nodes.add(n);
+        nodes.sort(Comparator.comparingLong((Integer n) -> -blame[n]));
+        line("  top contexts by blame");
+        for (int n : nodes.subList(0, Math.min(top, nodes.size()))) {
+            line("  %10s %6s  %s%s", time(blame[n]), pct(blame[n], sum), Names.path(tree, n), blameKinds(n));
+        }
+        s.append('\n');
+    }
+
+    private String blameKinds(int node) {
+        List<String> parts = new ArrayList<>();
+        for (BlameKind k : BlameKind.values()) {
+            Metric m = tree.metrics().find(k.metric());
+            if (m != null && tree.exclusive(node, m.index()) > 0) parts.add(k.metric());
+        }
+        return parts.isEmpty() ? "" : "  [" + String.join(", ", parts) + "]";
+    }
+
+    private long[] blameByNode() {
+        long[] out = new long[tree.size()];
+        for (String name : BLAME_METRICS) {
+            Metric m = tree.metrics().find(name);
+            if (m == null) continue;
+            tree.forEachExclusive(m.index(), (node, thread, value) -> out[node] += value);
+        }
+        return out;
+    }
+
+    private void regions() {
+        Map<Integer, List<RegionTable.Row>> byRegion = regionRows();
+        if (byRegion.isEmpty()) return;
+        line("parallel regions (time per thread; imbalance = max/mean work)");
+        for (Map.Entry<Integer, List<RegionTable.Row>> e : byRegion.entrySet()) {
+            RegionTable.Row first = e.getValue().getFirst();
+            line("  region opened in %s%s, %d instance%s", Names.path(tree, e.getKey()), site(first), first.instances(),
+                    first.instances() == 1 ? "" : "s");
+            line("    %6s %10s %10s %10s %10s %10s", "thread", "work", "barrier", "lock/crit", "idle", "other");
+            for (RegionTable.Row r : e.getValue()) {
+                line("    %6d %10s %10s %10s %10s %10s", r.thread(), time(r.ns(RegionTable.Column.WORK)), time(r.ns(RegionTable.Column.BARRIER)),
+                        time(r.ns(RegionTable.Column.MUTEX)), time(r.ns(RegionTable.Column.IDLE)), time(r.ns(RegionTable.Column.OTHER)));
+            }
+            line("    imbalance %.2f", imbalance(e.getValue()));
+        }
+        s.append('\n');
+    }
+
+    /** Rows by region node, the heaviest region first. */
+    private Map<Integer, List<RegionTable.Row>> regionRows() {
+        Map<Integer, List<RegionTable.Row>> by = new LinkedHashMap<>();
+        for (RegionTable.Row r : p.regions().rows()) by.computeIfAbsent(r.regionNode(), k -> new ArrayList<>()).add(r);
+        List<Map.Entry<Integer, List<RegionTable.Row>>> sorted = new ArrayList<>(by.entrySet());
+        sorted.sort(Comparator.comparingLong(e -> -e.getValue().stream().mapToLong(RegionTable.Row::totalNs).sum()));
+        Map<Integer, List<RegionTable.Row>> out = new LinkedHashMap<>();
+        for (var e : sorted) out.put(e.getKey(), e.getValue());
+        return out;
+    }
+
+    static double imbalance(List<RegionTable.Row> rows) {
+        long max = 0, sum = 0;
+        for (RegionTable.Row r : rows) {
+            max = Math.max(max, r.ns(RegionTable.Column.WORK));
+            sum += r.ns(RegionTable.Column.WORK);
+        }
+        return sum == 0 ? 1 : (double) max * rows.size() / sum;
+    }
+
+    private static String site(RegionTable.Row r) {
+        if (r.callSiteFile() == null) return "";
+        String f = r.callSiteFile().substring(r.callSiteFile().lastIndexOf('/') + 1);
+        return " (" + f + (r.callSiteLine() > 0 ? ":" + r.callSiteLine() : "") + ")";
+    }
+
+    private void findings() {
+        List<Finding> found = new Findings(p, tree, total, regionRows()).all();
+        line("findings, by cost");
+        if (found.isEmpty()) line("  nothing stands out: threads spend their time working");
+        int i = 1;
+        for (Finding f : found) line("  %d. %s", i++, f.text());
+    }
+
+    private void line(String format, Object... args) {
+        s.append(String.format(Locale.ROOT, format, args)).append('\n');
+    }
+
+    static String time(long ns) {
+        if (ns == 0) return "-";
+        if (ns >= 1_000_000_000L) return String.format(Locale.ROOT, "%.2f s", ns / 1e9);
+        if (ns >= 1_000_000L) return String.format(Locale.ROOT, "%.1f ms", ns / 1e6);
+        return String.format(Locale.ROOT, "%.0f us", ns / 1e3);
+    }
+
+    static String pct(long part, long whole) {
+        return whole == 0 ? "-" : String.format(Locale.ROOT, "%.1f%%", 100.0 * part / whole);
+    }
+}
