@@ -21,6 +21,7 @@ test: deps
 bench: build
 	scripts/bench-overhead
 	scripts/bench-profile
+	scripts/bench-blame
 
 clean:
 	$(MVN) -q clean

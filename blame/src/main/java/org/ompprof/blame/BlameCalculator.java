@@ -27,6 +27,8 @@ public final class BlameCalculator {
     private final long[] unattributed = new long[KINDS];
     private final long[] outsideHold = new long[KINDS];
     private final IntArrayList blamees = new IntArrayList();
+    /** Per thread index: where the last look-up in its samples ended. */
+    private final int[] cursor;
 
     private BlameCalculator(SampleTable s, MutexHolds holds, IntSet initialThreads) {
         this.s = s;
@@ -37,6 +39,7 @@ public final class BlameCalculator {
             if (k >= 0) initial.add(k);
         });
         this.initialThreads = initial.toSortedArray();
+        this.cursor = new int[s.threads.length];
         indexTeams();
     }
 
@@ -46,7 +49,10 @@ public final class BlameCalculator {
      */
     public static Charges compute(SampleTable samples, MutexHolds holds, IntSet initialThreads) {
         BlameCalculator c = new BlameCalculator(samples, holds, initialThreads);
-        for (int i = 0; i < samples.size(); i++) c.charge(i);
+        for (int k = 0; k < samples.threads.length; k++) {
+            java.util.Arrays.fill(c.cursor, -1); // one thread's samples come in time order: cursors only move forward
+            for (int i = samples.from[k]; i < samples.to[k]; i++) c.charge(i);
+        }
         return c.result();
     }
 
@@ -81,7 +87,7 @@ public final class BlameCalculator {
         blamees.clear();
         for (int k : candidates) {
             if (k == own) continue;
-            int j = s.nearest(k, s.time[i]);
+            int j = s.nearest(k, s.time[i], cursor);
             if (j >= 0 && WaitClass.of(s.cls[j]) == WaitClass.WORK && close(i, j)) blamees.add(j);
         }
         if (blamees.isEmpty()) {

@@ -74,6 +74,22 @@ public final class SampleTable {
         return threadIndex.getIfAbsent(t, -1);
     }
 
+    /**
+     * As {@link #nearest(int, long)}, starting from {@code cursor[k]} (a sample of thread k at or
+     * before an earlier, smaller {@code t}) and leaving it at the last sample at or before t: a
+     * walk through one thread's samples in time order costs O(1) per look-up, not a search.
+     */
+    int nearest(int k, long t, int[] cursor) {
+        int lo = from[k], hi = to[k];
+        if (lo == hi) return -1;
+        int c = cursor[k];
+        if (c < lo || c >= hi || time[c] > t) return nearest(k, t);
+        while (c + 1 < hi && time[c + 1] <= t) c++;
+        cursor[k] = c;
+        if (c + 1 < hi && time[c + 1] - t < t - time[c]) return c + 1;
+        return c;
+    }
+
     /** The sample of thread index {@code k} nearest in time to {@code t}, -1 if the thread has none. */
     int nearest(int k, long t) {
         int lo = from[k], hi = to[k];
