@@ -107,9 +107,11 @@ public final class BlameCalculator {
 
     /** All to the holder's context at that moment, or nearest its release when it was not sampled inside its hold. */
     private void directed(int i, long w) {
-        BlameKind kind = holds.kind(s.waitId[i]);
+        long byEvents = holds.waitingFor(s.thread[i], s.time[i]);
+        long waitId = byEvents != 0 ? byEvents : s.waitId[i];
+        BlameKind kind = holds.kind(waitId);
         waited[kind.ordinal()] += w;
-        MutexHolds.Hold hold = holds.holderAt(s.waitId[i], s.time[i], s.thread[i]);
+        MutexHolds.Hold hold = holds.holderAt(waitId, s.time[i], s.thread[i]);
         int k = hold == null ? -1 : s.threadIndex(hold.thread());
         if (k < 0) {
             unattributed(i, kind, w);
@@ -117,10 +119,29 @@ public final class BlameCalculator {
         }
         int j = s.nearest(k, s.time[i]);
         if (s.time[j] < hold.start() || s.time[j] >= hold.end()) {
-            j = s.nearest(k, hold.end());
+            j = beforeRelease(k, hold.end());
             outsideHold[kind.ordinal()] += w;
         }
         add(s.node[j], s.thread[j], kind, w);
+    }
+
+    /**
+     * The holder's sample that stands for its release site: of its last sample before the release
+     * and its first after, the nearer one that is working (right after a release the holder is
+     * often already waiting for its next turn, which is not where it released), else the nearer.
+     */
+    private int beforeRelease(int k, long end) {
+        int after = s.nearest(k, end);
+        while (after > s.from[k] && s.time[after - 1] >= end) after--;
+        if (s.time[after] < end) after = after + 1 < s.to[k] ? after + 1 : after;
+        int before = after > s.from[k] && s.time[after - 1] < end ? after - 1 : -1;
+        if (s.time[after] < end) { before = after; after = -1; }
+        boolean beforeWorks = before >= 0 && WaitClass.of(s.cls[before]) == WaitClass.WORK;
+        boolean afterWorks = after >= 0 && WaitClass.of(s.cls[after]) == WaitClass.WORK;
+        if (beforeWorks != afterWorks) return beforeWorks ? before : after;
+        if (before < 0) return after;
+        if (after < 0) return before;
+        return end - s.time[before] <= s.time[after] - end ? before : after;
     }
 
     private void unattributed(int i, BlameKind kind, long w) {

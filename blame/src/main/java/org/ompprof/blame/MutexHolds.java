@@ -4,6 +4,7 @@ import java.util.Arrays;
 
 import org.eclipse.collections.impl.list.mutable.primitive.LongArrayList;
 import org.eclipse.collections.impl.map.mutable.primitive.IntLongHashMap;
+import org.eclipse.collections.impl.map.mutable.primitive.IntObjectHashMap;
 import org.eclipse.collections.impl.map.mutable.primitive.LongObjectHashMap;
 
 /**
@@ -15,12 +16,38 @@ public final class MutexHolds {
     private final LongObjectHashMap<long[]> holds;
     private final LongObjectHashMap<BlameKind> kinds;
 
-    private MutexHolds(LongObjectHashMap<long[]> holds, LongObjectHashMap<BlameKind> kinds) {
+    /** Per thread: its waits [acquire, acquired) with the wait id the events name, start, end, id interleaved, by start. */
+    private final IntObjectHashMap<long[]> waits;
+
+    private MutexHolds(LongObjectHashMap<long[]> holds, LongObjectHashMap<BlameKind> kinds, IntObjectHashMap<long[]> waits) {
         this.holds = holds;
         this.kinds = kinds;
+        this.waits = waits;
     }
 
-    /** The thread holding {@code waitId} at {@code t} other than {@code waiter}, with its hold; null if none is known. */
+    /**
+     * The wait id of the mutex {@code thread} was waiting for at {@code t}, by its own acquire and
+     * acquired events; 0 if they do not bracket t. Needed because libomp's thread state names a
+     * lock by its internal object while the events name the user's {@code omp_lock_t}.
+     */
+    long waitingFor(int thread, long t) {
+        long[] w = waits.get(thread);
+        if (w == null) return 0;
+        int lo = 0, hi = w.length / 3;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (w[3 * mid] <= t) lo = mid + 1;
+            else hi = mid;
+        }
+        int i = lo - 1;
+        return i >= 0 && w[3 * i + 1] > t ? w[3 * i + 2] : 0;
+    }
+
+    /**
+     * The thread holding {@code waitId} at {@code t} other than {@code waiter}, with its hold; if
+     * nobody holds it then (the runtime is handing it over: a release is seen by the next waiter
+     * a little later), the last hold by another thread that ended before t; null if none.
+     */
     Hold holderAt(long waitId, long t, int waiter) {
         long[] h = holds.get(waitId);
         if (h == null) return null;
@@ -34,7 +61,13 @@ public final class MutexHolds {
         for (int i = lo - 1; i >= 0 && i >= lo - 8; i--) { // holds of one mutex do not overlap; look back a little for safety
             if (h[3 * i + 1] > t && h[3 * i + 2] != waiter) return new Hold((int) h[3 * i + 2], h[3 * i], h[3 * i + 1]);
         }
-        return null;
+        Hold last = null;
+        for (int i = lo - 1; i >= 0 && i >= lo - 8; i--) {
+            if (h[3 * i + 2] != waiter && h[3 * i + 1] <= t && (last == null || h[3 * i + 1] > last.end())) {
+                last = new Hold((int) h[3 * i + 2], h[3 * i], h[3 * i + 1]);
+            }
+        }
+        return last;
     }
 
     /** The kind the wait id was acquired as; locks when no acquire event was seen. */
@@ -52,14 +85,21 @@ public final class MutexHolds {
         /** Per wait id, per thread: when the current hold began. */
         private final LongObjectHashMap<IntLongHashMap> open = new LongObjectHashMap<>();
 
+        /** Per thread: when it began to wait for which mutex. */
+        private final IntObjectHashMap<long[]> waiting = new IntObjectHashMap<>();
+        private final IntObjectHashMap<LongArrayList> waits = new IntObjectHashMap<>();
+
         /** The thread started to wait for (acquire) the mutex; its kind is taken from here. */
-        public Builder acquire(long waitId, int omptMutexKind) {
+        public Builder acquire(int thread, long waitId, long timeNs, int omptMutexKind) {
             kinds.put(waitId, BlameKind.ofMutex(omptMutexKind));
+            waiting.put(thread, new long[] {waitId, timeNs});
             return this;
         }
 
         public Builder acquired(int thread, long waitId, long timeNs) {
             open.getIfAbsentPut(waitId, IntLongHashMap::new).put(thread, timeNs);
+            long[] w = waiting.remove(thread);
+            if (w != null && w[0] == waitId) waits.getIfAbsentPut(thread, LongArrayList::new).addAll(w[1], timeNs, waitId);
             return this;
         }
 
@@ -75,7 +115,9 @@ public final class MutexHolds {
         public MutexHolds build() {
             LongObjectHashMap<long[]> sorted = new LongObjectHashMap<>();
             holds.forEachKeyValue((id, list) -> sorted.put(id, sortByStart(list.toArray())));
-            return new MutexHolds(sorted, kinds);
+            IntObjectHashMap<long[]> byThread = new IntObjectHashMap<>();
+            waits.forEachKeyValue((thread, list) -> byThread.put(thread, sortByStart(list.toArray())));
+            return new MutexHolds(sorted, kinds, byThread);
         }
 
         private static long[] sortByStart(long[] h) {

@@ -10,7 +10,9 @@
  * <li><b>Directed</b> (the {@code MUTEX_*} kinds): a sample waiting for a lock, critical,
  *   atomic or ordered is charged, by its wait id, to the context of the thread holding that
  *   mutex at that moment (from the acquired/released events): the holder's sample nearest in
- *   time inside its hold, or, when the hold had none, the holder's nearest sample.
+ *   time inside its hold, or, when the hold had none, the holder's sample nearest its release.
+ *   While the runtime hands a released mutex to the next waiter (no holder for a moment), the
+ *   waiting stays with the last holder's release.
  * <li><b>Conservation</b>: every nanosecond of waiting is charged exactly once (shares are
  *   split in whole nanoseconds, remainders included); what finds no blamee is charged to
  *   {@link Charges#UNATTRIBUTED} and counted.

@@ -75,11 +75,27 @@ class BlameCalculatorTest {
         spin(b, 1, 2, 8, WaitClass.WORK, 7, NODE_HOLDER);
         for (int t = 3; t < 8; t++) b.add(2, t * MS, MS, WaitClass.MUTEX, 99, 7, NODE_OTHER);
         b.add(3, 4 * MS, MS, WaitClass.MUTEX, 5, 7, NODE_OTHER);
-        MutexHolds holds = new MutexHolds.Builder().acquire(99, 5).acquired(1, 99, 2 * MS).released(1, 99, 8 * MS).acquire(5, 1).build();
+        MutexHolds holds = new MutexHolds.Builder().acquire(1, 99, MS, 5).acquired(1, 99, 2 * MS).released(1, 99, 8 * MS)
+                .acquire(3, 5, 4 * MS, 1).build();
         Charges c = BlameCalculator.compute(b.build(), holds, IntSets.immutable.of(1));
         assertEquals(5 * MS, charged(c, NODE_HOLDER, 1, BlameKind.MUTEX_CRITICAL));
         assertEquals(MS, c.unattributedNs(BlameKind.MUTEX_LOCK));
         assertEquals(0, c.outsideHoldNs(BlameKind.MUTEX_CRITICAL));
+    }
+
+    /**
+     * libomp's state names a lock by its internal object (wait id 0xBEEF in the samples) while the
+     * events name the user's lock (7): the waiter's own acquire/acquired pair says which it was.
+     */
+    @Test
+    void lockWaitIsMatchedByTheWaitersOwnEvents() {
+        SampleTable.Builder b = new SampleTable.Builder();
+        spin(b, 1, 0, 6, WaitClass.WORK, 7, NODE_HOLDER);
+        for (int t = 1; t < 5; t++) b.add(2, t * MS, MS, WaitClass.MUTEX, 0xBEEF, 7, NODE_OTHER);
+        MutexHolds holds = new MutexHolds.Builder().acquire(1, 7, 0, 1).acquired(1, 7, 0).acquire(2, 7, 500_000, 1)
+                .released(1, 7, 5_500_000).acquired(2, 7, 5_500_000).released(2, 7, 5_600_000).build();
+        Charges c = BlameCalculator.compute(b.build(), holds, IntSets.immutable.of(1));
+        assertEquals(4 * MS, charged(c, NODE_HOLDER, 1, BlameKind.MUTEX_LOCK));
     }
 
     /** A hold too short to be sampled: the waiting goes to the holder's context nearest its release. */
@@ -89,7 +105,7 @@ class BlameCalculatorTest {
         b.add(1, 0, MS, WaitClass.WORK, 0, 7, NODE_OTHER);
         b.add(1, 10 * MS, MS, WaitClass.WORK, 0, 7, NODE_HOLDER);
         b.add(2, 3 * MS, MS, WaitClass.MUTEX, 42, 7, NODE_OTHER);
-        MutexHolds holds = new MutexHolds.Builder().acquire(42, 1).acquired(1, 42, 2_500_000).released(1, 42, 9_500_000).build();
+        MutexHolds holds = new MutexHolds.Builder().acquire(1, 42, 2_000_000, 1).acquired(1, 42, 2_500_000).released(1, 42, 9_500_000).build();
         Charges c = BlameCalculator.compute(b.build(), holds, IntSets.immutable.of(1));
         assertEquals(MS, charged(c, NODE_HOLDER, 1, BlameKind.MUTEX_LOCK));
         assertEquals(MS, c.outsideHoldNs(BlameKind.MUTEX_LOCK));

@@ -38,10 +38,10 @@ class BlamePropertyTest {
     private static MutexHolds randomHolds(Random r) {
         MutexHolds.Builder b = new MutexHolds.Builder();
         for (long id = 0; id < 3; id++) {
-            b.acquire(id, 1 + r.nextInt(7));
             long t = 0;
             for (int i = 0; i < 30; i++) {
                 int thread = 1 + r.nextInt(6);
+                b.acquire(thread, id, t, 1 + r.nextInt(7));
                 t += r.nextInt(5_000_000);
                 b.acquired(thread, id, t);
                 t += r.nextInt(5_000_000);

@@ -75,8 +75,11 @@ public final class BlameBench {
     }
 
     private static MutexHolds holds(int perThread) {
-        MutexHolds.Builder b = new MutexHolds.Builder().acquire(7, 1);
-        for (long t = 0; t < perThread; t += 5) b.acquired((int) (t % THREADS), 7, t * MS).released((int) (t % THREADS), 7, t * MS + 3 * MS);
+        MutexHolds.Builder b = new MutexHolds.Builder();
+        for (long t = 0; t < perThread; t += 5) {
+            int thread = (int) (t % THREADS);
+            b.acquire(thread, 7, t * MS, 1).acquired(thread, 7, t * MS).released(thread, 7, t * MS + 3 * MS);
+        }
         return b.build();
     }
 

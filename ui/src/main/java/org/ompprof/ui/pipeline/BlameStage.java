@@ -60,7 +60,7 @@ final class BlameStage {
         recording.records(type -> type == Wire.REC_MUTEX).forEach(r -> {
             MutexEvent m = (MutexEvent) r;
             switch (m.event()) {
-                case Wire.MUTEX_ACQUIRE -> b.acquire(m.waitId(), m.kind());
+                case Wire.MUTEX_ACQUIRE -> b.acquire(m.threadSeq(), m.waitId(), m.timeNs(), m.kind());
                 case Wire.MUTEX_ACQUIRED -> b.acquired(m.threadSeq(), m.waitId(), m.timeNs());
                 case Wire.MUTEX_RELEASED -> b.released(m.threadSeq(), m.waitId(), m.timeNs());
                 default -> { } // nested re-acquisitions keep the outer hold; init and destroy hold nothing

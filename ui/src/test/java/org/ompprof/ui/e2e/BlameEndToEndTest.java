@@ -62,6 +62,28 @@ class BlameEndToEndTest {
         assertTrue(totalMs(profile, "barrier_blame", 0, "<unattributed>") <= 0.05 * totalWait, "unattributed barrier waiting");
     }
 
+    /** Two locks held in different functions: the waiting for each is blamed on its own holder's function, within 5%. */
+    @Test
+    void eachLocksWaitingIsBlamedOnItsHolder() throws Exception {
+        Path profile = record(Map.of("OMP_NUM_THREADS", "2"), CPrograms.clang("two_locks"), "5", "0.05");
+        double waitA = totalMs(profile, "time.lock", 0, "take_a"), waitB = totalMs(profile, "time.lock", 0, "take_b");
+        assertEquals(250, waitA, 0.15 * 250, "waiting for lock A: 5 rounds of 50 ms");
+        assertEquals(250, waitB, 0.15 * 250, "waiting for lock B");
+        assertEquals(waitA, totalMs(profile, "mutex_blame.lock", 0, "hold_a"), 0.05 * waitA, "lock A's waiting on hold_a");
+        assertEquals(waitB, totalMs(profile, "mutex_blame.lock", 0, "hold_b"), 0.05 * waitB, "lock B's waiting on hold_b");
+    }
+
+    /** An ordered loop whose ordered part is the bottleneck: the waiting for turns is blamed on the ordered body. */
+    @Test
+    void orderedWaitingIsBlamedOnTheOrderedBody() throws Exception {
+        Path profile = record(Map.of("OMP_NUM_THREADS", "2"), CPrograms.clang("ordered_body"), "20", "0.02");
+        double waited = totalMs(profile, "time.ordered", 0, null);
+        // 20 iterations of 20 ms in turn: the other thread waits for all but about the first, plus each hand-over
+        // (libomp takes up to a few ms to let the next thread in on this host)
+        assertTrue(waited >= 0.85 * 380 && waited <= 1.5 * 380, "ordered waiting " + waited + " ms");
+        assertEquals(waited, totalMs(profile, "mutex_blame.ordered", 0, "ordered_body"), 0.05 * waited, "on ordered_body");
+    }
+
     /** The report names the imbalance and its cause, and the critical section's holder, in plain sentences. */
     @Test
     void reportStatesTheFindings() throws Exception {
