@@ -35,15 +35,13 @@ final class DemoCommand {
         int status = RecordCommand.run(List.of("-o", recording.toString(), "--", program.toString()), out, err);
         if (status != 0) return status;
         out.println();
-        int info = InfoCommand.run(List.of(recording.toString()), out, err);
-        if (info != 0) return info;
+        int report = ReportCommand.run(List.of("--top", "5", recording.toString()), out, err);
+        if (report != 0) return report;
         Path flame = dir.resolve("imbalance.html");
         ExportCommand.run(List.of("--format", "html", "-o", flame.toString(), recording.toString()), out, err);
         out.println();
-        out.println("call paths (samples per path, root first):");
-        ExportCommand.run(List.of("--format", "collapsed", recording.toString()), out, err);
-        out.println();
         out.println("flame graph: " + flame + " (open it in a browser)");
+        out.println("more: ompprof info " + recording + "; ompprof export --format collapsed --metric barrier_blame " + recording);
         return 0;
     }
 
