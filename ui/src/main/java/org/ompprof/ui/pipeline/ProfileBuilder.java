@@ -49,10 +49,11 @@ public final class ProfileBuilder {
         return new Profile(b.tree, b.timelines(), stitcher.counters(), blame, regions, b.samples);
     }
 
-    private void add(FrameNames names, StitchedSample s) {
+    private void add(FrameNames names, StitchedSample stitched) {
         path.clear();
-        for (PathFrame element : s.pathRootFirst()) path.addAll(names.frames(element));
+        for (PathFrame element : stitched.pathRootFirst()) path.addAll(names.frames(element));
         int node = tree.path(path.toArray());
+        StitchedSample s = WaitStates.corrected(stitched, path.isEmpty() ? null : tree.frames().frame(path.getLast()));
         tree.addSampleAt(node, s.threadSeq(), s.state(), s.weightNs());
         timelines.getIfAbsentPut(s.threadSeq(), () -> new Timeline.Builder(s.threadSeq())).add(s.timeNs(), node, s.state(), s.weightNs());
         blame.sample(s, node);
