@@ -1,7 +1,11 @@
 package org.ompprof.blame;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import org.eclipse.collections.api.set.primitive.IntSet;
 import org.eclipse.collections.impl.list.mutable.primitive.IntArrayList;
+import org.eclipse.collections.impl.map.mutable.primitive.IntLongHashMap;
 import org.eclipse.collections.impl.map.mutable.primitive.LongLongHashMap;
 import org.eclipse.collections.impl.map.mutable.primitive.LongObjectHashMap;
 import org.eclipse.collections.impl.set.mutable.primitive.IntHashSet;
@@ -27,6 +31,8 @@ public final class BlameCalculator {
     private final long[] unattributed = new long[KINDS];
     private final long[] outsideHold = new long[KINDS];
     private final IntArrayList blamees = new IntArrayList();
+    private final LongLongHashMap waitedByMutex = new LongLongHashMap();
+    private final LongObjectHashMap<IntLongHashMap> blameByMutex = new LongObjectHashMap<>();
     /** Per thread index: where the last look-up in its samples ended. */
     private final int[] cursor;
 
@@ -111,10 +117,12 @@ public final class BlameCalculator {
         long waitId = byEvents != 0 ? byEvents : s.waitId[i];
         BlameKind kind = holds.kind(waitId);
         waited[kind.ordinal()] += w;
+        waitedByMutex.addToValue(waitId, w);
         MutexHolds.Hold hold = holds.holderAt(waitId, s.time[i], s.thread[i]);
         int k = hold == null ? -1 : s.threadIndex(hold.thread());
         if (k < 0) {
             unattributed(i, kind, w);
+            blameByMutex.getIfAbsentPut(waitId, IntLongHashMap::new).addToValue(Charges.UNATTRIBUTED, w);
             return;
         }
         int j = s.nearest(k, s.time[i]);
@@ -123,6 +131,7 @@ public final class BlameCalculator {
             outsideHold[kind.ordinal()] += w;
         }
         add(s.node[j], s.thread[j], kind, w);
+        blameByMutex.getIfAbsentPut(waitId, IntLongHashMap::new).addToValue(s.node[j], w);
     }
 
     /**
@@ -167,6 +176,26 @@ public final class BlameCalculator {
             kind[i] = (byte) (key & 7);
             value[i] = sums.get(key);
         }
-        return new Charges(node, thread, kind, value, waited, unattributed, outsideHold);
+        return new Charges(node, thread, kind, value, waited, unattributed, outsideHold, mutexes());
+    }
+
+    /** Each mutex waited for, with the context most of its waiting went to. */
+    private List<Charges.Mutex> mutexes() {
+        List<Charges.Mutex> out = new ArrayList<>();
+        for (long id : waitedByMutex.keysView().toSortedArray()) {
+            IntLongHashMap by = blameByMutex.get(id);
+            int top = Charges.UNATTRIBUTED;
+            long topNs = 0;
+            if (by != null) {
+                for (int n : by.keysView().toSortedArray()) {
+                    if (by.get(n) > topNs) {
+                        top = n;
+                        topNs = by.get(n);
+                    }
+                }
+            }
+            out.add(new Charges.Mutex(id, holds.kind(id), waitedByMutex.get(id), top, topNs));
+        }
+        return out;
     }
 }

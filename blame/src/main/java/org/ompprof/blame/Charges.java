@@ -1,6 +1,7 @@
 package org.ompprof.blame;
 
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * The result of blame: waiting time charged to (context, thread) pairs per {@link BlameKind},
@@ -19,7 +20,18 @@ public final class Charges {
     private final long[] unattributed;
     private final long[] outsideHold;
 
-    Charges(int[] node, int[] thread, byte[] kind, long[] value, long[] waited, long[] unattributed, long[] outsideHold) {
+    private final List<Mutex> mutexes;
+
+    /**
+     * One mutex (by the wait id its events name) that threads waited for.
+     *
+     * @param topNode the context most of its waiting is charged to ({@link #UNATTRIBUTED} if none)
+     */
+    public record Mutex(long waitId, BlameKind kind, long waitedNs, int topNode, long topNodeNs) {}
+
+    Charges(int[] node, int[] thread, byte[] kind, long[] value, long[] waited, long[] unattributed, long[] outsideHold,
+            List<Mutex> mutexes) {
+        this.mutexes = List.copyOf(mutexes);
         this.node = node;
         this.thread = thread;
         this.kind = kind;
@@ -29,6 +41,11 @@ public final class Charges {
         this.outsideHold = outsideHold;
         this.charged = new long[waited.length];
         for (int i = 0; i < value.length; i++) charged[kind[i]] += value[i];
+    }
+
+    /** Every mutex waited for, by wait id. */
+    public List<Mutex> mutexes() {
+        return mutexes;
     }
 
     /** Number of (node, thread, kind) sums. */

@@ -6,7 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
 import java.util.function.Consumer;
 
@@ -15,7 +17,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.ompprof.calltree.profile.FrameTableCodec;
 import org.ompprof.calltree.profile.MetricCodec;
+import org.ompprof.calltree.profile.MutexTable;
+import org.ompprof.calltree.profile.MutexTableCodec;
 import org.ompprof.calltree.profile.ProfileFormatException;
+import org.ompprof.calltree.profile.RegionTable;
+import org.ompprof.calltree.profile.RegionTableCodec;
 import org.ompprof.calltree.profile.Timeline;
 import org.ompprof.calltree.profile.TimelineCodec;
 
@@ -99,6 +105,48 @@ class ProfileCodecTest {
         assertTrue(perSample < 6, perSample + " bytes per sample before compression");
     }
 
+    private static RegionTable randomRegions(Random r, int nodes) {
+        List<RegionTable.Row> rows = new ArrayList<>();
+        for (int i = 0, n = r.nextInt(20); i < n; i++) {
+            long[] ns = new long[RegionTable.Column.values().length];
+            for (int c = 0; c < ns.length; c++) ns[c] = r.nextInt(5) == 0 ? 0 : r.nextLong(1L << 40);
+            rows.add(new RegionTable.Row(r.nextInt(nodes), 1 + r.nextInt(100), r.nextBoolean() ? null : "src/f" + i + ".c", r.nextInt(500),
+                    1 + r.nextInt(64), ns));
+        }
+        return new RegionTable(rows);
+    }
+
+    private static MutexTable randomMutexes(Random r, int nodes) {
+        List<MutexTable.Row> rows = new ArrayList<>();
+        for (int i = 0, n = r.nextInt(10); i < n; i++) {
+            long waited = r.nextLong(1L << 40);
+            rows.add(new MutexTable.Row(r.nextBoolean() ? "" : "lock" + i, "mutex_blame.lock", r.nextBoolean() ? null : "q.c", r.nextInt(200),
+                    waited, r.nextInt(nodes + 1) - 1, r.nextLong(waited + 1)));
+        }
+        return new MutexTable(rows);
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {21, 22, 23})
+    void regionAndMutexTablesRoundTripAndFailCleanly(long seed) {
+        Random r = new Random(seed);
+        RegionTable regions = randomRegions(r, 500);
+        RegionTable regionsBack = RegionTableCodec.decode(RegionTableCodec.encode(regions), 500);
+        assertEquals(regions.rows().size(), regionsBack.rows().size());
+        for (int i = 0; i < regions.rows().size(); i++) {
+            RegionTable.Row a = regions.rows().get(i), b = regionsBack.rows().get(i);
+            assertEquals(List.of(a.regionNode(), a.instances(), String.valueOf(a.callSiteFile()), a.callSiteLine(), a.thread()),
+                    List.of(b.regionNode(), b.instances(), String.valueOf(b.callSiteFile()), b.callSiteLine(), b.thread()));
+            for (RegionTable.Column c : RegionTable.Column.values()) assertEquals(a.ns(c), b.ns(c));
+        }
+        MutexTable mutexes = randomMutexes(r, 500);
+        assertEquals(mutexes, MutexTableCodec.decode(MutexTableCodec.encode(mutexes), 500));
+        assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
+            damage(r, RegionTableCodec.encode(regions), b -> RegionTableCodec.decode(b, 500));
+            damage(r, MutexTableCodec.encode(mutexes), b -> MutexTableCodec.decode(b, 500));
+        });
+    }
+
     /** Every prefix, and random damage: a clear error or a valid decode, nothing else, and quickly. */
     @ParameterizedTest
     @ValueSource(longs = {11, 12, 13, 14})
@@ -119,6 +167,7 @@ class ProfileCodecTest {
 
     private static void damage(Random random, byte[] good, Consumer<byte[]> decoder) {
         for (int length = 0; length < good.length; length++) decodeOrFail(Arrays.copyOf(good, length), decoder, true);
+        if (good.length == 0) return;
         for (int i = 0; i < 2000; i++) {
             byte[] bad = good.clone();
             int flips = 1 + random.nextInt(4);

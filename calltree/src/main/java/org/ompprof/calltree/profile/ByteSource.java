@@ -57,7 +57,7 @@ public final class ByteSource {
     public int count(int minBytes, String what) {
         int start = pos;
         long v = varint();
-        if (v < 0 || v * Math.max(1, minBytes) > b.length - pos) {
+        if (v < 0 || v > (b.length - pos) / Math.max(1, minBytes)) { // no multiplication: a huge count must not overflow
             throw new ProfileFormatException(start, Long.toUnsignedString(v) + " " + what + " cannot fit in the " + (b.length - pos) + " bytes left");
         }
         return (int) v;

@@ -26,6 +26,8 @@ public enum SectionKind {
     BLAME(12),
     /** Profile: each thread's time per parallel region (calltree's RegionTableCodec). */
     REGIONS(13),
+    /** Profile: the mutexes threads waited for (calltree's MutexTableCodec). */
+    MUTEXES(14),
     END(255);
 
     private final int code;

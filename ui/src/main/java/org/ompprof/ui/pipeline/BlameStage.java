@@ -1,9 +1,13 @@
 package org.ompprof.ui.pipeline;
 
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import org.eclipse.collections.impl.map.mutable.primitive.LongLongHashMap;
 import org.eclipse.collections.impl.set.mutable.primitive.IntHashSet;
 import org.ompprof.blame.BlameCalculator;
 import org.ompprof.blame.BlameKind;
@@ -15,11 +19,15 @@ import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.Frame;
 import org.ompprof.calltree.MetricStorage;
 import org.ompprof.calltree.MetricUnit;
+import org.ompprof.calltree.profile.MutexTable;
 import org.ompprof.sampler.record.MutexEvent;
 import org.ompprof.sampler.recording.Recording;
 import org.ompprof.sampler.recording.ThreadInfo;
 import org.ompprof.sampler.wire.Wire;
 import org.ompprof.unwinder.stitch.StitchedSample;
+import org.ompprof.unwinder.stitch.Stitcher;
+import org.ompprof.unwinder.symbols.SourceFrame;
+import org.ompprof.unwinder.symbols.Symbolizer;
 
 /**
  * Collects what blame needs while the profile is built (each sample's thread, time, weight,
@@ -30,14 +38,19 @@ final class BlameStage {
     private static final int THREAD_INITIAL = 1;
 
     private final SampleTable.Builder samples = new SampleTable.Builder();
+    /** Per wait id: where it was first acquired (a codeptr_ra). */
+    private final LongLongHashMap firstSite = new LongLongHashMap();
 
     void sample(StitchedSample s, int node) {
         samples.add(s.threadSeq(), s.timeNs(), s.weightNs(), WaitClass.of(s.state(), s.kind() == StitchedSample.Kind.IDLE), s.waitId(),
                 s.regionId(), node);
     }
 
-    /** Charges the blame to {@code tree}; returns the totals per kind (waited, unattributed, outside the hold). */
-    Map<String, Long> apply(Recording recording, CallingContextTree tree) {
+    /** What blame found: totals per kind (waited, charged, unattributed, outside the hold) and the mutexes waited for. */
+    record Result(Map<String, Long> totals, MutexTable mutexes) {}
+
+    /** Charges the blame to {@code tree}. */
+    Result apply(Recording recording, CallingContextTree tree, Stitcher stitcher, Symbolizer symbolizer) {
         Charges charges = BlameCalculator.compute(samples.build(), holds(recording), initialThreads(recording));
         int[] metric = registerMetrics(tree);
         int parent = tree.metrics().require(BlameKind.MUTEX_METRIC).index();
@@ -52,15 +65,31 @@ final class BlameStage {
             tree.add(node, charges.thread(i), metric[kind.ordinal()], charges.valueNs(i));
             if (kind.isMutex()) tree.add(node, charges.thread(i), parent, charges.valueNs(i));
         }
-        return totals(charges);
+        return new Result(totals(charges), mutexes(charges, recording, stitcher, symbolizer, unattributed));
     }
 
-    private static MutexHolds holds(Recording recording) {
+    /** Each mutex with its name, the line where it was first acquired and where its waiting went, most waited first. */
+    private MutexTable mutexes(Charges charges, Recording recording, Stitcher stitcher, Symbolizer symbolizer, int unattributedNode) {
+        List<MutexTable.Row> rows = new ArrayList<>();
+        for (Charges.Mutex m : charges.mutexes()) {
+            SourceFrame site = SourceLines.of(stitcher, symbolizer, firstSite.getIfAbsent(m.waitId(), 0));
+            int top = m.topNode() == Charges.UNATTRIBUTED ? unattributedNode : m.topNode();
+            rows.add(new MutexTable.Row(MutexNames.of(recording, stitcher, m.waitId()), m.kind().metric(), site == null ? null : site.file(),
+                    site == null ? 0 : Math.max(0, site.line()), m.waitedNs(), top, m.topNodeNs()));
+        }
+        rows.sort(Comparator.comparingLong(r -> -r.waitedNs()));
+        return new MutexTable(rows);
+    }
+
+    private MutexHolds holds(Recording recording) {
         MutexHolds.Builder b = new MutexHolds.Builder();
         recording.records(type -> type == Wire.REC_MUTEX).forEach(r -> {
             MutexEvent m = (MutexEvent) r;
             switch (m.event()) {
-                case Wire.MUTEX_ACQUIRE -> b.acquire(m.threadSeq(), m.waitId(), m.timeNs(), m.kind());
+                case Wire.MUTEX_ACQUIRE -> {
+                    b.acquire(m.threadSeq(), m.waitId(), m.timeNs(), m.kind());
+                    if (!firstSite.containsKey(m.waitId())) firstSite.put(m.waitId(), m.codeptrRa());
+                }
                 case Wire.MUTEX_ACQUIRED -> b.acquired(m.threadSeq(), m.waitId(), m.timeNs());
                 case Wire.MUTEX_RELEASED -> b.released(m.threadSeq(), m.waitId(), m.timeNs());
                 default -> { } // nested re-acquisitions keep the outer hold; init and destroy hold nothing

@@ -44,9 +44,9 @@ public final class ProfileBuilder {
         ProfileBuilder b = new ProfileBuilder();
         FrameNames names = new FrameNames(stitcher, symbolizer, b.tree.frames());
         stitcher.samples().forEach(s -> b.add(names, s));
-        Map<String, Long> blame = b.blame.apply(recording, b.tree);
+        BlameStage.Result blame = b.blame.apply(recording, b.tree, stitcher, symbolizer);
         RegionTable regions = b.regions.table(stitcher, names, symbolizer, b.tree);
-        return new Profile(b.tree, b.timelines(), stitcher.counters(), blame, regions, b.samples);
+        return new Profile(b.tree, b.timelines(), stitcher.counters(), blame.totals(), regions, blame.mutexes(), b.samples);
     }
 
     private void add(FrameNames names, StitchedSample stitched) {

@@ -9,6 +9,8 @@ import org.ompprof.calltree.FrameTable;
 import org.ompprof.calltree.MetricRegistry;
 import org.ompprof.calltree.profile.FrameTableCodec;
 import org.ompprof.calltree.profile.MetricCodec;
+import org.ompprof.calltree.profile.MutexTable;
+import org.ompprof.calltree.profile.MutexTableCodec;
 import org.ompprof.calltree.profile.RegionTable;
 import org.ompprof.calltree.profile.RegionTableCodec;
 import org.ompprof.calltree.profile.Timeline;
@@ -49,8 +51,10 @@ public final class ProfileReader {
         for (int thread : builders.keySet().toSortedArray()) timelines.add(builders.get(thread).build());
         RegionTable regions = file.section(SectionKind.REGIONS, ProfileSections.decoder(b -> RegionTableCodec.decode(b, tree.size())))
                 .orElse(new RegionTable(List.of()));
+        MutexTable mutexes = file.section(SectionKind.MUTEXES, ProfileSections.decoder(b -> MutexTableCodec.decode(b, tree.size())))
+                .orElse(new MutexTable(List.of()));
         return new Profile(tree, timelines, StitchCounters.fromMap(file.counters(SectionKind.STITCH)), file.counters(SectionKind.BLAME),
-                regions, samples[0]);
+                regions, mutexes, samples[0]);
     }
 
     private static <T> T required(Recording file, SectionKind kind, java.util.Optional<T> value) {

@@ -7,6 +7,7 @@ import java.util.List;
 import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.profile.FrameTableCodec;
 import org.ompprof.calltree.profile.MetricCodec;
+import org.ompprof.calltree.profile.MutexTableCodec;
 import org.ompprof.calltree.profile.RegionTableCodec;
 import org.ompprof.calltree.profile.Timeline;
 import org.ompprof.calltree.profile.TimelineCodec;
@@ -53,6 +54,7 @@ public final class ProfileWriter {
             w.counters(SectionKind.STITCH, profile.counters().asMap());
             w.counters(SectionKind.BLAME, new java.util.TreeMap<>(profile.blame()));
             w.section(SectionKind.REGIONS, RegionTableCodec.encode(profile.regions()));
+            w.section(SectionKind.MUTEXES, MutexTableCodec.encode(profile.mutexes()));
             return w.commit();
         }
     }

@@ -49,7 +49,7 @@ final class RegionStage {
             for (PathFrame f : context) path.addAll(names.frames(f));
             int node = tree.path(path.toArray());
             instances.addToValue(node, 1);
-            if (!site.containsKey(node)) stitcher.regionCallSite(region).ifPresent(f -> site.put(node, line(stitcher, symbolizer, f)));
+            if (!site.containsKey(node)) stitcher.regionCallSite(region).ifPresent(f -> site.put(node, SourceLines.of(stitcher, symbolizer, f)));
             IntObjectHashMap<long[]> sum = byNode.getIfAbsentPut(node, IntObjectHashMap::new);
             threads.forEachKeyValue((thread, ns) -> {
                 long[] into = sum.getIfAbsentPut(thread, () -> new long[ns.length]);
@@ -66,14 +66,5 @@ final class RegionStage {
             }
         }
         return new RegionTable(rows);
-    }
-
-    /** The innermost source frame of a call site (the line of the construct), or null. */
-    private static SourceFrame line(Stitcher stitcher, Symbolizer symbolizer, PathFrame f) {
-        if (!(f instanceof PathFrame.Code c)) return null;
-        Module m = stitcher.module(c.moduleId()).orElse(null);
-        if (m == null) return null;
-        List<SourceFrame> frames = symbolizer.symbolize(m, c.lookupPc());
-        return frames.isEmpty() ? null : frames.getFirst();
     }
 }

@@ -11,6 +11,7 @@ import org.ompprof.blame.BlameKind;
 import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.Metric;
 import org.ompprof.calltree.StandardMetrics;
+import org.ompprof.calltree.profile.MutexTable;
 import org.ompprof.calltree.profile.RegionTable;
 import org.ompprof.sampler.recording.Metadata;
 import org.ompprof.sampler.recording.ThreadInfo;
@@ -120,6 +121,13 @@ public final class Report {
             if (waited == 0) continue;
             long un = p.blame("unattributed_ns." + key);
             line("  %-22s %10s waited, %s unattributed", k.metric(), time(waited), pct(un, waited));
+        }
+        for (MutexTable.Row m : p.mutexes().rows().subList(0, Math.min(top, p.mutexes().rows().size()))) {
+            String what = m.metric().substring(m.metric().indexOf('.') + 1);
+            String site = m.siteFile() == null ? "" : " at " + m.siteFile().substring(m.siteFile().lastIndexOf('/') + 1)
+                    + (m.siteLine() > 0 ? ":" + m.siteLine() : "");
+            line("    %s%s%s: %s waited, %s of it on %s", what, m.name().isEmpty() ? "" : " `" + m.name() + "`", site, Report.time(m.waitedNs()), pct(m.topNodeNs(), m.waitedNs()),
+                    m.topNode() < 0 ? "<unattributed>" : Names.path(tree, m.topNode()));
         }
         if (sum == 0) {
             line("  nobody waited");

@@ -66,6 +66,10 @@ class BlameEndToEndTest {
     @Test
     void eachLocksWaitingIsBlamedOnItsHolder() throws Exception {
         Path profile = record(Map.of("OMP_NUM_THREADS", "2"), CPrograms.clang("two_locks"), "5", "0.05");
+        Ompprof.Result report = Ompprof.run(work, Map.of(), "report", profile.toString());
+        assertTrue(report.out().contains("lock `a` at two_locks.c:") && report.out().contains("blamed on spin_for() called from hold_a() (holder)")
+                && report.out().contains("lock `b` at two_locks.c:") && report.out().contains("blamed on spin_for() called from hold_b() (holder)"),
+                report.out());
         double waitA = totalMs(profile, "time.lock", 0, "take_a"), waitB = totalMs(profile, "time.lock", 0, "take_b");
         assertEquals(250, waitA, 0.15 * 250, "waiting for lock A: 5 rounds of 50 ms");
         assertEquals(250, waitB, 0.15 * 250, "waiting for lock B");
@@ -127,7 +131,8 @@ class BlameEndToEndTest {
         Path critical = record(Map.of("OMP_NUM_THREADS", "2"), CPrograms.clang("critical_body"), "10", "0.02");
         Ompprof.Result c = Ompprof.run(work, Map.of(), "report", critical.toString());
         assertEquals(0, c.status(), c.err());
-        assertTrue(c.out().contains("critical waiting: waiters lose ") && c.out().contains("blamed on spin_for() called from crit_body() (holder)"), c.out());
+        assertTrue(c.out().contains("critical at critical_body.c:") && c.out().contains("waiters lose ")
+                && c.out().contains("blamed on spin_for() called from crit_body() (holder)"), c.out());
     }
 
     @Test

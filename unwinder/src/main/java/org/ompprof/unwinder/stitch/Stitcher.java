@@ -81,10 +81,15 @@ public final class Stitcher {
 
     /** The user's call that opened the region (a return address: its line is the construct's), if known. */
     public Optional<PathFrame> regionCallSite(long regionId) {
-        long pc = creations.regionCallSite.getIfAbsent(regionId, 0);
-        Module m = pc == 0 ? null : modules.space().find(pc);
+        return callSite(creations.regionCallSite.getIfAbsent(regionId, 0));
+    }
+
+    /** A return address in the program's code (an OMPT codeptr_ra) as a path element, for naming its line; empty if in no module. */
+    public Optional<PathFrame> callSite(long returnAddress) {
+        Module m = returnAddress == 0 ? null : modules.space().find(returnAddress);
         if (m == null) return Optional.empty();
-        return Optional.of(modules.toPathFrame(new org.ompprof.unwinder.stack.Frame(pc, org.ompprof.unwinder.stack.FrameKind.RETURN_ADDRESS, m)));
+        return Optional.of(modules.toPathFrame(
+                new org.ompprof.unwinder.stack.Frame(returnAddress, org.ompprof.unwinder.stack.FrameKind.RETURN_ADDRESS, m)));
     }
 
     /** Counts so far: the index's from {@link #of}, the samples' from what {@link #samples()} produced. */
