@@ -130,7 +130,7 @@ class RecordEndToEndTest {
      */
     @Test
     void criticalWaiterIsInMutexWaitWithTheReleasedWaitId() throws Exception {
-        Recorded rec = record(List.of(), CPrograms.clang("critical"), "10", "0.05");
+        Recorded rec = record(List.of(), CPrograms.clang("critical_body"), "10", "0.05");
         Set<Long> released = rec.all(MutexEvent.class).stream()
                 .filter(m -> m.event() == Wire.MUTEX_RELEASED && m.kind() == MUTEX_CRITICAL)
                 .map(MutexEvent::waitId).collect(Collectors.toSet());
