@@ -50,7 +50,8 @@ final class Findings {
         RegionTable.Row heaviest = rows.stream().max(Comparator.comparingLong(r -> r.ns(RegionTable.Column.WORK))).orElseThrow();
         double ratio = Report.imbalance(rows);
         int blamed = topIn(BlameKind.BARRIER.metric(), region);
-        String where = "the parallel region " + site(rows.getFirst()) + "opened in " + Names.call(tree, region).replace("()", "");
+        String site = Names.site(rows.getFirst().callSiteFile(), rows.getFirst().callSiteLine());
+        String where = "the parallel region " + (site == null ? "" : "at " + site + " ") + "opened in " + Names.call(tree, region).replace("()", "");
         String cause = blamed < 0 ? "" : (ratio >= 1.1 ? ": imbalance, caused by " : ": blamed on ") + Names.call(tree, blamed);
         String who = ratio >= 1.1 ? String.format(Locale.ROOT, "; thread %d works %.1fx the mean", heaviest.thread(), ratio) : "";
         out.add(new Finding(barrier, String.format(Locale.ROOT, "%s of thread time is barrier waiting in %s%s%s", Report.pct(barrier, total),
@@ -60,12 +61,9 @@ final class Findings {
     /** {@code critical `shared_table` at q.c:156: waiters lose 5.2 s (12% of thread time), blamed on crit_body() (holder)}. */
     private void mutex(MutexTable.Row m, List<Finding> out) {
         if (!worth(m.waitedNs())) return;
-        String what = m.metric().substring(m.metric().indexOf('.') + 1);
-        String site = m.siteFile() == null ? "" : " at " + m.siteFile().substring(m.siteFile().lastIndexOf('/') + 1)
-                + (m.siteLine() > 0 ? ":" + m.siteLine() : "");
         boolean known = m.topNode() >= 0 && !tree.frameOf(m.topNode()).name().startsWith("<");
-        out.add(new Finding(m.waitedNs(), String.format(Locale.ROOT, "%s%s%s: waiters lose %s (%s of thread time), blamed on %s",
-                what, m.name().isEmpty() ? "" : " `" + m.name() + "`", site, Report.time(m.waitedNs()), Report.pct(m.waitedNs(), total),
+        out.add(new Finding(m.waitedNs(), String.format(Locale.ROOT, "%s: waiters lose %s (%s of thread time), blamed on %s",
+                Names.mutex(m), Report.time(m.waitedNs()), Report.pct(m.waitedNs(), total),
                 known ? Names.call(tree, m.topNode()) + " (holder)" : "no known holder (<unattributed>)")));
     }
 
@@ -106,9 +104,4 @@ final class Findings {
         return false;
     }
 
-    private static String site(RegionTable.Row r) {
-        if (r.callSiteFile() == null) return "";
-        String f = r.callSiteFile().substring(r.callSiteFile().lastIndexOf('/') + 1);
-        return "at " + f + (r.callSiteLine() > 0 ? ":" + r.callSiteLine() : "") + " ";
-    }
 }

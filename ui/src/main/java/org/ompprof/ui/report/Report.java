@@ -123,10 +123,7 @@ public final class Report {
             line("  %-22s %10s waited, %s unattributed", k.metric(), time(waited), pct(un, waited));
         }
         for (MutexTable.Row m : p.mutexes().rows().subList(0, Math.min(top, p.mutexes().rows().size()))) {
-            String what = m.metric().substring(m.metric().indexOf('.') + 1);
-            String site = m.siteFile() == null ? "" : " at " + m.siteFile().substring(m.siteFile().lastIndexOf('/') + 1)
-                    + (m.siteLine() > 0 ? ":" + m.siteLine() : "");
-            line("    %s%s%s: %s waited, %s of it on %s", what, m.name().isEmpty() ? "" : " `" + m.name() + "`", site, Report.time(m.waitedNs()), pct(m.topNodeNs(), m.waitedNs()),
+            line("    %s: %s waited, %s of it on %s", Names.mutex(m), Report.time(m.waitedNs()), pct(m.topNodeNs(), m.waitedNs()),
                     m.topNode() < 0 ? "<unattributed>" : Names.path(tree, m.topNode()));
         }
         if (sum == 0) {
@@ -202,9 +199,8 @@ public final class Report {
     }
 
     private static String site(RegionTable.Row r) {
-        if (r.callSiteFile() == null) return "";
-        String f = r.callSiteFile().substring(r.callSiteFile().lastIndexOf('/') + 1);
-        return " (" + f + (r.callSiteLine() > 0 ? ":" + r.callSiteLine() : "") + ")";
+        String site = Names.site(r.callSiteFile(), r.callSiteLine());
+        return site == null ? "" : " (" + site + ")";
     }
 
     private void findings() {
