@@ -140,11 +140,9 @@ public final class BlameCalculator {
      * often already waiting for its next turn, which is not where it released), else the nearer.
      */
     private int beforeRelease(int k, long end) {
-        int after = s.nearest(k, end);
-        while (after > s.from[k] && s.time[after - 1] >= end) after--;
-        if (s.time[after] < end) after = after + 1 < s.to[k] ? after + 1 : after;
-        int before = after > s.from[k] && s.time[after - 1] < end ? after - 1 : -1;
-        if (s.time[after] < end) { before = after; after = -1; }
+        int first = s.firstAtOrAfter(k, end);
+        int after = first < s.to[k] ? first : -1;
+        int before = first > s.from[k] ? first - 1 : -1;
         boolean beforeWorks = before >= 0 && WaitClass.of(s.cls[before]) == WaitClass.WORK;
         boolean afterWorks = after >= 0 && WaitClass.of(s.cls[after]) == WaitClass.WORK;
         if (beforeWorks != afterWorks) return beforeWorks ? before : after;

@@ -74,6 +74,17 @@ public final class SampleTable {
         return threadIndex.getIfAbsent(t, -1);
     }
 
+    /** The first sample of thread index {@code k} taken at or after {@code t}; {@code to[k]} if none. */
+    int firstAtOrAfter(int k, long t) {
+        int lo = from[k], hi = to[k];
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (time[mid] < t) lo = mid + 1;
+            else hi = mid;
+        }
+        return lo;
+    }
+
     /**
      * As {@link #nearest(int, long)}, starting from {@code cursor[k]} (a sample of thread k at or
      * before an earlier, smaller {@code t}) and leaving it at the last sample at or before t: a

@@ -2,6 +2,7 @@ package org.ompprof.ui.pipeline;
 
 import org.ompprof.calltree.Frame;
 import org.ompprof.calltree.FrameKind;
+import org.ompprof.calltree.OmpState;
 import org.ompprof.unwinder.stitch.StitchedSample;
 
 /**
@@ -12,10 +13,10 @@ import org.ompprof.unwinder.stitch.StitchedSample;
  * stitcher found to be idleness, so it counts as idle.
  */
 final class WaitStates {
-    private static final int WORK_LAST = 0x002;
-    private static final int WAIT_TASKWAIT = 0x020;
-    private static final int WAIT_TASKGROUP = 0x021;
-    private static final int IDLE = 0x100;
+    private static final int WORK_LAST = OmpState.WORK_REDUCTION.code();
+    private static final int WAIT_TASKWAIT = OmpState.WAIT_TASKWAIT.code();
+    private static final int WAIT_TASKGROUP = OmpState.WAIT_TASKGROUP.code();
+    private static final int IDLE = OmpState.IDLE.code();
 
     private WaitStates() {}
 
