@@ -13,15 +13,14 @@ public final class TimelineWindow {
 
     /** Sample index per column; -1 where no sample has been taken yet or the thread had ended (after its last by one weight). */
     public static int[] samplePerPixel(Timeline t, long from, long to, int pixels) {
-        if (pixels <= 0 || to <= from) throw new IllegalArgumentException("an empty window");
-        int[] out = new int[pixels];
-        long[] times = new long[t.size()];
-        for (int i = 0; i < times.length; i++) times[i] = t.timeNs(i);
-        return fill(t, times, from, to, out);
+        if (pixels <= 0) throw new IllegalArgumentException("an empty window");
+        return fill(t, from, to, new int[pixels]);
     }
 
-    /** As {@link #samplePerPixel(Timeline, long, long, int)} with the timeline's times already in an array (kept by a view). */
-    public static int[] fill(Timeline t, long[] times, long from, long to, int[] out) {
+    /** As {@link #samplePerPixel(Timeline, long, long, int)} into {@code out} (one entry per column), so a view can reuse it. */
+    public static int[] fill(Timeline t, long from, long to, int[] out) {
+        if (out.length == 0 || to <= from) throw new IllegalArgumentException("an empty window");
+        long[] times = t.times();
         int pixels = out.length;
         for (int px = 0; px < pixels; px++) {
             long at = from + (to - from) * px / pixels;

@@ -9,6 +9,8 @@ import org.ompprof.calltree.FrameTable;
 import org.ompprof.calltree.MetricRegistry;
 import org.ompprof.calltree.profile.FrameTableCodec;
 import org.ompprof.calltree.profile.MetricCodec;
+import org.ompprof.calltree.profile.LineTable;
+import org.ompprof.calltree.profile.LineTableCodec;
 import org.ompprof.calltree.profile.MutexTable;
 import org.ompprof.calltree.profile.MutexTableCodec;
 import org.ompprof.calltree.profile.RegionTable;
@@ -53,8 +55,10 @@ public final class ProfileReader {
                 .orElse(new RegionTable(List.of()));
         MutexTable mutexes = file.section(SectionKind.MUTEXES, ProfileSections.decoder(b -> MutexTableCodec.decode(b, tree.size())))
                 .orElse(new MutexTable(List.of()));
+        LineTable lines = file.section(SectionKind.LINES, ProfileSections.decoder(b -> LineTableCodec.decode(b, tree.size())))
+                .orElse(LineTable.EMPTY);
         return new Profile(tree, timelines, StitchCounters.fromMap(file.counters(SectionKind.STITCH)), file.counters(SectionKind.BLAME),
-                regions, mutexes, samples[0]);
+                regions, mutexes, lines, samples[0]);
     }
 
     private static <T> T required(Recording file, SectionKind kind, java.util.Optional<T> value) {

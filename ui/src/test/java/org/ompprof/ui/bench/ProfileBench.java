@@ -122,7 +122,7 @@ public final class ProfileBench {
             lines.get(t).add(time[t], node[t], state, 1_000_000);
         }
         return new Profile(tree, lines.stream().map(Timeline.Builder::build).toList(), StitchCounters.fromMap(Map.of()), Map.of(),
-                new org.ompprof.calltree.profile.RegionTable(List.of()), new org.ompprof.calltree.profile.MutexTable(List.of()), samples);
+                new org.ompprof.calltree.profile.RegionTable(List.of()), new org.ompprof.calltree.profile.MutexTable(List.of()), org.ompprof.calltree.profile.LineTable.EMPTY, samples);
     }
 
     private static String rates(long samples, long[] ns) {
