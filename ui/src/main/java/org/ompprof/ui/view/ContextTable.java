@@ -45,6 +45,7 @@ final class ContextTable {
     private final TreeTableView<Integer> table = new TreeTableView<>();
     private final TreeTableColumn<Integer, String> nameColumn = new TreeTableColumn<>("Calling context");
     private boolean revealing;
+    private TreeTableColumn<Integer, Long> defaultSort;
 
     ContextTable(CallingContextTree tree, ViewerState state, boolean topDown, IntUnaryOperator toTopDown) {
         this.tree = tree;
@@ -73,6 +74,8 @@ final class ContextTable {
         state.filter.addListener(o -> rebuild());
         state.metric.addListener(o -> sortLoaded(table.getRoot()));
         rebuild();
+        // after the policy and the rows: the default policy fails a sort without rows, and a failed sort is undone
+        if (defaultSort != null) table.getSortOrder().add(defaultSort);
     }
 
     TreeTableView<Integer> view() {
@@ -95,7 +98,7 @@ final class ContextTable {
             table.getColumns().addAll(List.of(inc, exc));
             if (m.index() == StandardMetrics.TIME) {
                 inc.setSortType(TreeTableColumn.SortType.DESCENDING);
-                table.getSortOrder().add(inc);
+                defaultSort = inc;
             }
         }
     }

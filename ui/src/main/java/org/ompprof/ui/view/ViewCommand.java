@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 import javafx.application.Platform;
 import javafx.scene.Scene;
@@ -87,9 +86,5 @@ public final class ViewCommand {
         if (t instanceof RuntimeException r) throw r;
         if (t != null) throw new IOException(t);
         return 0;
-    }
-
-    static boolean await(CountDownLatch latch) throws InterruptedException {
-        return latch.await(5, TimeUnit.MINUTES);
     }
 }

@@ -125,6 +125,8 @@ final class Viewer {
             if (m != null) state.metric.set(m);
         });
         metric.setTooltip(new Tooltip("the metric that weighs the flame graph, the hot path and the flat view"));
+        search.setId("search");
+        filter.setId("filter");
         search.setPromptText("search (regex), Enter: next");
         search.setOnAction(e -> {
             state.search.set(pattern(search.getText()));
@@ -182,18 +184,6 @@ final class Viewer {
             state.status.set("not a regular expression: " + e.getDescription() + " in " + text);
             return null;
         }
-    }
-
-    /** Applies a search as the search field's Enter does. */
-    void search(String regex) {
-        search.setText(regex);
-        search.getOnAction().handle(null);
-    }
-
-    /** Applies a filter as the filter field's Enter does. */
-    void filter(String regex) {
-        filter.setText(regex);
-        filter.getOnAction().handle(null);
     }
 
     // ---- tabs ----
