@@ -5,7 +5,7 @@ import java.util.Arrays;
 /**
  * Picks what a timeline lane shows at a given zoom: for each of {@code pixels} columns over the
  * time window [from, to), the sample in effect at the column's start (the last one taken at or
- * before it), or -1 before the first. One binary search per column, so drawing 10 million
+ * before it, see {@code end}), or -1 where none is. One binary search per column, so drawing 10 million
  * samples costs what the screen is wide, not what the recording is long.
  */
 public final class TimelineWindow {
@@ -26,9 +26,19 @@ public final class TimelineWindow {
             long at = from + (to - from) * px / pixels;
             int i = Arrays.binarySearch(times, at);
             int idx = i >= 0 ? lastAt(times, i) : -i - 2;
-            out[px] = idx >= 0 && at < times[idx] + Math.max(1, t.weightNs(idx)) ? idx : -1;
+            out[px] = idx >= 0 && at < end(t, times, idx) ? idx : -1;
         }
         return out;
+    }
+
+    /**
+     * Where sample {@code i} stops being in effect: at the next sample when that comes within two
+     * of its weights (timer jitter must not draw holes into a busy lane), else after its weight.
+     */
+    private static long end(Timeline t, long[] times, int i) {
+        long w = Math.max(1, t.weightNs(i));
+        if (i + 1 < times.length && times[i + 1] - times[i] <= 2 * w) return times[i + 1];
+        return times[i] + w;
     }
 
     private static int lastAt(long[] times, int i) {
