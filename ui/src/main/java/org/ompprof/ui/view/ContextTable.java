@@ -88,23 +88,29 @@ final class ContextTable {
 
     // ---- columns ----
 
+    /**
+     * Top-down: an inclusive and an exclusive column per metric. Bottom-up: one per metric, the
+     * function's own (exclusive) value when called through the row's chain of callers, which is
+     * the callers tree's inclusive value (it holds exclusive values only).
+     */
     private void addMetricColumns() {
         for (Metric m : tree.metrics().all()) {
             if (tree.total(m.index()) == 0) continue;
-            TreeTableColumn<Integer, Long> inc = column(m, true), exc = column(m, false);
             boolean shown = SHOWN.contains(m.name());
-            inc.setVisible(shown);
-            exc.setVisible(shown && m.name().equals(StandardMetrics.TIME_NAME));
-            table.getColumns().addAll(List.of(inc, exc));
+            List<TreeTableColumn<Integer, Long>> added = topDown ? List.of(column(m, true, " (I)"), column(m, false, " (E)"))
+                    : List.of(column(m, true, " (E)"));
+            added.getFirst().setVisible(shown);
+            if (added.size() > 1) added.get(1).setVisible(shown && m.name().equals(StandardMetrics.TIME_NAME));
+            table.getColumns().addAll(added);
             if (m.index() == StandardMetrics.TIME) {
-                inc.setSortType(TreeTableColumn.SortType.DESCENDING);
-                defaultSort = inc;
+                added.getFirst().setSortType(TreeTableColumn.SortType.DESCENDING);
+                defaultSort = added.getFirst();
             }
         }
     }
 
-    private TreeTableColumn<Integer, Long> column(Metric m, boolean inclusive) {
-        TreeTableColumn<Integer, Long> c = new TreeTableColumn<>(m.name() + (inclusive ? " (I)" : " (E)"));
+    private TreeTableColumn<Integer, Long> column(Metric m, boolean inclusive, String suffix) {
+        TreeTableColumn<Integer, Long> c = new TreeTableColumn<>(m.name() + suffix);
         c.setUserData(new ColumnMetric(m, inclusive));
         c.setCellValueFactory(v -> new ReadOnlyObjectWrapper<>(value(v.getValue().getValue(), m.index(), inclusive)));
         long total = tree.total(m.index());
