@@ -76,7 +76,7 @@ final class FlameGraphPane {
 
     /** Draws now, at the current width: called on every change, and before a screenshot. */
     void redraw() {
-        if (scroll.getScene() == null) return; // not opened yet: drawn when it is
+        if (!Shown.on(scroll)) return; // drawn when its tab comes to the front
         double width = Math.max(100, scroll.getViewportBounds().getWidth());
         if (inclusive == null) inclusive = tree.inclusiveByNode(state.metricIndex());
         layout = FlameLayout.of(tree, inclusive, focus, width, 0.5);

@@ -65,7 +65,7 @@ final class RegionChart {
     }
 
     void redraw() {
-        if (holder.getScene() == null) return; // not opened yet: drawn when it is
+        if (!Shown.on(holder)) return; // drawn when its tab comes to the front
         double w = Math.max(300, holder.getWidth()), h = Math.max(200, holder.getHeight());
         canvas.setWidth(w);
         canvas.setHeight(h);

@@ -149,7 +149,7 @@ final class TimelinePane {
     }
 
     void redraw() {
-        if (root.getScene() == null) return; // not opened yet: drawn when it is
+        if (!Shown.on(root)) return; // drawn when its tab comes to the front
         double w = Math.max(200, holder.getWidth()), h = Math.max(AXIS + LANE, holder.getHeight());
         canvas.setWidth(w);
         canvas.setHeight(h);

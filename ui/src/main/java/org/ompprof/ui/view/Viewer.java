@@ -217,8 +217,9 @@ final class Viewer {
         } else if (v == View.FLAT && flat == null) {
             flat = new FlatTable(state, background);
             t.setContent(flat.view());
-        } else if (v == View.FLAME) {
-            flame.redraw();
+        } else if (v == View.FLAME || v == View.TIMELINE || v == View.REGIONS) {
+            // after the tab pane has shown the content: hidden panes do not draw
+            javafx.application.Platform.runLater(v == View.FLAME ? flame::redraw : v == View.TIMELINE ? timeline::redraw : regions::redraw);
         }
     }
 
