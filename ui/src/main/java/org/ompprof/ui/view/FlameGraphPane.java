@@ -1,6 +1,5 @@
 package org.ompprof.ui.view;
 
-import javafx.geometry.VPos;
 import javafx.scene.canvas.Canvas;
 import javafx.scene.canvas.GraphicsContext;
 import javafx.scene.control.ScrollPane;
@@ -9,7 +8,6 @@ import javafx.scene.input.MouseButton;
 import javafx.scene.input.MouseEvent;
 import javafx.scene.layout.Pane;
 import javafx.scene.paint.Color;
-import javafx.scene.text.Font;
 import javafx.scene.text.Text;
 
 import org.ompprof.calltree.CallingContextTree;
@@ -24,7 +22,6 @@ import org.ompprof.calltree.Metric;
  */
 final class FlameGraphPane {
     static final double ROW = 17;
-    private static final Font FONT = Font.font("DejaVu Sans", 11);
 
     private final ViewerState state;
     private final CallingContextTree tree;
@@ -40,7 +37,7 @@ final class FlameGraphPane {
         this.state = state;
         this.tree = state.tree;
         Text probe = new Text("abcdefghijklmnopqrstuvwxyz_ABCDEFGHIJKLMNOPQRSTUVWXYZ");
-        probe.setFont(FONT);
+        probe.setFont(Canvases.FONT);
         charWidth = probe.getLayoutBounds().getWidth() / probe.getText().length();
         scroll.setFitToWidth(true);
         scroll.viewportBoundsProperty().addListener((o, a, b) -> redraw());
@@ -81,14 +78,8 @@ final class FlameGraphPane {
         if (inclusive == null) inclusive = tree.inclusiveByNode(state.metricIndex());
         layout = FlameLayout.of(tree, inclusive, focus, width, 0.5);
         double height = Math.max(scroll.getViewportBounds().getHeight(), (layout.maxDepth + 2) * ROW);
-        canvas.setWidth(width);
-        canvas.setHeight(height);
         holder.setPrefSize(width, height);
-        GraphicsContext g = canvas.getGraphicsContext2D();
-        g.setFill(Color.WHITE);
-        g.fillRect(0, 0, width, height);
-        g.setFont(FONT);
-        g.setTextBaseline(VPos.CENTER);
+        GraphicsContext g = Canvases.clear(canvas, width, height, Canvases.FONT);
         int selected = state.selected.get();
         for (int i = 0; i < layout.size(); i++) draw(g, i, selected);
     }

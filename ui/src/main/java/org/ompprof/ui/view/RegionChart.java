@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-import javafx.geometry.VPos;
 import javafx.scene.canvas.Canvas;
 import javafx.scene.canvas.GraphicsContext;
 import javafx.scene.layout.Pane;
@@ -67,13 +66,7 @@ final class RegionChart {
     void redraw() {
         if (!Shown.on(holder)) return; // drawn when its tab comes to the front
         double w = Math.max(300, holder.getWidth()), h = Math.max(200, holder.getHeight());
-        canvas.setWidth(w);
-        canvas.setHeight(h);
-        GraphicsContext g = canvas.getGraphicsContext2D();
-        g.setFill(Color.WHITE);
-        g.fillRect(0, 0, w, h);
-        g.setFont(FONT);
-        g.setTextBaseline(VPos.CENTER);
+        GraphicsContext g = Canvases.clear(canvas, w, h, FONT);
         g.setFill(Color.BLACK);
         region = regionFor(state.selected.get());
         if (region < 0) {

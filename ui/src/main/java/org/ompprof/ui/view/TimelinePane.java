@@ -5,7 +5,6 @@ import java.util.Locale;
 
 import javafx.collections.FXCollections;
 import javafx.geometry.Insets;
-import javafx.geometry.VPos;
 import javafx.scene.canvas.Canvas;
 import javafx.scene.canvas.GraphicsContext;
 import javafx.scene.control.ChoiceBox;
@@ -19,7 +18,6 @@ import javafx.scene.layout.Pane;
 import javafx.scene.layout.Region;
 import javafx.scene.paint.Color;
 import javafx.scene.shape.Rectangle;
-import javafx.scene.text.Font;
 
 import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.OmpState;
@@ -34,7 +32,6 @@ import org.ompprof.calltree.profile.TimelineWindow;
  */
 final class TimelinePane {
     static final double LANE = 22, LABELS = 110, AXIS = 22;
-    private static final Font FONT = Font.font("DejaVu Sans", 11);
 
     private final ViewerState state;
     private final CallingContextTree tree;
@@ -151,13 +148,7 @@ final class TimelinePane {
     void redraw() {
         if (!Shown.on(root)) return; // drawn when its tab comes to the front
         double w = Math.max(200, holder.getWidth()), h = Math.max(AXIS + LANE, holder.getHeight());
-        canvas.setWidth(w);
-        canvas.setHeight(h);
-        GraphicsContext g = canvas.getGraphicsContext2D();
-        g.setFill(Color.WHITE);
-        g.fillRect(0, 0, w, h);
-        g.setFont(FONT);
-        g.setTextBaseline(VPos.CENTER);
+        GraphicsContext g = Canvases.clear(canvas, w, h, Canvases.FONT);
         int px = (int) plotWidth();
         if (columns.length != px) columns = new int[px];
         if (pending) {
