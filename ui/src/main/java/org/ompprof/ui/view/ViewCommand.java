@@ -73,6 +73,7 @@ public final class ViewCommand {
         Stage stage = new Stage();
         stage.setTitle("ompprof - " + o.file().getFileName());
         ProgressBar bar = new ProgressBar(ProgressBar.INDETERMINATE_PROGRESS);
+        bar.setPrefWidth(360);
         VBox loading = new VBox(10, new Label("Loading " + o.file() + " ..."), bar);
         loading.setStyle("-fx-padding: 40;");
         stage.setScene(new Scene(loading, o.width(), o.height()));
