@@ -22,6 +22,7 @@ bench: build
 	scripts/bench-overhead
 	scripts/bench-profile
 	scripts/bench-blame
+	scripts/bench-viewer
 
 clean:
 	$(MVN) -q clean
