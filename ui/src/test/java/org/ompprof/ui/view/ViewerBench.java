@@ -32,7 +32,8 @@ import org.ompprof.ui.pipeline.ProfileWriter;
  * per frame (timeline zoom and pan, flame graph zoom, table scrolling and expanding), the
  * background builds (callers view, flat view) and the heap the viewer keeps.
  *
- * <p>usage: ViewerBench OUTDIR REPEAT (makes OUTDIR/viewer-1m.ompprof first if missing)
+ * <p>usage: ViewerBench OUTDIR REPEAT [--first-paint] (makes OUTDIR/viewer-1m.ompprof first if missing;
+ * --first-paint stops after the first frame, for repeated runs in fresh JVMs)
  */
 public final class ViewerBench {
     private ViewerBench() {}
@@ -41,6 +42,7 @@ public final class ViewerBench {
         long start = System.nanoTime();
         Path file = Path.of(args[0]).resolve("viewer-1m.ompprof");
         int repeat = Integer.parseInt(args[1]);
+        boolean paintOnly = args.length > 2 && args[2].equals("--first-paint");
         if (!Files.exists(file)) {
             make(file);
             System.out.println("made " + file + "; run again for the measurements in a fresh JVM");
@@ -57,7 +59,8 @@ public final class ViewerBench {
             print("profile: %,d contexts, %,d bytes", v.state.tree.size(), size(file));
             print("first paint with the tree: %,d ms after the JVM started this class (%s)", ms(painted - start), ManagementFactory
                     .getRuntimeMXBean().getUptime() + " ms of JVM uptime");
-            waitForLanes(v, start, repeat, done);
+            if (paintOnly) done.complete(null);
+            else waitForLanes(v, start, repeat, done);
         }), done::completeExceptionally);
         Platform.startup(() -> window.complete(ViewCommand.loadingStage(o, new java.util.concurrent.CountDownLatch(1))));
         try {
