@@ -29,24 +29,6 @@ public record Frame(FrameKind kind, String module, String function, String file,
         if (function != null) offset = 0;
     }
 
-    // Written out rather than the record's generated ones: those run through method handles,
-    // which are slow until compiled, and loading a profile hashes every frame of it once.
-    @Override
-    public int hashCode() {
-        int h = kind.ordinal();
-        h = 31 * h + Objects.hashCode(module);
-        h = 31 * h + Objects.hashCode(function);
-        h = 31 * h + Objects.hashCode(file);
-        h = 31 * h + line;
-        return 31 * h + Long.hashCode(offset);
-    }
-
-    @Override
-    public boolean equals(Object o) {
-        return o instanceof Frame f && kind == f.kind && line == f.line && offset == f.offset && Objects.equals(module, f.module)
-                && Objects.equals(function, f.function) && Objects.equals(file, f.file);
-    }
-
     /** A resolved frame. */
     public static Frame of(FrameKind kind, String module, String function, String file, int line) {
         return new Frame(kind, module, function, file, line, 0);
