@@ -466,4 +466,5 @@ void callbacks_register(void)
       fprintf(stderr, "ompprof agent: callback %d registered with result %d\n", (int)cbs[i].event,
               (int)r);
   }
+  device_register(g->set_callback, &g->callbacks_always, g->debug);
 }
