@@ -448,6 +448,7 @@ struct ompprof_target {
   uint64_t target_id;     /* tool-assigned (target_data->value), unique per recording */
   uint64_t task_id;       /* encountering task */
   uint64_t codeptr_ra;
+  uint64_t enc_exit_frame, enc_enter_frame; /* encountering task's frame (begin only) */
   int32_t device_num;
   uint32_t kind;          /* ompt_target_t */
   uint32_t endpoint;      /* 1 begin, 2 end */

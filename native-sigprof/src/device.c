@@ -211,6 +211,18 @@ static void on_device_load(int device_num, const char *filename, int64_t offset_
   emit(p, OMPPROF_REC_DEVICE, &d, sizeof d);
 }
 
+/* The target callbacks pass no task frame (parallel_begin does): ask for
+ * the encountering task's, so the launch context can be stitched under the
+ * task's own context like a region's creation. */
+static void encountering_frame(uint64_t *exit_frame, uint64_t *enter_frame)
+{
+  ompt_frame_t *frame = NULL;
+  if (!ompprof_g.get_task_info || ompprof_g.get_task_info(0, NULL, NULL, &frame, NULL, NULL) == 0 || !frame)
+    return;
+  *exit_frame = (uint64_t)(uintptr_t)frame->exit_frame.ptr;
+  *enter_frame = (uint64_t)(uintptr_t)frame->enter_frame.ptr;
+}
+
 static void on_target_emi(ompt_target_t kind, ompt_scope_endpoint_t endpoint, int device_num,
                           ompt_data_t *task_data, ompt_data_t *target_task_data,
                           ompt_data_t *target_data, const void *codeptr_ra)
@@ -233,8 +245,10 @@ static void on_target_emi(ompt_target_t kind, ompt_scope_endpoint_t endpoint, in
   b.kind = (uint32_t)kind;
   b.endpoint = (uint32_t)endpoint;
   b.pad = 0;
+  b.enc_exit_frame = b.enc_enter_frame = 0;
   uint32_t n = 0;
   if (endpoint == ompt_scope_begin) {
+    encountering_frame(&b.enc_exit_frame, &b.enc_enter_frame);
     /* the offload image may have been loaded just now, before device_load */
     modules_rescan(p, 0);
     n = snapshot_len(&b.ctx, p->stack_lo, p->stack_hi, ompprof_g.stack_bytes);

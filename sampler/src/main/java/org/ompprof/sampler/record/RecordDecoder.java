@@ -413,7 +413,8 @@ public final class RecordDecoder {
     private static TargetEvent target(MemorySegment rec, int seq) {
         long p = P;
         return new TargetEvent(seq, u64(rec, p + Wire.Target.TIME_NS), u64(rec, p + Wire.Target.TARGET_ID),
-                u64(rec, p + Wire.Target.TASK_ID), u64(rec, p + Wire.Target.CODEPTR_RA), i32(rec, p + Wire.Target.DEVICE_NUM),
+                u64(rec, p + Wire.Target.TASK_ID), u64(rec, p + Wire.Target.CODEPTR_RA), u64(rec, p + Wire.Target.ENC_EXIT_FRAME),
+                u64(rec, p + Wire.Target.ENC_ENTER_FRAME), i32(rec, p + Wire.Target.DEVICE_NUM),
                 u32(rec, p + Wire.Target.KIND), u32(rec, p + Wire.Target.ENDPOINT),
                 context(rec, p + Wire.Target.CTX, p + Wire.Target.SIZEOF, false));
     }

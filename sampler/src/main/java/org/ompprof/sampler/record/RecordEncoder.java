@@ -334,6 +334,8 @@ public final class RecordEncoder {
         put64(s, P + Wire.Target.TARGET_ID, r.targetId());
         put64(s, P + Wire.Target.TASK_ID, r.taskId());
         put64(s, P + Wire.Target.CODEPTR_RA, r.codeptrRa());
+        put64(s, P + Wire.Target.ENC_EXIT_FRAME, r.encExitFrame());
+        put64(s, P + Wire.Target.ENC_ENTER_FRAME, r.encEnterFrame());
         put32(s, P + Wire.Target.DEVICE_NUM, r.deviceNum());
         put32(s, P + Wire.Target.KIND, r.kind());
         put32(s, P + Wire.Target.ENDPOINT, r.endpoint());

@@ -522,11 +522,13 @@ public final class Wire {
         public static final int TARGET_ID = 8;
         public static final int TASK_ID = 16;
         public static final int CODEPTR_RA = 24;
-        public static final int DEVICE_NUM = 32;
-        public static final int KIND = 36;
-        public static final int ENDPOINT = 40;
-        public static final int CTX = 48;
-        public static final int SIZEOF = 48 + Context.SIZEOF;
+        public static final int ENC_EXIT_FRAME = 32;
+        public static final int ENC_ENTER_FRAME = 40;
+        public static final int DEVICE_NUM = 48;
+        public static final int KIND = 52;
+        public static final int ENDPOINT = 56;
+        public static final int CTX = 64;
+        public static final int SIZEOF = 64 + Context.SIZEOF;
     }
 
     /** {@code struct ompprof_target_submit}: a kernel submission's begin or end. */

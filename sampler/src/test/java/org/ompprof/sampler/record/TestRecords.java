@@ -53,7 +53,7 @@ public final class TestRecords {
                     () -> new TaskBatch.Entry(rnd.nextLong(), rnd.nextLong(), rnd.nextLong())).limit(rnd.nextInt(1, Wire.MAX_TASK_BATCH + 1)).toList());
             case Wire.REC_DEVICE -> new DeviceEvent(seq, t, rnd.nextInt(), rnd.nextInt(1, 4), rnd.nextInt(2),
                     rnd.nextBoolean() ? "generic-64bit" : "", rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextLong());
-            case Wire.REC_TARGET -> new TargetEvent(seq, t, rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextInt(),
+            case Wire.REC_TARGET -> new TargetEvent(seq, t, rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextInt(),
                     rnd.nextInt(1, 9), rnd.nextInt(1, 3), context(rnd));
             case Wire.REC_TARGET_SUBMIT -> new TargetSubmit(seq, t, rnd.nextLong(), rnd.nextLong(), rnd.nextInt(), rnd.nextInt(1, 3));
             case Wire.REC_TARGET_DATA_OP -> new TargetDataOp(seq, t, rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextLong(),
