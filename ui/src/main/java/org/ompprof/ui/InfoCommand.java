@@ -17,6 +17,7 @@ import org.ompprof.sampler.recording.Metadata;
 import org.ompprof.sampler.recording.ModuleInfo;
 import org.ompprof.sampler.recording.Recording;
 import org.ompprof.ui.pipeline.Profile;
+import org.ompprof.ui.report.DeviceTotals;
 import org.ompprof.ui.pipeline.ProfileReader;
 import org.ompprof.unwinder.stitch.StitchCounters;
 import org.ompprof.unwinder.stitch.StitchedSample;
@@ -137,6 +138,8 @@ public final class InfoCommand {
                 .append(" explicit tasks, ").append(count(c.distinctContexts())).append(" distinct");
         if (c.unknownContexts() > 0) s.append("; ").append(count(c.unknownContexts())).append(" samples in a region or task whose creation was not recorded");
         s.append("\n\n");
+        DeviceTotals devices = DeviceTotals.of(p.devices());
+        if (!devices.isEmpty()) s.append("devices (target regions, kernels and transfers; times on the host clock)\n").append(devices.table()).append('\n');
     }
 
     private static void drops(StringBuilder s, List<ThreadInfo> threads, Stats st) {

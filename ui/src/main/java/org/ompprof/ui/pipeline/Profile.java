@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 
 import org.ompprof.calltree.CallingContextTree;
+import org.ompprof.calltree.profile.DeviceTable;
 import org.ompprof.calltree.profile.MutexTable;
 import org.ompprof.calltree.profile.RegionTable;
 import org.ompprof.calltree.profile.Timeline;
@@ -17,12 +18,19 @@ import org.ompprof.unwinder.stitch.StitchCounters;
  * @param regions each thread's time per parallel region (by the context that opened it)
  * @param mutexes the mutexes threads waited for, most waited first
  * @param samples samples in the tree (the sum of the timelines' sizes)
+ * @param devices the devices' activity (target regions, kernels, transfers) on the host clock, for device lanes
  */
 public record Profile(CallingContextTree tree, List<Timeline> timelines, StitchCounters counters, Map<String, Long> blame,
-        RegionTable regions, MutexTable mutexes, long samples) {
+        RegionTable regions, MutexTable mutexes, long samples, DeviceTable devices) {
     public Profile {
         timelines = List.copyOf(timelines);
         blame = Map.copyOf(blame);
+    }
+
+    /** A profile of a program that used no device. */
+    public Profile(CallingContextTree tree, List<Timeline> timelines, StitchCounters counters, Map<String, Long> blame,
+            RegionTable regions, MutexTable mutexes, long samples) {
+        this(tree, timelines, counters, blame, regions, mutexes, samples, DeviceTable.empty());
     }
 
     /** A blame total (see {@link #blame}), 0 if absent. */

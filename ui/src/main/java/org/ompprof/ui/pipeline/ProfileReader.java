@@ -7,6 +7,8 @@ import org.eclipse.collections.impl.map.mutable.primitive.IntObjectHashMap;
 import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.FrameTable;
 import org.ompprof.calltree.MetricRegistry;
+import org.ompprof.calltree.profile.DeviceTable;
+import org.ompprof.calltree.profile.DeviceTableCodec;
 import org.ompprof.calltree.profile.FrameTableCodec;
 import org.ompprof.calltree.profile.MetricCodec;
 import org.ompprof.calltree.profile.MutexTable;
@@ -53,8 +55,10 @@ public final class ProfileReader {
                 .orElse(new RegionTable(List.of()));
         MutexTable mutexes = file.section(SectionKind.MUTEXES, ProfileSections.decoder(b -> MutexTableCodec.decode(b, tree.size())))
                 .orElse(new MutexTable(List.of()));
+        DeviceTable devices = file.section(SectionKind.DEVICES, ProfileSections.decoder(b -> DeviceTableCodec.decode(b, tree.size())))
+                .orElse(DeviceTable.empty());
         return new Profile(tree, timelines, StitchCounters.fromMap(file.counters(SectionKind.STITCH)), file.counters(SectionKind.BLAME),
-                regions, mutexes, samples[0]);
+                regions, mutexes, samples[0], devices);
     }
 
     private static <T> T required(Recording file, SectionKind kind, java.util.Optional<T> value) {
