@@ -37,6 +37,11 @@ enum ompprof_agent_state {
 
 enum ompprof_mode { OMPPROF_MODE_WALL = 0, OMPPROF_MODE_CPU = 1 };
 
+enum ompprof_region_flags {
+  /* sampling starts paused: only omp_control_tool(omp_control_tool_start) starts it */
+  OMPPROF_REGION_START_PAUSED = 1,
+};
+
 /* Written by the JVM before the program starts, except where marked. */
 struct ompprof_region_header {
   uint64_t magic;            /* 0   */
@@ -50,7 +55,7 @@ struct ompprof_region_header {
   uint32_t mode;             /* 48  enum ompprof_mode */
   uint32_t rate_hz;          /* 52  samples per second per thread */
   uint32_t stack_bytes;      /* 56  max stack snapshot bytes */
-  uint32_t flags;            /* 60  reserved, 0 */
+  uint32_t flags;            /* 60  enum ompprof_region_flags */
   /* agent side (atomics) */
   uint32_t agent_state;      /* 64  enum ompprof_agent_state, release store */
   uint32_t agent_pid;        /* 68  CAS 0 -> pid by the one agent allowed to attach */

@@ -73,7 +73,8 @@ public final class InfoCommand {
         line(s, "directory", m.get(Metadata.CWD, "?"));
         line(s, "started", m.get(Metadata.START_TIME, "?") + " on " + m.get(Metadata.HOST, "?") + ", pid " + m.get(Metadata.PID, "?"));
         line(s, "sampling", m.get(Metadata.MODE, "?") + " time, " + m.get(Metadata.RATE_HZ, "?") + " Hz per thread, stack snapshots up to "
-                + m.get(Metadata.STACK_BYTES, "?") + " bytes");
+                + m.get(Metadata.STACK_BYTES, "?") + " bytes"
+                + (m.flag(Metadata.START_PAUSED) ? "; started paused, scoped by the program's omp_control_tool calls" : ""));
         line(s, "runtime", runtime(m));
         line(s, "duration", String.format(Locale.ROOT, "%.2f s, exit status %s", m.getLong(Metadata.WALL_NS, 0) / 1e9,
                 m.get(Metadata.EXIT_STATUS, "?")));

@@ -28,6 +28,9 @@ public final class Wire {
     public static final int MODE_WALL = 0;
     public static final int MODE_CPU = 1;
 
+    /** Region header flag: sampling starts paused, until the program calls omp_control_tool(start). */
+    public static final int REGION_START_PAUSED = 1;
+
     public static final int SLOT_FREE = 0;
     public static final int SLOT_OWNED = 1;
     public static final int SLOT_ENDED = 2;
