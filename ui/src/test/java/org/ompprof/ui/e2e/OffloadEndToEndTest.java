@@ -121,6 +121,34 @@ class OffloadEndToEndTest {
                 && l.contains("launch_kernels_l")), r.out());
     }
 
+    /** Targets launched by the two threads of a parallel region: charged to each thread under the region's opener. */
+    @Test
+    void targetsLaunchedInAParallelRegionAreStitchedUnderIt() throws Exception {
+        Path parallel = work.resolve("parallel.ompprof");
+        Ompprof.Result r = Ompprof.run(work, Map.of(), "record", "-o", parallel.toString(), "--",
+                CPrograms.offload("offload_parallel").toString(), "2");
+        assertEquals(0, r.status(), r.err());
+        Profile q;
+        try (Recording file = Recording.open(parallel)) {
+            q = ProfileReader.read(file);
+        }
+        List<DeviceTable.Activity> kernels = q.devices().activities().stream().filter(a -> a.kind() == DeviceTable.Kind.KERNEL).toList();
+        assertEquals(4, kernels.size());
+        assertEquals(List.of(1, 2), kernels.stream().map(DeviceTable.Activity::thread).distinct().sorted().toList(),
+                "each thread launched its own kernels");
+        for (int thread = 1; thread <= 2; thread++) {
+            Ompprof.Result c = Ompprof.run(work, Map.of(), "export", "--format", "collapsed", "--metric", "device_kernel",
+                    "--thread", Integer.toString(thread), parallel.toString());
+            assertEquals(0, c.status(), c.err());
+            List<String> lines = c.out().lines().toList();
+            assertEquals(1, lines.size(), c.out());
+            List<String> path = List.of(lines.getFirst().substring(0, lines.getFirst().lastIndexOf(' ')).split(";"));
+            assertEquals(List.of("main", "launch_parallel"), path.subList(0, 2), c.out());
+            assertEquals("kernel_from", path.getLast(), c.out());
+            assertTrue(path.stream().noneMatch(f -> f.startsWith("__kmpc") || f.startsWith("__tgt")), c.out());
+        }
+    }
+
     @Test
     void infoShowsTheDeviceTotals() throws Exception {
         Ompprof.Result r = Ompprof.run(work, Map.of(), "info", profile.toString());

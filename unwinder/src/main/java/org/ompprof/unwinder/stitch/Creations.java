@@ -64,7 +64,7 @@ final class Creations {
             case ParallelEnd e -> regionEndNs.put(e.parallelId(), e.timeNs());
             case ThreadBegin b -> threadTypes.put(b.threadSeq(), b.threadType());
             case TargetEvent t when t.endpoint() == 1 -> targets.put(t.targetId(), new Origin(t.taskId(),
-                    segments.launch(t.context(), t.codeptrRa(), t.encExitFrame(), t.encEnterFrame())));
+                    segments.launch(t.context(), t.codeptrRa(), t.encExitFrame())));
             default -> {}
         }
     }

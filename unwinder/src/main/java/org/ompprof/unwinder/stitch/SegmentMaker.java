@@ -35,10 +35,11 @@ final class SegmentMaker {
     /**
      * The segment of a target construct's launch: as {@link #creation}, but it ends at the
      * user's frame that called the offload runtime ({@code codeptrRa} is that call's return
-     * address), since the offload runtime sets no enter frame to cut at.
+     * address). The encountering task's enter frame is not used: libomptarget sets none, so
+     * what the task reports is a stale one of libomp's last runtime entry.
      */
-    Segment launch(Context context, long codeptrRa, long encExitFrame, long encEnterFrame) {
-        return segment(context, encExitFrame, encEnterFrame, codeptrRa);
+    Segment launch(Context context, long codeptrRa, long encExitFrame) {
+        return segment(context, encExitFrame, 0, codeptrRa);
     }
 
     private Segment segment(Context context, long encExitFrame, long encEnterFrame, long userReturnAddress) {
