@@ -35,6 +35,7 @@ public final class Main {
                 case "export" -> ExportCommand.run(args, out, err);
                 case "report" -> ReportCommand.run(args, out, err);
                 case "demo" -> DemoCommand.run(args, out, err);
+                case "view" -> org.ompprof.ui.view.ViewCommand.run(args, out, err);
                 default -> throw new UserError("unknown command '" + verb + "'; see ompprof --help");
             };
         } catch (UserError e) {

@@ -19,6 +19,11 @@ final class Usage {
               ompprof export --format collapsed|html [--metric NAME] [--thread N] [-o OUT] FILE
                   the calling-context tree as folded stacks or a flame graph: every sample under
                   its full call path from main, through parallel regions and tasks, runtime elided
+              ompprof view [--source-path DIRS] FILE
+                  the viewer: top-down, bottom-up and flat tables, flame graph, timeline, source,
+                  per-region charts and the report's findings, in a window
+              ompprof view --screenshot OUT.png [--view VIEW] [--size WxH] FILE
+                  one view rendered to a PNG, no display needed
               ompprof demo
                   build what is missing, profile a bundled OpenMP example and print what it found
               ompprof --help | --version

@@ -28,8 +28,10 @@ public enum SectionKind {
     REGIONS(13),
     /** Profile: the mutexes threads waited for (calltree's MutexTableCodec). */
     MUTEXES(14),
+    /** Profile: time per source line within each context (calltree's LineTableCodec). */
+    LINES(15),
     /** Profile: the devices' activity on the host clock (calltree's DeviceTableCodec). */
-    DEVICES(15),
+    DEVICES(16),
     END(255);
 
     private final int code;

@@ -5,6 +5,7 @@ import java.util.Map;
 
 import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.profile.DeviceTable;
+import org.ompprof.calltree.profile.LineTable;
 import org.ompprof.calltree.profile.MutexTable;
 import org.ompprof.calltree.profile.RegionTable;
 import org.ompprof.calltree.profile.Timeline;
@@ -17,11 +18,12 @@ import org.ompprof.unwinder.stitch.StitchCounters;
  * @param blame blame totals per kind: waited_ns.KIND, charged_ns.KIND, unattributed_ns.KIND, outside_hold_ns.KIND
  * @param regions each thread's time per parallel region (by the context that opened it)
  * @param mutexes the mutexes threads waited for, most waited first
+ * @param lines time per source line within each context
  * @param samples samples in the tree (the sum of the timelines' sizes)
  * @param devices the devices' activity (target regions, kernels, transfers) on the host clock, for device lanes
  */
 public record Profile(CallingContextTree tree, List<Timeline> timelines, StitchCounters counters, Map<String, Long> blame,
-        RegionTable regions, MutexTable mutexes, long samples, DeviceTable devices) {
+        RegionTable regions, MutexTable mutexes, LineTable lines, long samples, DeviceTable devices) {
     public Profile {
         timelines = List.copyOf(timelines);
         blame = Map.copyOf(blame);
@@ -29,8 +31,8 @@ public record Profile(CallingContextTree tree, List<Timeline> timelines, StitchC
 
     /** A profile of a program that used no device. */
     public Profile(CallingContextTree tree, List<Timeline> timelines, StitchCounters counters, Map<String, Long> blame,
-            RegionTable regions, MutexTable mutexes, long samples) {
-        this(tree, timelines, counters, blame, regions, mutexes, samples, DeviceTable.empty());
+            RegionTable regions, MutexTable mutexes, LineTable lines, long samples) {
+        this(tree, timelines, counters, blame, regions, mutexes, lines, samples, DeviceTable.empty());
     }
 
     /** A blame total (see {@link #blame}), 0 if absent. */

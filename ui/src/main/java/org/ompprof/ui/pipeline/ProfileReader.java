@@ -11,6 +11,8 @@ import org.ompprof.calltree.profile.DeviceTable;
 import org.ompprof.calltree.profile.DeviceTableCodec;
 import org.ompprof.calltree.profile.FrameTableCodec;
 import org.ompprof.calltree.profile.MetricCodec;
+import org.ompprof.calltree.profile.LineTable;
+import org.ompprof.calltree.profile.LineTableCodec;
 import org.ompprof.calltree.profile.MutexTable;
 import org.ompprof.calltree.profile.MutexTableCodec;
 import org.ompprof.calltree.profile.RegionTable;
@@ -55,10 +57,12 @@ public final class ProfileReader {
                 .orElse(new RegionTable(List.of()));
         MutexTable mutexes = file.section(SectionKind.MUTEXES, ProfileSections.decoder(b -> MutexTableCodec.decode(b, tree.size())))
                 .orElse(new MutexTable(List.of()));
+        LineTable lines = file.section(SectionKind.LINES, ProfileSections.decoder(b -> LineTableCodec.decode(b, tree.size())))
+                .orElse(LineTable.EMPTY);
         DeviceTable devices = file.section(SectionKind.DEVICES, ProfileSections.decoder(b -> DeviceTableCodec.decode(b, tree.size())))
                 .orElse(DeviceTable.empty());
         return new Profile(tree, timelines, StitchCounters.fromMap(file.counters(SectionKind.STITCH)), file.counters(SectionKind.BLAME),
-                regions, mutexes, samples[0], devices);
+                regions, mutexes, lines, samples[0], devices);
     }
 
     private static <T> T required(Recording file, SectionKind kind, java.util.Optional<T> value) {
