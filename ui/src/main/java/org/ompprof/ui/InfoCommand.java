@@ -140,7 +140,14 @@ public final class InfoCommand {
         if (c.unknownContexts() > 0) s.append("; ").append(count(c.unknownContexts())).append(" samples in a region or task whose creation was not recorded");
         s.append("\n\n");
         DeviceTotals devices = DeviceTotals.of(p.devices());
-        if (!devices.isEmpty()) s.append("devices (target regions, kernels and transfers; times on the host clock)\n").append(devices.table()).append('\n');
+        if (!devices.isEmpty()) {
+            s.append("devices (target regions, kernels and transfers; times on the host clock)\n").append(devices.table());
+            if (p.devices().unmatched() > 0) {
+                s.append("  ").append(count(p.devices().unmatched())).append(" device operations began and never ended (lost records or a crash)\n");
+            }
+            if (p.devices().late() > 0) s.append("  ").append(count(p.devices().late())).append(" device records arrived out of order\n");
+            s.append('\n');
+        }
     }
 
     private static void drops(StringBuilder s, List<ThreadInfo> threads, Stats st) {

@@ -6,8 +6,11 @@ import java.util.List;
  * What the devices did, for device lanes on a timeline and device totals: the devices, and
  * every target region, kernel, transfer and memory operation on the host clock, ordered by
  * start.
+ *
+ * @param unmatched begins whose end was never recorded (the program died, or a record was dropped): not in the table
+ * @param late records that came later than the timestamp merge's window allowed (in the table, their order repaired)
  */
-public record DeviceTable(List<Device> devices, List<Activity> activities) {
+public record DeviceTable(List<Device> devices, List<Activity> activities, long unmatched, long late) {
     public enum Kind { REGION, KERNEL, TRANSFER, MEMORY }
 
     /** @param type the runtime's name for the device's kind, e.g. {@code generic-64bit} */
@@ -31,6 +34,10 @@ public record DeviceTable(List<Device> devices, List<Activity> activities) {
     public DeviceTable {
         devices = List.copyOf(devices);
         activities = List.copyOf(activities);
+    }
+
+    public DeviceTable(List<Device> devices, List<Activity> activities) {
+        this(devices, activities, 0, 0);
     }
 
     public static DeviceTable empty() {

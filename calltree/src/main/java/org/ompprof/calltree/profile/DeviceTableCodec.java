@@ -6,7 +6,7 @@ import java.util.List;
 /**
  * The DEVICES section: the devices (number, type), then the activities ordered by start, each
  * start as the difference from the previous one so that a long run costs a few bytes per
- * activity.
+ * activity; then the unmatched and late counts.
  */
 public final class DeviceTableCodec {
     private static final int KINDS = DeviceTable.Kind.values().length;
@@ -39,6 +39,8 @@ public final class DeviceTableCodec {
             out.varint(a.hostOpId());
             out.u8(a.fromTrace() ? FLAG_TRACE : 0);
         }
+        out.varint(t.unmatched());
+        out.varint(t.late());
         return out.toByteArray();
     }
 
@@ -69,8 +71,9 @@ public final class DeviceTableCodec {
             activities.add(new DeviceTable.Activity(kind, device, start, start + duration, bytes, thread, node, detail, src, dest,
                     targetId, hostOpId, flags == FLAG_TRACE));
         }
+        long unmatched = nonNegative(in, "unmatched count"), late = nonNegative(in, "late count");
         in.end("device table");
-        return new DeviceTable(devices, activities);
+        return new DeviceTable(devices, activities, unmatched, late);
     }
 
     private static int deviceNumber(ByteSource in) {

@@ -84,6 +84,6 @@ class DeviceTableCodecTest {
                     r.nextLong(1L << 40), r.nextBoolean()));
         }
         activities.sort(Comparator.comparingLong(DeviceTable.Activity::startNs));
-        return new DeviceTable(devices, activities);
+        return new DeviceTable(devices, activities, r.nextInt(3) == 0 ? r.nextLong(1L << 40) : 0, r.nextInt(3) == 0 ? r.nextInt(100) : 0);
     }
 }

@@ -119,6 +119,19 @@ class DeviceTimelineBuilderTest {
         assertEquals(80, t.activities().size());
     }
 
+    /** Begins whose end never came (a crash, a dropped record) are counted and left out. */
+    @org.junit.jupiter.api.Test
+    void beginsWithoutEndsAreCountedNotInvented() {
+        DeviceTimelineBuilder b = new DeviceTimelineBuilder();
+        b.add(new TargetEvent(1, 100, 7, 1, 0, 0, 0, 0, 1, 1, NO_STACK));
+        b.add(new TargetSubmit(1, 110, 7, 8, 0, 1));
+        b.add(new TargetSubmit(1, 120, 7, 8, 0, 2));
+        b.add(new TargetDataOp(1, 130, 7, 9, 1, 2, 64, 0, 0, 4, 3, 1));
+        DeviceTimeline t = b.build();
+        assertEquals(2, t.unmatched());
+        assertEquals(List.of(ActivityKind.KERNEL), t.activities().stream().map(DeviceActivity::kind).toList());
+    }
+
     private static long toDevice(long host, long anchor, long offset, double drift) {
         return host - offset + Math.round(drift * (host - anchor));
     }

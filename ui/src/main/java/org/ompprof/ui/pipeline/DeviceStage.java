@@ -56,7 +56,7 @@ final class DeviceStage {
         List<DeviceTable.Device> devices = new ArrayList<>();
         timeline.devices().entrySet().stream().sorted(java.util.Map.Entry.comparingByKey())
                 .forEach(e -> devices.add(new DeviceTable.Device(e.getKey(), e.getValue())));
-        return new DeviceTable(devices, rows);
+        return new DeviceTable(devices, rows, timeline.unmatched(), timeline.late());
     }
 
     private static int launchNode(CallingContextTree tree, Stitcher stitcher, FrameNames names, long targetId) {
