@@ -35,6 +35,12 @@ public record Profile(CallingContextTree tree, List<Timeline> timelines, StitchC
         this(tree, timelines, counters, blame, regions, mutexes, lines, samples, DeviceTable.empty());
     }
 
+    /** This profile with {@code lines} as its timelines (and their sizes as its sample count). */
+    public Profile withTimelines(List<Timeline> lines) {
+        long n = lines.stream().mapToLong(Timeline::size).sum();
+        return new Profile(tree, lines, counters, blame, regions, mutexes, this.lines, n, devices);
+    }
+
     /** A blame total (see {@link #blame}), 0 if absent. */
     public long blame(String key) {
         return blame.getOrDefault(key, 0L);

@@ -33,26 +33,20 @@ public final class ProfileReader {
     private ProfileReader() {}
 
     public static Profile read(Recording file) {
-        return file.isProfile() ? decode(file) : ProfileBuilder.build(file);
+        if (!file.isProfile()) return ProfileBuilder.build(file);
+        Profile p = withoutTimelines(file);
+        return p.withTimelines(timelines(file, p.tree().size()));
     }
 
-    private static Profile decode(Recording file) {
+    /**
+     * A profile file's tree and tables without its timelines, which are most of its bytes: what a
+     * viewer shows first while {@link #timelines} are decoded. Raw recordings are built whole.
+     */
+    public static Profile withoutTimelines(Recording file) {
+        if (!file.isProfile()) return ProfileBuilder.build(file);
         FrameTable frames = required(file, SectionKind.FRAMES, file.section(SectionKind.FRAMES, ProfileSections.decoder(FrameTableCodec::decode)));
         MetricRegistry metrics = required(file, SectionKind.METRICS, file.section(SectionKind.METRICS, ProfileSections.decoder(MetricCodec::decode)));
         CallingContextTree tree = file.section(SectionKind.TREE, ProfileSections.decoder(b -> TreeCodec.decode(b, frames, metrics))).orElseThrow();
-        IntObjectHashMap<Timeline.Builder> builders = new IntObjectHashMap<>();
-        long[] samples = {0};
-        file.forEachSection(SectionKind.TIMELINE, (thread, payload) -> {
-            Timeline.Builder b = builders.getIfAbsentPut((int) thread, () -> new Timeline.Builder((int) thread));
-            int before = b.size();
-            ProfileSections.decoder(p -> {
-                TimelineCodec.decode(p, tree.size(), b);
-                return null;
-            }).decode(payload);
-            samples[0] += b.size() - before;
-        });
-        List<Timeline> timelines = new ArrayList<>();
-        for (int thread : builders.keySet().toSortedArray()) timelines.add(builders.get(thread).build());
         RegionTable regions = file.section(SectionKind.REGIONS, ProfileSections.decoder(b -> RegionTableCodec.decode(b, tree.size())))
                 .orElse(new RegionTable(List.of()));
         MutexTable mutexes = file.section(SectionKind.MUTEXES, ProfileSections.decoder(b -> MutexTableCodec.decode(b, tree.size())))
@@ -61,8 +55,23 @@ public final class ProfileReader {
                 .orElse(LineTable.EMPTY);
         DeviceTable devices = file.section(SectionKind.DEVICES, ProfileSections.decoder(b -> DeviceTableCodec.decode(b, tree.size())))
                 .orElse(DeviceTable.empty());
-        return new Profile(tree, timelines, StitchCounters.fromMap(file.counters(SectionKind.STITCH)), file.counters(SectionKind.BLAME),
-                regions, mutexes, lines, samples[0], devices);
+        return new Profile(tree, List.of(), StitchCounters.fromMap(file.counters(SectionKind.STITCH)), file.counters(SectionKind.BLAME),
+                regions, mutexes, lines, 0, devices);
+    }
+
+    /** Each thread's timeline of a profile file whose tree has {@code treeSize} nodes, by thread. */
+    public static List<Timeline> timelines(Recording file, int treeSize) {
+        IntObjectHashMap<Timeline.Builder> builders = new IntObjectHashMap<>();
+        file.forEachSection(SectionKind.TIMELINE, (thread, payload) -> {
+            Timeline.Builder b = builders.getIfAbsentPut((int) thread, () -> new Timeline.Builder((int) thread));
+            ProfileSections.decoder(p -> {
+                TimelineCodec.decode(p, treeSize, b);
+                return null;
+            }).decode(payload);
+        });
+        List<Timeline> timelines = new ArrayList<>();
+        for (int thread : builders.keySet().toSortedArray()) timelines.add(builders.get(thread).build());
+        return timelines;
     }
 
     private static <T> T required(Recording file, SectionKind kind, java.util.Optional<T> value) {

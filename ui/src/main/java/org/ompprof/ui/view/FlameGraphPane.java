@@ -76,6 +76,7 @@ final class FlameGraphPane {
 
     /** Draws now, at the current width: called on every change, and before a screenshot. */
     void redraw() {
+        if (scroll.getScene() == null) return; // not opened yet: drawn when it is
         double width = Math.max(100, scroll.getViewportBounds().getWidth());
         if (inclusive == null) inclusive = tree.inclusiveByNode(state.metricIndex());
         layout = FlameLayout.of(tree, inclusive, focus, width, 0.5);
@@ -120,7 +121,7 @@ final class FlameGraphPane {
         if (n < 0) return;
         Metric m = state.metric.get();
         state.status.set(tree.frameOf(n).detailedName() + "   " + m.name() + " "
-                + MetricFormat.withShare(m, inclusive[n], tree.total(m.index())) + "   (click to zoom)");
+                + MetricFormat.withShare(m, inclusive[n], inclusive[CallingContextTree.ROOT]) + "   (click to zoom)");
     }
 
     private void click(MouseEvent e) {

@@ -65,6 +65,7 @@ final class RegionChart {
     }
 
     void redraw() {
+        if (holder.getScene() == null) return; // not opened yet: drawn when it is
         double w = Math.max(300, holder.getWidth()), h = Math.max(200, holder.getHeight());
         canvas.setWidth(w);
         canvas.setHeight(h);

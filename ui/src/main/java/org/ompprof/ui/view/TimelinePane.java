@@ -43,7 +43,8 @@ final class TimelinePane {
 
     private final ViewerState state;
     private final CallingContextTree tree;
-    private final List<Timeline> lanes;
+    private List<Timeline> lanes;
+    private boolean pending;
     private final DeviceTable devices;
     private final List<Integer> deviceLanes;
     private final Canvas canvas = new Canvas();
@@ -51,7 +52,7 @@ final class TimelinePane {
     private final BorderPane root = new BorderPane();
     private final ChoiceBox<String> colorBy = new ChoiceBox<>(FXCollections.observableArrayList("OpenMP state", "function at depth"));
     private final Spinner<Integer> depth = new Spinner<>(1, 500, 3);
-    private final long start, end;
+    private long start, end;
     private long from, to;
     private double dragX = Double.NaN;
     private long dragFrom, dragTo;
@@ -60,30 +61,16 @@ final class TimelinePane {
     TimelinePane(ViewerState state) {
         this.state = state;
         this.tree = state.tree;
-        this.lanes = state.profile.timelines();
         this.devices = state.profile.devices();
         this.deviceLanes = DeviceBars.devices(devices);
-        long s = Long.MAX_VALUE, e = Long.MIN_VALUE;
-        for (Timeline t : lanes) {
-            if (t.size() == 0) continue;
-            s = Math.min(s, t.timeNs(0));
-            e = Math.max(e, t.timeNs(t.size() - 1) + Math.max(1, t.weightNs(t.size() - 1)));
-        }
-        for (DeviceTable.Activity a : devices.activities()) {
-            if (!deviceLanes.contains(a.device())) continue;
-            s = Math.min(s, a.startNs());
-            e = Math.max(e, a.endNs());
-        }
-        start = s == Long.MAX_VALUE ? 0 : s;
-        end = e <= start ? start + 1 : e;
-        from = start;
-        to = end;
+        span(state.profile.timelines());
         colorBy.getSelectionModel().select(0);
         colorBy.setOnAction(x -> redraw());
         depth.valueProperty().addListener(o -> redraw());
         depth.setPrefWidth(80);
         depth.disableProperty().bind(colorBy.getSelectionModel().selectedIndexProperty().isEqualTo(0));
         HBox bar = new HBox(8, new Label("Color by"), colorBy, depth, legend());
+        bar.getChildren().forEach(n -> ((Region) n).setMinWidth(Region.USE_PREF_SIZE)); // overflow rather than truncate labels
         bar.setPadding(new Insets(4));
         root.setTop(bar);
         root.setCenter(holder);
@@ -106,11 +93,44 @@ final class TimelinePane {
         state.selected.addListener(o -> redraw());
     }
 
+    private void span(List<Timeline> timelines) {
+        lanes = timelines;
+        long s = Long.MAX_VALUE, e = Long.MIN_VALUE;
+        for (Timeline t : lanes) {
+            if (t.size() == 0) continue;
+            s = Math.min(s, t.timeNs(0));
+            e = Math.max(e, t.timeNs(t.size() - 1) + Math.max(1, t.weightNs(t.size() - 1)));
+        }
+        for (DeviceTable.Activity a : devices.activities()) {
+            if (!deviceLanes.contains(a.device())) continue;
+            s = Math.min(s, a.startNs());
+            e = Math.max(e, a.endNs());
+        }
+        start = s == Long.MAX_VALUE ? 0 : s;
+        end = e <= start ? start + 1 : e;
+        from = start;
+        to = end;
+    }
+
+    /** Says the lanes are still being read (a big profile's timelines load after the window shows). */
+    void loading() {
+        pending = true;
+        redraw();
+    }
+
+    /** The lanes, once read. */
+    void lanes(List<Timeline> timelines) {
+        pending = false;
+        span(timelines);
+        redraw();
+    }
+
     private HBox legend() {
         HBox box = new HBox(6);
         for (StateColors.Group g : StateColors.Group.values()) {
             Rectangle r = new Rectangle(10, 10, g.color);
             Label l = new Label(g.label, r);
+            l.setMinWidth(Region.USE_PREF_SIZE);
             box.getChildren().add(l);
         }
         return box;
@@ -143,6 +163,7 @@ final class TimelinePane {
     }
 
     void redraw() {
+        if (root.getScene() == null) return; // not opened yet: drawn when it is
         double w = Math.max(200, holder.getWidth()), h = Math.max(AXIS + LANE, holder.getHeight());
         canvas.setWidth(w);
         canvas.setHeight(h);
@@ -153,6 +174,11 @@ final class TimelinePane {
         g.setTextBaseline(VPos.CENTER);
         int px = (int) plotWidth();
         if (columns.length != px) columns = new int[px];
+        if (pending) {
+            g.setFill(Color.BLACK);
+            g.fillText("reading the timelines...", LABELS, AXIS + LANE);
+            return;
+        }
         for (int lane = 0; lane < lanes.size(); lane++) drawLane(g, lane, px);
         for (int k = 0; k < deviceLanes.size(); k++) drawDeviceLane(g, k, px);
         axis(g, px);

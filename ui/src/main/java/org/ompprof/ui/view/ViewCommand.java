@@ -15,6 +15,7 @@ import javafx.scene.control.ProgressBar;
 import javafx.scene.layout.VBox;
 import javafx.stage.Stage;
 
+import org.ompprof.calltree.profile.Timeline;
 import org.ompprof.sampler.UserError;
 import org.ompprof.sampler.recording.Recording;
 import org.ompprof.ui.pipeline.Profile;
@@ -65,13 +66,22 @@ public final class ViewCommand {
             stage.setOnHidden(e -> closed.countDown());
             stage.show();
             Thread loader = new Thread(() -> {
-                try {
-                    Profile p = load(o.file());
+                try (Recording r = Recording.open(o.file())) {
+                    Profile p = ProfileReader.withoutTimelines(r);
+                    boolean later = p.timelines().isEmpty() && r.isProfile();
+                    CompletableFuture<Viewer> shown = new CompletableFuture<>();
                     Platform.runLater(() -> {
                         Viewer v = new Viewer(p, o.file().getFileName().toString(), o.sourcePath(), false);
                         stage.getScene().setRoot(v.root());
                         Screenshot.prepare(v, o);
+                        if (later) v.timeline.loading();
+                        shown.complete(v);
                     });
+                    if (later) {
+                        List<Timeline> lanes = ProfileReader.timelines(r, p.tree().size());
+                        Viewer v = shown.join();
+                        Platform.runLater(() -> v.timeline.lanes(lanes));
+                    }
                 } catch (Throwable t) {
                     failure.complete(t);
                     Platform.runLater(stage::close);

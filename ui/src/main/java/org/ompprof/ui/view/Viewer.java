@@ -64,6 +64,7 @@ final class Viewer {
     private final BorderPane root = new BorderPane();
     private final TabPane tabs = new TabPane();
     private final Map<View, Tab> tabByView = new LinkedHashMap<>();
+    private final Map<View, Node> ready = new java.util.EnumMap<>(View.class);
     private final ProgressBar progress = new ProgressBar();
     private final TextField search = new TextField(), filter = new TextField();
     private final ComboBox<Metric> metric = new ComboBox<>();
@@ -93,11 +94,12 @@ final class Viewer {
             tabByView.put(v, t);
             tabs.getTabs().add(t);
         }
+        // contents join the scene when first opened: a tab in the scene costs CSS and layout even unseen
         tabByView.get(View.TOPDOWN).setContent(topDown.view());
-        tabByView.get(View.FLAME).setContent(flame.view());
-        tabByView.get(View.TIMELINE).setContent(timeline.view());
-        tabByView.get(View.SOURCE).setContent(source.view());
-        tabByView.get(View.REGIONS).setContent(regions.view());
+        ready.put(View.FLAME, flame.view());
+        ready.put(View.TIMELINE, timeline.view());
+        ready.put(View.SOURCE, source.view());
+        ready.put(View.REGIONS, regions.view());
         tabs.getSelectionModel().selectedItemProperty().addListener((o, a, t) -> opened(t));
         SplitPane split = new SplitPane(tabs, findings.view());
         split.setOrientation(Orientation.HORIZONTAL);
@@ -199,11 +201,13 @@ final class Viewer {
     }
 
     Node content(View v) {
-        return tabByView.get(v).getContent();
+        Node n = tabByView.get(v).getContent();
+        return n != null ? n : ready.get(v);
     }
 
     private void opened(Tab t) {
         View v = tabByView.entrySet().stream().filter(e -> e.getValue() == t).map(Map.Entry::getKey).findFirst().orElse(null);
+        if (v != null && t.getContent() == null && ready.containsKey(v)) t.setContent(ready.remove(v));
         if (v == View.BOTTOMUP && bottomUp == null && t.getContent() == null) {
             t.setContent(new Label("building the callers view..."));
             background.run("building the callers view", () -> BottomUp.of(state.tree), tree -> {

@@ -34,7 +34,10 @@ public final class Ompprof {
                 .redirectOutput(work.resolve("stdout.txt").toFile())
                 .redirectError(work.resolve("stderr.txt").toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()));
-        pb.environment().putAll(env);
+        env.forEach((k, v) -> {
+            if (v == null) pb.environment().remove(k); // a null value unsets the variable
+            else pb.environment().put(k, v);
+        });
         return pb.start();
     }
 
