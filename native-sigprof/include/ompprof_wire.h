@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #define OMPPROF_WIRE_MAGIC 0x4d48535250504d4fULL /* "OMPPRSHM" little-endian */
-#define OMPPROF_WIRE_VERSION 1u
+#define OMPPROF_WIRE_VERSION 2u
 
 /* ---------- region layout ----------
  * [RegionHeader, REGION_HEADER_SIZE bytes]
@@ -37,6 +37,11 @@ enum ompprof_agent_state {
 
 enum ompprof_mode { OMPPROF_MODE_WALL = 0, OMPPROF_MODE_CPU = 1 };
 
+enum ompprof_region_flags {
+  /* sampling starts paused: only omp_control_tool(omp_control_tool_start) starts it */
+  OMPPROF_REGION_START_PAUSED = 1,
+};
+
 /* Written by the JVM before the program starts, except where marked. */
 struct ompprof_region_header {
   uint64_t magic;            /* 0   */
@@ -50,7 +55,7 @@ struct ompprof_region_header {
   uint32_t mode;             /* 48  enum ompprof_mode */
   uint32_t rate_hz;          /* 52  samples per second per thread */
   uint32_t stack_bytes;      /* 56  max stack snapshot bytes */
-  uint32_t flags;            /* 60  reserved, 0 */
+  uint32_t flags;            /* 60  enum ompprof_region_flags */
   /* agent side (atomics) */
   uint32_t agent_state;      /* 64  enum ompprof_agent_state, release store */
   uint32_t agent_pid;        /* 68  CAS 0 -> pid by the one agent allowed to attach */
@@ -132,6 +137,12 @@ enum ompprof_record_type {
   OMPPROF_REC_WORK = 16,
   OMPPROF_REC_MASKED = 17,
   OMPPROF_REC_TASK_BATCH = 18,
+  OMPPROF_REC_DEVICE = 19,         /* device initialize / finalize / load */
+  OMPPROF_REC_TARGET = 20,         /* target region begin (with context) / end */
+  OMPPROF_REC_TARGET_SUBMIT = 21,  /* kernel submission begin / end */
+  OMPPROF_REC_TARGET_DATA_OP = 22, /* data allocation / transfer / deletion begin / end */
+  OMPPROF_REC_DEVICE_TRACE = 23,   /* OMPT device trace records, in device time */
+  OMPPROF_REC_DEVICE_CLOCK = 24,   /* one (host, device) clock pair */
 };
 
 #define OMPPROF_REC_VERSION 1u
@@ -406,6 +417,103 @@ struct ompprof_agent_end {
   uint64_t time_ns;
   uint64_t timers_failed;  /* timer_create/settime failures */
   uint64_t threads_seen;
+};
+
+/* ---------- device activity (OMPT target callbacks, host clock) ---------- */
+
+enum ompprof_device_event {
+  OMPPROF_DEVICE_INIT = 1,
+  OMPPROF_DEVICE_FINALIZE = 2,
+  OMPPROF_DEVICE_LOAD = 3,
+};
+
+enum ompprof_device_flags {
+  OMPPROF_DEVICE_TRACING = 1, /* init: the device offers OMPT tracing and it was started */
+};
+
+#define OMPPROF_DEVICE_TYPE_LEN 32u
+
+struct ompprof_device {
+  uint64_t time_ns;
+  uint64_t module_id;     /* load: ompt module id */
+  uint64_t host_addr;     /* load: host address of the image */
+  uint64_t device_addr;   /* load: device address it was loaded at */
+  uint64_t bytes;         /* load: image size */
+  int32_t device_num;
+  uint32_t event;         /* enum ompprof_device_event */
+  uint32_t flags;         /* enum ompprof_device_flags */
+  uint32_t pad;
+  char type[OMPPROF_DEVICE_TYPE_LEN]; /* init: device type, NUL-padded */
+};
+
+/* Begin records are followed by the encountering thread's stack snapshot;
+ * end records carry an empty context. */
+struct ompprof_target {
+  uint64_t time_ns;
+  uint64_t target_id;     /* tool-assigned (target_data->value), unique per recording */
+  uint64_t task_id;       /* encountering task */
+  uint64_t codeptr_ra;
+  uint64_t enc_exit_frame, enc_enter_frame; /* encountering task's frame (begin only) */
+  int32_t device_num;
+  uint32_t kind;          /* ompt_target_t */
+  uint32_t endpoint;      /* 1 begin, 2 end */
+  uint32_t pad;
+  struct ompprof_context ctx;
+};
+
+struct ompprof_target_submit {
+  uint64_t time_ns;
+  uint64_t target_id;
+  uint64_t host_op_id;    /* tool-assigned, unique per recording */
+  uint32_t requested_num_teams;
+  uint32_t endpoint;
+};
+
+struct ompprof_target_data_op {
+  uint64_t time_ns;
+  uint64_t target_id;
+  uint64_t host_op_id;
+  uint64_t src_addr;
+  uint64_t dest_addr;
+  uint64_t bytes;
+  uint64_t codeptr_ra;
+  int32_t src_device_num;
+  int32_t dest_device_num;
+  uint32_t optype;        /* ompt_target_data_op_t */
+  uint32_t endpoint;
+};
+
+/* OMPPROF_REC_DEVICE_TRACE payload, followed by count x
+ * ompprof_device_trace_entry: records of one completed OMPT trace buffer. */
+enum ompprof_trace_kind {
+  OMPPROF_TRACE_TARGET = 1,
+  OMPPROF_TRACE_KERNEL = 2,
+  OMPPROF_TRACE_DATA_OP = 3,
+};
+
+struct ompprof_device_trace {
+  uint64_t time_ns;       /* host time the buffer was written */
+  int32_t device_num;
+  uint32_t count;
+};
+
+struct ompprof_device_trace_entry {
+  uint64_t start_ns;      /* device clock */
+  uint64_t end_ns;        /* device clock; == start_ns when the record has no end */
+  uint64_t target_id;
+  uint64_t host_op_id;    /* 0 for target records */
+  uint64_t bytes;         /* data ops */
+  uint32_t kind;          /* enum ompprof_trace_kind */
+  uint32_t optype;        /* data ops: ompt_target_data_op_t */
+};
+
+#define OMPPROF_MAX_DEVICE_TRACE 128u
+
+struct ompprof_device_clock {
+  uint64_t host_ns;
+  uint64_t device_ns;
+  int32_t device_num;
+  uint32_t pad;
 };
 
 #endif

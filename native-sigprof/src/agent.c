@@ -154,6 +154,8 @@ ompt_start_tool(unsigned int omp_version, const char *runtime_version)
   g->rate_hz = h->rate_hz;
   g->stack_bytes = h->stack_bytes;
   g->period_ns = 1000000000ull / h->rate_hz;
+  if (h->flags & OMPPROF_REGION_START_PAUSED)
+    g->gate |= GATE_PAUSED;
   g->omp_version = omp_version;
   const char *dbg = getenv("OMPPROF_DEBUG");
   g->debug = dbg && *dbg && strcmp(dbg, "0") != 0;

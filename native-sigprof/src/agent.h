@@ -89,6 +89,7 @@ struct agent {
 
   uint64_t next_parallel_id; /* fetch_add; ids start at 1 */
   uint64_t next_task_id;
+  uint64_t next_device_op_id; /* target and host-op ids (device.c) */
   uint64_t timers_failed;
   uint64_t threads_seen;
   uint64_t callbacks_always; /* bit i: callback i registered with ompt_set_always */
@@ -166,5 +167,8 @@ void modules_rescan(struct priv *p, int force);
 /* callbacks.c */
 void callbacks_register(void);
 void callbacks_flush_tasks(struct priv *p);
+
+/* device.c */
+void device_register(ompt_set_callback_t set, uint64_t *always, int debug);
 
 #endif

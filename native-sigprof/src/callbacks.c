@@ -378,8 +378,11 @@ static void on_nest_lock(ompt_scope_endpoint_t endpoint, ompt_wait_id_t wait_id,
 }
 
 /* omp_control_tool: 1 start/resume, 2 pause, 3 flush, 4 end (OpenMP 5.x,
- * omp_control_tool_t). The return value goes back to the program; negative
- * values are reserved by the specification, so success is 0. */
+ * omp_control_tool_t). Pause and start scope the samples (the handler drops
+ * signals while the gate is shut); flush writes what the thread holds back
+ * (batched task creations); end stops sampling for good. The return value
+ * goes back to the program; negative values are reserved by the
+ * specification, so success is 0. */
 static int on_control_tool(uint64_t command, uint64_t modifier, void *arg,
                            const void *codeptr_ra)
 {
@@ -403,6 +406,8 @@ static int on_control_tool(uint64_t command, uint64_t modifier, void *arg,
   struct priv *p = priv_for_callback();
   if (!p)
     return 0;
+  if (command == 3 || command == 4)
+    callbacks_flush_tasks(p);
   EMIT(p, OMPPROF_REC_CONTROL_TOOL, struct ompprof_control_tool, now_ns(), modifier,
        ptr_value(codeptr_ra), (uint32_t)command, 0);
   modules_rescan(p, 0);
@@ -466,4 +471,5 @@ void callbacks_register(void)
       fprintf(stderr, "ompprof agent: callback %d registered with result %d\n", (int)cbs[i].event,
               (int)r);
   }
+  device_register(g->set_callback, &g->callbacks_always, g->debug);
 }

@@ -17,6 +17,7 @@ import org.ompprof.sampler.recording.Metadata;
 import org.ompprof.sampler.recording.ModuleInfo;
 import org.ompprof.sampler.recording.Recording;
 import org.ompprof.ui.pipeline.Profile;
+import org.ompprof.ui.report.DeviceTotals;
 import org.ompprof.ui.pipeline.ProfileReader;
 import org.ompprof.unwinder.stitch.StitchCounters;
 import org.ompprof.unwinder.stitch.StitchedSample;
@@ -72,7 +73,8 @@ public final class InfoCommand {
         line(s, "directory", m.get(Metadata.CWD, "?"));
         line(s, "started", m.get(Metadata.START_TIME, "?") + " on " + m.get(Metadata.HOST, "?") + ", pid " + m.get(Metadata.PID, "?"));
         line(s, "sampling", m.get(Metadata.MODE, "?") + " time, " + m.get(Metadata.RATE_HZ, "?") + " Hz per thread, stack snapshots up to "
-                + m.get(Metadata.STACK_BYTES, "?") + " bytes");
+                + m.get(Metadata.STACK_BYTES, "?") + " bytes"
+                + (m.flag(Metadata.START_PAUSED) ? "; started paused, scoped by the program's omp_control_tool calls" : ""));
         line(s, "runtime", runtime(m));
         line(s, "duration", String.format(Locale.ROOT, "%.2f s, exit status %s", m.getLong(Metadata.WALL_NS, 0) / 1e9,
                 m.get(Metadata.EXIT_STATUS, "?")));
@@ -137,6 +139,15 @@ public final class InfoCommand {
                 .append(" explicit tasks, ").append(count(c.distinctContexts())).append(" distinct");
         if (c.unknownContexts() > 0) s.append("; ").append(count(c.unknownContexts())).append(" samples in a region or task whose creation was not recorded");
         s.append("\n\n");
+        DeviceTotals devices = DeviceTotals.of(p.devices());
+        if (!devices.isEmpty()) {
+            s.append("devices (target regions, kernels and transfers; times on the host clock)\n").append(devices.table());
+            if (p.devices().unmatched() > 0) {
+                s.append("  ").append(count(p.devices().unmatched())).append(" device operations began and never ended (lost records or a crash)\n");
+            }
+            if (p.devices().late() > 0) s.append("  ").append(count(p.devices().late())).append(" device records arrived out of order\n");
+            s.append('\n');
+        }
     }
 
     private static void drops(StringBuilder s, List<ThreadInfo> threads, Stats st) {

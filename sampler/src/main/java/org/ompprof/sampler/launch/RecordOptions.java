@@ -12,11 +12,12 @@ import org.ompprof.sampler.wire.Wire;
  *
  * @param output empty: {@code <program basename>.ompprof} in the current directory
  * @param mode {@code Wire.MODE_*}
+ * @param startPaused sample only once the program calls {@code omp_control_tool(omp_control_tool_start, ...)}
  * @param keepRaw also keep the raw recording (stack snapshots and callback records) as {@code FILE.raw}
  * @param command the program and its arguments
  */
 public record RecordOptions(Optional<String> output, int mode, int rateHz, int stackBytes, int slots, int ringKib,
-        boolean keepRaw, boolean help, List<String> command) {
+        boolean startPaused, boolean keepRaw, boolean help, List<String> command) {
     public static final int DEFAULT_RATE = 1000;
     public static final int DEFAULT_STACK_BYTES = 16 * 1024;
     public static final int DEFAULT_SLOTS = 64;
@@ -25,7 +26,8 @@ public record RecordOptions(Optional<String> output, int mode, int rateHz, int s
 
     public static final String USAGE = """
             usage: ompprof record [-o FILE] [--mode wall|cpu] [--rate HZ] [--stack-bytes N]
-                                  [--slots N] [--ring-kib N] [--keep-raw] -- PROGRAM ARGS...
+                                  [--slots N] [--ring-kib N] [--start-paused] [--keep-raw]
+                                  -- PROGRAM ARGS...
 
             Runs PROGRAM under the profiler and writes its profile (default: PROGRAM.ompprof
             in the current directory; an existing file is replaced only by a complete profile).
@@ -37,6 +39,9 @@ public record RecordOptions(Optional<String> output, int mode, int rateHz, int s
               --stack-bytes N     bytes of stack copied per sample (default 16384, at most 65536)
               --slots N           threads that can be recorded at once (default 64)
               --ring-kib N        sample buffer per thread in KiB, a power of two (default 2048)
+              --start-paused      take no samples until the program calls omp_control_tool(
+                                  omp_control_tool_start, 0, NULL); omp_control_tool_pause
+                                  pauses again, omp_control_tool_end stops for good
               --keep-raw          also keep the raw samples (stack snapshots) as FILE.raw, for bug
                                   reports; info and export read it too
 
@@ -62,6 +67,7 @@ public record RecordOptions(Optional<String> output, int mode, int rateHz, int s
         private int stack = DEFAULT_STACK_BYTES;
         private int slots = DEFAULT_SLOTS;
         private int ringKib = DEFAULT_RING_KIB;
+        private boolean startPaused;
         private boolean keepRaw;
         private boolean help;
 
@@ -85,7 +91,8 @@ public record RecordOptions(Optional<String> output, int mode, int rateHz, int s
                 throw new UserError("record: no program given; usage: ompprof record [OPTIONS] -- PROGRAM ARGS...");
             }
             if (!help && command.getFirst().isEmpty()) throw new UserError("record: the program name is empty");
-            return new RecordOptions(Optional.ofNullable(output), mode, rate, stack, slots, ringKib, keepRaw, help, command);
+            return new RecordOptions(Optional.ofNullable(output), mode, rate, stack, slots, ringKib, startPaused, keepRaw, help,
+                    command);
         }
 
         private void option(String a) {
@@ -100,6 +107,7 @@ public record RecordOptions(Optional<String> output, int mode, int rateHz, int s
                 case "-h", "--help" -> help = true;
                 case "-o", "--output" -> output = value(name, inline);
                 case "--keep-raw" -> keepRaw = true;
+                case "--start-paused" -> startPaused = true;
                 case "--mode" -> mode = mode(value(name, inline));
                 case "--rate" -> rate = number(name, value(name, inline), 1, 100_000);
                 case "--stack-bytes" -> stack = number(name, value(name, inline), 0, MAX_STACK_BYTES);

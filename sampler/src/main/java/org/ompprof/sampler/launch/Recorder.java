@@ -103,7 +103,8 @@ public final class Recorder {
                     + "; use at least " + need);
         }
         long eventRing = Math.max(EVENT_RING_MIN, Long.highestOneBit(8 * biggestSample - 1) * 2);
-        return new RegionLayout(o.slots(), ring, eventRing, o.mode(), o.rateHz(), o.stackBytes());
+        return new RegionLayout(o.slots(), ring, eventRing, o.mode(), o.rateHz(), o.stackBytes(),
+                o.startPaused() ? Wire.REGION_START_PAUSED : 0);
     }
 
     private int execute(Plan plan) throws IOException, InterruptedException {
@@ -229,6 +230,7 @@ public final class Recorder {
         m.put(Metadata.RATE_HZ, Integer.toString(plan.layout().rateHz()));
         m.put(Metadata.STACK_BYTES, Integer.toString(plan.layout().stackBytes()));
         m.put(Metadata.SLOTS, Integer.toString(plan.layout().slots()));
+        if ((plan.layout().flags() & Wire.REGION_START_PAUSED) != 0) m.put(Metadata.START_PAUSED, "true");
         m.put(Metadata.SAMPLE_RING_BYTES, Long.toString(plan.layout().sampleRingSize()));
         m.put(Metadata.EVENT_RING_BYTES, Long.toString(plan.layout().eventRingSize()));
         m.put(Metadata.OMPT_CONNECTED, Boolean.toString(connected));

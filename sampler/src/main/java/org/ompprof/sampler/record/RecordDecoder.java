@@ -84,6 +84,13 @@ public final class RecordDecoder {
             case Wire.REC_WORK -> work(rec, seq);
             case Wire.REC_MASKED -> masked(rec, seq);
             case Wire.REC_TASK_BATCH -> taskBatch(rec, seq);
+            case Wire.REC_DEVICE -> device(rec, seq);
+            case Wire.REC_TARGET -> target(rec, seq);
+            case Wire.REC_TARGET_SUBMIT -> targetSubmit(rec, seq);
+            case Wire.REC_TARGET_DATA_OP -> targetDataOp(rec, seq);
+            case Wire.REC_DEVICE_TRACE -> deviceTrace(rec, seq);
+            case Wire.REC_DEVICE_CLOCK -> new DeviceClock(seq, u64(rec, P + Wire.DeviceClock.HOST_NS),
+                    u64(rec, P + Wire.DeviceClock.DEVICE_NS), i32(rec, P + Wire.DeviceClock.DEVICE_NUM));
             default -> throw new MalformedRecordException("unknown record type"); // problem() rules this out
         };
     }
@@ -188,6 +195,12 @@ public final class RecordDecoder {
             case Wire.REC_WORK -> "work";
             case Wire.REC_MASKED -> "masked";
             case Wire.REC_TASK_BATCH -> "task_batch";
+            case Wire.REC_DEVICE -> "device";
+            case Wire.REC_TARGET -> "target";
+            case Wire.REC_TARGET_SUBMIT -> "target_submit";
+            case Wire.REC_TARGET_DATA_OP -> "target_data_op";
+            case Wire.REC_DEVICE_TRACE -> "device_trace";
+            case Wire.REC_DEVICE_CLOCK -> "device_clock";
             default -> "type " + type;
         };
     }
@@ -205,6 +218,8 @@ public final class RecordDecoder {
             case Wire.REC_TASK_CREATE -> fixed + stackLen(rec, P + Wire.TaskCreate.CTX);
             case Wire.REC_MODULE -> moduleSize(rec);
             case Wire.REC_TASK_BATCH -> taskBatchSize(rec, fixed);
+            case Wire.REC_TARGET -> fixed + stackLen(rec, P + Wire.Target.CTX);
+            case Wire.REC_DEVICE_TRACE -> deviceTraceSize(rec, fixed);
             default -> fixed;
         };
     }
@@ -229,6 +244,12 @@ public final class RecordDecoder {
             case Wire.REC_WORK -> Wire.Work.SIZEOF;
             case Wire.REC_MASKED -> Wire.Masked.SIZEOF;
             case Wire.REC_TASK_BATCH -> Wire.TaskBatch.SIZEOF;
+            case Wire.REC_DEVICE -> Wire.Device.SIZEOF;
+            case Wire.REC_TARGET -> Wire.Target.SIZEOF;
+            case Wire.REC_TARGET_SUBMIT -> Wire.TargetSubmit.SIZEOF;
+            case Wire.REC_TARGET_DATA_OP -> Wire.TargetDataOp.SIZEOF;
+            case Wire.REC_DEVICE_TRACE -> Wire.DeviceTrace.SIZEOF;
+            case Wire.REC_DEVICE_CLOCK -> Wire.DeviceClock.SIZEOF;
             default -> 0;
         };
     }
@@ -237,6 +258,12 @@ public final class RecordDecoder {
         long count = Integer.toUnsignedLong(u32(rec, P + Wire.TaskBatch.COUNT));
         if (count == 0 || count > Wire.MAX_TASK_BATCH) return -1;
         return fixed + count * Wire.TaskBatchEntry.SIZEOF;
+    }
+
+    private static long deviceTraceSize(MemorySegment rec, long fixed) {
+        long count = Integer.toUnsignedLong(u32(rec, P + Wire.DeviceTrace.COUNT));
+        if (count == 0 || count > Wire.MAX_DEVICE_TRACE) return -1;
+        return fixed + count * Wire.DeviceTraceEntry.SIZEOF;
     }
 
     private static long sampleSize(MemorySegment rec) {
@@ -371,6 +398,53 @@ public final class RecordDecoder {
                     u64(rec, off + Wire.TaskBatchEntry.SHAPE)));
         }
         return new TaskBatch(seq, u64(rec, P + Wire.TaskBatch.TIME_NS), entries);
+    }
+
+    private static DeviceEvent device(MemorySegment rec, int seq) {
+        byte[] raw = rec.asSlice(P + Wire.Device.TYPE, Wire.Device.SIZEOF_TYPE).toArray(ValueLayout.JAVA_BYTE);
+        int len = 0;
+        while (len < raw.length && raw[len] != 0) len++;
+        return new DeviceEvent(seq, u64(rec, P + Wire.Device.TIME_NS), i32(rec, P + Wire.Device.DEVICE_NUM),
+                u32(rec, P + Wire.Device.EVENT), u32(rec, P + Wire.Device.FLAGS),
+                new String(raw, 0, len, StandardCharsets.UTF_8), u64(rec, P + Wire.Device.MODULE_ID),
+                u64(rec, P + Wire.Device.HOST_ADDR), u64(rec, P + Wire.Device.DEVICE_ADDR), u64(rec, P + Wire.Device.BYTES));
+    }
+
+    private static TargetEvent target(MemorySegment rec, int seq) {
+        long p = P;
+        return new TargetEvent(seq, u64(rec, p + Wire.Target.TIME_NS), u64(rec, p + Wire.Target.TARGET_ID),
+                u64(rec, p + Wire.Target.TASK_ID), u64(rec, p + Wire.Target.CODEPTR_RA), u64(rec, p + Wire.Target.ENC_EXIT_FRAME),
+                u64(rec, p + Wire.Target.ENC_ENTER_FRAME), i32(rec, p + Wire.Target.DEVICE_NUM),
+                u32(rec, p + Wire.Target.KIND), u32(rec, p + Wire.Target.ENDPOINT),
+                context(rec, p + Wire.Target.CTX, p + Wire.Target.SIZEOF, false));
+    }
+
+    private static TargetSubmit targetSubmit(MemorySegment rec, int seq) {
+        return new TargetSubmit(seq, u64(rec, P + Wire.TargetSubmit.TIME_NS), u64(rec, P + Wire.TargetSubmit.TARGET_ID),
+                u64(rec, P + Wire.TargetSubmit.HOST_OP_ID), u32(rec, P + Wire.TargetSubmit.REQUESTED_NUM_TEAMS),
+                u32(rec, P + Wire.TargetSubmit.ENDPOINT));
+    }
+
+    private static TargetDataOp targetDataOp(MemorySegment rec, int seq) {
+        long p = P;
+        return new TargetDataOp(seq, u64(rec, p + Wire.TargetDataOp.TIME_NS), u64(rec, p + Wire.TargetDataOp.TARGET_ID),
+                u64(rec, p + Wire.TargetDataOp.HOST_OP_ID), u64(rec, p + Wire.TargetDataOp.SRC_ADDR),
+                u64(rec, p + Wire.TargetDataOp.DEST_ADDR), u64(rec, p + Wire.TargetDataOp.BYTES),
+                u64(rec, p + Wire.TargetDataOp.CODEPTR_RA), i32(rec, p + Wire.TargetDataOp.SRC_DEVICE_NUM),
+                i32(rec, p + Wire.TargetDataOp.DEST_DEVICE_NUM), u32(rec, p + Wire.TargetDataOp.OPTYPE),
+                u32(rec, p + Wire.TargetDataOp.ENDPOINT));
+    }
+
+    private static DeviceTrace deviceTrace(MemorySegment rec, int seq) {
+        int count = u32(rec, P + Wire.DeviceTrace.COUNT); // checked by problem()
+        List<DeviceTrace.Entry> entries = new ArrayList<>(count);
+        for (long off = P + Wire.DeviceTrace.SIZEOF, i = 0; i < count; i++, off += Wire.DeviceTraceEntry.SIZEOF) {
+            entries.add(new DeviceTrace.Entry(u64(rec, off + Wire.DeviceTraceEntry.START_NS),
+                    u64(rec, off + Wire.DeviceTraceEntry.END_NS), u64(rec, off + Wire.DeviceTraceEntry.TARGET_ID),
+                    u64(rec, off + Wire.DeviceTraceEntry.HOST_OP_ID), u64(rec, off + Wire.DeviceTraceEntry.BYTES),
+                    u32(rec, off + Wire.DeviceTraceEntry.KIND), u32(rec, off + Wire.DeviceTraceEntry.OPTYPE)));
+        }
+        return new DeviceTrace(seq, u64(rec, P + Wire.DeviceTrace.TIME_NS), i32(rec, P + Wire.DeviceTrace.DEVICE_NUM), entries);
     }
 
     private static MaskedEvent masked(MemorySegment rec, int seq) {

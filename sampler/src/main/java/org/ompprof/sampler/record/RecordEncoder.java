@@ -41,6 +41,12 @@ public final class RecordEncoder {
             case WorkEvent w -> work(w);
             case MaskedEvent m -> masked(m);
             case TaskBatch b -> taskBatch(b);
+            case DeviceEvent d -> device(d);
+            case TargetEvent t -> target(t);
+            case TargetSubmit t -> targetSubmit(t);
+            case TargetDataOp t -> targetDataOp(t);
+            case DeviceTrace t -> deviceTrace(t);
+            case DeviceClock c -> deviceClock(c);
         };
     }
 
@@ -305,6 +311,84 @@ public final class RecordEncoder {
         put64(s, P + Wire.Masked.TASK_ID, r.taskId());
         put64(s, P + Wire.Masked.CODEPTR_RA, r.codeptrRa());
         put32(s, P + Wire.Masked.ENDPOINT, r.endpoint());
+        return bytes(s);
+    }
+
+    private static byte[] device(DeviceEvent r) {
+        MemorySegment s = start(r, P + Wire.Device.SIZEOF);
+        put64(s, P + Wire.Device.MODULE_ID, r.moduleId());
+        put64(s, P + Wire.Device.HOST_ADDR, r.hostAddr());
+        put64(s, P + Wire.Device.DEVICE_ADDR, r.deviceAddr());
+        put64(s, P + Wire.Device.BYTES, r.bytes());
+        put32(s, P + Wire.Device.DEVICE_NUM, r.deviceNum());
+        put32(s, P + Wire.Device.EVENT, r.event());
+        put32(s, P + Wire.Device.FLAGS, r.flags());
+        byte[] type = r.deviceType().getBytes(StandardCharsets.UTF_8);
+        MemorySegment.copy(type, 0, s, java.lang.foreign.ValueLayout.JAVA_BYTE, P + Wire.Device.TYPE,
+                Math.min(type.length, Wire.Device.SIZEOF_TYPE - 1));
+        return bytes(s);
+    }
+
+    private static byte[] target(TargetEvent r) {
+        MemorySegment s = start(r, P + Wire.Target.SIZEOF + r.context().stackLength());
+        put64(s, P + Wire.Target.TARGET_ID, r.targetId());
+        put64(s, P + Wire.Target.TASK_ID, r.taskId());
+        put64(s, P + Wire.Target.CODEPTR_RA, r.codeptrRa());
+        put64(s, P + Wire.Target.ENC_EXIT_FRAME, r.encExitFrame());
+        put64(s, P + Wire.Target.ENC_ENTER_FRAME, r.encEnterFrame());
+        put32(s, P + Wire.Target.DEVICE_NUM, r.deviceNum());
+        put32(s, P + Wire.Target.KIND, r.kind());
+        put32(s, P + Wire.Target.ENDPOINT, r.endpoint());
+        context(s, P + Wire.Target.CTX, P + Wire.Target.SIZEOF, r.context());
+        return bytes(s);
+    }
+
+    private static byte[] targetSubmit(TargetSubmit r) {
+        MemorySegment s = start(r, P + Wire.TargetSubmit.SIZEOF);
+        put64(s, P + Wire.TargetSubmit.TARGET_ID, r.targetId());
+        put64(s, P + Wire.TargetSubmit.HOST_OP_ID, r.hostOpId());
+        put32(s, P + Wire.TargetSubmit.REQUESTED_NUM_TEAMS, r.requestedNumTeams());
+        put32(s, P + Wire.TargetSubmit.ENDPOINT, r.endpoint());
+        return bytes(s);
+    }
+
+    private static byte[] targetDataOp(TargetDataOp r) {
+        MemorySegment s = start(r, P + Wire.TargetDataOp.SIZEOF);
+        put64(s, P + Wire.TargetDataOp.TARGET_ID, r.targetId());
+        put64(s, P + Wire.TargetDataOp.HOST_OP_ID, r.hostOpId());
+        put64(s, P + Wire.TargetDataOp.SRC_ADDR, r.srcAddr());
+        put64(s, P + Wire.TargetDataOp.DEST_ADDR, r.destAddr());
+        put64(s, P + Wire.TargetDataOp.BYTES, r.bytes());
+        put64(s, P + Wire.TargetDataOp.CODEPTR_RA, r.codeptrRa());
+        put32(s, P + Wire.TargetDataOp.SRC_DEVICE_NUM, r.srcDeviceNum());
+        put32(s, P + Wire.TargetDataOp.DEST_DEVICE_NUM, r.destDeviceNum());
+        put32(s, P + Wire.TargetDataOp.OPTYPE, r.optype());
+        put32(s, P + Wire.TargetDataOp.ENDPOINT, r.endpoint());
+        return bytes(s);
+    }
+
+    private static byte[] deviceTrace(DeviceTrace r) {
+        MemorySegment s = start(r, P + Wire.DeviceTrace.SIZEOF + (long) r.entries().size() * Wire.DeviceTraceEntry.SIZEOF);
+        put32(s, P + Wire.DeviceTrace.DEVICE_NUM, r.deviceNum());
+        put32(s, P + Wire.DeviceTrace.COUNT, r.entries().size());
+        long off = P + Wire.DeviceTrace.SIZEOF;
+        for (DeviceTrace.Entry e : r.entries()) {
+            put64(s, off + Wire.DeviceTraceEntry.START_NS, e.startNs());
+            put64(s, off + Wire.DeviceTraceEntry.END_NS, e.endNs());
+            put64(s, off + Wire.DeviceTraceEntry.TARGET_ID, e.targetId());
+            put64(s, off + Wire.DeviceTraceEntry.HOST_OP_ID, e.hostOpId());
+            put64(s, off + Wire.DeviceTraceEntry.BYTES, e.bytes());
+            put32(s, off + Wire.DeviceTraceEntry.KIND, e.kind());
+            put32(s, off + Wire.DeviceTraceEntry.OPTYPE, e.optype());
+            off += Wire.DeviceTraceEntry.SIZEOF;
+        }
+        return bytes(s);
+    }
+
+    private static byte[] deviceClock(DeviceClock r) {
+        MemorySegment s = start(r, P + Wire.DeviceClock.SIZEOF);
+        put64(s, P + Wire.DeviceClock.DEVICE_NS, r.deviceNs());
+        put32(s, P + Wire.DeviceClock.DEVICE_NUM, r.deviceNum());
         return bytes(s);
     }
 }

@@ -41,6 +41,18 @@ public interface RecordVisitor {
 
     default void taskBatch(TaskBatch r) {}
 
+    default void device(DeviceEvent r) {}
+
+    default void target(TargetEvent r) {}
+
+    default void targetSubmit(TargetSubmit r) {}
+
+    default void targetDataOp(TargetDataOp r) {}
+
+    default void deviceTrace(DeviceTrace r) {}
+
+    default void deviceClock(DeviceClock r) {}
+
     /** Calls the method for {@code r}'s type. */
     default void visit(WireRecord r) {
         switch (r) {
@@ -62,6 +74,12 @@ public interface RecordVisitor {
             case WorkEvent x -> work(x);
             case MaskedEvent x -> masked(x);
             case TaskBatch x -> taskBatch(x);
+            case DeviceEvent x -> device(x);
+            case TargetEvent x -> target(x);
+            case TargetSubmit x -> targetSubmit(x);
+            case TargetDataOp x -> targetDataOp(x);
+            case DeviceTrace x -> deviceTrace(x);
+            case DeviceClock x -> deviceClock(x);
         }
     }
 }

@@ -7,7 +7,8 @@ package org.ompprof.sampler.record;
 public sealed interface WireRecord
         permits SampleRecord, ThreadBegin, ThreadEnd, ParallelBegin, ParallelEnd, ImplicitTask, TaskCreate,
                 TaskSchedule, SyncRegion, MutexEvent, ControlTool, ModuleLoad, ModuleUnload, AgentInfo, AgentEnd,
-                WorkEvent, MaskedEvent, TaskBatch {
+                WorkEvent, MaskedEvent, TaskBatch, DeviceEvent, TargetEvent, TargetSubmit, TargetDataOp, DeviceTrace,
+                DeviceClock {
     /** The writing thread's sequence number (1, 2, ...; the slot owner). */
     int threadSeq();
 

@@ -30,6 +30,8 @@ public enum SectionKind {
     MUTEXES(14),
     /** Profile: time per source line within each context (calltree's LineTableCodec). */
     LINES(15),
+    /** Profile: the devices' activity on the host clock (calltree's DeviceTableCodec). */
+    DEVICES(16),
     END(255);
 
     private final int code;

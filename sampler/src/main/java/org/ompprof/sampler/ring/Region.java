@@ -111,6 +111,7 @@ public final class Region implements AutoCloseable {
         h.set(ValueLayout.JAVA_INT, RegionHeader.MODE, layout.mode());
         h.set(ValueLayout.JAVA_INT, RegionHeader.RATE_HZ, layout.rateHz());
         h.set(ValueLayout.JAVA_INT, RegionHeader.STACK_BYTES, layout.stackBytes());
+        h.set(ValueLayout.JAVA_INT, RegionHeader.FLAGS, layout.flags());
         // the magic last, released: whoever sees it sees a complete header
         Atomics.setReleaseLong(h, RegionHeader.MAGIC, Wire.WIRE_MAGIC);
     }

@@ -8,8 +8,9 @@ import org.ompprof.sampler.wire.Wire;
  * @param sampleRingSize bytes, a power of two
  * @param eventRingSize bytes, a power of two
  * @param mode {@code Wire.MODE_*}
+ * @param flags {@code Wire.REGION_*} bits
  */
-public record RegionLayout(int slots, long sampleRingSize, long eventRingSize, int mode, int rateHz, int stackBytes) {
+public record RegionLayout(int slots, long sampleRingSize, long eventRingSize, int mode, int rateHz, int stackBytes, int flags) {
     /** Rings smaller than this could not hold one sample with its fixed part. */
     public static final long MIN_RING = 512;
 
@@ -17,6 +18,11 @@ public record RegionLayout(int slots, long sampleRingSize, long eventRingSize, i
         if (slots < 1) throw new IllegalArgumentException("slots must be at least 1: " + slots);
         requireRing(sampleRingSize, "sample");
         requireRing(eventRingSize, "event");
+    }
+
+    /** A layout with no flags: sampling runs from the start. */
+    public RegionLayout(int slots, long sampleRingSize, long eventRingSize, int mode, int rateHz, int stackBytes) {
+        this(slots, sampleRingSize, eventRingSize, mode, rateHz, stackBytes, 0);
     }
 
     private static void requireRing(long size, String which) {

@@ -15,7 +15,7 @@ public final class Wire {
     private Wire() {}
 
     public static final long WIRE_MAGIC = 0x4d48535250504d4fL;
-    public static final int WIRE_VERSION = 1;
+    public static final int WIRE_VERSION = 2;
 
     public static final int REGION_HEADER_SIZE = 4096;
     public static final int SLOT_HEADER_SIZE = 4096;
@@ -27,6 +27,9 @@ public final class Wire {
 
     public static final int MODE_WALL = 0;
     public static final int MODE_CPU = 1;
+
+    /** Region header flag: sampling starts paused, until the program calls omp_control_tool(start). */
+    public static final int REGION_START_PAUSED = 1;
 
     public static final int SLOT_FREE = 0;
     public static final int SLOT_OWNED = 1;
@@ -56,6 +59,12 @@ public final class Wire {
     public static final int REC_WORK = 16;
     public static final int REC_MASKED = 17;
     public static final int REC_TASK_BATCH = 18;
+    public static final int REC_DEVICE = 19;
+    public static final int REC_TARGET = 20;
+    public static final int REC_TARGET_SUBMIT = 21;
+    public static final int REC_TARGET_DATA_OP = 22;
+    public static final int REC_DEVICE_TRACE = 23;
+    public static final int REC_DEVICE_CLOCK = 24;
     /** Entries in one TASK_BATCH record at most. */
     public static final int MAX_TASK_BATCH = 64;
 
@@ -485,9 +494,119 @@ public final class Wire {
         return REGION_HEADER_SIZE + slots * slotSize(sampleRingSize, eventRingSize);
     }
 
+    public static final int DEVICE_INIT = 1;
+    public static final int DEVICE_FINALIZE = 2;
+    public static final int DEVICE_LOAD = 3;
+    public static final int DEVICE_TRACING = 1;
+    public static final int DEVICE_TYPE_LEN = 32;
+
+    /** {@code struct ompprof_device}: device initialize, finalize and load. */
+    public static final class Device {
+        private Device() {}
+        public static final String C_STRUCT = "ompprof_device";
+        public static final int TIME_NS = 0;
+        public static final int MODULE_ID = 8;
+        public static final int HOST_ADDR = 16;
+        public static final int DEVICE_ADDR = 24;
+        public static final int BYTES = 32;
+        public static final int DEVICE_NUM = 40;
+        public static final int EVENT = 44;
+        public static final int FLAGS = 48;
+        public static final int TYPE = 56;
+        public static final int SIZEOF_TYPE = DEVICE_TYPE_LEN;
+        public static final int SIZEOF = 88;
+    }
+
+    /** {@code struct ompprof_target}: a target region's begin (with the encountering context) or end. */
+    public static final class Target {
+        private Target() {}
+        public static final String C_STRUCT = "ompprof_target";
+        public static final int TIME_NS = 0;
+        public static final int TARGET_ID = 8;
+        public static final int TASK_ID = 16;
+        public static final int CODEPTR_RA = 24;
+        public static final int ENC_EXIT_FRAME = 32;
+        public static final int ENC_ENTER_FRAME = 40;
+        public static final int DEVICE_NUM = 48;
+        public static final int KIND = 52;
+        public static final int ENDPOINT = 56;
+        public static final int CTX = 64;
+        public static final int SIZEOF = 64 + Context.SIZEOF;
+    }
+
+    /** {@code struct ompprof_target_submit}: a kernel submission's begin or end. */
+    public static final class TargetSubmit {
+        private TargetSubmit() {}
+        public static final String C_STRUCT = "ompprof_target_submit";
+        public static final int TIME_NS = 0;
+        public static final int TARGET_ID = 8;
+        public static final int HOST_OP_ID = 16;
+        public static final int REQUESTED_NUM_TEAMS = 24;
+        public static final int ENDPOINT = 28;
+        public static final int SIZEOF = 32;
+    }
+
+    /** {@code struct ompprof_target_data_op}: a data operation's begin or end. */
+    public static final class TargetDataOp {
+        private TargetDataOp() {}
+        public static final String C_STRUCT = "ompprof_target_data_op";
+        public static final int TIME_NS = 0;
+        public static final int TARGET_ID = 8;
+        public static final int HOST_OP_ID = 16;
+        public static final int SRC_ADDR = 24;
+        public static final int DEST_ADDR = 32;
+        public static final int BYTES = 40;
+        public static final int CODEPTR_RA = 48;
+        public static final int SRC_DEVICE_NUM = 56;
+        public static final int DEST_DEVICE_NUM = 60;
+        public static final int OPTYPE = 64;
+        public static final int ENDPOINT = 68;
+        public static final int SIZEOF = 72;
+    }
+
+    public static final int TRACE_TARGET = 1;
+    public static final int TRACE_KERNEL = 2;
+    public static final int TRACE_DATA_OP = 3;
+    /** Entries in one DEVICE_TRACE record at most. */
+    public static final int MAX_DEVICE_TRACE = 128;
+
+    /** {@code struct ompprof_device_trace}: one batch of OMPT device trace records, in device time. */
+    public static final class DeviceTrace {
+        private DeviceTrace() {}
+        public static final String C_STRUCT = "ompprof_device_trace";
+        public static final int TIME_NS = 0;
+        public static final int DEVICE_NUM = 8;
+        public static final int COUNT = 12;
+        public static final int SIZEOF = 16;
+    }
+
+    /** {@code struct ompprof_device_trace_entry}. */
+    public static final class DeviceTraceEntry {
+        private DeviceTraceEntry() {}
+        public static final String C_STRUCT = "ompprof_device_trace_entry";
+        public static final int START_NS = 0;
+        public static final int END_NS = 8;
+        public static final int TARGET_ID = 16;
+        public static final int HOST_OP_ID = 24;
+        public static final int BYTES = 32;
+        public static final int KIND = 40;
+        public static final int OPTYPE = 44;
+        public static final int SIZEOF = 48;
+    }
+
+    /** {@code struct ompprof_device_clock}: one (host, device) clock reading. */
+    public static final class DeviceClock {
+        private DeviceClock() {}
+        public static final String C_STRUCT = "ompprof_device_clock";
+        public static final int HOST_NS = 0;
+        public static final int DEVICE_NS = 8;
+        public static final int DEVICE_NUM = 16;
+        public static final int SIZEOF = 24;
+    }
+
     /** Whether this mirror knows record type {@code type}. */
     public static boolean isKnownRecordType(int type) {
-        return type >= REC_PAD && type <= REC_TASK_BATCH;
+        return type >= REC_PAD && type <= REC_DEVICE_CLOCK;
     }
 
     /** The smallest legal record (a PAD of size, type and version only). */

@@ -38,6 +38,14 @@ class RecordOptionsTest {
     }
 
     @Test
+    void startPausedSetsTheRegionFlag() {
+        RecordOptions paused = RecordOptions.parse(List.of("--start-paused", "app"));
+        assertTrue(paused.startPaused());
+        assertEquals(Wire.REGION_START_PAUSED, Recorder.layout(paused).flags());
+        assertEquals(0, Recorder.layout(RecordOptions.parse(List.of("app"))).flags());
+    }
+
+    @Test
     void helpNeedsNoProgram() {
         assertTrue(RecordOptions.parse(List.of("--help")).help());
     }

@@ -24,7 +24,7 @@ import org.ompprof.sampler.wire.Wire;
 
 class RecordDecoderTest {
     static Stream<Arguments> typesAndSeeds() {
-        return IntStream.rangeClosed(Wire.REC_SAMPLE, Wire.REC_TASK_BATCH)
+        return IntStream.rangeClosed(Wire.REC_SAMPLE, Wire.REC_DEVICE_CLOCK)
                 .boxed().flatMap(t -> IntStream.range(0, 5).mapToObj(seed -> Arguments.of(t, seed)));
     }
 

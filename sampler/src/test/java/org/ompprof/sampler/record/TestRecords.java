@@ -51,13 +51,24 @@ public final class TestRecords {
             case Wire.REC_MASKED -> new MaskedEvent(seq, t, rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextInt());
             case Wire.REC_TASK_BATCH -> new TaskBatch(seq, t, java.util.stream.Stream.generate(
                     () -> new TaskBatch.Entry(rnd.nextLong(), rnd.nextLong(), rnd.nextLong())).limit(rnd.nextInt(1, Wire.MAX_TASK_BATCH + 1)).toList());
+            case Wire.REC_DEVICE -> new DeviceEvent(seq, t, rnd.nextInt(), rnd.nextInt(1, 4), rnd.nextInt(2),
+                    rnd.nextBoolean() ? "generic-64bit" : "", rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextLong());
+            case Wire.REC_TARGET -> new TargetEvent(seq, t, rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextInt(),
+                    rnd.nextInt(1, 9), rnd.nextInt(1, 3), context(rnd));
+            case Wire.REC_TARGET_SUBMIT -> new TargetSubmit(seq, t, rnd.nextLong(), rnd.nextLong(), rnd.nextInt(), rnd.nextInt(1, 3));
+            case Wire.REC_TARGET_DATA_OP -> new TargetDataOp(seq, t, rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextLong(),
+                    rnd.nextLong(), rnd.nextLong(), rnd.nextInt(), rnd.nextInt(), rnd.nextInt(1, 7), rnd.nextInt(1, 3));
+            case Wire.REC_DEVICE_TRACE -> new DeviceTrace(seq, t, rnd.nextInt(), java.util.stream.Stream.generate(
+                    () -> new DeviceTrace.Entry(rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextLong(),
+                            rnd.nextInt(1, 4), rnd.nextInt(7))).limit(rnd.nextInt(1, Wire.MAX_DEVICE_TRACE + 1)).toList());
+            case Wire.REC_DEVICE_CLOCK -> new DeviceClock(seq, t, rnd.nextLong(), rnd.nextInt());
             default -> throw new IllegalArgumentException("type " + type);
         };
     }
 
     /** Any record type but PAD. */
     public static WireRecord random(Random rnd) {
-        return random(rnd, rnd.nextInt(Wire.REC_SAMPLE, Wire.REC_TASK_BATCH + 1));
+        return random(rnd, rnd.nextInt(Wire.REC_SAMPLE, Wire.REC_DEVICE_CLOCK + 1));
     }
 
     private static Context context(Random rnd) {

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 
 import org.ompprof.calltree.CallingContextTree;
+import org.ompprof.calltree.profile.DeviceTable;
 import org.ompprof.calltree.profile.LineTable;
 import org.ompprof.calltree.profile.MutexTable;
 import org.ompprof.calltree.profile.RegionTable;
@@ -19,18 +20,25 @@ import org.ompprof.unwinder.stitch.StitchCounters;
  * @param mutexes the mutexes threads waited for, most waited first
  * @param lines time per source line within each context
  * @param samples samples in the tree (the sum of the timelines' sizes)
+ * @param devices the devices' activity (target regions, kernels, transfers) on the host clock, for device lanes
  */
 public record Profile(CallingContextTree tree, List<Timeline> timelines, StitchCounters counters, Map<String, Long> blame,
-        RegionTable regions, MutexTable mutexes, LineTable lines, long samples) {
+        RegionTable regions, MutexTable mutexes, LineTable lines, long samples, DeviceTable devices) {
     public Profile {
         timelines = List.copyOf(timelines);
         blame = Map.copyOf(blame);
     }
 
+    /** A profile of a program that used no device. */
+    public Profile(CallingContextTree tree, List<Timeline> timelines, StitchCounters counters, Map<String, Long> blame,
+            RegionTable regions, MutexTable mutexes, LineTable lines, long samples) {
+        this(tree, timelines, counters, blame, regions, mutexes, lines, samples, DeviceTable.empty());
+    }
+
     /** This profile with {@code lines} as its timelines (and their sizes as its sample count). */
     public Profile withTimelines(List<Timeline> lines) {
         long n = lines.stream().mapToLong(Timeline::size).sum();
-        return new Profile(tree, lines, counters, blame, regions, mutexes, this.lines, n);
+        return new Profile(tree, lines, counters, blame, regions, mutexes, this.lines, n, devices);
     }
 
     /** A blame total (see {@link #blame}), 0 if absent. */

@@ -7,6 +7,7 @@ import java.util.Map;
 import org.eclipse.collections.impl.list.mutable.primitive.IntArrayList;
 import org.eclipse.collections.impl.map.mutable.primitive.IntObjectHashMap;
 import org.ompprof.calltree.CallingContextTree;
+import org.ompprof.calltree.profile.DeviceTable;
 import org.ompprof.calltree.profile.LineTable;
 import org.ompprof.calltree.profile.RegionTable;
 import org.ompprof.calltree.profile.Timeline;
@@ -49,8 +50,9 @@ public final class ProfileBuilder {
         stitcher.samples().forEach(s -> b.add(names, s));
         BlameStage.Result blame = b.blame.apply(recording, b.tree, stitcher, symbolizer);
         RegionTable regions = b.regions.table(stitcher, names, symbolizer, b.tree);
+        DeviceTable devices = DeviceStage.apply(recording, b.tree, stitcher, names);
         return new Profile(b.tree, b.timelines(), stitcher.counters(), blame.totals(), regions, blame.mutexes(), b.lineTimes.build(),
-                b.samples);
+                b.samples, devices);
     }
 
     private void add(FrameNames names, StitchedSample stitched) {

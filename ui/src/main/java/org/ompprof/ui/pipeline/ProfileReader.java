@@ -7,6 +7,8 @@ import org.eclipse.collections.impl.map.mutable.primitive.IntObjectHashMap;
 import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.FrameTable;
 import org.ompprof.calltree.MetricRegistry;
+import org.ompprof.calltree.profile.DeviceTable;
+import org.ompprof.calltree.profile.DeviceTableCodec;
 import org.ompprof.calltree.profile.FrameTableCodec;
 import org.ompprof.calltree.profile.MetricCodec;
 import org.ompprof.calltree.profile.LineTable;
@@ -51,8 +53,10 @@ public final class ProfileReader {
                 .orElse(new MutexTable(List.of()));
         LineTable lines = file.section(SectionKind.LINES, ProfileSections.decoder(b -> LineTableCodec.decode(b, tree.size())))
                 .orElse(LineTable.EMPTY);
+        DeviceTable devices = file.section(SectionKind.DEVICES, ProfileSections.decoder(b -> DeviceTableCodec.decode(b, tree.size())))
+                .orElse(DeviceTable.empty());
         return new Profile(tree, List.of(), StitchCounters.fromMap(file.counters(SectionKind.STITCH)), file.counters(SectionKind.BLAME),
-                regions, mutexes, lines, 0);
+                regions, mutexes, lines, 0, devices);
     }
 
     /** Each thread's timeline of a profile file whose tree has {@code treeSize} nodes, by thread. */

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 import org.ompprof.calltree.CallingContextTree;
+import org.ompprof.calltree.profile.DeviceTableCodec;
 import org.ompprof.calltree.profile.FrameTableCodec;
 import org.ompprof.calltree.profile.MetricCodec;
 import org.ompprof.calltree.profile.LineTableCodec;
@@ -57,6 +58,7 @@ public final class ProfileWriter {
             w.section(SectionKind.REGIONS, RegionTableCodec.encode(profile.regions()));
             w.section(SectionKind.MUTEXES, MutexTableCodec.encode(profile.mutexes()));
             w.section(SectionKind.LINES, LineTableCodec.encode(profile.lines()));
+            if (!profile.devices().isEmpty()) w.section(SectionKind.DEVICES, DeviceTableCodec.encode(profile.devices()));
             return w.commit();
         }
     }

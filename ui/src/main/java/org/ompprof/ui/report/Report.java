@@ -52,6 +52,7 @@ public final class Report {
         topByInclusive();
         topByBlame();
         regions();
+        devices();
         findings();
         return s.toString();
     }
@@ -174,6 +175,28 @@ public final class Report {
                         time(r.ns(RegionTable.Column.MUTEX)), time(r.ns(RegionTable.Column.IDLE)), time(r.ns(RegionTable.Column.OTHER)));
             }
             line("    imbalance %.2f", imbalance(e.getValue()));
+        }
+        s.append('\n');
+    }
+
+    /** Device totals, then the contexts that launched the most device time (kernels and transfers). */
+    private void devices() {
+        DeviceTotals totals = DeviceTotals.of(p.devices());
+        if (totals.isEmpty()) return;
+        line("devices (times on the host clock)");
+        s.append(totals.table());
+        Metric kernel = tree.metrics().find("device_kernel"), transfer = tree.metrics().find("device_transfer");
+        if (kernel != null && transfer != null) {
+            long[] k = tree.inclusiveByNode(kernel.index()), x = tree.inclusiveByNode(transfer.index());
+            List<Integer> launches = new ArrayList<>();
+            for (int n = 1; n < tree.size(); n++) {
+                if (tree.exclusive(n, kernel.index()) + tree.exclusive(n, transfer.index()) > 0) launches.add(n);
+            }
+            launches.sort(Comparator.comparingLong((Integer n) -> -(k[n] + x[n])));
+            line("  device time by launching context (kernels, transfers)");
+            for (int n : launches.subList(0, Math.min(top, launches.size()))) {
+                line("  %10s %10s  %s", time(k[n]), time(x[n]), Names.path(tree, n));
+            }
         }
         s.append('\n');
     }

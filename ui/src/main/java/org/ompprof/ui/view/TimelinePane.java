@@ -21,6 +21,7 @@ import javafx.scene.shape.Rectangle;
 
 import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.OmpState;
+import org.ompprof.calltree.profile.DeviceTable;
 import org.ompprof.calltree.profile.Timeline;
 import org.ompprof.calltree.profile.TimelineWindow;
 
@@ -29,14 +30,20 @@ import org.ompprof.calltree.profile.TimelineWindow;
  * of each sample's context. Each pixel column shows the one sample in effect there (picked by
  * binary search), so ten million samples draw as fast as a screen's width. Scroll to zoom
  * around the cursor, drag to pan, double-click to see everything; hover names the context.
+ * Below the threads, one lane per device that ran kernels or transfers: target regions as a
+ * grey band, kernels and transfers (to / from the device) on it.
  */
 final class TimelinePane {
     static final double LANE = 22, LABELS = 110, AXIS = 22;
+    private static final Color REGION = Color.gray(0.88), KERNEL = Color.web("#d35400"), TO_DEVICE = Color.web("#2e86c1"),
+            FROM_DEVICE = Color.web("#17a589");
 
     private final ViewerState state;
     private final CallingContextTree tree;
     private List<Timeline> lanes;
     private boolean pending;
+    private final DeviceTable devices;
+    private final List<Integer> deviceLanes;
     private final Canvas canvas = new Canvas();
     private final Pane holder = new Pane(canvas);
     private final BorderPane root = new BorderPane();
@@ -51,6 +58,8 @@ final class TimelinePane {
     TimelinePane(ViewerState state) {
         this.state = state;
         this.tree = state.tree;
+        this.devices = state.profile.devices();
+        this.deviceLanes = DeviceBars.devices(devices);
         span(state.profile.timelines());
         colorBy.getSelectionModel().select(0);
         colorBy.setOnAction(x -> redraw());
@@ -88,6 +97,11 @@ final class TimelinePane {
             if (t.size() == 0) continue;
             s = Math.min(s, t.timeNs(0));
             e = Math.max(e, t.timeNs(t.size() - 1) + Math.max(1, t.weightNs(t.size() - 1)));
+        }
+        for (DeviceTable.Activity a : devices.activities()) {
+            if (!deviceLanes.contains(a.device())) continue;
+            s = Math.min(s, a.startNs());
+            e = Math.max(e, a.endNs());
         }
         start = s == Long.MAX_VALUE ? 0 : s;
         end = e <= start ? start + 1 : e;
@@ -162,6 +176,7 @@ final class TimelinePane {
             return;
         }
         for (int lane = 0; lane < lanes.size(); lane++) drawLane(g, lane, px);
+        for (int k = 0; k < deviceLanes.size(); k++) drawDeviceLane(g, k, px);
         axis(g, px);
     }
 
@@ -189,6 +204,23 @@ final class TimelinePane {
             }
             x = run;
         }
+    }
+
+    private void drawDeviceLane(GraphicsContext g, int k, int px) {
+        int device = deviceLanes.get(k);
+        double y = AXIS + (lanes.size() + k) * LANE;
+        g.setFill(Color.BLACK);
+        g.fillText("device " + device, 6, y + LANE / 2);
+        for (DeviceBars.Bar b : DeviceBars.layout(devices, device, from, to, px)) {
+            boolean region = b.kind() == DeviceTable.Kind.REGION;
+            g.setFill(region ? REGION : colorOf(devices.activities().get(b.index())));
+            g.fillRect(LABELS + b.x0(), y + (region ? 1 : 4), b.x1() - b.x0(), LANE - (region ? 2 : 8));
+        }
+    }
+
+    private static Color colorOf(DeviceTable.Activity a) {
+        if (a.kind() == DeviceTable.Kind.KERNEL) return KERNEL;
+        return a.detail() == 3 || a.detail() == 19 ? FROM_DEVICE : TO_DEVICE;
     }
 
     private boolean same(Timeline t, int a, int b, boolean byState, int d) {
@@ -272,12 +304,32 @@ final class TimelinePane {
     }
 
     private void hover(MouseEvent m) {
+        if (deviceHover(m.getX(), m.getY())) return;
         int[] s = sampleAt(m.getX(), m.getY());
         if (s == null) return;
         Timeline t = lanes.get(s[0]);
         int node = t.node(s[1]);
         state.status.set(String.format(Locale.ROOT, "thread %d at %s: %s   %s", t.thread(), seconds(t.timeNs(s[1]) - start),
                 OmpState.of(t.state(s[1])).metricName(), Paths.text(tree, node)));
+    }
+
+    /** Names the kernel or transfer (else the target region) under the cursor on a device lane; false if not on one. */
+    private boolean deviceHover(double x, double y) {
+        int k = (int) ((y - AXIS) / LANE) - lanes.size();
+        if (y < AXIS || k < 0 || k >= deviceLanes.size() || x < LABELS) return false;
+        int px = (int) (x - LABELS);
+        DeviceTable.Activity hit = null;
+        for (DeviceBars.Bar b : DeviceBars.layout(devices, deviceLanes.get(k), from, to, (int) plotWidth())) {
+            if (px >= b.x0() && px < b.x1()) hit = devices.activities().get(b.index()); // work bars come after regions
+        }
+        if (hit != null) {
+            String what = hit.kind() == DeviceTable.Kind.TRANSFER ? String.format(Locale.ROOT, "transfer of %,d bytes", hit.bytes())
+                    : hit.kind().name().toLowerCase(Locale.ROOT);
+            state.status.set(String.format(Locale.ROOT, "device %d at %s: %s, %s, launched by thread %d in %s", hit.device(),
+                    seconds(hit.startNs() - start), what, seconds(hit.durationNs()), hit.thread(),
+                    hit.launchNode() < 0 ? "an unknown context" : Paths.text(tree, hit.launchNode())));
+        }
+        return true;
     }
 
     private void select(MouseEvent m) {

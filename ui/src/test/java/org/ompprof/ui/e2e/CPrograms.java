@@ -29,6 +29,15 @@ public final class CPrograms {
         return build(name, name + "-plain", List.of("clang-19", "-g", "-O1"), List.of());
     }
 
+    /**
+     * The program {@code name}.c built with clang-19 to offload its target regions to the host
+     * device (an x86-64 offload image), as {@code name-offload}; libomptarget is found by rpath.
+     */
+    static Path offload(String name) {
+        return build(name, name + "-offload", List.of("clang-19", "-fopenmp", "-fopenmp-targets=x86_64-pc-linux-gnu", "-g", "-O1",
+                "-fno-omit-frame-pointer"), List.of("-Wl,-rpath,/usr/lib/llvm-19/lib"));
+    }
+
     /** The shared library {@code lib<name>.so} built from {@code name}.c with clang-19. */
     static Path sharedLibrary(String name) {
         return build(name, "lib" + name + ".so", List.of("clang-19", "-shared", "-fPIC", "-g", "-O1"), List.of());

@@ -65,6 +65,13 @@ final class ContextResolver {
         return resolve(Kind.REGION, regionId);
     }
 
+    /** The context that launched a target construct: its segment under the encountering task's context. */
+    ContextNode ofTarget(long targetId) {
+        Creations.Origin o = creations.targets.get(targetId);
+        if (o == null) return ContextNode.UNKNOWN;
+        return interner.child(resolve(Kind.TASK, o.parentTaskId()), o.segment());
+    }
+
     /** Walks up until a known context, then builds the chain back down, caching every link. */
     private ContextNode resolve(Kind kind, long id) {
         ContextNode known = (kind == Kind.TASK ? taskContexts : regionContexts).get(id);

@@ -8,6 +8,7 @@ import org.ompprof.sampler.record.ImplicitTask;
 import org.ompprof.sampler.record.ParallelBegin;
 import org.ompprof.sampler.record.ParallelEnd;
 import org.ompprof.sampler.record.TaskBatch;
+import org.ompprof.sampler.record.TargetEvent;
 import org.ompprof.sampler.record.TaskCreate;
 import org.ompprof.sampler.record.ThreadBegin;
 import org.ompprof.sampler.record.WireRecord;
@@ -31,6 +32,8 @@ final class Creations {
 
     final LongObjectHashMap<Origin> regions = new LongObjectHashMap<>();
     final LongObjectHashMap<Origin> tasks = new LongObjectHashMap<>();
+    /** Target constructs by the agent's target id: the encountering task and the launch segment. */
+    final LongObjectHashMap<Origin> targets = new LongObjectHashMap<>();
     final LongLongHashMap regionOfImplicitTask = new LongLongHashMap();
     final LongHashSet initialTasks = new LongHashSet();
     final LongHashSet initialRegions = new LongHashSet();
@@ -60,6 +63,8 @@ final class Creations {
             case ImplicitTask i -> implicitTask(i);
             case ParallelEnd e -> regionEndNs.put(e.parallelId(), e.timeNs());
             case ThreadBegin b -> threadTypes.put(b.threadSeq(), b.threadType());
+            case TargetEvent t when t.endpoint() == 1 -> targets.put(t.targetId(), new Origin(t.taskId(),
+                    segments.launch(t.context(), t.codeptrRa(), t.encExitFrame())));
             default -> {}
         }
     }

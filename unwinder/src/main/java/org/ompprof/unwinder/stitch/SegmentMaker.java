@@ -29,12 +29,28 @@ final class SegmentMaker {
     }
 
     Segment creation(Context context, long encExitFrame, long encEnterFrame) {
+        return segment(context, encExitFrame, encEnterFrame, 0);
+    }
+
+    /**
+     * The segment of a target construct's launch: as {@link #creation}, but it ends at the
+     * user's frame that called the offload runtime ({@code codeptrRa} is that call's return
+     * address). The encountering task's enter frame is not used: libomptarget sets none, so
+     * what the task reports is a stale one of libomp's last runtime entry.
+     */
+    Segment launch(Context context, long codeptrRa, long encExitFrame) {
+        return segment(context, encExitFrame, 0, codeptrRa);
+    }
+
+    private Segment segment(Context context, long encExitFrame, long encEnterFrame, long userReturnAddress) {
         UnwindResult r = unwinder.unwind(context, encExitFrame);
         List<Frame> frames = r.frames();
         TaskWindow w = TaskWindow.of(frames, encExitFrame, encEnterFrame);
         tally.inexactFrameMatches += w.inexact();
         int from = RuntimeLeaf.firstUserFrame(frames, w.entry(), w.end(), modules::isRuntime);
         int end = w.end();
+        int caller = indexOfReturnAddress(frames, userReturnAddress, end);
+        if (caller >= 0) from = caller;
         boolean complete;
         if (encExitFrame == 0) {
             int mainEnd = RuntimeLeaf.endAtMain(frames, from, end, modules::isMain);
@@ -44,6 +60,15 @@ final class SegmentMaker {
             complete = w.exitReached() && w.enterReached();
         }
         return interner.segment(new Segment(rootFirst(frames, from, end, complete), complete ? Gap.NONE : Gap.TRUNCATED));
+    }
+
+    /** The innermost frame below {@code end} at return address {@code ra}, or -1 (also for ra 0). */
+    private static int indexOfReturnAddress(List<Frame> frames, long ra, int end) {
+        if (ra == 0) return -1;
+        for (int i = 0; i < end; i++) {
+            if (frames.get(i).pc() == ra) return i;
+        }
+        return -1;
     }
 
     /** {@code frames[from, end)} outermost first, behind a truncation marker if incomplete. */

@@ -79,6 +79,15 @@ public final class Stitcher {
         return contexts.ofRegion(regionId).path();
     }
 
+    /**
+     * The calling context that launched a target construct (by the agent's target id), root
+     * first, ending in the user's function that contains the construct; {@code <unknown
+     * context>} if its begin was not recorded.
+     */
+    public List<PathFrame> targetContext(long targetId) {
+        return contexts.ofTarget(targetId).path();
+    }
+
     /** The user's call that opened the region (a return address: its line is the construct's), if known. */
     public Optional<PathFrame> regionCallSite(long regionId) {
         return callSite(creations.regionCallSite.getIfAbsent(regionId, 0));
