@@ -9,7 +9,7 @@ import java.util.Random;
  * threads plus the largest thread number, every OMPT state code plus an unknown one, and
  * direct additions of an extra (blame-like) metric, some negative.
  */
-final class RandomProfile {
+public final class RandomProfile {
     static final String BLAME = "idle_blame";
     private static final int[] STATES = {0x000, 0x001, 0x002, 0x010, 0x011, 0x012, 0x013, 0x014, 0x015, 0x016,
         0x020, 0x021, 0x040, 0x041, 0x042, 0x043, 0x044, 0x080, 0x081, 0x082, 0x100, 0x101, 0x102, 0x7777};
@@ -23,7 +23,7 @@ final class RandomProfile {
     final List<Sample> samples = new ArrayList<>();
     final List<Addition> additions = new ArrayList<>();
 
-    RandomProfile(long seed, int sampleCount) {
+    public RandomProfile(long seed, int sampleCount) {
         Random random = new Random(seed);
         List<Frame> pool = framePool(random);
         for (int i = 0; i < sampleCount; i++) {
@@ -54,13 +54,13 @@ final class RandomProfile {
     }
 
     /** Builds the profile into {@code tree} through the public builder API. */
-    void buildInto(CallingContextTree tree) {
+    public void buildInto(CallingContextTree tree) {
         int blame = tree.metrics().register(BLAME, MetricUnit.NANOSECONDS, "", MetricStorage.SPARSE, null).index();
         for (Sample s : samples) tree.addSample(s.thread(), ids(tree, s.path()), s.state(), s.weight());
         for (Addition a : additions) tree.add(tree.path(ids(tree, a.path())), a.thread(), blame, a.value());
     }
 
-    void buildInto(NaiveTree naive) {
+    public void buildInto(NaiveTree naive) {
         for (Sample s : samples) naive.addSample(s.thread(), s.path(), s.state(), s.weight());
         for (Addition a : additions) naive.add(a.path(), a.thread(), a.metric(), a.value());
     }

@@ -19,6 +19,14 @@ import org.ompprof.calltree.export.CollapsedOptions;
 import org.ompprof.calltree.export.CollapsedWriter;
 import org.ompprof.calltree.export.FlameGraphOptions;
 import org.ompprof.calltree.export.FlameGraphWriter;
+import org.ompprof.calltree.export.PprofWriter;
+import org.ompprof.calltree.export.SpeedscopeWriter;
+import org.ompprof.calltree.export.TraceEventWriter;
+import org.ompprof.calltree.Metric;
+import org.ompprof.calltree.profile.Timeline;
+import org.ompprof.sampler.recording.Metadata;
+import org.ompprof.sampler.recording.ThreadInfo;
+import org.ompprof.sampler.wire.OmptNames;
 import org.ompprof.sampler.UserError;
 import org.ompprof.sampler.launch.OutputTarget;
 import org.ompprof.sampler.recording.Recording;
@@ -28,18 +36,38 @@ import org.ompprof.ui.pipeline.ProfileReader;
 /** {@code ompprof export}: a recording's calling-context tree as folded stacks or a flame graph. */
 final class ExportCommand {
     static final String USAGE = """
-        usage: ompprof export --format collapsed|html [--metric NAME] [--thread N] [-o OUT] FILE
+        usage: ompprof export --format collapsed|html|perfetto|pprof|speedscope [--metric NAME] [--thread N] [-o OUT] FILE
           collapsed  folded stacks, root first (main;driver;leaf 123), one line per path
           html       a flame graph (async-profiler's converter)
+          perfetto   a trace (Chrome trace-event JSON; ui.perfetto.dev, chrome://tracing): each thread's
+                     call stacks and OpenMP states over time, device lanes, launch arrows
+          pprof      profile.proto, gzipped (go tool pprof, Pyroscope): a sample type per metric
+          speedscope speedscope's JSON: each thread's samples in time order
           --metric   what weighs the stacks: samples (default), time, time.work_parallel,
                      time.barrier, time.lock, time.idle, ... (an unknown name lists them all)
           --thread   one thread only (its number in `ompprof info`)
           -o OUT     write to OUT instead of standard output
         """;
 
+    private static final List<String> FORMATS = List.of("collapsed", "html", "perfetto", "pprof", "speedscope");
+
     private ExportCommand() {}
 
     record Options(String format, String metric, Integer thread, OutputTarget output, Path input) {}
+
+    /** What an export reads: the profile, and the recording's metadata and threads for names and times. */
+    record Source(Profile profile, Metadata meta, List<ThreadInfo> threads) {
+        String threadName(int seq) {
+            for (ThreadInfo t : threads) {
+                if (t.seq() == seq) return "thread " + seq + " (" + OmptNames.threadType(t.threadType()) + ", tid " + t.osTid() + ")";
+            }
+            return "thread " + seq;
+        }
+
+        String program() {
+            return meta.get(Metadata.COMMAND, "program");
+        }
+    }
 
     static int run(List<String> args, PrintStream out, PrintStream err) throws Exception {
         if (args.contains("--help") || args.contains("-h")) {
@@ -47,19 +75,20 @@ final class ExportCommand {
             return 0;
         }
         Options o = parse(args);
-        Profile profile;
+        Source source;
         try (Recording recording = Recording.open(o.input())) {
-            profile = ProfileReader.read(recording);
+            source = new Source(ProfileReader.read(recording), recording.metadata(), recording.threads());
         }
+        Profile profile = source.profile();
         CallingContextTree tree = profile.tree();
         if (tree.metrics().find(o.metric()) == null) {
             throw new UserError("unknown metric '" + o.metric() + "'; known: " + String.join(", ", tree.metrics().names()));
         }
         if (o.output() == null) {
-            write(o, tree, out);
+            write(o, source, out);
             out.flush();
         } else {
-            writeAtomically(o, tree);
+            writeAtomically(o, source);
             err.println("ompprof: wrote " + o.output().shown() + " (" + profile.samples() + " samples, " + tree.size() + " contexts)");
         }
         return 0;
@@ -83,8 +112,8 @@ final class ExportCommand {
                 }
             }
         }
-        if (format == null || !(format.equals("collapsed") || format.equals("html"))) {
-            throw new UserError("export needs --format collapsed or --format html");
+        if (format == null || !FORMATS.contains(format)) {
+            throw new UserError("export needs --format " + String.join(", ", FORMATS.subList(0, FORMATS.size() - 1)) + " or " + FORMATS.getLast());
         }
         if (files.size() != 1) throw new UserError("export needs exactly one recording; see ompprof export --help");
         return new Options(format, metric, thread, output, Path.of(files.getFirst()));
@@ -103,26 +132,48 @@ final class ExportCommand {
         }
     }
 
-    private static void write(Options o, CallingContextTree tree, OutputStream out) throws IOException {
-        if (o.format().equals("html")) {
-            FlameGraphOptions f = FlameGraphOptions.titled("ompprof: " + o.input().getFileName()).withMetric(o.metric());
-            FlameGraphWriter.write(tree, o.thread() == null ? f : f.withThread(o.thread()), out);
-        } else {
-            CollapsedOptions c = CollapsedOptions.defaults().withMetric(o.metric());
-            Writer w = new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8));
-            CollapsedWriter.write(tree, o.thread() == null ? c : c.withThread(o.thread()), w);
-            w.flush();
+    private static void write(Options o, Source source, OutputStream out) throws IOException {
+        CallingContextTree tree = source.profile().tree();
+        List<Timeline> timelines = source.profile().timelines().stream().filter(t -> o.thread() == null || t.thread() == o.thread()).toList();
+        Writer w = new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), 1 << 16);
+        switch (o.format()) {
+            case "html" -> {
+                FlameGraphOptions f = FlameGraphOptions.titled("ompprof: " + o.input().getFileName()).withMetric(o.metric());
+                FlameGraphWriter.write(tree, o.thread() == null ? f : f.withThread(o.thread()), out);
+            }
+            case "perfetto" -> TraceEventWriter.write(tree, timelines, source.profile().devices(), source::threadName, source.program(), w);
+            case "speedscope" -> SpeedscopeWriter.write(tree, timelines, source::threadName, "ompprof: " + o.input().getFileName(),
+                    "ompprof " + Version.get(), w);
+            case "pprof" -> {
+                List<Metric> metrics = new ArrayList<>(List.of(tree.metrics().require(o.metric()))); // the default sample type
+                for (Metric m : tree.metrics().all()) if (!metrics.contains(m)) metrics.add(m);
+                PprofWriter.write(tree, metrics, startEpochNs(source.meta()), source.meta().getLong(Metadata.WALL_NS, 0),
+                        "ompprof " + Version.get() + ": " + source.program(), out);
+            }
+            default -> {
+                CollapsedOptions c = CollapsedOptions.defaults().withMetric(o.metric());
+                CollapsedWriter.write(tree, o.thread() == null ? c : c.withThread(o.thread()), w);
+            }
+        }
+        w.flush();
+    }
+
+    private static long startEpochNs(Metadata meta) {
+        try {
+            return java.time.Instant.parse(meta.get(Metadata.START_TIME, "")).toEpochMilli() * 1_000_000;
+        } catch (java.time.format.DateTimeParseException e) {
+            return 0;
         }
     }
 
     /** Writes next to the target and renames, so a failed export leaves an existing file alone. */
-    private static void writeAtomically(Options o, CallingContextTree tree) throws IOException {
+    private static void writeAtomically(Options o, Source source) throws IOException {
         Path target = o.output().path();
         Path dir = target.getParent();
         Path tmp = Files.createTempFile(dir, "." + target.getFileName(), ".tmp");
         try {
             try (OutputStream out = Files.newOutputStream(tmp)) {
-                write(o, tree, out);
+                write(o, source, out);
             }
             Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-r--r--")); // temp files start private
             Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
