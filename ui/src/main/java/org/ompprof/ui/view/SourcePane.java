@@ -117,8 +117,10 @@ final class SourcePane {
             total += exclusive[i];
             if (inclusive[i] > inclusive[hottest]) hottest = i;
         }
+        long noLine = tree.exclusive(node, org.ompprof.calltree.StandardMetrics.TIME) - total;
         title.setText(f.name() + " in " + path.get() + "   (bars: time on each line in this context, executing it or in its calls; "
-                + MetricFormat.time(total) + " on its own lines)");
+                + MetricFormat.time(total) + " on its own lines" + (noLine > 0 ? ", " + MetricFormat.time(noLine) + " at code with no line number" : "")
+                + ")");
         lines.setItems(FXCollections.observableList(java.util.stream.IntStream.rangeClosed(1, text.size()).boxed().toList()));
         if (hottest > 0) lines.scrollTo(Math.max(0, hottest - 5));
     }

@@ -43,8 +43,16 @@ final class ViewExport {
         return f == null ? null : f.toPath();
     }
 
-    /** The rows the front table shows (expanded ones), with their depth, path and every visible metric column as raw numbers. */
+    /**
+     * The rows the front table shows: the flat view's rows, or the tree's expanded ones with their
+     * depth and path; every visible metric column as raw numbers.
+     */
     static void csv(Viewer v, Path file) throws IOException {
+        if (v.selectedView() == Viewer.View.FLAT && v.flat() != null) {
+            flatCsv(v.flat(), file);
+            v.state.status.set("wrote " + file);
+            return;
+        }
         ContextTable t = v.frontTable();
         CallingContextTree tree = t.tree();
         List<TreeTableColumn<Integer, ?>> columns = t.visibleColumns().stream().filter(c -> c.getUserData() instanceof ContextTable.ColumnMetric)
@@ -65,6 +73,15 @@ final class ViewExport {
             }
         }
         v.state.status.set("wrote " + file);
+    }
+
+    private static void flatCsv(FlatTable flat, Path file) throws IOException {
+        try (BufferedWriter w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+            w.write("name,where," + quote(flat.table().getColumns().get(1).getText()) + "," + quote(flat.table().getColumns().get(2).getText()) + "\n");
+            for (FlatTable.Row r : flat.table().getItems()) {
+                w.write(quote(r.name()) + "," + quote(r.where()) + "," + r.exclusive() + "," + r.inclusive() + "\n");
+            }
+        }
     }
 
     static void png(Viewer v, Path file) throws IOException {

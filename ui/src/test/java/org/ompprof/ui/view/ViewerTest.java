@@ -321,6 +321,21 @@ class ViewerTest {
         String wuLine = lines.stream().filter(l -> l.contains(",\"work_units\",")).findFirst().orElseThrow();
         assertEquals(Long.toString(tree().inclusive(node("work_units"), StandardMetrics.TIME)), wuLine.split(",")[3]);
         assertTrue(Files.size(png) > 5000);
+        robot.clickOn(Viewer.View.FLAT.title);
+        WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, () -> viewer.flat() != null && !viewer.flat().table().getItems().isEmpty());
+        Path flatCsv = work.resolve("flat.csv");
+        robot.interact(() -> {
+            try {
+                ViewExport.csv(viewer, flatCsv);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        List<String> flatLines = Files.readAllLines(flatCsv);
+        assertEquals(viewer.flat().table().getItems().size() + 1, flatLines.size(), "one line per function");
+        String wu = flatLines.stream().filter(l -> l.startsWith("\"work_units\",")).findFirst().orElseThrow();
+        assertEquals(tree().inclusive(node("work_units"), StandardMetrics.TIME), Long.parseLong(wu.substring(wu.lastIndexOf(',') + 1)),
+                "work_units has one context: its flat inclusive is that context's");
     }
 
     private static TreeItem<Integer> findRow(TreeItem<Integer> item, int node) {
