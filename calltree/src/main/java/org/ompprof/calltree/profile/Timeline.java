@@ -47,6 +47,16 @@ public final class Timeline {
         return weightNs[i];
     }
 
+    /**
+     * The same samples as another thread's, in another tree: node n becomes {@code nodeMap[n]}
+     * (when timelines of several profiles are merged into one).
+     */
+    public Timeline remapped(int newThread, int[] nodeMap) {
+        int[] nodes = new int[node.length];
+        for (int i = 0; i < nodes.length; i++) nodes[i] = nodeMap[node[i]];
+        return new Timeline(newThread, timeNs, nodes, state, weightNs);
+    }
+
     /** Appends samples; {@link #build()} gives the timeline. Not thread-safe. */
     public static final class Builder {
         private final int thread;

@@ -1,0 +1,65 @@
+package org.ompprof.calltree.merge;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import org.ompprof.calltree.CallingContextTree;
+import org.ompprof.calltree.profile.MutexTable;
+import org.ompprof.calltree.profile.RegionTable;
+
+/**
+ * Merges profiles one at a time into one: trees by path (values added), threads kept apart by
+ * renumbering (input i's thread t becomes t plus the thread spans of the inputs before it),
+ * region rows and mutex rows kept per input thread, counters added, metadata kept per run
+ * ({@link RunMetadata}). Only the output is held; each input can be dropped once added, and
+ * its timelines are carried across by the {@link InputMapping} {@link #add} returns, so a
+ * caller can stream them. Merging is associative: merge(merge(a, b), c) and
+ * merge(a, merge(b, c)) hold the same paths, values, threads, rows and metadata.
+ */
+public final class ProfileMerger {
+    private final CallingContextTree tree = CallingContextTree.create();
+    private final List<RegionTable.Row> regions = new ArrayList<>();
+    private final List<MutexTable.Row> mutexes = new ArrayList<>();
+    private final Map<String, Long> stitch = new TreeMap<>();
+    private final Map<String, Long> blame = new TreeMap<>();
+    private final RunMetadata metadata = new RunMetadata();
+    private int threadSpan;
+
+    /**
+     * Adds an input; {@code source} names it in the metadata (its file).
+     *
+     * @throws IllegalArgumentException if the threads of all inputs do not fit the thread numbers a tree has
+     */
+    public InputMapping add(ProfileParts input, String source) {
+        int offset = threadSpan;
+        long span = (long) offset + input.threadSpan();
+        if (span - 1 > CallingContextTree.MAX_THREAD) {
+            throw new IllegalArgumentException("the inputs have more than " + (CallingContextTree.MAX_THREAD + 1) + " threads between them");
+        }
+        int[] nodeMap = tree.addAll(input.tree(), t -> t + offset);
+        for (RegionTable.Row r : input.regions().rows()) {
+            regions.add(new RegionTable.Row(nodeMap[r.regionNode()], r.instances(), r.callSiteFile(), r.callSiteLine(),
+                    r.thread() + offset, r.ns()));
+        }
+        for (MutexTable.Row m : input.mutexes().rows()) {
+            mutexes.add(new MutexTable.Row(m.name(), m.metric(), m.siteFile(), m.siteLine(), m.waitedNs(),
+                    m.topNode() < 0 ? m.topNode() : nodeMap[m.topNode()], m.topNodeNs()));
+        }
+        input.stitch().forEach((k, v) -> stitch.merge(k, v, Long::sum));
+        input.blame().forEach((k, v) -> blame.merge(k, v, Long::sum));
+        metadata.add(input.metadata(), source, offset);
+        threadSpan = (int) span;
+        return new InputMapping(offset, nodeMap);
+    }
+
+    /** The inputs added so far, as one profile. */
+    public ProfileParts result() {
+        // a stable sort keeps equal waits in input order, whatever the grouping of the merges
+        List<MutexTable.Row> byWait = new ArrayList<>(mutexes);
+        byWait.sort(Comparator.comparingLong(MutexTable.Row::waitedNs).reversed());
+        return new ProfileParts(tree, new RegionTable(regions), new MutexTable(byWait), stitch, blame, metadata.result(), threadSpan);
+    }
+}
