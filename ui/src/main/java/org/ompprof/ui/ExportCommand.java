@@ -19,6 +19,7 @@ import org.ompprof.calltree.export.CollapsedOptions;
 import org.ompprof.calltree.export.CollapsedWriter;
 import org.ompprof.calltree.export.FlameGraphOptions;
 import org.ompprof.calltree.export.FlameGraphWriter;
+import org.ompprof.calltree.merge.ProfileDiff;
 import org.ompprof.sampler.UserError;
 import org.ompprof.sampler.launch.OutputTarget;
 import org.ompprof.sampler.recording.Recording;
@@ -30,7 +31,9 @@ final class ExportCommand {
     static final String USAGE = """
         usage: ompprof export --format collapsed|html [--metric NAME] [--thread N] [-o OUT] FILE
           collapsed  folded stacks, root first (main;driver;leaf 123), one line per path
-          html       a flame graph (async-profiler's converter)
+          html       a flame graph (async-profiler's converter); of a profile made by
+                     ompprof diff, a differential one: widths are B's, colors the change
+                     of each frame's own value from A (red grew, blue shrank, yellow new)
           --metric   what weighs the stacks: samples (default), time, time.work_parallel,
                      time.barrier, time.lock, time.idle, ... (an unknown name lists them all)
           --thread   one thread only (its number in `ompprof info`)
@@ -106,7 +109,13 @@ final class ExportCommand {
     private static void write(Options o, CallingContextTree tree, OutputStream out) throws IOException {
         if (o.format().equals("html")) {
             FlameGraphOptions f = FlameGraphOptions.titled("ompprof: " + o.input().getFileName()).withMetric(o.metric());
-            FlameGraphWriter.write(tree, o.thread() == null ? f : f.withThread(o.thread()), out);
+            f = o.thread() == null ? f : f.withThread(o.thread());
+            String base = ProfileDiff.BASE + o.metric();
+            if (tree.metrics().find(base) != null) {
+                out.write(FlameGraphWriter.toDiffHtml(tree, f.withMetric(o.metric()), base).getBytes(StandardCharsets.UTF_8));
+            } else {
+                FlameGraphWriter.write(tree, f, out);
+            }
         } else {
             CollapsedOptions c = CollapsedOptions.defaults().withMetric(o.metric());
             Writer w = new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8));

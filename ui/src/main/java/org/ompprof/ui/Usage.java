@@ -19,6 +19,10 @@ final class Usage {
               ompprof export --format collapsed|html [--metric NAME] [--thread N] [-o OUT] FILE
                   the calling-context tree as folded stacks or a flame graph: every sample under
                   its full call path from main, through parallel regions and tasks, runtime elided
+              ompprof merge -o OUT FILE...
+                  merge the profiles of many runs or processes into one (threads kept apart)
+              ompprof diff [-o OUT] A B
+                  a differential profile: B with A's values (a.*) and B minus A (delta.*)
               ompprof demo
                   build what is missing, profile a bundled OpenMP example and print what it found
               ompprof --help | --version

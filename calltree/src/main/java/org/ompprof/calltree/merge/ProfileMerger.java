@@ -22,6 +22,7 @@ import org.ompprof.calltree.profile.RegionTable;
 public final class ProfileMerger {
     private final CallingContextTree tree = CallingContextTree.create();
     private final List<RegionTable.Row> regions = new ArrayList<>();
+    private final Map<Integer, Integer> instances = new java.util.HashMap<>();
     private final List<MutexTable.Row> mutexes = new ArrayList<>();
     private final Map<String, Long> stitch = new TreeMap<>();
     private final Map<String, Long> blame = new TreeMap<>();
@@ -40,14 +41,12 @@ public final class ProfileMerger {
             throw new IllegalArgumentException("the inputs have more than " + (CallingContextTree.MAX_THREAD + 1) + " threads between them");
         }
         int[] nodeMap = tree.addAll(input.tree(), t -> t + offset);
-        for (RegionTable.Row r : input.regions().rows()) {
-            regions.add(new RegionTable.Row(nodeMap[r.regionNode()], r.instances(), r.callSiteFile(), r.callSiteLine(),
-                    r.thread() + offset, r.ns()));
-        }
-        for (MutexTable.Row m : input.mutexes().rows()) {
-            mutexes.add(new MutexTable.Row(m.name(), m.metric(), m.siteFile(), m.siteLine(), m.waitedNs(),
-                    m.topNode() < 0 ? m.topNode() : nodeMap[m.topNode()], m.topNodeNs()));
-        }
+        RegionTable inputRegions = input.regions().remapped(nodeMap, offset);
+        regions.addAll(inputRegions.rows());
+        // every row of a region repeats its run's instance count; the merge's count is the runs' sum
+        inputRegions.rows().stream().collect(java.util.stream.Collectors.toMap(RegionTable.Row::regionNode, RegionTable.Row::instances,
+                (x, y) -> x)).forEach((node, n) -> instances.merge(node, n, Integer::sum));
+        mutexes.addAll(input.mutexes().remapped(nodeMap).rows());
         input.stitch().forEach((k, v) -> stitch.merge(k, v, Long::sum));
         input.blame().forEach((k, v) -> blame.merge(k, v, Long::sum));
         metadata.add(input.metadata(), source, offset);
@@ -60,6 +59,8 @@ public final class ProfileMerger {
         // a stable sort keeps equal waits in input order, whatever the grouping of the merges
         List<MutexTable.Row> byWait = new ArrayList<>(mutexes);
         byWait.sort(Comparator.comparingLong(MutexTable.Row::waitedNs).reversed());
-        return new ProfileParts(tree, new RegionTable(regions), new MutexTable(byWait), stitch, blame, metadata.result(), threadSpan);
+        List<RegionTable.Row> counted = regions.stream().map(r -> new RegionTable.Row(r.regionNode(), instances.get(r.regionNode()),
+                r.callSiteFile(), r.callSiteLine(), r.thread(), r.ns())).toList();
+        return new ProfileParts(tree, new RegionTable(counted), new MutexTable(byWait), stitch, blame, metadata.result(), threadSpan);
     }
 }

@@ -125,4 +125,17 @@ class ProfileMergerTest {
         List<RegionTable.Row> regions = ab.parts().regions().rows();
         assertEquals(RandomRun.of(8).parts().regions().rows().size() + RandomRun.of(9).parts().regions().rows().size(), regions.size());
     }
+
+    @Test
+    void aRegionsInstancesAreTheRunsSum() {
+        RandomRun a = RandomRun.of(1);
+        RegionTable.Row row = new RegionTable.Row(1, 5, "r.c", 3, 1, new long[] {1, 2, 3, 4, 5});
+        RegionTable.Row other = new RegionTable.Row(1, 5, "r.c", 3, 2, new long[] {1, 2, 3, 4, 5});
+        ProfileParts p = new ProfileParts(a.parts().tree(), new RegionTable(List.of(row, other)), new MutexTable(List.of()), Map.of(),
+                Map.of(), Map.of(), 3);
+        RandomRun twice = merge(List.of(new RandomRun(p, List.of()), new RandomRun(p, List.of())), List.of("x", "y"));
+        List<RegionTable.Row> rows = twice.parts().regions().rows();
+        assertEquals(4, rows.size());
+        for (RegionTable.Row r : rows) assertEquals(10, r.instances());
+    }
 }
