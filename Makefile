@@ -5,7 +5,7 @@ JAVA_HOME := $(shell scripts/java-home)
 export JAVA_HOME
 MVN := ./mvnw -B -ntp
 
-.PHONY: all deps test build bench clean
+.PHONY: all deps test build bench fuzz clean
 
 all: build
 
@@ -22,6 +22,11 @@ bench: build
 	scripts/bench-overhead
 	scripts/bench-profile
 	scripts/bench-blame
+	scripts/bench-merge
+
+# Coverage-guided fuzzing (Jazzer), 60 s per target; `make test` replays their committed inputs.
+fuzz: build
+	scripts/fuzz
 
 clean:
 	$(MVN) -q clean
