@@ -27,6 +27,7 @@ import org.ompprof.sampler.collect.Spool;
 import org.ompprof.sampler.posix.Posix;
 import org.ompprof.sampler.recording.Metadata;
 import org.ompprof.sampler.ring.Region;
+import org.ompprof.sampler.ring.StaleRegions;
 import org.ompprof.sampler.ring.RegionLayout;
 import org.ompprof.sampler.wire.OmptNames;
 import org.ompprof.sampler.wire.Wire;
@@ -110,6 +111,7 @@ public final class Recorder {
         OffsetDateTime started = OffsetDateTime.now().truncatedTo(ChronoUnit.MILLIS);
         try (Cleanup cleanup = new Cleanup()) {
             Map<String, String> env = childEnvironment(plan, cleanup);
+            StaleRegions.clean(ctx.shmDir());
             Region region = Region.create(ctx.shmDir(), plan.layout());
             cleanup.add(region::close);
             Spool spool = Spool.create(plan.output().path().getParent(), "." + plan.output().path().getFileName() + ".");
