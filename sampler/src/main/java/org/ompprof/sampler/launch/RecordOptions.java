@@ -16,7 +16,7 @@ import org.ompprof.sampler.wire.Wire;
  * @param command the program and its arguments
  */
 public record RecordOptions(Optional<String> output, int mode, int rateHz, int stackBytes, int slots, int ringKib,
-        boolean keepRaw, boolean help, List<String> command) {
+        boolean keepRaw, int signal, boolean help, List<String> command) {
     public static final int DEFAULT_RATE = 1000;
     public static final int DEFAULT_STACK_BYTES = 16 * 1024;
     public static final int DEFAULT_SLOTS = 64;
@@ -25,7 +25,7 @@ public record RecordOptions(Optional<String> output, int mode, int rateHz, int s
 
     public static final String USAGE = """
             usage: ompprof record [-o FILE] [--mode wall|cpu] [--rate HZ] [--stack-bytes N]
-                                  [--slots N] [--ring-kib N] [--keep-raw] -- PROGRAM ARGS...
+                                  [--slots N] [--ring-kib N] [--signal SIG] [--keep-raw] -- PROGRAM ARGS...
 
             Runs PROGRAM under the profiler and writes its profile (default: PROGRAM.ompprof
             in the current directory; an existing file is replaced only by a complete profile).
@@ -37,6 +37,8 @@ public record RecordOptions(Optional<String> output, int mode, int rateHz, int s
               --stack-bytes N     bytes of stack copied per sample (default 16384, at most 65536)
               --slots N           threads that can be recorded at once (default 64)
               --ring-kib N        sample buffer per thread in KiB, a power of two (default 2048)
+              --signal SIG        the signal to sample with (default SIGPROF), for programs that
+                                  use SIGPROF themselves: SIGRTMIN+N, SIGUSR1, SIGUSR2 or a number
               --keep-raw          also keep the raw samples (stack snapshots) as FILE.raw, for bug
                                   reports; info and export read it too
 
@@ -63,6 +65,7 @@ public record RecordOptions(Optional<String> output, int mode, int rateHz, int s
         private int slots = DEFAULT_SLOTS;
         private int ringKib = DEFAULT_RING_KIB;
         private boolean keepRaw;
+        private int signal = SamplingSignal.SIGPROF;
         private boolean help;
 
         Parser(List<String> args) {
@@ -85,7 +88,7 @@ public record RecordOptions(Optional<String> output, int mode, int rateHz, int s
                 throw new UserError("record: no program given; usage: ompprof record [OPTIONS] -- PROGRAM ARGS...");
             }
             if (!help && command.getFirst().isEmpty()) throw new UserError("record: the program name is empty");
-            return new RecordOptions(Optional.ofNullable(output), mode, rate, stack, slots, ringKib, keepRaw, help, command);
+            return new RecordOptions(Optional.ofNullable(output), mode, rate, stack, slots, ringKib, keepRaw, signal, help, command);
         }
 
         private void option(String a) {
@@ -100,6 +103,7 @@ public record RecordOptions(Optional<String> output, int mode, int rateHz, int s
                 case "-h", "--help" -> help = true;
                 case "-o", "--output" -> output = value(name, inline);
                 case "--keep-raw" -> keepRaw = true;
+                case "--signal" -> signal = SamplingSignal.parse(value(name, inline));
                 case "--mode" -> mode = mode(value(name, inline));
                 case "--rate" -> rate = number(name, value(name, inline), 1, 100_000);
                 case "--stack-bytes" -> stack = number(name, value(name, inline), 0, MAX_STACK_BYTES);

@@ -31,6 +31,9 @@ public record Metadata(Map<String, String> entries) {
     public static final String OMPPROF_VERSION = "ompprof_version";
     public static final String GOMP_SHIM = "gomp_shim";
     public static final String AGENT = "agent";
+    public static final String SIGNAL = "signal";
+    public static final String SIGNAL_PROBLEMS = "signal_problems";
+    public static final String FOREIGN_SIGNALS = "foreign_signals";
 
     public Metadata {
         entries = Collections.unmodifiableMap(new LinkedHashMap<>(entries));

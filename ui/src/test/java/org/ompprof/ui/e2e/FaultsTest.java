@@ -122,6 +122,39 @@ class FaultsTest {
         assertTrue(threads > 200, "the pthreads and their workers are threads of the profile: " + threads);
     }
 
+    /** The program sets its own SIGPROF handler and timer over ompprof's: it keeps working, and ompprof says what it lost. */
+    @Test
+    void programsOwnSigprofHandlerIsLeftWorkingAndReported() throws Exception {
+        Path program = CPrograms.clang("own_sigprof");
+        Ompprof.Result r = Ompprof.run(work, TWO_THREADS, "record", "-o", "o.ompprof", "--", program.toString(), "late");
+        assertEquals(0, r.status(), r.err());
+        assertEquals("own handler ran during the work: yes\n", r.out());
+        assertTrue(r.err().contains("the program replaced ompprof's SIGPROF handler while it ran"), r.err());
+        assertTrue(r.err().contains("--signal"), "says what to do: " + r.err());
+    }
+
+    /** With --signal the program has SIGPROF to itself and is sampled all the same. */
+    @Test
+    void anotherSamplingSignalLeavesSigprofToTheProgram() throws Exception {
+        Path program = CPrograms.clang("own_sigprof");
+        Ompprof.Result r = Ompprof.run(work, TWO_THREADS, "record", "--signal", "SIGRTMIN+4", "-o", "r.ompprof", "--", program.toString(), "late");
+        assertEquals(0, r.status(), r.err());
+        assertEquals("own handler ran during the work: yes\n", r.out());
+        assertFalse(r.err().contains("SIGRTMIN+4 handler"), r.err());
+        long spinning = collapsed(work, "r.ompprof").lines().filter(l -> l.contains("spin_for"))
+                .mapToLong(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1))).sum();
+        assertTrue(spinning > 300, "both regions sampled (2 threads x 0.5 s at 1000 Hz): " + spinning);
+    }
+
+    /** Threads that block SIGPROF are not sampled while they do; ompprof says so. */
+    @Test
+    void blockedSigprofIsReported() throws Exception {
+        Ompprof.Result r = Ompprof.run(work, TWO_THREADS, "record", "-o", "b.ompprof", "--", CPrograms.clang("own_sigprof").toString(), "block");
+        assertEquals(0, r.status(), r.err());
+        assertEquals("blocked and done\n", r.out());
+        assertTrue(r.err().contains("some threads had SIGPROF blocked"), r.err());
+    }
+
     private static String collapsed(Path dir, String profile) throws Exception {
         Ompprof.Result r = Ompprof.run(dir.resolve("x"), Map.of(), "export", "--format", "collapsed", dir.resolve(profile).toString());
         assertEquals(0, r.status(), r.err());
