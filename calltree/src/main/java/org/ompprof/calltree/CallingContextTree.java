@@ -260,9 +260,18 @@ public final class CallingContextTree {
         return ThreadValues.nonZero(threads, byThread);
     }
 
-    /** The sum of all values of {@code metric} (ROOT's inclusive value). */
+    /**
+     * The sum of all values of {@code metric} (ROOT's inclusive value). One pass over the
+     * metric's values unless its inclusive values are already known: asking every metric's total
+     * must not cost a per-node array each.
+     */
     public long total(int metric) {
-        return inclusive(ROOT, metric);
+        checkMetric(metric);
+        long[] known = derived.knownInclusiveSum(metric);
+        if (known != null) return known[ROOT];
+        long[] sum = {0};
+        values.forEachNonZeroSlot(metric, (slot, value) -> sum[0] += value);
+        return sum[0];
     }
 
     /** The sum of all values of {@code metric} on {@code thread}. */

@@ -44,6 +44,11 @@ final class DerivedValues {
         return cached(inclusiveSum, metric, compute);
     }
 
+    /** The inclusive sums of {@code metric} if computed already, else null. */
+    long[] knownInclusiveSum(int metric) {
+        return inclusiveSum.get(metric);
+    }
+
     long[] inclusiveOfThread(int metric, int thread, Supplier<long[]> compute) {
         long key = (long) metric << 32 | thread;
         long[] values = inclusiveOfThread.get(key);

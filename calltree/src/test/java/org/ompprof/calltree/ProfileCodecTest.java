@@ -20,6 +20,8 @@ import org.ompprof.calltree.profile.MetricCodec;
 import org.ompprof.calltree.profile.MutexTable;
 import org.ompprof.calltree.profile.MutexTableCodec;
 import org.ompprof.calltree.profile.ProfileFormatException;
+import org.ompprof.calltree.profile.LineTable;
+import org.ompprof.calltree.profile.LineTableCodec;
 import org.ompprof.calltree.profile.RegionTable;
 import org.ompprof.calltree.profile.RegionTableCodec;
 import org.ompprof.calltree.profile.Timeline;
@@ -145,6 +147,40 @@ class ProfileCodecTest {
             damage(r, RegionTableCodec.encode(regions), b -> RegionTableCodec.decode(b, 500));
             damage(r, MutexTableCodec.encode(mutexes), b -> MutexTableCodec.decode(b, 500));
         });
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {31, 32, 33})
+    void lineTableRoundTripsSortedAndFailsCleanly(long seed) {
+        Random r = new Random(seed);
+        LineTable.Builder b = new LineTable.Builder();
+        java.util.Map<List<Integer>, long[]> paper = new java.util.HashMap<>();
+        for (int i = 0; i < 2000; i++) {
+            int node = r.nextInt(300), line = 1 + r.nextInt(40);
+            long ns = 1 + r.nextInt(1_000_000);
+            boolean leaf = r.nextBoolean();
+            b.add(node, line, ns, leaf);
+            long[] v = paper.computeIfAbsent(List.of(node, line), k -> new long[2]);
+            v[0] += ns;
+            if (leaf) v[1] += ns;
+        }
+        b.add(5, 0, 99, true); // unknown lines are not rows
+        LineTable t = b.build();
+        LineTable back = LineTableCodec.decode(LineTableCodec.encode(t), 300);
+        assertEquals(paper.size(), back.size());
+        for (int i = 0; i < back.size(); i++) {
+            LineTable.Row row = back.row(i);
+            assertEquals(t.row(i), row);
+            long[] v = paper.get(List.of(row.node(), row.line()));
+            assertEquals(v[0], row.inclusiveNs());
+            assertEquals(v[1], row.exclusiveNs());
+            if (i > 0) assertTrue(back.row(i - 1).node() < row.node() || back.row(i - 1).line() < row.line(), "sorted by (node, line)");
+        }
+        int node = back.row(back.size() / 2).node();
+        LineTable.Row[] ofNode = back.of(node);
+        assertEquals(paper.keySet().stream().filter(k -> k.get(0) == node).count(), ofNode.length);
+        for (LineTable.Row row : ofNode) assertEquals(node, row.node());
+        assertTimeoutPreemptively(Duration.ofSeconds(60), () -> damage(r, LineTableCodec.encode(t), bytes -> LineTableCodec.decode(bytes, 300)));
     }
 
     /** Every prefix, and random damage: a clear error or a valid decode, nothing else, and quickly. */

@@ -43,6 +43,17 @@ class ViewsTest {
         assertEquals(5 * MS, bu.inclusive(bu.find(path(bu, "c", "main")), 2, StandardMetrics.TIME), "per thread too");
     }
 
+    @Test
+    void aCallersRowLeadsToTheHeaviestMatchingContext() {
+        CallingContextTree t = callSites();
+        t.addSample(1, path(t, "x", "b", "c"), 0x1, 2 * MS); // same callers b > c, under another root, lighter
+        CallingContextTree bu = BottomUp.of(t);
+        assertEquals(t.find(path(t, "main", "b", "c")), BottomUp.heaviestContext(t, bu, bu.find(path(bu, "c", "b")), StandardMetrics.TIME));
+        assertEquals(t.find(path(t, "x", "b", "c")), BottomUp.heaviestContext(t, bu, bu.find(path(bu, "c", "b", "x")), StandardMetrics.TIME));
+        assertEquals(t.find(path(t, "main", "c")), BottomUp.heaviestContext(t, bu, bu.find(path(bu, "c", "main")), StandardMetrics.TIME));
+        assertEquals(-1, BottomUp.heaviestContext(t, bu, CallingContextTree.ROOT, StandardMetrics.TIME));
+    }
+
     /** main > f > f > g (7 ms) and main > f (3 ms): recursion must not count f's time twice. */
     @Test
     void flatInclusiveCountsRecursionOnce() {

@@ -37,6 +37,7 @@ public final class Main {
                 case "merge" -> MergeCommand.run(args, out, err);
                 case "diff" -> DiffCommand.run(args, out, err);
                 case "demo" -> DemoCommand.run(args, out, err);
+                case "view" -> org.ompprof.ui.view.ViewCommand.run(args, out, err);
                 default -> throw new UserError("unknown command '" + verb + "'; see ompprof --help");
             };
         } catch (UserError e) {

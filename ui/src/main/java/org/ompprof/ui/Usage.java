@@ -23,6 +23,11 @@ final class Usage {
                   merge the profiles of many runs or processes into one (threads kept apart)
               ompprof diff [-o OUT] A B
                   a differential profile: B with A's values (a.*) and B minus A (delta.*)
+              ompprof view [--source-path DIRS] FILE
+                  the viewer: top-down, bottom-up and flat tables, flame graph, timeline, source,
+                  per-region charts and the report's findings, in a window
+              ompprof view --screenshot OUT.png [--view VIEW] [--size WxH] FILE
+                  one view rendered to a PNG, no display needed
               ompprof demo
                   build what is missing, profile a bundled OpenMP example and print what it found
               ompprof --help | --version

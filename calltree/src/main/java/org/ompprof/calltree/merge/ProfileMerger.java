@@ -7,13 +7,14 @@ import java.util.Map;
 import java.util.TreeMap;
 
 import org.ompprof.calltree.CallingContextTree;
+import org.ompprof.calltree.profile.LineTable;
 import org.ompprof.calltree.profile.MutexTable;
 import org.ompprof.calltree.profile.RegionTable;
 
 /**
  * Merges profiles one at a time into one: trees by path (values added), threads kept apart by
  * renumbering (input i's thread t becomes t plus the thread spans of the inputs before it),
- * region rows and mutex rows kept per input thread, counters added, metadata kept per run
+ * region rows and mutex rows kept per input thread, line times and counters added, metadata kept per run
  * ({@link RunMetadata}). Only the output is held; each input can be dropped once added, and
  * its timelines are carried across by the {@link InputMapping} {@link #add} returns, so a
  * caller can stream them. Merging is associative: merge(merge(a, b), c) and
@@ -24,6 +25,7 @@ public final class ProfileMerger {
     private final List<RegionTable.Row> regions = new ArrayList<>();
     private final Map<Integer, Integer> instances = new java.util.HashMap<>();
     private final List<MutexTable.Row> mutexes = new ArrayList<>();
+    private final LineTable.Builder lines = new LineTable.Builder();
     private final Map<String, Long> stitch = new TreeMap<>();
     private final Map<String, Long> blame = new TreeMap<>();
     private final RunMetadata metadata = new RunMetadata();
@@ -47,6 +49,7 @@ public final class ProfileMerger {
         inputRegions.rows().stream().collect(java.util.stream.Collectors.toMap(RegionTable.Row::regionNode, RegionTable.Row::instances,
                 (x, y) -> x)).forEach((node, n) -> instances.merge(node, n, Integer::sum));
         mutexes.addAll(input.mutexes().remapped(nodeMap).rows());
+        lines.addAll(input.lines(), nodeMap);
         input.stitch().forEach((k, v) -> stitch.merge(k, v, Long::sum));
         input.blame().forEach((k, v) -> blame.merge(k, v, Long::sum));
         metadata.add(input.metadata(), source, offset);
@@ -61,6 +64,6 @@ public final class ProfileMerger {
         byWait.sort(Comparator.comparingLong(MutexTable.Row::waitedNs).reversed());
         List<RegionTable.Row> counted = regions.stream().map(r -> new RegionTable.Row(r.regionNode(), instances.get(r.regionNode()),
                 r.callSiteFile(), r.callSiteLine(), r.thread(), r.ns())).toList();
-        return new ProfileParts(tree, new RegionTable(counted), new MutexTable(byWait), stitch, blame, metadata.result(), threadSpan);
+        return new ProfileParts(tree, new RegionTable(counted), new MutexTable(byWait), lines.build(), stitch, blame, metadata.result(), threadSpan);
     }
 }

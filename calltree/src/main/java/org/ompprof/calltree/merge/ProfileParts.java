@@ -3,17 +3,18 @@ package org.ompprof.calltree.merge;
 import java.util.Map;
 
 import org.ompprof.calltree.CallingContextTree;
+import org.ompprof.calltree.profile.LineTable;
 import org.ompprof.calltree.profile.MutexTable;
 import org.ompprof.calltree.profile.RegionTable;
 
 /**
  * What a profile holds besides its timelines, which are streamed apart because they are its
- * bulk: the tree, the region and mutex tables (node ids are the tree's), the stitch and blame
+ * bulk: the tree, the region, mutex and line tables (node ids are the tree's), the stitch and blame
  * counters, the run's metadata, and how many thread numbers it uses.
  *
  * @param threadSpan the profile's threads are numbered 0 .. threadSpan-1 (its highest thread + 1)
  */
-public record ProfileParts(CallingContextTree tree, RegionTable regions, MutexTable mutexes, Map<String, Long> stitch,
+public record ProfileParts(CallingContextTree tree, RegionTable regions, MutexTable mutexes, LineTable lines, Map<String, Long> stitch,
         Map<String, Long> blame, Map<String, String> metadata, int threadSpan) {
     public ProfileParts {
         stitch = Map.copyOf(stitch);

@@ -57,6 +57,11 @@ public final class Timeline {
         return new Timeline(newThread, timeNs, nodes, state, weightNs);
     }
 
+    /** The time column itself, for searches by time (not a copy: never write to it). */
+    long[] times() {
+        return timeNs;
+    }
+
     /** Appends samples; {@link #build()} gives the timeline. Not thread-safe. */
     public static final class Builder {
         private final int thread;

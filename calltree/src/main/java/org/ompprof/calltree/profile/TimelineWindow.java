@@ -5,7 +5,7 @@ import java.util.Arrays;
 /**
  * Picks what a timeline lane shows at a given zoom: for each of {@code pixels} columns over the
  * time window [from, to), the sample in effect at the column's start (the last one taken at or
- * before it), or -1 before the first. One binary search per column, so drawing 10 million
+ * before it, see {@code end}), or -1 where none is. One binary search per column, so drawing 10 million
  * samples costs what the screen is wide, not what the recording is long.
  */
 public final class TimelineWindow {
@@ -13,23 +13,32 @@ public final class TimelineWindow {
 
     /** Sample index per column; -1 where no sample has been taken yet or the thread had ended (after its last by one weight). */
     public static int[] samplePerPixel(Timeline t, long from, long to, int pixels) {
-        if (pixels <= 0 || to <= from) throw new IllegalArgumentException("an empty window");
-        int[] out = new int[pixels];
-        long[] times = new long[t.size()];
-        for (int i = 0; i < times.length; i++) times[i] = t.timeNs(i);
-        return fill(t, times, from, to, out);
+        if (pixels <= 0) throw new IllegalArgumentException("an empty window");
+        return fill(t, from, to, new int[pixels]);
     }
 
-    /** As {@link #samplePerPixel(Timeline, long, long, int)} with the timeline's times already in an array (kept by a view). */
-    public static int[] fill(Timeline t, long[] times, long from, long to, int[] out) {
+    /** As {@link #samplePerPixel(Timeline, long, long, int)} into {@code out} (one entry per column), so a view can reuse it. */
+    public static int[] fill(Timeline t, long from, long to, int[] out) {
+        if (out.length == 0 || to <= from) throw new IllegalArgumentException("an empty window");
+        long[] times = t.times();
         int pixels = out.length;
         for (int px = 0; px < pixels; px++) {
             long at = from + (to - from) * px / pixels;
             int i = Arrays.binarySearch(times, at);
             int idx = i >= 0 ? lastAt(times, i) : -i - 2;
-            out[px] = idx >= 0 && at < times[idx] + Math.max(1, t.weightNs(idx)) ? idx : -1;
+            out[px] = idx >= 0 && at < end(t, times, idx) ? idx : -1;
         }
         return out;
+    }
+
+    /**
+     * Where sample {@code i} stops being in effect: at the next sample when that comes within two
+     * of its weights (timer jitter must not draw holes into a busy lane), else after its weight.
+     */
+    private static long end(Timeline t, long[] times, int i) {
+        long w = Math.max(1, t.weightNs(i));
+        if (i + 1 < times.length && times[i + 1] - times[i] <= 2 * w) return times[i + 1];
+        return times[i] + w;
     }
 
     private static int lastAt(long[] times, int i) {

@@ -27,6 +27,36 @@ public final class BottomUp {
         return out;
     }
 
+    /**
+     * The heaviest top-down context a bottom-up row stands for: among the contexts whose frame is
+     * the row's function and whose callers, outward, are the row's, the one with the most of
+     * {@code metric} (inclusive); -1 if none (or for ROOT).
+     */
+    public static int heaviestContext(CallingContextTree topDown, CallingContextTree bottomUp, int row, int metric) {
+        if (row <= 0) return -1;
+        int[] chain = bottomUp.framePath(row); // the function first, then its callers outward
+        int best = -1;
+        long bestValue = -1;
+        for (int n = 1; n < topDown.size(); n++) {
+            if (topDown.frame(n) != chain[0] || !callersMatch(topDown, n, chain)) continue;
+            long v = topDown.inclusive(n, metric);
+            if (v > bestValue) {
+                best = n;
+                bestValue = v;
+            }
+        }
+        return best;
+    }
+
+    private static boolean callersMatch(CallingContextTree topDown, int node, int[] chain) {
+        int n = node;
+        for (int i = 1; i < chain.length; i++) {
+            n = topDown.parent(n);
+            if (n <= 0 || topDown.frame(n) != chain[i]) return false;
+        }
+        return true;
+    }
+
     /** The bottom-up node of a top-down node: its frames from itself outward. */
     private static int node(CallingContextTree topDown, CallingContextTree out, int[] mapped, int node) {
         if (node == CallingContextTree.ROOT) return CallingContextTree.ROOT;

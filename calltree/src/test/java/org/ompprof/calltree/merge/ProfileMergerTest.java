@@ -15,6 +15,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.Frame;
 import org.ompprof.calltree.Metric;
+import org.ompprof.calltree.profile.LineTable;
 import org.ompprof.calltree.profile.MutexTable;
 import org.ompprof.calltree.profile.RegionTable;
 import org.ompprof.calltree.profile.Timeline;
@@ -74,7 +75,7 @@ class ProfileMergerTest {
     @Test
     void tooManyThreadsIsRefused() {
         RandomRun a = RandomRun.of(1);
-        RandomRun huge = new RandomRun(new ProfileParts(a.parts().tree(), a.parts().regions(), a.parts().mutexes(), Map.of(), Map.of(),
+        RandomRun huge = new RandomRun(new ProfileParts(a.parts().tree(), a.parts().regions(), a.parts().mutexes(), LineTable.EMPTY, Map.of(), Map.of(),
                 Map.of(), CallingContextTree.MAX_THREAD), List.of());
         ProfileMerger merger = new ProfileMerger();
         merger.add(huge.parts(), "x");
@@ -88,7 +89,7 @@ class ProfileMergerTest {
 
     /** A merged profile in terms of frames, not node ids, which depend on the order of creation. */
     record Contents(Map<List<Object>, Long> values, List<List<Object>> regions, List<List<Object>> mutexes,
-            Map<Integer, List<List<Object>>> timelines, Map<String, Long> stitch, Map<String, Long> blame,
+            Map<Integer, List<List<Object>>> timelines, Map<List<Object>, List<Long>> lines, Map<String, Long> stitch, Map<String, Long> blame,
             Map<String, String> metadata, int threadSpan) {
         static Contents of(RandomRun run) {
             ProfileParts p = run.parts();
@@ -109,7 +110,12 @@ class ProfileMergerTest {
                 }
                 assertEquals(null, timelines.put(t.thread(), samples), "one timeline per output thread");
             }
-            return new Contents(values, regions, mutexes, timelines, p.stitch(), p.blame(), p.metadata(), p.threadSpan());
+            Map<List<Object>, List<Long>> lines = new HashMap<>();
+            for (int i = 0; i < p.lines().size(); i++) {
+                LineTable.Row r = p.lines().row(i);
+                lines.put(List.of(path(tree, r.node()), r.line()), List.of(r.inclusiveNs(), r.exclusiveNs()));
+            }
+            return new Contents(values, regions, mutexes, timelines, lines, p.stitch(), p.blame(), p.metadata(), p.threadSpan());
         }
 
         private static List<Frame> path(CallingContextTree tree, int node) {
@@ -131,7 +137,7 @@ class ProfileMergerTest {
         RandomRun a = RandomRun.of(1);
         RegionTable.Row row = new RegionTable.Row(1, 5, "r.c", 3, 1, new long[] {1, 2, 3, 4, 5});
         RegionTable.Row other = new RegionTable.Row(1, 5, "r.c", 3, 2, new long[] {1, 2, 3, 4, 5});
-        ProfileParts p = new ProfileParts(a.parts().tree(), new RegionTable(List.of(row, other)), new MutexTable(List.of()), Map.of(),
+        ProfileParts p = new ProfileParts(a.parts().tree(), new RegionTable(List.of(row, other)), new MutexTable(List.of()), LineTable.EMPTY, Map.of(),
                 Map.of(), Map.of(), 3);
         RandomRun twice = merge(List.of(new RandomRun(p, List.of()), new RandomRun(p, List.of())), List.of("x", "y"));
         List<RegionTable.Row> rows = twice.parts().regions().rows();

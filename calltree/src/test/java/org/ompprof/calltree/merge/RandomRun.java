@@ -11,6 +11,7 @@ import org.ompprof.calltree.Frame;
 import org.ompprof.calltree.FrameKind;
 import org.ompprof.calltree.MetricStorage;
 import org.ompprof.calltree.MetricUnit;
+import org.ompprof.calltree.profile.LineTable;
 import org.ompprof.calltree.profile.MutexTable;
 import org.ompprof.calltree.profile.RegionTable;
 import org.ompprof.calltree.profile.Timeline;
@@ -48,6 +49,8 @@ record RandomRun(ProfileParts parts, List<Timeline> timelines) {
             regions.add(new RegionTable.Row(random.nextInt(tree.size()), 1 + random.nextInt(9), "r.c", random.nextInt(50),
                     1 + random.nextInt(threads), new long[] {random.nextInt(100), random.nextInt(100), 0, random.nextInt(5), 1}));
         }
+        LineTable.Builder lines = new LineTable.Builder();
+        for (int i = 0, n = random.nextInt(6); i < n; i++) lines.add(random.nextInt(tree.size()), 1 + random.nextInt(9), 1 + random.nextInt(100), random.nextBoolean());
         List<MutexTable.Row> mutexes = new ArrayList<>();
         for (int i = 0, n = random.nextInt(4); i < n; i++) {
             mutexes.add(new MutexTable.Row("m" + seed + "_" + i, "mutex_blame.lock", null, 0, 100L * random.nextInt(3),
@@ -61,7 +64,7 @@ record RandomRun(ProfileParts parts, List<Timeline> timelines) {
         Map<String, Long> stitch = Map.of("exact", (long) random.nextInt(100), "seed" + seed % 3, 1L);
         Map<String, Long> blameTotals = Map.of("waited_ns.barrier", (long) random.nextInt(1000));
         int span = threads + 1 + random.nextInt(2); // a gap above the highest thread, as a real profile may have
-        return new RandomRun(new ProfileParts(tree, new RegionTable(regions), new MutexTable(mutexes), stitch, blameTotals,
+        return new RandomRun(new ProfileParts(tree, new RegionTable(regions), new MutexTable(mutexes), lines.build(), stitch, blameTotals,
                 metadata, span), timelines);
     }
 

@@ -28,6 +28,8 @@ public enum SectionKind {
     REGIONS(13),
     /** Profile: the mutexes threads waited for (calltree's MutexTableCodec). */
     MUTEXES(14),
+    /** Profile: time per source line within each context (calltree's LineTableCodec). */
+    LINES(15),
     END(255);
 
     private final int code;

@@ -1,6 +1,5 @@
 package org.ompprof.ui.pipeline;
 
-import java.util.ArrayList;
 import java.util.List;
 
 import org.eclipse.collections.impl.map.mutable.primitive.LongObjectHashMap;
@@ -20,12 +19,18 @@ import org.ompprof.unwinder.symbols.Symbolizer;
  * cached per (module, pc), since the same few thousand pcs recur in millions of samples.
  */
 final class FrameNames {
-    private static final int[] NONE = new int[0];
+    private static final Named NONE = new Named(new int[0], new int[0]);
+
+    /**
+     * Frame ids, outermost first, and the source line each is at: for a function into which the
+     * next one was inlined, the line of that inlined call; for the innermost, the pc's line; 0 unknown.
+     */
+    record Named(int[] ids, int[] lines) {}
 
     private final Stitcher stitcher;
     private final Symbolizer symbolizer;
     private final FrameTable frames;
-    private final LongObjectHashMap<LongObjectHashMap<int[]>> byModule = new LongObjectHashMap<>();
+    private final LongObjectHashMap<LongObjectHashMap<Named>> byModule = new LongObjectHashMap<>();
 
     FrameNames(Stitcher stitcher, Symbolizer symbolizer, FrameTable frames) {
         this.stitcher = stitcher;
@@ -35,36 +40,47 @@ final class FrameNames {
 
     /** Frame ids for one path element, outermost first. */
     int[] frames(PathFrame element) {
+        return named(element).ids();
+    }
+
+    /** Frame ids and their lines for one path element. */
+    Named named(PathFrame element) {
         return switch (element) {
-            case Placeholder p -> new int[] {frames.intern(Frame.placeholder(p.label()))};
-            case PathFrame.Unmapped u -> new int[] {frames.intern(Frame.unresolved(FrameKind.USER, "?", u.pc()))};
+            case Placeholder p -> one(frames.intern(Frame.placeholder(p.label())));
+            case PathFrame.Unmapped u -> one(frames.intern(Frame.unresolved(FrameKind.USER, "?", u.pc())));
             case PathFrame.Code c -> code(c);
         };
     }
 
-    private int[] code(PathFrame.Code c) {
-        LongObjectHashMap<int[]> cache = byModule.getIfAbsentPut(c.moduleId(), LongObjectHashMap::new);
-        int[] ids = cache.get(c.lookupPc());
-        if (ids == null) {
-            ids = symbolize(c);
-            cache.put(c.lookupPc(), ids);
-        }
-        return ids;
+    private static Named one(int id) {
+        return new Named(new int[] {id}, new int[1]);
     }
 
-    private int[] symbolize(PathFrame.Code c) {
+    private Named code(PathFrame.Code c) {
+        LongObjectHashMap<Named> cache = byModule.getIfAbsentPut(c.moduleId(), LongObjectHashMap::new);
+        Named named = cache.get(c.lookupPc());
+        if (named == null) {
+            named = symbolize(c);
+            cache.put(c.lookupPc(), named);
+        }
+        return named;
+    }
+
+    private Named symbolize(PathFrame.Code c) {
         FrameKind kind = stitcher.isRuntime(c.moduleId()) ? FrameKind.RUNTIME : FrameKind.USER;
         Module module = stitcher.module(c.moduleId()).orElse(null);
-        if (module == null) return new int[] {frames.intern(Frame.unresolved(kind, c.modulePath(), c.lookupPc()))};
+        if (module == null) return one(frames.intern(Frame.unresolved(kind, c.modulePath(), c.lookupPc())));
         List<SourceFrame> innermostFirst = symbolizer.symbolize(module, c.lookupPc());
         if (innermostFirst.isEmpty()) return NONE;
-        List<Integer> ids = new ArrayList<>();
-        for (int i = innermostFirst.size() - 1; i >= 0; i--) {
+        int n = innermostFirst.size();
+        int[] ids = new int[n], lines = new int[n];
+        for (int i = n - 1; i >= 0; i--) {
             SourceFrame s = innermostFirst.get(i);
             FrameKind k = s.inlined() && kind == FrameKind.USER ? FrameKind.INLINED : kind;
-            ids.add(frames.intern(frame(k, c, s)));
+            ids[n - 1 - i] = frames.intern(frame(k, c, s));
+            lines[n - 1 - i] = Math.max(0, s.line());
         }
-        return ids.stream().mapToInt(Integer::intValue).toArray();
+        return new Named(ids, lines);
     }
 
     private static Frame frame(FrameKind kind, PathFrame.Code c, SourceFrame s) {

@@ -30,8 +30,8 @@ public final class ProfileDiffer {
 
     public static Result diff(Path base, Path now, Path output) throws IOException {
         try (Recording ra = Recording.open(base); Recording rb = Recording.open(now); RecordingWriter w = RecordingWriter.create(output)) {
-            Profile a = ProfileReader.readWithoutTimelines(ra);
-            Profile b = ProfileReader.readWithoutTimelines(rb);
+            Profile a = ProfileReader.withoutTimelines(ra);
+            Profile b = ProfileReader.withoutTimelines(rb);
             ProfileDiff.Result d = ProfileDiff.of(a.tree(), b.tree());
             InputMapping mapping = new InputMapping(0, d.nodeMapOfB());
             long[] samples = {0};
@@ -42,7 +42,7 @@ public final class ProfileDiffer {
                 throw e.getCause();
             }
             Profile out = new Profile(d.tree(), List.of(), b.counters(), b.blame(), b.regions().remapped(d.nodeMapOfB(), 0),
-                    b.mutexes().remapped(d.nodeMapOfB()), samples[0]);
+                    b.mutexes().remapped(d.nodeMapOfB()), b.lines().remapped(d.nodeMapOfB()), samples[0]);
             Map<String, String> metadata = new LinkedHashMap<>(rb.metadata().entries());
             metadata.put(BASE_FILE, base.toString());
             ra.metadata().entries().forEach((k, v) -> metadata.put(BASE_METADATA + k, v));

@@ -35,7 +35,7 @@ public final class ProfileMerge {
             for (Path input : inputs) samples += add(input, merger, tables, w);
             ProfileParts out = merger.result();
             Profile merged = new Profile(out.tree(), List.of(), StitchCounters.fromMap(out.stitch()), out.blame(), out.regions(),
-                    out.mutexes(), samples);
+                    out.mutexes(), out.lines(), samples);
             RunTables run = tables.result(out.metadata(), out.threadSpan());
             ProfileWriter.tables(w, run, merged);
             return new Result(w.commit(), inputs.size(), samples, out.tree().size() - 1, run.threads().size());
@@ -45,11 +45,11 @@ public final class ProfileMerge {
     /** Adds one input; returns the samples of its timelines. */
     private static long add(Path input, ProfileMerger merger, RunTablesMerger tables, RecordingWriter w) throws IOException {
         try (Recording r = Recording.open(input)) {
-            Profile p = ProfileReader.readWithoutTimelines(r);
+            Profile p = ProfileReader.withoutTimelines(r);
             RunTables run = RunTables.of(r);
             InputMapping mapping;
             try {
-                mapping = merger.add(new ProfileParts(p.tree(), p.regions(), p.mutexes(), p.counters().asMap(), p.blame(),
+                mapping = merger.add(new ProfileParts(p.tree(), p.regions(), p.mutexes(), p.lines(), p.counters().asMap(), p.blame(),
                         run.metadata().entries(), run.threadSpan(p.tree(), p.timelines())), input.toString());
             } catch (IllegalArgumentException e) {
                 throw new UserError("cannot merge " + input + ": " + e.getMessage());

@@ -9,6 +9,8 @@ import org.ompprof.calltree.FrameTable;
 import org.ompprof.calltree.MetricRegistry;
 import org.ompprof.calltree.profile.FrameTableCodec;
 import org.ompprof.calltree.profile.MetricCodec;
+import org.ompprof.calltree.profile.LineTable;
+import org.ompprof.calltree.profile.LineTableCodec;
 import org.ompprof.calltree.profile.MutexTable;
 import org.ompprof.calltree.profile.MutexTableCodec;
 import org.ompprof.calltree.profile.RegionTable;
@@ -29,65 +31,55 @@ public final class ProfileReader {
     private ProfileReader() {}
 
     public static Profile read(Recording file) {
-        return file.isProfile() ? decode(file) : ProfileBuilder.build(file);
+        if (!file.isProfile()) return ProfileBuilder.build(file);
+        Profile p = withoutTimelines(file);
+        return p.withTimelines(timelines(file, p.tree().size()));
     }
 
     /**
-     * The profile without its timelines, read section by section: what a merge holds of an
-     * input while it streams the input's timelines across. A raw recording is built whole.
+     * A profile file's tree and tables without its timelines, which are most of its bytes: what a
+     * viewer shows first while {@link #timelines} are decoded. Raw recordings are built whole.
      */
-    public static Profile readWithoutTimelines(Recording file) {
+    public static Profile withoutTimelines(Recording file) {
         if (!file.isProfile()) return ProfileBuilder.build(file);
-        CallingContextTree tree = tree(file);
+        FrameTable frames = required(file, SectionKind.FRAMES, file.section(SectionKind.FRAMES, ProfileSections.decoder(FrameTableCodec::decode)));
+        MetricRegistry metrics = required(file, SectionKind.METRICS, file.section(SectionKind.METRICS, ProfileSections.decoder(MetricCodec::decode)));
+        CallingContextTree tree = file.section(SectionKind.TREE, ProfileSections.decoder(b -> TreeCodec.decode(b, frames, metrics))).orElseThrow();
+        RegionTable regions = file.section(SectionKind.REGIONS, ProfileSections.decoder(b -> RegionTableCodec.decode(b, tree.size())))
+                .orElse(new RegionTable(List.of()));
+        MutexTable mutexes = file.section(SectionKind.MUTEXES, ProfileSections.decoder(b -> MutexTableCodec.decode(b, tree.size())))
+                .orElse(new MutexTable(List.of()));
+        LineTable lines = file.section(SectionKind.LINES, ProfileSections.decoder(b -> LineTableCodec.decode(b, tree.size())))
+                .orElse(LineTable.EMPTY);
         return new Profile(tree, List.of(), StitchCounters.fromMap(file.counters(SectionKind.STITCH)), file.counters(SectionKind.BLAME),
-                regions(file, tree), mutexes(file, tree), 0);
+                regions, mutexes, lines, 0);
     }
 
-    /** Calls {@code consumer} with each run of a timeline in the file, in file order; nodes are checked against {@code nodes}. */
-    public static void forEachTimelineRun(Recording file, int nodes, java.util.function.Consumer<Timeline> consumer) {
+    /** Calls {@code consumer} with each run of a timeline in the file, in file order, one at a time (for streaming). */
+    public static void forEachTimelineRun(Recording file, int treeSize, java.util.function.Consumer<Timeline> consumer) {
         file.forEachSection(SectionKind.TIMELINE, (thread, payload) -> {
             Timeline.Builder b = new Timeline.Builder((int) thread);
             ProfileSections.decoder(p -> {
-                TimelineCodec.decode(p, nodes, b);
+                TimelineCodec.decode(p, treeSize, b);
                 return null;
             }).decode(payload);
             consumer.accept(b.build());
         });
     }
 
-    private static Profile decode(Recording file) {
-        CallingContextTree tree = tree(file);
+    /** Each thread's timeline of a profile file whose tree has {@code treeSize} nodes, by thread. */
+    public static List<Timeline> timelines(Recording file, int treeSize) {
         IntObjectHashMap<Timeline.Builder> builders = new IntObjectHashMap<>();
-        long[] samples = {0};
         file.forEachSection(SectionKind.TIMELINE, (thread, payload) -> {
             Timeline.Builder b = builders.getIfAbsentPut((int) thread, () -> new Timeline.Builder((int) thread));
-            int before = b.size();
             ProfileSections.decoder(p -> {
-                TimelineCodec.decode(p, tree.size(), b);
+                TimelineCodec.decode(p, treeSize, b);
                 return null;
             }).decode(payload);
-            samples[0] += b.size() - before;
         });
         List<Timeline> timelines = new ArrayList<>();
         for (int thread : builders.keySet().toSortedArray()) timelines.add(builders.get(thread).build());
-        return new Profile(tree, timelines, StitchCounters.fromMap(file.counters(SectionKind.STITCH)), file.counters(SectionKind.BLAME),
-                regions(file, tree), mutexes(file, tree), samples[0]);
-    }
-
-    private static CallingContextTree tree(Recording file) {
-        FrameTable frames = required(file, SectionKind.FRAMES, file.section(SectionKind.FRAMES, ProfileSections.decoder(FrameTableCodec::decode)));
-        MetricRegistry metrics = required(file, SectionKind.METRICS, file.section(SectionKind.METRICS, ProfileSections.decoder(MetricCodec::decode)));
-        return file.section(SectionKind.TREE, ProfileSections.decoder(b -> TreeCodec.decode(b, frames, metrics))).orElseThrow();
-    }
-
-    private static RegionTable regions(Recording file, CallingContextTree tree) {
-        return file.section(SectionKind.REGIONS, ProfileSections.decoder(b -> RegionTableCodec.decode(b, tree.size())))
-                .orElse(new RegionTable(List.of()));
-    }
-
-    private static MutexTable mutexes(Recording file, CallingContextTree tree) {
-        return file.section(SectionKind.MUTEXES, ProfileSections.decoder(b -> MutexTableCodec.decode(b, tree.size())))
-                .orElse(new MutexTable(List.of()));
+        return timelines;
     }
 
     private static <T> T required(Recording file, SectionKind kind, java.util.Optional<T> value) {

@@ -7,6 +7,7 @@ import java.util.List;
 import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.profile.FrameTableCodec;
 import org.ompprof.calltree.profile.MetricCodec;
+import org.ompprof.calltree.profile.LineTableCodec;
 import org.ompprof.calltree.profile.MutexTableCodec;
 import org.ompprof.calltree.profile.RegionTableCodec;
 import org.ompprof.calltree.profile.Timeline;
@@ -65,6 +66,7 @@ public final class ProfileWriter {
         w.counters(SectionKind.BLAME, new java.util.TreeMap<>(profile.blame()));
         w.section(SectionKind.REGIONS, RegionTableCodec.encode(profile.regions()));
         w.section(SectionKind.MUTEXES, MutexTableCodec.encode(profile.mutexes()));
+        w.section(SectionKind.LINES, LineTableCodec.encode(profile.lines()));
     }
 
     private static List<ModuleInfo> imagesNotKept(List<ModuleInfo> modules) {

@@ -1,4 +1,8 @@
 package org.ompprof.ui.report;
 
-/** One plain-sentence finding and what it costs (thread time), for ranking. */
-record Finding(long costNs, String text) {}
+/**
+ * One plain-sentence finding and what it costs (thread time), for ranking.
+ *
+ * @param node the context it is about (the blamed one, else the one that waits), -1 for none
+ */
+public record Finding(long costNs, String text, int node) {}

@@ -55,7 +55,7 @@ final class Findings {
         String cause = blamed < 0 ? "" : (ratio >= 1.1 ? ": imbalance, caused by " : ": blamed on ") + Names.call(tree, blamed);
         String who = ratio >= 1.1 ? String.format(Locale.ROOT, "; thread %d works %.1fx the mean", heaviest.thread(), ratio) : "";
         out.add(new Finding(barrier, String.format(Locale.ROOT, "%s of thread time is barrier waiting in %s%s%s", Report.pct(barrier, total),
-                where, who, cause)));
+                where, who, cause), blamed >= 0 ? blamed : region));
     }
 
     /** {@code critical `shared_table` at q.c:156: waiters lose 5.2 s (12% of thread time), blamed on crit_body() (holder)}. */
@@ -64,7 +64,7 @@ final class Findings {
         boolean known = m.topNode() >= 0 && !tree.frameOf(m.topNode()).name().startsWith("<");
         out.add(new Finding(m.waitedNs(), String.format(Locale.ROOT, "%s: waiters lose %s (%s of thread time), blamed on %s",
                 Names.mutex(m), Report.time(m.waitedNs()), Report.pct(m.waitedNs(), total),
-                known ? Names.call(tree, m.topNode()) + " (holder)" : "no known holder (<unattributed>)")));
+                known ? Names.call(tree, m.topNode()) + " (holder)" : "no known holder (<unattributed>)"), m.topNode()));
     }
 
     private void idle(List<Finding> out) {
@@ -72,7 +72,7 @@ final class Findings {
         if (!worth(waited)) return;
         int blamed = topIn(BlameKind.IDLE.metric(), -1);
         out.add(new Finding(waited, String.format(Locale.ROOT, "%s of thread time is idle (threads with no work: serial code or "
-                + "too few tasks), blamed on %s", Report.pct(waited, total), blamed < 0 ? "nothing running" : Names.call(tree, blamed))));
+                + "too few tasks), blamed on %s", Report.pct(waited, total), blamed < 0 ? "nothing running" : Names.call(tree, blamed)), blamed));
     }
 
     private void unattributed(List<Finding> out) {
@@ -83,7 +83,8 @@ final class Findings {
         }
         if (!worth(un)) return;
         out.add(new Finding(un, String.format(Locale.ROOT, "%s of the waiting (%s) found nobody to blame: no thread worked at the time, "
-                + "or a mutex's holder was not recorded; it is under <unattributed>", Report.pct(un, waited), Report.time(un))));
+                + "or a mutex's holder was not recorded; it is under <unattributed>", Report.pct(un, waited), Report.time(un)),
+                tree.findChild(CallingContextTree.ROOT, tree.frames().find(org.ompprof.calltree.Frame.UNATTRIBUTED))));
     }
 
     /** The node with the most of {@code metric}, within {@code region}'s subtree (anywhere for -1); -1 if none. */

@@ -189,7 +189,7 @@ public final class Report {
         return out;
     }
 
-    static double imbalance(List<RegionTable.Row> rows) {
+    public static double imbalance(List<RegionTable.Row> rows) {
         long max = 0, sum = 0;
         for (RegionTable.Row r : rows) {
             max = Math.max(max, r.ns(RegionTable.Column.WORK));
@@ -201,6 +201,12 @@ public final class Report {
     private static String site(RegionTable.Row r) {
         String site = Names.site(r.callSiteFile(), r.callSiteLine());
         return site == null ? "" : " (" + site + ")";
+    }
+
+    /** The findings of a profile, costliest first, each with the context it points at. */
+    public static List<Finding> findings(Profile p) {
+        Report r = new Report(p, null, List.of(), "", 0, false);
+        return new Findings(p, r.tree, r.total, r.regionRows()).all();
     }
 
     private void findings() {

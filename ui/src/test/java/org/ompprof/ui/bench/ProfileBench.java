@@ -103,7 +103,7 @@ public final class ProfileBench {
      * A random recursive tree of {@code nodes} nodes (parents uniform, so depths like real
      * profiles'), and samples mostly on a few hot paths in runs per thread, as a timeline holds them.
      */
-    static Profile syntheticProfile(Random random, int nodes, int samples, int threads) {
+    public static Profile syntheticProfile(Random random, int nodes, int samples, int threads) {
         CallingContextTree tree = CallingContextTree.create();
         int frames = 50_000;
         for (int f = 0; f < frames; f++) tree.frames().intern(Frame.of(FrameKind.USER, "/opt/app/bin/app", "function_" + f, "src/app" + f % 97 + ".c", 0));
@@ -122,7 +122,7 @@ public final class ProfileBench {
             lines.get(t).add(time[t], node[t], state, 1_000_000);
         }
         return new Profile(tree, lines.stream().map(Timeline.Builder::build).toList(), StitchCounters.fromMap(Map.of()), Map.of(),
-                new org.ompprof.calltree.profile.RegionTable(List.of()), new org.ompprof.calltree.profile.MutexTable(List.of()), samples);
+                new org.ompprof.calltree.profile.RegionTable(List.of()), new org.ompprof.calltree.profile.MutexTable(List.of()), org.ompprof.calltree.profile.LineTable.EMPTY, samples);
     }
 
     private static String rates(long samples, long[] ns) {

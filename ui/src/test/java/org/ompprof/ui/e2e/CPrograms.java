@@ -8,14 +8,14 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /** Compiles the known-answer C programs of src/test/c into target/c-bin, once per build. */
-final class CPrograms {
+public final class CPrograms {
     private static final Path SOURCES = Path.of("src/test/c").toAbsolutePath();
     private static final Path BIN = Path.of("target/c-bin").toAbsolutePath();
 
     private CPrograms() {}
 
     /** The program {@code name}.c built with clang-19 -fopenmp. */
-    static Path clang(String name) {
+    public static Path clang(String name) {
         return build(name, name, List.of("clang-19", "-fopenmp", "-g", "-O1", "-fno-omit-frame-pointer"), List.of("-lm"));
     }
 

@@ -12,11 +12,11 @@ import java.util.concurrent.TimeUnit;
  * Runs the real {@code ompprof} command line in its own JVM, as a user would, with this
  * test's class path.
  */
-final class Ompprof {
+public final class Ompprof {
     private Ompprof() {}
 
     /** What one run printed and returned. */
-    record Result(int status, String out, String err) {}
+    public record Result(int status, String out, String err) {}
 
     /** Starts ompprof with ARGS and extra environment; output goes to files in {@code work}. */
     static Process start(Path work, Map<String, String> env, List<String> args) throws IOException {
@@ -34,12 +34,15 @@ final class Ompprof {
                 .redirectOutput(work.resolve("stdout.txt").toFile())
                 .redirectError(work.resolve("stderr.txt").toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()));
-        pb.environment().putAll(env);
+        env.forEach((k, v) -> {
+            if (v == null) pb.environment().remove(k); // a null value unsets the variable
+            else pb.environment().put(k, v);
+        });
         return pb.start();
     }
 
     /** Runs ompprof to completion (at most two minutes). */
-    static Result run(Path work, Map<String, String> env, String... args) throws Exception {
+    public static Result run(Path work, Map<String, String> env, String... args) throws Exception {
         Process p = start(work, env, List.of(args));
         if (!p.waitFor(120, TimeUnit.SECONDS)) {
             p.destroyForcibly();

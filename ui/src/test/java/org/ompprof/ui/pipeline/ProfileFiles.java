@@ -13,6 +13,7 @@ import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.Frame;
 import org.ompprof.calltree.FrameKind;
 import org.ompprof.calltree.Metric;
+import org.ompprof.calltree.profile.LineTable;
 import org.ompprof.calltree.profile.MutexTable;
 import org.ompprof.calltree.profile.RegionTable;
 import org.ompprof.calltree.profile.Timeline;
@@ -53,7 +54,7 @@ final class ProfileFiles {
         RegionTable regions = new RegionTable(List.of(new RegionTable.Row(1, 1 + random.nextInt(5), "a.c", 3, 1, new long[] {5, 4, 3, 2, 1})));
         MutexTable mutexes = new MutexTable(List.of(new MutexTable.Row("m", "mutex_blame.lock", "a.c", 9, 1 + random.nextInt(9), 1, 1)));
         Profile p = new Profile(tree, timelines, StitchCounters.fromMap(Map.of("regions", 3L)), Map.of("waited_ns.barrier", 7L), regions,
-                mutexes, timelines.stream().mapToLong(Timeline::size).sum());
+                mutexes, lineTimes(tree, random), timelines.stream().mapToLong(Timeline::size).sum());
         Map<String, String> m = new java.util.LinkedHashMap<>();
         m.put(Metadata.COMMAND, "./app " + seed);
         m.put(Metadata.MODE, "wall");
@@ -66,9 +67,15 @@ final class ProfileFiles {
         return file;
     }
 
+    private static LineTable lineTimes(CallingContextTree tree, Random random) {
+        LineTable.Builder b = new LineTable.Builder();
+        for (int node = 1; node < tree.size(); node++) b.add(node, 1 + random.nextInt(20), 1_000_000, random.nextBoolean());
+        return b.build();
+    }
+
     /** What a profile file holds, with paths of frames for node ids. */
     record Contents(Map<List<Object>, Long> values, Map<Integer, List<List<Object>>> timelines, List<List<Object>> regions,
-            List<List<Object>> mutexes, Map<String, String> metadata, List<List<Object>> threads, Map<String, Long> blame,
+            List<List<Object>> mutexes, Map<List<Object>, List<Long>> lines, Map<String, String> metadata, List<List<Object>> threads, Map<String, Long> blame,
             Map<String, Long> stitch, long handlerCalls) {
         static Contents of(Path file) {
             try (Recording r = Recording.open(file)) {
@@ -89,7 +96,12 @@ final class ProfileFiles {
                 List<List<Object>> mutexes = p.mutexes().rows().stream().map(x -> List.<Object>of(x.name(), x.waitedNs(),
                         path(tree, x.topNode()))).toList();
                 List<List<Object>> threads = r.threads().stream().map(t -> List.<Object>of(t.seq(), t.osTid(), t.samples())).toList();
-                return new Contents(values, timelines, regions, mutexes, r.metadata().entries(), threads, p.blame(),
+                Map<List<Object>, List<Long>> lines = new HashMap<>();
+                for (int i = 0; i < p.lines().size(); i++) {
+                    LineTable.Row x = p.lines().row(i);
+                    lines.put(List.of(path(tree, x.node()), x.line()), List.of(x.inclusiveNs(), x.exclusiveNs()));
+                }
+                return new Contents(values, timelines, regions, mutexes, lines, r.metadata().entries(), threads, p.blame(),
                         p.counters().asMap(), r.stats().handlerCalls());
             }
         }

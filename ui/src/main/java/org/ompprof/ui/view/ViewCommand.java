@@ -1,0 +1,100 @@
+package org.ompprof.ui.view;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+
+import javafx.application.Platform;
+import javafx.scene.Scene;
+import javafx.scene.control.Label;
+import javafx.scene.control.ProgressBar;
+import javafx.scene.layout.VBox;
+import javafx.stage.Stage;
+
+import org.ompprof.calltree.profile.Timeline;
+import org.ompprof.sampler.UserError;
+import org.ompprof.sampler.recording.Recording;
+import org.ompprof.ui.pipeline.Profile;
+import org.ompprof.ui.pipeline.ProfileReader;
+
+/** {@code ompprof view}: the JavaFX viewer in a window, or one of its views rendered to a PNG. */
+public final class ViewCommand {
+    private ViewCommand() {}
+
+    public static int run(List<String> args, PrintStream out, PrintStream err) throws Exception {
+        if (args.contains("--help") || args.contains("-h")) {
+            out.print(ViewOptions.USAGE);
+            return 0;
+        }
+        ViewOptions o = ViewOptions.parse(args);
+        if (!Files.isRegularFile(o.file())) throw new UserError("view: no profile at " + o.file());
+        if (o.screenshot() != null) {
+            Path dir = o.screenshot().toAbsolutePath().getParent();
+            if (!Files.isDirectory(dir)) throw new UserError("view: cannot write " + o.screenshot() + ": no directory " + dir);
+            Screenshot.take(load(o.file()), o);
+            err.println("ompprof: wrote " + o.screenshot() + " (" + o.view().name().toLowerCase() + ", " + o.width() + "x" + o.height() + ")");
+            return 0;
+        }
+        if (System.getenv("DISPLAY") == null && System.getenv("WAYLAND_DISPLAY") == null) {
+            throw new UserError("view: no display ($DISPLAY is not set); render a view to a file instead with "
+                    + "`ompprof view --screenshot OUT.png [--view flame] " + o.file() + "`, or run under ssh -X or xvfb-run");
+        }
+        return window(o);
+    }
+
+    static Profile load(Path file) {
+        try (Recording r = Recording.open(file)) {
+            return ProfileReader.read(r);
+        }
+    }
+
+    /** Shows the window at once with a progress bar, loads in the background, then shows the views. */
+    private static int window(ViewOptions o) throws Exception {
+        CountDownLatch closed = new CountDownLatch(1);
+        CompletableFuture<Throwable> failure = new CompletableFuture<>();
+        Platform.startup(() -> {
+            Stage stage = new Stage();
+            stage.setTitle("ompprof - " + o.file().getFileName());
+            ProgressBar bar = new ProgressBar(ProgressBar.INDETERMINATE_PROGRESS);
+            VBox loading = new VBox(10, new Label("Loading " + o.file() + " ..."), bar);
+            loading.setStyle("-fx-padding: 40;");
+            stage.setScene(new Scene(loading, o.width(), o.height()));
+            stage.setOnHidden(e -> closed.countDown());
+            stage.show();
+            Thread loader = new Thread(() -> {
+                try (Recording r = Recording.open(o.file())) {
+                    Profile p = ProfileReader.withoutTimelines(r);
+                    boolean later = p.timelines().isEmpty() && r.isProfile();
+                    CompletableFuture<Viewer> shown = new CompletableFuture<>();
+                    Platform.runLater(() -> {
+                        Viewer v = new Viewer(p, o.file().getFileName().toString(), o.sourcePath(), false);
+                        stage.getScene().setRoot(v.root());
+                        Screenshot.prepare(v, o);
+                        if (later) v.timeline.loading();
+                        shown.complete(v);
+                    });
+                    if (later) {
+                        List<Timeline> lanes = ProfileReader.timelines(r, p.tree().size());
+                        Viewer v = shown.join();
+                        Platform.runLater(() -> v.timeline.lanes(lanes));
+                    }
+                } catch (Throwable t) {
+                    failure.complete(t);
+                    Platform.runLater(stage::close);
+                }
+            }, "ompprof-load");
+            loader.setDaemon(true);
+            loader.start();
+        });
+        closed.await();
+        Platform.exit();
+        Throwable t = failure.getNow(null);
+        if (t instanceof RuntimeException r) throw r;
+        if (t != null) throw new IOException(t);
+        return 0;
+    }
+}
