@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.TreeSet;
 
 import org.ompprof.sampler.UserError;
+import org.ompprof.sampler.launch.SamplingSignal;
 import org.ompprof.sampler.recording.HandlerHistogram;
 import org.ompprof.sampler.recording.ImageSource;
 import org.ompprof.sampler.recording.Metadata;
@@ -79,6 +80,7 @@ public final class InfoCommand {
         line(s, "sampling", m.get(Metadata.MODE, "?") + " time, " + m.get(Metadata.RATE_HZ, "?") + " Hz per thread, stack snapshots up to "
                 + m.get(Metadata.STACK_BYTES, "?") + " bytes");
         line(s, "runtime", runtime(m));
+        signal(s, m);
         line(s, "duration", String.format(Locale.ROOT, "%.2f s, exit status %s", m.getLong(Metadata.WALL_NS, 0) / 1e9,
                 m.get(Metadata.EXIT_STATUS, "?")));
         line(s, "ompprof", m.get(Metadata.OMPPROF_VERSION, "?") + (m.flag(Metadata.GOMP_SHIM) ? " (GCC program run on libomp)" : ""));
@@ -95,6 +97,20 @@ public final class InfoCommand {
             line(s, "  run " + i, m.get(p + RunMetadata.SOURCE, "?") + ": " + m.get(p + Metadata.COMMAND, "?") + ", exit status "
                     + m.get(p + Metadata.EXIT_STATUS, "?") + ", thread offset " + m.get(p + RunMetadata.THREAD_OFFSET, "?"));
         }
+    }
+
+    /** The sampling signal when it was not SIGPROF, and what stood in its way (recorded by the agent). */
+    private static void signal(StringBuilder s, Metadata m) {
+        String name = m.get(Metadata.SIGNAL, "SIGPROF");
+        int signal;
+        try {
+            signal = SamplingSignal.parse(name);
+        } catch (UserError e) {
+            return; // a name this ompprof does not know: nothing to add
+        }
+        List<String> problems = SamplingSignal.problems(signal, (int) m.getLong(Metadata.SIGNAL_PROBLEMS, 0), m.getLong(Metadata.FOREIGN_SIGNALS, 0));
+        if (!name.equals("SIGPROF") || !problems.isEmpty()) line(s, "signal", name);
+        for (String p : problems) line(s, "", p);
     }
 
     private static String runtime(Metadata m) {

@@ -11,7 +11,7 @@ import org.ompprof.sampler.wire.Wire;
  * program stood in its way: its own handler, a handler set over the agent's, the signal blocked
  * in a thread, or its own timers (setitimer) and kills sending the same signal.
  */
-final class SamplingSignal {
+public final class SamplingSignal {
     static final int SIGPROF = 27;
     private static final int SIGUSR1 = 10, SIGUSR2 = 12;
     /** glibc's SIGRTMIN: 32 and 33 are taken by its threads library. */
@@ -21,7 +21,7 @@ final class SamplingSignal {
     private SamplingSignal() {}
 
     /** SIGPROF, SIGUSR1, SIGUSR2, SIGRTMIN+N, SIGRTMAX-N (with or without SIG), or a number. */
-    static int parse(String v) {
+    public static int parse(String v) {
         String s = v.toUpperCase(java.util.Locale.ROOT);
         if (!s.startsWith("SIG") && !s.isEmpty() && !Character.isDigit(s.charAt(0))) s = "SIG" + s;
         int n;
@@ -57,7 +57,7 @@ final class SamplingSignal {
     }
 
     /** One line per problem the agent reported; empty when sampling went as it should. */
-    static List<String> problems(int signal, int bits, long foreign) {
+    public static List<String> problems(int signal, int bits, long foreign) {
         String sig = name(signal);
         List<String> out = new ArrayList<>();
         if ((bits & Wire.SIGNAL_TAKEN) != 0) {

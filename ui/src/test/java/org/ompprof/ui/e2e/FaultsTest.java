@@ -131,6 +131,8 @@ class FaultsTest {
         assertEquals("own handler ran during the work: yes\n", r.out());
         assertTrue(r.err().contains("the program replaced ompprof's SIGPROF handler while it ran"), r.err());
         assertTrue(r.err().contains("--signal"), "says what to do: " + r.err());
+        Ompprof.Result info = Ompprof.run(work.resolve("i"), Map.of(), "info", work.resolve("o.ompprof").toString());
+        assertTrue(info.out().contains("replaced ompprof's SIGPROF handler"), "the profile keeps it: " + info.out());
     }
 
     /** With --signal the program has SIGPROF to itself and is sampled all the same. */
