@@ -267,11 +267,13 @@ public final class CallingContextTree {
      */
     public long total(int metric) {
         checkMetric(metric);
-        long[] known = derived.knownInclusiveSum(metric);
-        if (known != null) return known[ROOT];
-        long[] sum = {0};
-        values.forEachNonZeroSlot(metric, (slot, value) -> sum[0] += value);
-        return sum[0];
+        return derived.total(metric, () -> {
+            long[] known = derived.knownInclusiveSum(metric);
+            if (known != null) return known[ROOT];
+            long[] sum = {0};
+            values.forEachNonZeroSlot(metric, (slot, value) -> sum[0] += value);
+            return sum[0];
+        });
     }
 
     /** The sum of all values of {@code metric} on {@code thread}. */

@@ -2,8 +2,10 @@ package org.ompprof.calltree;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
+import org.eclipse.collections.impl.map.mutable.primitive.IntLongHashMap;
 import org.eclipse.collections.impl.map.mutable.primitive.IntObjectHashMap;
 
 /**
@@ -17,6 +19,7 @@ final class DerivedValues {
 
     private final IntObjectHashMap<long[]> exclusiveSum = new IntObjectHashMap<>();
     private final IntObjectHashMap<long[]> inclusiveSum = new IntObjectHashMap<>();
+    private final IntLongHashMap totals = new IntLongHashMap();
     private final Map<Long, long[]> inclusiveOfThread = new LinkedHashMap<>(16, 0.75f, true) {
         @Override
         protected boolean removeEldestEntry(Map.Entry<Long, long[]> eldest) {
@@ -31,6 +34,7 @@ final class DerivedValues {
         if (empty) return;
         exclusiveSum.clear();
         inclusiveSum.clear();
+        totals.clear();
         inclusiveOfThread.clear();
         intervals = null;
         empty = true;
@@ -42,6 +46,14 @@ final class DerivedValues {
 
     long[] inclusiveSum(int metric, Supplier<long[]> compute) {
         return cached(inclusiveSum, metric, compute);
+    }
+
+    long total(int metric, LongSupplier compute) {
+        if (totals.containsKey(metric)) return totals.get(metric);
+        long t = compute.getAsLong();
+        totals.put(metric, t);
+        empty = false;
+        return t;
     }
 
     /** The inclusive sums of {@code metric} if computed already, else null. */

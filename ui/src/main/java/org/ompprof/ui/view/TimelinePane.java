@@ -101,6 +101,11 @@ final class TimelinePane {
         redraw();
     }
 
+    /** Whether the lanes are still being read. */
+    boolean pending() {
+        return pending;
+    }
+
     /** The lanes, once read. */
     void lanes(List<Timeline> timelines) {
         pending = false;

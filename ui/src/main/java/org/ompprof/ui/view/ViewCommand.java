@@ -15,7 +15,6 @@ import javafx.scene.control.ProgressBar;
 import javafx.scene.layout.VBox;
 import javafx.stage.Stage;
 
-import org.ompprof.calltree.profile.Timeline;
 import org.ompprof.sampler.UserError;
 import org.ompprof.sampler.recording.Recording;
 import org.ompprof.ui.pipeline.Profile;
@@ -52,49 +51,34 @@ public final class ViewCommand {
         }
     }
 
-    /** Shows the window at once with a progress bar, loads in the background, then shows the views. */
+    /** Shows the window at once with a progress bar while the profile loads (WindowLoad), then the views. */
     private static int window(ViewOptions o) throws Exception {
         CountDownLatch closed = new CountDownLatch(1);
         CompletableFuture<Throwable> failure = new CompletableFuture<>();
-        Platform.startup(() -> {
-            Stage stage = new Stage();
-            stage.setTitle("ompprof - " + o.file().getFileName());
-            ProgressBar bar = new ProgressBar(ProgressBar.INDETERMINATE_PROGRESS);
-            VBox loading = new VBox(10, new Label("Loading " + o.file() + " ..."), bar);
-            loading.setStyle("-fx-padding: 40;");
-            stage.setScene(new Scene(loading, o.width(), o.height()));
-            stage.setOnHidden(e -> closed.countDown());
-            stage.show();
-            Thread loader = new Thread(() -> {
-                try (Recording r = Recording.open(o.file())) {
-                    Profile p = ProfileReader.withoutTimelines(r);
-                    boolean later = p.timelines().isEmpty() && r.isProfile();
-                    CompletableFuture<Viewer> shown = new CompletableFuture<>();
-                    Platform.runLater(() -> {
-                        Viewer v = new Viewer(p, o.file().getFileName().toString(), o.sourcePath(), false);
-                        stage.getScene().setRoot(v.root());
-                        Screenshot.prepare(v, o);
-                        if (later) v.timeline.loading();
-                        shown.complete(v);
-                    });
-                    if (later) {
-                        List<Timeline> lanes = ProfileReader.timelines(r, p.tree().size());
-                        Viewer v = shown.join();
-                        Platform.runLater(() -> v.timeline.lanes(lanes));
-                    }
-                } catch (Throwable t) {
-                    failure.complete(t);
-                    Platform.runLater(stage::close);
-                }
-            }, "ompprof-load");
-            loader.setDaemon(true);
-            loader.start();
+        CompletableFuture<Stage> window = new CompletableFuture<>();
+        WindowLoad.start(o, window, v -> {}, t -> {
+            failure.complete(t);
+            Platform.runLater(() -> window.join().close());
         });
+        Platform.startup(() -> window.complete(loadingStage(o, closed)));
         closed.await();
         Platform.exit();
         Throwable t = failure.getNow(null);
         if (t instanceof RuntimeException r) throw r;
         if (t != null) throw new IOException(t);
         return 0;
+    }
+
+    static Stage loadingStage(ViewOptions o, CountDownLatch closed) {
+        Stage stage = new Stage();
+        stage.setTitle("ompprof - " + o.file().getFileName());
+        ProgressBar bar = new ProgressBar(ProgressBar.INDETERMINATE_PROGRESS);
+        bar.setPrefWidth(360);
+        VBox loading = new VBox(10, new Label("Loading " + o.file() + " ..."), bar);
+        loading.setStyle("-fx-padding: 40;");
+        stage.setScene(new Scene(loading, o.width(), o.height()));
+        stage.setOnHidden(e -> closed.countDown());
+        stage.show();
+        return stage;
     }
 }

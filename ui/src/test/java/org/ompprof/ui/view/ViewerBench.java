@@ -48,41 +48,36 @@ public final class ViewerBench {
         }
         System.setProperty("glass.platform", "Headless");
         System.setProperty("prism.order", "sw");
+        // the window's own path: tree read while the toolkit starts, views in, timelines after
+        ViewOptions o = ViewOptions.parse(List.of(file.toString()));
         CompletableFuture<Void> done = new CompletableFuture<>();
-        long t0 = System.nanoTime();
-        org.ompprof.sampler.recording.Recording r = org.ompprof.sampler.recording.Recording.open(file);
-        Profile p = org.ompprof.ui.pipeline.ProfileReader.withoutTimelines(r); // as the window does: timelines after the first paint
-        long loaded = System.nanoTime();
-        Platform.startup(() -> {
-            try {
-                long toolkit = System.nanoTime();
-                Viewer v = new Viewer(p, file.getFileName().toString(), List.of(), true);
-                long built = System.nanoTime();
-                Stage stage = new Stage();
-                stage.setScene(new Scene(v.root(), 1400, 800));
-                stage.show();
-                Screenshot.afterPulses(1, () -> {
-                    long painted = System.nanoTime();
-                    print("profile: %,d contexts, %,d samples on %d threads, %,d bytes", p.tree().size(), p.samples(), p.timelines().size(),
-                            size(file));
-                    print("first paint: %,d ms after the JVM started this class (load %,d ms, toolkit start %,d ms, viewer built %,d ms, "
-                            + "shown and painted %,d ms)", ms(painted - start), ms(loaded - t0), ms(toolkit - loaded), ms(built - toolkit),
-                            ms(painted - built));
-                    long l0 = System.nanoTime();
-                    v.timeline.lanes(org.ompprof.ui.pipeline.ProfileReader.timelines(r, p.tree().size()));
-                    r.close();
-                    print("timelines read after the first paint (in the background in the window): %,d ms", ms(System.nanoTime() - l0));
-                    interact(v, repeat);
-                    done.complete(null);
-                });
-            } catch (RuntimeException e) {
-                done.completeExceptionally(e);
-            }
-        });
+        CompletableFuture<Stage> window = new CompletableFuture<>();
+        WindowLoad.start(o, window, v -> Screenshot.afterPulses(1, () -> {
+            long painted = System.nanoTime();
+            print("profile: %,d contexts, %,d bytes", v.state.tree.size(), size(file));
+            print("first paint with the tree: %,d ms after the JVM started this class (%s)", ms(painted - start), ManagementFactory
+                    .getRuntimeMXBean().getUptime() + " ms of JVM uptime");
+            waitForLanes(v, start, repeat, done);
+        }), done::completeExceptionally);
+        Platform.startup(() -> window.complete(ViewCommand.loadingStage(o, new java.util.concurrent.CountDownLatch(1))));
         try {
             done.get(10, TimeUnit.MINUTES);
         } finally {
             Platform.exit();
+        }
+    }
+
+    private static void waitForLanes(Viewer v, long start, int repeat, CompletableFuture<Void> done) {
+        if (v.timeline.pending()) {
+            Platform.runLater(() -> waitForLanes(v, start, repeat, done));
+            return;
+        }
+        print("timelines in (read in the background): %,d ms after start", ms(System.nanoTime() - start));
+        try {
+            interact(v, repeat);
+            done.complete(null);
+        } catch (RuntimeException e) {
+            done.completeExceptionally(e);
         }
     }
 
