@@ -78,7 +78,9 @@ class ExportEndToEndTest {
     @Test
     void mergeAndDiffOnTheCommandLine() throws Exception {
         Path merged = work.resolve("twice.ompprof"), diff = work.resolve("diff.ompprof"), html = work.resolve("diff.html");
-        Ompprof.Result m = Ompprof.run(work.resolve("m"), Map.of(), "merge", "-o", merged.toString(), recording.toString(), recording.toString());
+        Path raw = recording.resolveSibling(recording.getFileName() + ".raw");
+        // a raw recording among the inputs is built into a profile first
+        Ompprof.Result m = Ompprof.run(work.resolve("m"), Map.of(), "merge", "-o", merged.toString(), recording.toString(), raw.toString());
         assertEquals(0, m.status(), m.err());
         Ompprof.Result info = Ompprof.run(work.resolve("i"), Map.of(), "info", merged.toString());
         assertTrue(info.out().contains("merged     2 runs"), info.out());
