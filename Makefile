@@ -5,7 +5,7 @@ JAVA_HOME := $(shell scripts/java-home)
 export JAVA_HOME
 MVN := ./mvnw -B -ntp
 
-.PHONY: all deps test build bench clean
+.PHONY: all deps test build bench fuzz faults clean
 
 all: build
 
@@ -22,7 +22,17 @@ bench: build
 	scripts/bench-overhead
 	scripts/bench-profile
 	scripts/bench-blame
+	scripts/bench-merge
 	scripts/bench-viewer
+
+# The fault suite alone (it is part of `make test` too): crashes, a killed JVM, fork and exec,
+# blocking calls, two recordings at once, stale shared memory, many threads, the program's own SIGPROF.
+faults: deps
+	$(MVN) -q -pl ui -am test -Dtest='FaultsTest,RecordEndToEndTest#deathBySignal*+interrupt*' -Dsurefire.failIfNoSpecifiedTests=false
+
+# Coverage-guided fuzzing (Jazzer), 60 s per target; `make test` replays their committed inputs.
+fuzz: build
+	scripts/fuzz
 
 clean:
 	$(MVN) -q clean

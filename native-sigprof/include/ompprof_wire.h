@@ -35,11 +35,18 @@ enum ompprof_agent_state {
   OMPPROF_AGENT_FINALIZED = 3, /* ompt finalize ran: no more records */
 };
 
+/* What stood in the way of the sampling signal (header signal_problems). */
+enum ompprof_signal_problem {
+  OMPPROF_SIGNAL_TAKEN = 1,    /* the program had its own handler: left alone, nothing sampled */
+  OMPPROF_SIGNAL_REPLACED = 2, /* the program replaced our handler while it ran */
+  OMPPROF_SIGNAL_BLOCKED = 4,  /* a thread ended with the signal blocked */
+};
+
 enum ompprof_mode { OMPPROF_MODE_WALL = 0, OMPPROF_MODE_CPU = 1 };
 
 enum ompprof_region_flags {
   /* sampling starts paused: only omp_control_tool(omp_control_tool_start) starts it */
-  OMPPROF_REGION_START_PAUSED = 1,
+  OMPPROF_REGION_START_PAUSED = 1u << 8, /* above the signal number in the low 8 bits */
 };
 
 /* Written by the JVM before the program starts, except where marked. */
@@ -55,18 +62,18 @@ struct ompprof_region_header {
   uint32_t mode;             /* 48  enum ompprof_mode */
   uint32_t rate_hz;          /* 52  samples per second per thread */
   uint32_t stack_bytes;      /* 56  max stack snapshot bytes */
-  uint32_t flags;            /* 60  enum ompprof_region_flags */
+  uint32_t flags;            /* 60  low 8 bits: the sampling signal (0: SIGPROF); above: enum ompprof_region_flags */
   /* agent side (atomics) */
   uint32_t agent_state;      /* 64  enum ompprof_agent_state, release store */
   uint32_t agent_pid;        /* 68  CAS 0 -> pid by the one agent allowed to attach */
   uint64_t agent_start_ns;   /* 72  CLOCK_MONOTONIC at attach */
   uint32_t next_thread_seq;  /* 80  fetch_add; thread seq numbers start at 1 */
-  uint32_t reserved0;        /* 84  */
+  uint32_t signal_problems;  /* 84  enum ompprof_signal_problem bits, atomic or by the agent */
   uint64_t no_slot_drops;    /* 88  records dropped because every slot was taken */
   uint64_t modules_announced;/* 96  MODULE records with a held fd, release store by agent */
   uint64_t modules_captured; /* 104 release store by JVM after it has secured those images */
   uint32_t jvm_state;        /* 112 JVM: 1 draining, 2 stopped draining */
-  uint32_t reserved1;        /* 116 */
+  uint32_t foreign_signals;  /* 116 sampling signals no timer of ours sent (setitimer, kill) */
   uint64_t disabled_signals; /* 120 SIGPROFs that arrived while sampling was paused/off */
   char runtime_version[256]; /* 128 from ompt_start_tool, NUL-terminated */
 };

@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -93,6 +94,9 @@ static const char *validate(const struct ompprof_region_header *h, uint64_t file
     return "OMPPROF_SHM rate_hz out of range";
   if (h->mode != OMPPROF_MODE_WALL && h->mode != OMPPROF_MODE_CPU)
     return "OMPPROF_SHM mode unknown";
+  uint32_t sig = h->flags & 0xffu;
+  if ((h->flags & ~0xffu) != 0 || (sig != 0 && (sig == SIGKILL || sig == SIGSTOP || (int)sig > SIGRTMAX)))
+    return "OMPPROF_SHM sampling signal unusable";
   if (h->stack_bytes > h->sample_ring_size / 4)
     return "OMPPROF_SHM stack_bytes too large for the sample ring";
   return NULL;
@@ -156,6 +160,7 @@ ompt_start_tool(unsigned int omp_version, const char *runtime_version)
   g->period_ns = 1000000000ull / h->rate_hz;
   if (h->flags & OMPPROF_REGION_START_PAUSED)
     g->gate |= GATE_PAUSED;
+  g->signo = (h->flags & 0xffu) ? (int)(h->flags & 0xffu) : SIGPROF;
   g->omp_version = omp_version;
   const char *dbg = getenv("OMPPROF_DEBUG");
   g->debug = dbg && *dbg && strcmp(dbg, "0") != 0;
@@ -222,9 +227,15 @@ static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num
   /* The handler reads these as soon as it can run. */
   if (g->get_state && g->get_task_info && g->get_parallel_info)
     __atomic_store_n(&g->ompt_ready, 1, __ATOMIC_RELEASE);
-  if (handler_install() != 0) {
-    fail_line("cannot install the SIGPROF handler");
+  int installed = handler_install();
+  if (installed < 0) {
+    fail_line("cannot install the sampling signal's handler");
     return 0;
+  }
+  if (installed > 0) {
+    /* Taking it over would silence the program's own handler: sample nothing instead, say so. */
+    __atomic_store_n(&g->sampling_off, 1, __ATOMIC_RELEASE);
+    __atomic_or_fetch(&g->hdr->signal_problems, OMPPROF_SIGNAL_TAKEN, __ATOMIC_RELAXED);
   }
   callbacks_register();
 
@@ -273,6 +284,7 @@ static void tool_finalize(ompt_data_t *tool_data)
   uint64_t t0 = now_ns();
 
   struct priv *p = priv_for_agent();
+  signal_check();
   modules_rescan(p, 0);
   if (p)
     timer_disarm(p);

@@ -78,6 +78,8 @@ struct agent {
   uint32_t pid;  /* the attached process */
   uint32_t gate; /* GATE_* bits */
   int ompt_ready;
+  int signo;        /* the sampling signal */
+  int sampling_off; /* 1: the program owns the signal, no timer is armed */
 
   ompt_set_callback_t set_callback;
   ompt_get_state_t get_state;
@@ -147,6 +149,7 @@ static inline void fill_header(struct ompprof_record_header *h, uint16_t type, u
 /* slots.c */
 struct priv *slot_claim(void);                 /* signal-safe */
 struct priv *priv_for_callback(void); /* claims lazily (and arms a timer); NULL when not profiling */
+void signal_check(void);              /* notes a replaced handler or a blocked signal (not in a handler) */
 struct priv *priv_for_agent(void);    /* claims without a timer, ignoring the gate (finalize) */
 void priv_fetch_bounds(struct priv *p);
 void slot_end(struct priv *p);

@@ -156,6 +156,7 @@ static void on_thread_end(ompt_data_t *thread_data)
   struct priv *p = __atomic_load_n(&ompprof_tls, __ATOMIC_RELAXED);
   if (!PRIV_VALID(p))
     return;
+  signal_check();
   timer_disarm(p);
   callbacks_flush_tasks(p);
   if (p->os_tid == ompprof_g.pid) {

@@ -198,6 +198,9 @@ static void on_sigprof(int sig, siginfo_t *si, void *ucv) /* signal-safe */
   int saved_errno = errno;
   if (!agent_attached())
     goto out;
+  /* our timers' signals carry SI_TIMER; anything else is the program's (setitimer, kill) */
+  if (!si || si->si_code != SI_TIMER)
+    __atomic_add_fetch(&ompprof_g.hdr->foreign_signals, 1, __ATOMIC_RELAXED);
   struct priv *p = handler_priv();
   if (!p)
     goto out;
@@ -218,14 +221,41 @@ out:
   errno = saved_errno;
 }
 
+/* Whether `sa` is a handler of the program's (not the default, not ignored, not ours). */
+static int programs_handler(const struct sigaction *sa)
+{
+  if (sa->sa_flags & SA_SIGINFO)
+    return sa->sa_sigaction != on_sigprof;
+  return sa->sa_handler != SIG_DFL && sa->sa_handler != SIG_IGN;
+}
+
+/* 0 installed; 1 the program has its own handler for the signal, left in place; -1 error. */
 int handler_install(void)
 {
+  struct sigaction old;
+  if (sigaction(ompprof_g.signo, NULL, &old) != 0)
+    return -1;
+  if (programs_handler(&old))
+    return 1;
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
   sa.sa_sigaction = on_sigprof;
   sa.sa_flags = SA_SIGINFO | SA_RESTART;
   sigemptyset(&sa.sa_mask);
-  return sigaction(SIGPROF, &sa, NULL);
+  return sigaction(ompprof_g.signo, &sa, NULL) == 0 ? 0 : -1;
+}
+
+void signal_check(void)
+{
+  struct agent *g = &ompprof_g;
+  if (!agent_attached() || __atomic_load_n(&g->sampling_off, __ATOMIC_ACQUIRE))
+    return;
+  struct sigaction cur;
+  if (sigaction(g->signo, NULL, &cur) == 0 && !((cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == on_sigprof))
+    __atomic_or_fetch(&g->hdr->signal_problems, OMPPROF_SIGNAL_REPLACED, __ATOMIC_RELAXED);
+  sigset_t mask;
+  if (pthread_sigmask(SIG_BLOCK, NULL, &mask) == 0 && sigismember(&mask, g->signo) == 1)
+    __atomic_or_fetch(&g->hdr->signal_problems, OMPPROF_SIGNAL_BLOCKED, __ATOMIC_RELAXED);
 }
 
 void handler_quiesce(void)

@@ -21,11 +21,11 @@ static uint64_t mix64(uint64_t x)
 void timer_arm(struct priv *p)
 {
   struct agent *g = &ompprof_g;
-  if (p->has_timer)
+  if (p->has_timer || __atomic_load_n(&g->sampling_off, __ATOMIC_ACQUIRE))
     return;
   struct sigevent sev = {0};
   sev.sigev_notify = SIGEV_THREAD_ID;
-  sev.sigev_signo = SIGPROF;
+  sev.sigev_signo = g->signo;
   sev._sigev_un._tid = (int)p->os_tid;
   clockid_t clock = g->mode == OMPPROF_MODE_CPU ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC;
   timer_t t;

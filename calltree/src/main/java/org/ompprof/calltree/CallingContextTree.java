@@ -330,18 +330,26 @@ public final class CallingContextTree {
     // ---- merging ----
 
     /** Adds every path and value of {@code other} to this tree; threads keep their numbers. */
-    public void addAll(CallingContextTree other) {
-        addAll(other, IntUnaryOperator.identity());
+    public int[] addAll(CallingContextTree other) {
+        return addAll(other, IntUnaryOperator.identity());
     }
 
     /**
      * Adds every path and value of {@code other}, its thread t counted as {@code threadMap(t)}
      * here (to keep the threads of two runs apart, say). Frames and metrics are matched by
      * value and name when the trees do not share their tables.
+     *
+     * @return this tree's node for each node of {@code other} (index = other's node id), to
+     *     carry other node-keyed data (timelines, region rows) across
      */
-    public void addAll(CallingContextTree other, IntUnaryOperator threadMap) {
+    public int[] addAll(CallingContextTree other, IntUnaryOperator threadMap) {
         if (other == this) throw new IllegalArgumentException("cannot add a tree to itself; merge(a, a) makes a new tree");
-        TreeImport.into(this, other, threadMap);
+        return TreeImport.into(this, other, threadMap);
+    }
+
+    /** Adds every path of {@code other}, without its values; returns this tree's node for each of other's. */
+    public int[] addPaths(CallingContextTree other) {
+        return TreeImport.paths(this, other);
     }
 
     /** A new tree, on {@code a}'s frame table and registry, holding the paths and values of both. */

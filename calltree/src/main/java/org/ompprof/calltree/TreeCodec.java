@@ -53,7 +53,8 @@ public final class TreeCodec {
     /**
      * A tree over {@code frames} and {@code metrics} (as decoded from the same profile). Every id
      * is checked; a repeated (parent, frame) pair or (node, thread) slot, which only a forged file
-     * has, is kept as it is and cannot make a look-up fail.
+     * has, is kept as it is (checking would cost a hash probe per node): nothing fails on it, but
+     * a look-up by path ({@code find}) then reaches only one of the repeated nodes.
      */
     public static CallingContextTree decode(byte[] payload, FrameTable frames, MetricRegistry metrics) {
         ByteSource in = new ByteSource(payload);

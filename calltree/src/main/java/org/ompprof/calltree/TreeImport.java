@@ -7,7 +7,8 @@ final class TreeImport {
     private TreeImport() {
     }
 
-    static void into(CallingContextTree target, CallingContextTree source, IntUnaryOperator threadMap) {
+    /** Returns the target node of each source node (index = source node id). */
+    static int[] into(CallingContextTree target, CallingContextTree source, IntUnaryOperator threadMap) {
         int[] frameMap = target.frames() == source.frames() ? null : target.frames().importAll(source.frames());
         int[] metricMap = target.metrics() == source.metrics() ? null : target.metrics().importAll(source.metrics());
         int[] nodeMap = mapNodes(target, source, frameMap);
@@ -16,6 +17,12 @@ final class TreeImport {
             source.forEachExclusive(metric, (node, thread, value) ->
                     target.add(nodeMap[node], threadMap.applyAsInt(thread), targetMetric, value));
         }
+        return nodeMap;
+    }
+
+    static int[] paths(CallingContextTree target, CallingContextTree source) {
+        int[] frameMap = target.frames() == source.frames() ? null : target.frames().importAll(source.frames());
+        return mapNodes(target, source, frameMap);
     }
 
     /** Target node per source node; ids ascend from parents to children, so parents are mapped first. */

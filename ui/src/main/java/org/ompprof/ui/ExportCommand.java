@@ -27,6 +27,7 @@ import org.ompprof.calltree.profile.Timeline;
 import org.ompprof.sampler.recording.Metadata;
 import org.ompprof.sampler.recording.ThreadInfo;
 import org.ompprof.sampler.wire.OmptNames;
+import org.ompprof.calltree.merge.ProfileDiff;
 import org.ompprof.sampler.UserError;
 import org.ompprof.sampler.launch.OutputTarget;
 import org.ompprof.sampler.recording.Recording;
@@ -38,7 +39,9 @@ final class ExportCommand {
     static final String USAGE = """
         usage: ompprof export --format collapsed|html|perfetto|pprof|speedscope [--metric NAME] [--thread N] [-o OUT] FILE
           collapsed  folded stacks, root first (main;driver;leaf 123), one line per path
-          html       a flame graph (async-profiler's converter)
+          html       a flame graph (async-profiler's converter); of a profile made by
+                     ompprof diff, a differential one: widths are B's, colors the change
+                     of each frame's own value from A (red grew, blue shrank, yellow new)
           perfetto   a trace (Chrome trace-event JSON; ui.perfetto.dev, chrome://tracing): each thread's
                      call stacks and OpenMP states over time, device lanes, launch arrows
           pprof      profile.proto, gzipped (go tool pprof, Pyroscope): a sample type per metric
@@ -139,7 +142,13 @@ final class ExportCommand {
         switch (o.format()) {
             case "html" -> {
                 FlameGraphOptions f = FlameGraphOptions.titled("ompprof: " + o.input().getFileName()).withMetric(o.metric());
-                FlameGraphWriter.write(tree, o.thread() == null ? f : f.withThread(o.thread()), out);
+                f = o.thread() == null ? f : f.withThread(o.thread());
+                String base = ProfileDiff.BASE + o.metric();
+                if (tree.metrics().find(base) != null) {
+                    out.write(FlameGraphWriter.toDiffHtml(tree, f.withMetric(o.metric()), base).getBytes(StandardCharsets.UTF_8));
+                } else {
+                    FlameGraphWriter.write(tree, f, out);
+                }
             }
             case "perfetto" -> TraceEventWriter.write(tree, timelines, source.profile().devices(), source::threadName, source.program(), w);
             case "speedscope" -> SpeedscopeWriter.write(tree, timelines, source::threadName, "ompprof: " + o.input().getFileName(),

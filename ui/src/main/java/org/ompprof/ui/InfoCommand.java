@@ -11,13 +11,16 @@ import java.util.Map;
 import java.util.TreeSet;
 
 import org.ompprof.sampler.UserError;
+import org.ompprof.sampler.launch.SamplingSignal;
 import org.ompprof.sampler.recording.HandlerHistogram;
 import org.ompprof.sampler.recording.ImageSource;
 import org.ompprof.sampler.recording.Metadata;
 import org.ompprof.sampler.recording.ModuleInfo;
 import org.ompprof.sampler.recording.Recording;
+import org.ompprof.calltree.merge.RunMetadata;
 import org.ompprof.ui.pipeline.Profile;
 import org.ompprof.ui.report.DeviceTotals;
+import org.ompprof.ui.pipeline.ProfileDiffer;
 import org.ompprof.ui.pipeline.ProfileReader;
 import org.ompprof.unwinder.stitch.StitchCounters;
 import org.ompprof.unwinder.stitch.StitchedSample;
@@ -69,6 +72,9 @@ public final class InfoCommand {
         Metadata m = r.metadata();
         line(s, r.isProfile() ? "profile" : "recording", r.path() + " (" + size(fileSize) + ", format " + r.formatVersion()
                 + (r.isProfile() ? ")" : ", raw samples)"));
+        merged(s, m);
+        m.get(ProfileDiffer.BASE_FILE).ifPresent(base -> line(s, "diff", "this run (B) against the base " + base
+                + " (A): metrics a.* hold A, delta.* hold B - A"));
         line(s, "command", m.get(Metadata.COMMAND, "?"));
         line(s, "directory", m.get(Metadata.CWD, "?"));
         line(s, "started", m.get(Metadata.START_TIME, "?") + " on " + m.get(Metadata.HOST, "?") + ", pid " + m.get(Metadata.PID, "?"));
@@ -76,10 +82,37 @@ public final class InfoCommand {
                 + m.get(Metadata.STACK_BYTES, "?") + " bytes"
                 + (m.flag(Metadata.START_PAUSED) ? "; started paused, scoped by the program's omp_control_tool calls" : ""));
         line(s, "runtime", runtime(m));
+        signal(s, m);
         line(s, "duration", String.format(Locale.ROOT, "%.2f s, exit status %s", m.getLong(Metadata.WALL_NS, 0) / 1e9,
                 m.get(Metadata.EXIT_STATUS, "?")));
         line(s, "ompprof", m.get(Metadata.OMPPROF_VERSION, "?") + (m.flag(Metadata.GOMP_SHIM) ? " (GCC program run on libomp)" : ""));
         s.append('\n');
+    }
+
+    /** The runs of a merged profile, one line each; their full metadata is under input.N.*. */
+    private static void merged(StringBuilder s, Metadata m) {
+        long runs = m.getLong(RunMetadata.INPUTS, -1);
+        if (runs < 0) return;
+        line(s, "merged", runs + " runs (threads renumbered; thread t of run N is t + its offset)");
+        for (long i = 0; i < runs; i++) {
+            String p = RunMetadata.PREFIX + i + ".";
+            line(s, "  run " + i, m.get(p + RunMetadata.SOURCE, "?") + ": " + m.get(p + Metadata.COMMAND, "?") + ", exit status "
+                    + m.get(p + Metadata.EXIT_STATUS, "?") + ", thread offset " + m.get(p + RunMetadata.THREAD_OFFSET, "?"));
+        }
+    }
+
+    /** The sampling signal when it was not SIGPROF, and what stood in its way (recorded by the agent). */
+    private static void signal(StringBuilder s, Metadata m) {
+        String name = m.get(Metadata.SIGNAL, "SIGPROF");
+        int signal;
+        try {
+            signal = SamplingSignal.parse(name);
+        } catch (UserError e) {
+            return; // a name this ompprof does not know: nothing to add
+        }
+        List<String> problems = SamplingSignal.problems(signal, (int) m.getLong(Metadata.SIGNAL_PROBLEMS, 0), m.getLong(Metadata.FOREIGN_SIGNALS, 0));
+        if (!name.equals("SIGPROF") || !problems.isEmpty()) line(s, "signal", name);
+        for (String p : problems) line(s, "", p);
     }
 
     private static String runtime(Metadata m) {

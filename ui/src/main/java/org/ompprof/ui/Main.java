@@ -34,6 +34,8 @@ public final class Main {
                 case "info" -> InfoCommand.run(args, out, err);
                 case "export" -> ExportCommand.run(args, out, err);
                 case "report" -> ReportCommand.run(args, out, err);
+                case "merge" -> MergeCommand.run(args, out, err);
+                case "diff" -> DiffCommand.run(args, out, err);
                 case "demo" -> DemoCommand.run(args, out, err);
                 case "view" -> org.ompprof.ui.view.ViewCommand.run(args, out, err);
                 default -> throw new UserError("unknown command '" + verb + "'; see ompprof --help");

@@ -19,6 +19,10 @@ final class Usage {
               ompprof export --format collapsed|html [--metric NAME] [--thread N] [-o OUT] FILE
                   the calling-context tree as folded stacks or a flame graph: every sample under
                   its full call path from main, through parallel regions and tasks, runtime elided
+              ompprof merge -o OUT FILE...
+                  merge the profiles of many runs or processes into one (threads kept apart)
+              ompprof diff [-o OUT] A B
+                  a differential profile: B with A's values (a.*) and B minus A (delta.*)
               ompprof view [--source-path DIRS] FILE
                   the viewer: top-down, bottom-up and flat tables, flame graph, timeline, source,
                   per-region charts and the report's findings, in a window

@@ -35,6 +35,25 @@ public final class FlameGraphWriter {
         return FlameGraphPage.adapt(render(graph), options.title(), metric.unit());
     }
 
+    /**
+     * A differential flame graph by the converter's own diff mode: frame widths are
+     * {@code options.metric()} (the new profile), and each frame is colored by how its own value
+     * changed from {@code baseMetric} (the base profile's): red grew, blue shrank, the deeper
+     * the larger the change; grey unchanged; yellow not in the base at all. A context the new
+     * profile no longer has at all cannot be drawn (a flame graph draws what is there); the
+     * collapsed export of {@code delta.*} metrics lists those.
+     */
+    public static String toDiffHtml(CallingContextTree tree, FlameGraphOptions options, String baseMetric) throws IOException {
+        Metric metric = tree.metrics().require(options.metric());
+        Metric base = tree.metrics().require(baseMetric);
+        FlameGraph now = new FlameGraph(arguments(options));
+        FlameGraph before = new FlameGraph(arguments(options));
+        feed(tree, options, metric.index(), now);
+        feed(tree, options, base.index(), before);
+        now.diff(before);
+        return FlameGraphPage.adaptDiff(render(now), options.title(), metric.unit());
+    }
+
     private static Arguments arguments(FlameGraphOptions options) {
         Arguments args = new Arguments();
         // the converter pastes the title into the page as it is

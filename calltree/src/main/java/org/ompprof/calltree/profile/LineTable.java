@@ -53,6 +53,13 @@ public final class LineTable {
         return lo;
     }
 
+    /** The rows in another tree: node n becomes {@code nodeMap[n]} (rows that meet there add up). */
+    public LineTable remapped(int[] nodeMap) {
+        Builder b = new Builder();
+        b.addAll(this, nodeMap);
+        return b.build();
+    }
+
     /** Collects line times sample by sample; not thread-safe. */
     public static final class Builder {
         private final LongIntHashMap index = new LongIntHashMap();
@@ -69,6 +76,17 @@ public final class LineTable {
             if (i < 0) i = append(key);
             inclusive[i] += ns;
             if (leaf) exclusive[i] += ns;
+        }
+
+        /** Adds another table's rows, node n as {@code nodeMap[n]} (when profiles are merged). */
+        public void addAll(LineTable other, int[] nodeMap) {
+            for (int r = 0; r < other.size(); r++) {
+                long key = (long) nodeMap[other.node[r]] << 32 | other.line[r];
+                int i = index.getIfAbsent(key, -1);
+                if (i < 0) i = append(key);
+                inclusive[i] += other.inclusiveNs[r];
+                exclusive[i] += other.exclusiveNs[r];
+            }
         }
 
         private int append(long key) {

@@ -20,4 +20,10 @@ public record MutexTable(List<Row> rows) {
     public MutexTable {
         rows = List.copyOf(rows);
     }
+
+    /** The rows in another tree: node n becomes {@code nodeMap[n]} (unattributed stays -1). */
+    public MutexTable remapped(int[] nodeMap) {
+        return new MutexTable(rows.stream().map(m -> new Row(m.name(), m.metric(), m.siteFile(), m.siteLine(), m.waitedNs(),
+                m.topNode() < 0 ? m.topNode() : nodeMap[m.topNode()], m.topNodeNs())).toList());
+    }
 }

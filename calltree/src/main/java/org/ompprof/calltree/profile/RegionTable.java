@@ -39,4 +39,10 @@ public record RegionTable(List<Row> rows) {
     public RegionTable {
         rows = List.copyOf(rows);
     }
+
+    /** The rows in another tree (node n becomes {@code nodeMap[n]}), threads moved up by {@code threadOffset}. */
+    public RegionTable remapped(int[] nodeMap, int threadOffset) {
+        return new RegionTable(rows.stream().map(r -> new Row(nodeMap[r.regionNode()], r.instances(), r.callSiteFile(),
+                r.callSiteLine(), r.thread() + threadOffset, r.ns)).toList());
+    }
 }

@@ -47,6 +47,16 @@ public final class Timeline {
         return weightNs[i];
     }
 
+    /**
+     * The same samples as another thread's, in another tree: node n becomes {@code nodeMap[n]}
+     * (when timelines of several profiles are merged into one).
+     */
+    public Timeline remapped(int newThread, int[] nodeMap) {
+        int[] nodes = new int[node.length];
+        for (int i = 0; i < nodes.length; i++) nodes[i] = nodeMap[node[i]];
+        return new Timeline(newThread, timeNs, nodes, state, weightNs);
+    }
+
     /** The time column itself, for searches by time (not a copy: never write to it). */
     long[] times() {
         return timeNs;

@@ -48,12 +48,15 @@ public final class Spool implements AutoCloseable {
         this.channel = channel;
     }
 
-    /** A new spool file in {@code dir} (next to the output), readable only by us. */
+    /** A new spool file in {@code dir} (next to the output), readable only by us and already unlinked. */
     public static Spool create(Path dir, String namePrefix) throws IOException {
         Path path = Files.createTempFile(dir, namePrefix, ".spool",
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
         try {
-            return new Spool(path, FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE));
+            FileChannel channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
+            // unlinked at once, the channel keeps it: a JVM killed mid-run leaves no spool behind
+            Files.delete(path);
+            return new Spool(path, channel);
         } catch (IOException e) {
             Files.deleteIfExists(path);
             throw e;

@@ -17,7 +17,7 @@ import org.ompprof.sampler.wire.Wire;
  * @param command the program and its arguments
  */
 public record RecordOptions(Optional<String> output, int mode, int rateHz, int stackBytes, int slots, int ringKib,
-        boolean startPaused, boolean keepRaw, boolean help, List<String> command) {
+        boolean startPaused, boolean keepRaw, int signal, boolean help, List<String> command) {
     public static final int DEFAULT_RATE = 1000;
     public static final int DEFAULT_STACK_BYTES = 16 * 1024;
     public static final int DEFAULT_SLOTS = 64;
@@ -26,7 +26,7 @@ public record RecordOptions(Optional<String> output, int mode, int rateHz, int s
 
     public static final String USAGE = """
             usage: ompprof record [-o FILE] [--mode wall|cpu] [--rate HZ] [--stack-bytes N]
-                                  [--slots N] [--ring-kib N] [--start-paused] [--keep-raw]
+                                  [--slots N] [--ring-kib N] [--start-paused] [--signal SIG] [--keep-raw]
                                   -- PROGRAM ARGS...
 
             Runs PROGRAM under the profiler and writes its profile (default: PROGRAM.ompprof
@@ -42,6 +42,8 @@ public record RecordOptions(Optional<String> output, int mode, int rateHz, int s
               --start-paused      take no samples until the program calls omp_control_tool(
                                   omp_control_tool_start, 0, NULL); omp_control_tool_pause
                                   pauses again, omp_control_tool_end stops for good
+              --signal SIG        the signal to sample with (default SIGPROF), for programs that
+                                  use SIGPROF themselves: SIGRTMIN+N, SIGUSR1, SIGUSR2 or a number
               --keep-raw          also keep the raw samples (stack snapshots) as FILE.raw, for bug
                                   reports; info and export read it too
 
@@ -69,6 +71,7 @@ public record RecordOptions(Optional<String> output, int mode, int rateHz, int s
         private int ringKib = DEFAULT_RING_KIB;
         private boolean startPaused;
         private boolean keepRaw;
+        private int signal = SamplingSignal.SIGPROF;
         private boolean help;
 
         Parser(List<String> args) {
@@ -91,7 +94,7 @@ public record RecordOptions(Optional<String> output, int mode, int rateHz, int s
                 throw new UserError("record: no program given; usage: ompprof record [OPTIONS] -- PROGRAM ARGS...");
             }
             if (!help && command.getFirst().isEmpty()) throw new UserError("record: the program name is empty");
-            return new RecordOptions(Optional.ofNullable(output), mode, rate, stack, slots, ringKib, startPaused, keepRaw, help,
+            return new RecordOptions(Optional.ofNullable(output), mode, rate, stack, slots, ringKib, startPaused, keepRaw, signal, help,
                     command);
         }
 
@@ -108,6 +111,7 @@ public record RecordOptions(Optional<String> output, int mode, int rateHz, int s
                 case "-o", "--output" -> output = value(name, inline);
                 case "--keep-raw" -> keepRaw = true;
                 case "--start-paused" -> startPaused = true;
+                case "--signal" -> signal = SamplingSignal.parse(value(name, inline));
                 case "--mode" -> mode = mode(value(name, inline));
                 case "--rate" -> rate = number(name, value(name, inline), 1, 100_000);
                 case "--stack-bytes" -> stack = number(name, value(name, inline), 0, MAX_STACK_BYTES);

@@ -27,6 +27,7 @@ import org.ompprof.sampler.collect.Spool;
 import org.ompprof.sampler.posix.Posix;
 import org.ompprof.sampler.recording.Metadata;
 import org.ompprof.sampler.ring.Region;
+import org.ompprof.sampler.ring.StaleRegions;
 import org.ompprof.sampler.ring.RegionLayout;
 import org.ompprof.sampler.wire.OmptNames;
 import org.ompprof.sampler.wire.Wire;
@@ -60,7 +61,7 @@ public final class Recorder {
 
     /** Everything decided before the program starts. */
     record Plan(List<String> typedCommand, List<String> command, Path program, OutputTarget output, Path agent, Optional<Path> libomp,
-            RegionLayout layout, boolean keepRaw) {}
+            RegionLayout layout, boolean keepRaw, int signal) {}
 
     private final Context ctx;
     private final RecordingFinisher finisher;
@@ -90,7 +91,7 @@ public final class Recorder {
                 ? Optional.of(Toolchain.libomp(ctx.properties())) : Optional.empty();
         List<String> command = new ArrayList<>(o.command());
         command.set(0, program.toString());
-        return new Plan(o.command(), command, program, output, agent, libomp, layout, o.keepRaw());
+        return new Plan(o.command(), command, program, output, agent, libomp, layout, o.keepRaw(), o.signal());
     }
 
     static RegionLayout layout(RecordOptions o) {
@@ -111,7 +112,9 @@ public final class Recorder {
         OffsetDateTime started = OffsetDateTime.now().truncatedTo(ChronoUnit.MILLIS);
         try (Cleanup cleanup = new Cleanup()) {
             Map<String, String> env = childEnvironment(plan, cleanup);
+            StaleRegions.clean(ctx.shmDir());
             Region region = Region.create(ctx.shmDir(), plan.layout());
+            region.setSignal(plan.signal());
             cleanup.add(region::close);
             Spool spool = Spool.create(plan.output().path().getParent(), "." + plan.output().path().getFileName() + ".");
             cleanup.add(() -> closeSpool(spool));
@@ -181,6 +184,9 @@ public final class Recorder {
             int status) throws IOException {
         boolean connected = region.agentState() >= Wire.AGENT_OMPT;
         if (!connected) ctx.err().println("ompprof: " + NO_OMPT);
+        for (String line : SamplingSignal.problems(plan.signal(), region.signalProblems(), region.foreignSignals())) {
+            ctx.err().println("ompprof: " + line);
+        }
         Metadata metadata = metadata(plan, region, collector, started, wallNs, status, connected);
         Path output = plan.output().path();
         long bytes;
@@ -235,6 +241,9 @@ public final class Recorder {
         m.put(Metadata.EVENT_RING_BYTES, Long.toString(plan.layout().eventRingSize()));
         m.put(Metadata.OMPT_CONNECTED, Boolean.toString(connected));
         m.put(Metadata.RUNTIME_VERSION, region.runtimeVersion());
+        m.put(Metadata.SIGNAL, SamplingSignal.name(plan.signal()));
+        m.put(Metadata.SIGNAL_PROBLEMS, Integer.toString(region.signalProblems()));
+        m.put(Metadata.FOREIGN_SIGNALS, Long.toString(region.foreignSignals()));
         c.agentInfo().ifPresent(a -> {
             m.put(Metadata.OMPT_VERSION, Integer.toString(a.omptVersion()));
             m.put(Metadata.SAMPLE_PERIOD_NS, Long.toString(a.samplePeriodNs()));

@@ -33,6 +33,9 @@ public record Metadata(Map<String, String> entries) {
     /** "true" when sampling waited for the program's omp_control_tool(start) ({@code record --start-paused}). */
     public static final String START_PAUSED = "start_paused";
     public static final String AGENT = "agent";
+    public static final String SIGNAL = "signal";
+    public static final String SIGNAL_PROBLEMS = "signal_problems";
+    public static final String FOREIGN_SIGNALS = "foreign_signals";
 
     public Metadata {
         entries = Collections.unmodifiableMap(new LinkedHashMap<>(entries));

@@ -99,6 +99,22 @@ public final class Region implements AutoCloseable {
         return (bytes + (1 << 20) - 1) >> 20;
     }
 
+    /** The signal the agent samples with (0: SIGPROF); set before the program starts. */
+    public void setSignal(int signal) {
+        int flags = segment.get(ValueLayout.JAVA_INT, RegionHeader.FLAGS); // keep the Wire.REGION_* bits above the signal
+        segment.set(ValueLayout.JAVA_INT, RegionHeader.FLAGS, flags & ~0xFF | signal & 0xFF);
+    }
+
+    /** {@code Wire.SIGNAL_*} bits the agent found. */
+    public int signalProblems() {
+        return Atomics.getOpaqueInt(segment, RegionHeader.SIGNAL_PROBLEMS);
+    }
+
+    /** Sampling signals that reached the agent's handler from elsewhere than its timers. */
+    public long foreignSignals() {
+        return Integer.toUnsignedLong(Atomics.getOpaqueInt(segment, RegionHeader.FOREIGN_SIGNALS));
+    }
+
     private void writeHeader() {
         MemorySegment h = segment;
         h.set(ValueLayout.JAVA_INT, RegionHeader.VERSION, Wire.WIRE_VERSION);

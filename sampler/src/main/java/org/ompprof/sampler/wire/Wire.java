@@ -25,11 +25,16 @@ public final class Wire {
     public static final int AGENT_OMPT = 2;
     public static final int AGENT_FINALIZED = 3;
 
+    /** Header signal_problems bits: what stood in the way of the sampling signal. */
+    public static final int SIGNAL_TAKEN = 1;
+    public static final int SIGNAL_REPLACED = 2;
+    public static final int SIGNAL_BLOCKED = 4;
+
     public static final int MODE_WALL = 0;
     public static final int MODE_CPU = 1;
 
     /** Region header flag: sampling starts paused, until the program calls omp_control_tool(start). */
-    public static final int REGION_START_PAUSED = 1;
+    public static final int REGION_START_PAUSED = 1 << 8; // above the sampling signal in the low 8 bits
 
     public static final int SLOT_FREE = 0;
     public static final int SLOT_OWNED = 1;
@@ -122,12 +127,12 @@ public final class Wire {
         public static final int AGENT_PID = 68;
         public static final int AGENT_START_NS = 72;
         public static final int NEXT_THREAD_SEQ = 80;
-        public static final int RESERVED0 = 84;
+        public static final int SIGNAL_PROBLEMS = 84;
         public static final int NO_SLOT_DROPS = 88;
         public static final int MODULES_ANNOUNCED = 96;
         public static final int MODULES_CAPTURED = 104;
         public static final int JVM_STATE = 112;
-        public static final int RESERVED1 = 116;
+        public static final int FOREIGN_SIGNALS = 116;
         public static final int DISABLED_SIGNALS = 120;
         public static final int RUNTIME_VERSION = 128;
         public static final int SIZEOF_RUNTIME_VERSION = 256;

@@ -59,6 +59,18 @@ public final class ProfileReader {
                 regions, mutexes, lines, 0, devices);
     }
 
+    /** Calls {@code consumer} with each run of a timeline in the file, in file order, one at a time (for streaming). */
+    public static void forEachTimelineRun(Recording file, int treeSize, java.util.function.Consumer<Timeline> consumer) {
+        file.forEachSection(SectionKind.TIMELINE, (thread, payload) -> {
+            Timeline.Builder b = new Timeline.Builder((int) thread);
+            ProfileSections.decoder(p -> {
+                TimelineCodec.decode(p, treeSize, b);
+                return null;
+            }).decode(payload);
+            consumer.accept(b.build());
+        });
+    }
+
     /** Each thread's timeline of a profile file whose tree has {@code treeSize} nodes, by thread. */
     public static List<Timeline> timelines(Recording file, int treeSize) {
         IntObjectHashMap<Timeline.Builder> builders = new IntObjectHashMap<>();

@@ -39,28 +39,36 @@ public final class ProfileWriter {
     /** Returns the size of the file written. */
     public static long write(Path output, Metadata metadata, List<ThreadInfo> threads, List<ModuleInfo> modules, Stats stats,
             Profile profile) throws IOException {
-        CallingContextTree tree = profile.tree();
         try (RecordingWriter w = RecordingWriter.create(output)) {
-            w.metadata(metadata);
-            w.threads(threads);
-            w.modules(imagesNotKept(modules));
-            w.stats(stats);
-            w.section(SectionKind.FRAMES, FrameTableCodec.encode(tree.frames()));
-            w.section(SectionKind.METRICS, MetricCodec.encode(tree.metrics()));
-            w.section(SectionKind.TREE, TreeCodec.encode(tree));
-            for (Timeline t : profile.timelines()) {
-                for (int from = 0; from < t.size(); from += TimelineCodec.CHUNK) {
-                    w.timeline(t.thread(), TimelineCodec.encode(t, from, Math.min(t.size(), from + TimelineCodec.CHUNK)));
-                }
-            }
-            w.counters(SectionKind.STITCH, profile.counters().asMap());
-            w.counters(SectionKind.BLAME, new java.util.TreeMap<>(profile.blame()));
-            w.section(SectionKind.REGIONS, RegionTableCodec.encode(profile.regions()));
-            w.section(SectionKind.MUTEXES, MutexTableCodec.encode(profile.mutexes()));
-            w.section(SectionKind.LINES, LineTableCodec.encode(profile.lines()));
-            if (!profile.devices().isEmpty()) w.section(SectionKind.DEVICES, DeviceTableCodec.encode(profile.devices()));
+            for (Timeline t : profile.timelines()) timeline(w, t);
+            tables(w, new RunTables(metadata, threads, modules, stats), profile);
             return w.commit();
         }
+    }
+
+    /** One timeline (or a run of one), cut into sections; the reader joins a thread's sections in file order. */
+    public static void timeline(RecordingWriter w, Timeline t) throws IOException {
+        for (int from = 0; from < t.size(); from += TimelineCodec.CHUNK) {
+            w.timeline(t.thread(), TimelineCodec.encode(t, from, Math.min(t.size(), from + TimelineCodec.CHUNK)));
+        }
+    }
+
+    /** Everything but the timelines, which may come before or after (sections are found by kind, not place). */
+    public static void tables(RecordingWriter w, RunTables run, Profile profile) throws IOException {
+        CallingContextTree tree = profile.tree();
+        w.metadata(run.metadata());
+        w.threads(run.threads());
+        w.modules(imagesNotKept(run.modules()));
+        w.stats(run.stats());
+        w.section(SectionKind.FRAMES, FrameTableCodec.encode(tree.frames()));
+        w.section(SectionKind.METRICS, MetricCodec.encode(tree.metrics()));
+        w.section(SectionKind.TREE, TreeCodec.encode(tree));
+        w.counters(SectionKind.STITCH, profile.counters().asMap());
+        w.counters(SectionKind.BLAME, new java.util.TreeMap<>(profile.blame()));
+        w.section(SectionKind.REGIONS, RegionTableCodec.encode(profile.regions()));
+        w.section(SectionKind.MUTEXES, MutexTableCodec.encode(profile.mutexes()));
+        w.section(SectionKind.LINES, LineTableCodec.encode(profile.lines()));
+        if (!profile.devices().isEmpty()) w.section(SectionKind.DEVICES, DeviceTableCodec.encode(profile.devices()));
     }
 
     private static List<ModuleInfo> imagesNotKept(List<ModuleInfo> modules) {

@@ -75,6 +75,29 @@ class ExportEndToEndTest {
         }
     }
 
+    @Test
+    void mergeAndDiffOnTheCommandLine() throws Exception {
+        Path merged = work.resolve("twice.ompprof"), diff = work.resolve("diff.ompprof"), html = work.resolve("diff.html");
+        Path raw = recording.resolveSibling(recording.getFileName() + ".raw");
+        // a raw recording among the inputs is built into a profile first
+        Ompprof.Result m = Ompprof.run(work.resolve("m"), Map.of(), "merge", "-o", merged.toString(), recording.toString(), raw.toString());
+        assertEquals(0, m.status(), m.err());
+        Ompprof.Result info = Ompprof.run(work.resolve("i"), Map.of(), "info", merged.toString());
+        assertTrue(info.out().contains("merged     2 runs"), info.out());
+        Ompprof.Result folded = Ompprof.run(work.resolve("f"), Map.of(), "export", "--format", "collapsed", merged.toString());
+        assertEquals(2 * samples, folded.out().lines().mapToLong(ExportEndToEndTest::weight).sum(), "both runs' samples");
+
+        Ompprof.Result d = Ompprof.run(work.resolve("d"), Map.of(), "diff", "-o", diff.toString(), recording.toString(), merged.toString());
+        assertEquals(0, d.status(), d.err());
+        Ompprof.Result delta = Ompprof.run(work.resolve("dd"), Map.of(), "export", "--format", "collapsed", "--metric", "delta.samples",
+                diff.toString());
+        assertEquals(samples, delta.out().lines().mapToLong(ExportEndToEndTest::weight).sum(), "B - A is the second run");
+        Ompprof.Result h = Ompprof.run(work.resolve("dh"), Map.of(), "export", "--format", "html", "-o", html.toString(), diff.toString());
+        assertEquals(0, h.status(), h.err());
+        String page = Files.readString(html);
+        assertTrue(page.contains(">Grew</dd>") && !page.contains("const maxdiff = -1;"), "a differential flame graph");
+    }
+
     private static List<String> sorted(String lines) {
         return lines.lines().sorted().toList();
     }

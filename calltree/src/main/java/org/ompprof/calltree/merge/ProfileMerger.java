@@ -1,0 +1,69 @@
+package org.ompprof.calltree.merge;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import org.ompprof.calltree.CallingContextTree;
+import org.ompprof.calltree.profile.LineTable;
+import org.ompprof.calltree.profile.MutexTable;
+import org.ompprof.calltree.profile.RegionTable;
+
+/**
+ * Merges profiles one at a time into one: trees by path (values added), threads kept apart by
+ * renumbering (input i's thread t becomes t plus the thread spans of the inputs before it),
+ * region rows and mutex rows kept per input thread, line times and counters added, metadata kept per run
+ * ({@link RunMetadata}). Only the output is held; each input can be dropped once added, and
+ * its timelines are carried across by the {@link InputMapping} {@link #add} returns, so a
+ * caller can stream them. Merging is associative: merge(merge(a, b), c) and
+ * merge(a, merge(b, c)) hold the same paths, values, threads, rows and metadata.
+ */
+public final class ProfileMerger {
+    private final CallingContextTree tree = CallingContextTree.create();
+    private final List<RegionTable.Row> regions = new ArrayList<>();
+    private final Map<Integer, Integer> instances = new java.util.HashMap<>();
+    private final List<MutexTable.Row> mutexes = new ArrayList<>();
+    private final LineTable.Builder lines = new LineTable.Builder();
+    private final Map<String, Long> stitch = new TreeMap<>();
+    private final Map<String, Long> blame = new TreeMap<>();
+    private final RunMetadata metadata = new RunMetadata();
+    private int threadSpan;
+
+    /**
+     * Adds an input; {@code source} names it in the metadata (its file).
+     *
+     * @throws IllegalArgumentException if the threads of all inputs do not fit the thread numbers a tree has
+     */
+    public InputMapping add(ProfileParts input, String source) {
+        int offset = threadSpan;
+        long span = (long) offset + input.threadSpan();
+        if (span - 1 > CallingContextTree.MAX_THREAD) {
+            throw new IllegalArgumentException("the inputs have more than " + (CallingContextTree.MAX_THREAD + 1) + " threads between them");
+        }
+        int[] nodeMap = tree.addAll(input.tree(), t -> t + offset);
+        RegionTable inputRegions = input.regions().remapped(nodeMap, offset);
+        regions.addAll(inputRegions.rows());
+        // every row of a region repeats its run's instance count; the merge's count is the runs' sum
+        inputRegions.rows().stream().collect(java.util.stream.Collectors.toMap(RegionTable.Row::regionNode, RegionTable.Row::instances,
+                (x, y) -> x)).forEach((node, n) -> instances.merge(node, n, Integer::sum));
+        mutexes.addAll(input.mutexes().remapped(nodeMap).rows());
+        lines.addAll(input.lines(), nodeMap);
+        input.stitch().forEach((k, v) -> stitch.merge(k, v, Long::sum));
+        input.blame().forEach((k, v) -> blame.merge(k, v, Long::sum));
+        metadata.add(input.metadata(), source, offset);
+        threadSpan = (int) span;
+        return new InputMapping(offset, nodeMap);
+    }
+
+    /** The inputs added so far, as one profile. */
+    public ProfileParts result() {
+        // a stable sort keeps equal waits in input order, whatever the grouping of the merges
+        List<MutexTable.Row> byWait = new ArrayList<>(mutexes);
+        byWait.sort(Comparator.comparingLong(MutexTable.Row::waitedNs).reversed());
+        List<RegionTable.Row> counted = regions.stream().map(r -> new RegionTable.Row(r.regionNode(), instances.get(r.regionNode()),
+                r.callSiteFile(), r.callSiteLine(), r.thread(), r.ns())).toList();
+        return new ProfileParts(tree, new RegionTable(counted), new MutexTable(byWait), lines.build(), stitch, blame, metadata.result(), threadSpan);
+    }
+}

@@ -1,0 +1,147 @@
+package org.ompprof.calltree.merge;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.ompprof.calltree.CallingContextTree;
+import org.ompprof.calltree.Frame;
+import org.ompprof.calltree.Metric;
+import org.ompprof.calltree.profile.LineTable;
+import org.ompprof.calltree.profile.MutexTable;
+import org.ompprof.calltree.profile.RegionTable;
+import org.ompprof.calltree.profile.Timeline;
+
+class ProfileMergerTest {
+    /** Merges runs as a caller would: parts first, then each input's timelines through its mapping. */
+    private static RandomRun merge(List<RandomRun> inputs, List<String> sources) {
+        ProfileMerger merger = new ProfileMerger();
+        List<Timeline> timelines = new ArrayList<>();
+        for (int i = 0; i < inputs.size(); i++) {
+            InputMapping mapping = merger.add(inputs.get(i).parts(), sources.get(i));
+            for (Timeline t : inputs.get(i).timelines()) timelines.add(mapping.remap(t));
+        }
+        return new RandomRun(merger.result(), timelines);
+    }
+
+    private static RandomRun merge(RandomRun a, String sa, RandomRun b, String sb) {
+        return merge(List.of(a, b), List.of(sa, sb));
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {1, 2, 3, 17, 99, 4242})
+    void mergeIsAssociative(long seed) {
+        RandomRun a = RandomRun.of(seed), b = RandomRun.of(seed * 31 + 1), c = RandomRun.of(seed * 31 + 2);
+        RandomRun left = merge(merge(a, "a", b, "b"), "ab", c, "c");
+        RandomRun right = merge(a, "a", merge(b, "b", c, "c"), "bc");
+        RandomRun flat = merge(List.of(a, b, c), List.of("a", "b", "c"));
+        assertEquals(Contents.of(flat), Contents.of(left));
+        assertEquals(Contents.of(flat), Contents.of(right));
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {5, 6, 7})
+    void valuesAddAndThreadsAreKeptApart(long seed) {
+        RandomRun a = RandomRun.of(seed), b = RandomRun.of(seed + 100);
+        RandomRun ab = merge(a, "a", b, "b");
+        CallingContextTree tree = ab.parts().tree();
+        int span = a.parts().threadSpan();
+        for (Metric m : tree.metrics().all()) {
+            long expected = total(a.parts().tree(), m.name()) + total(b.parts().tree(), m.name());
+            assertEquals(expected, tree.total(m.index()), m.name());
+        }
+        int samples = tree.metrics().require("samples").index();
+        for (int t : a.parts().tree().threads()) assertEquals(a.parts().tree().total(samples, t), tree.total(samples, t));
+        for (int t : b.parts().tree().threads()) assertEquals(b.parts().tree().total(samples, t), tree.total(samples, span + t));
+        assertEquals(span + b.parts().threadSpan(), ab.parts().threadSpan());
+        assertEquals("2", ab.parts().metadata().get(RunMetadata.INPUTS));
+        assertEquals("wall", ab.parts().metadata().get("mode"), "what all runs agree on stays at the top");
+        assertEquals(null, ab.parts().metadata().get("pid"), "what they disagree on does not");
+        assertEquals(Long.toString(seed + 100), ab.parts().metadata().get("input.1.pid"));
+        assertEquals(Integer.toString(span), ab.parts().metadata().get("input.1.thread_offset"));
+        assertEquals("b", ab.parts().metadata().get("input.1.source"));
+        long exact = a.parts().stitch().get("exact") + b.parts().stitch().get("exact");
+        assertEquals(exact, ab.parts().stitch().get("exact"));
+    }
+
+    @Test
+    void tooManyThreadsIsRefused() {
+        RandomRun a = RandomRun.of(1);
+        RandomRun huge = new RandomRun(new ProfileParts(a.parts().tree(), a.parts().regions(), a.parts().mutexes(), LineTable.EMPTY, Map.of(), Map.of(),
+                Map.of(), CallingContextTree.MAX_THREAD), List.of());
+        ProfileMerger merger = new ProfileMerger();
+        merger.add(huge.parts(), "x");
+        assertThrows(IllegalArgumentException.class, () -> merger.add(a.parts(), "y"));
+    }
+
+    private static long total(CallingContextTree tree, String metric) {
+        Metric m = tree.metrics().find(metric);
+        return m == null ? 0 : tree.total(m.index());
+    }
+
+    /** A merged profile in terms of frames, not node ids, which depend on the order of creation. */
+    record Contents(Map<List<Object>, Long> values, List<List<Object>> regions, List<List<Object>> mutexes,
+            Map<Integer, List<List<Object>>> timelines, Map<List<Object>, List<Long>> lines, Map<String, Long> stitch, Map<String, Long> blame,
+            Map<String, String> metadata, int threadSpan) {
+        static Contents of(RandomRun run) {
+            ProfileParts p = run.parts();
+            CallingContextTree tree = p.tree();
+            Map<List<Object>, Long> values = new HashMap<>();
+            for (Metric m : tree.metrics().all()) {
+                tree.forEachExclusive(m.index(), (node, thread, v) -> values.put(List.of(path(tree, node), thread, m.name()), v));
+            }
+            List<List<Object>> regions = p.regions().rows().stream().map(r -> List.<Object>of(path(tree, r.regionNode()),
+                    r.instances(), r.callSiteLine(), r.thread(), Arrays.toString(r.ns()))).toList();
+            List<List<Object>> mutexes = p.mutexes().rows().stream().map(m -> List.<Object>of(m.name(), m.waitedNs(),
+                    m.topNode() < 0 ? List.of() : path(tree, m.topNode()), m.topNodeNs())).toList();
+            Map<Integer, List<List<Object>>> timelines = new HashMap<>();
+            for (Timeline t : run.timelines()) {
+                List<List<Object>> samples = new ArrayList<>();
+                for (int i = 0; i < t.size(); i++) {
+                    samples.add(List.of(t.timeNs(i), path(tree, t.node(i)), t.state(i), t.weightNs(i)));
+                }
+                assertEquals(null, timelines.put(t.thread(), samples), "one timeline per output thread");
+            }
+            Map<List<Object>, List<Long>> lines = new HashMap<>();
+            for (int i = 0; i < p.lines().size(); i++) {
+                LineTable.Row r = p.lines().row(i);
+                lines.put(List.of(path(tree, r.node()), r.line()), List.of(r.inclusiveNs(), r.exclusiveNs()));
+            }
+            return new Contents(values, regions, mutexes, timelines, lines, p.stitch(), p.blame(), p.metadata(), p.threadSpan());
+        }
+
+        private static List<Frame> path(CallingContextTree tree, int node) {
+            return Arrays.stream(tree.framePath(node)).mapToObj(tree.frames()::frame).toList();
+        }
+    }
+
+    @Test
+    void mutexRowsStaySortedByWait() {
+        RandomRun ab = merge(RandomRun.of(8), "a", RandomRun.of(9), "b");
+        List<MutexTable.Row> rows = ab.parts().mutexes().rows();
+        for (int i = 1; i < rows.size(); i++) assertEquals(true, rows.get(i - 1).waitedNs() >= rows.get(i).waitedNs());
+        List<RegionTable.Row> regions = ab.parts().regions().rows();
+        assertEquals(RandomRun.of(8).parts().regions().rows().size() + RandomRun.of(9).parts().regions().rows().size(), regions.size());
+    }
+
+    @Test
+    void aRegionsInstancesAreTheRunsSum() {
+        RandomRun a = RandomRun.of(1);
+        RegionTable.Row row = new RegionTable.Row(1, 5, "r.c", 3, 1, new long[] {1, 2, 3, 4, 5});
+        RegionTable.Row other = new RegionTable.Row(1, 5, "r.c", 3, 2, new long[] {1, 2, 3, 4, 5});
+        ProfileParts p = new ProfileParts(a.parts().tree(), new RegionTable(List.of(row, other)), new MutexTable(List.of()), LineTable.EMPTY, Map.of(),
+                Map.of(), Map.of(), 3);
+        RandomRun twice = merge(List.of(new RandomRun(p, List.of()), new RandomRun(p, List.of())), List.of("x", "y"));
+        List<RegionTable.Row> rows = twice.parts().regions().rows();
+        assertEquals(4, rows.size());
+        for (RegionTable.Row r : rows) assertEquals(10, r.instances());
+    }
+}
