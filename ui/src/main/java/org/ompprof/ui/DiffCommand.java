@@ -3,7 +3,6 @@ package org.ompprof.ui;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 
 import org.ompprof.sampler.UserError;
@@ -27,19 +26,9 @@ final class DiffCommand {
             out.print(USAGE);
             return 0;
         }
-        Path output = null;
-        List<Path> inputs = new ArrayList<>();
-        for (int i = 0; i < args.size(); i++) {
-            String a = args.get(i);
-            if (a.equals("-o") || a.equals("--output")) {
-                if (++i >= args.size()) throw new UserError("diff: " + a + " needs a file name");
-                output = Path.of(args.get(i));
-            } else if (a.startsWith("-")) {
-                throw new UserError("diff: unknown option " + a + "; see ompprof diff --help");
-            } else {
-                inputs.add(Path.of(a));
-            }
-        }
+        FileArgs files = FileArgs.parse("diff", args);
+        Path output = files.output();
+        List<Path> inputs = files.inputs();
         if (inputs.size() != 2) throw new UserError("diff: give two profiles, the base A and the new B; see ompprof diff --help");
         for (Path in : inputs) {
             if (Files.isDirectory(in)) throw new UserError("diff: " + in + " is a directory, not a profile");

@@ -3,7 +3,6 @@ package org.ompprof.ui;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 
 import org.ompprof.sampler.UserError;
@@ -28,19 +27,9 @@ final class MergeCommand {
             out.print(USAGE);
             return 0;
         }
-        Path output = null;
-        List<Path> inputs = new ArrayList<>();
-        for (int i = 0; i < args.size(); i++) {
-            String a = args.get(i);
-            if (a.equals("-o") || a.equals("--output")) {
-                if (++i >= args.size()) throw new UserError("merge: " + a + " needs a file name");
-                output = Path.of(args.get(i));
-            } else if (a.startsWith("-")) {
-                throw new UserError("merge: unknown option " + a + "; see ompprof merge --help");
-            } else {
-                inputs.add(Path.of(a));
-            }
-        }
+        FileArgs files = FileArgs.parse("merge", args);
+        Path output = files.output();
+        List<Path> inputs = files.inputs();
         if (output == null) throw new UserError("merge: give the output file with -o OUT; see ompprof merge --help");
         if (inputs.isEmpty()) throw new UserError("merge: give at least one profile to merge; see ompprof merge --help");
         for (Path in : inputs) {
