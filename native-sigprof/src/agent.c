@@ -95,7 +95,7 @@ static const char *validate(const struct ompprof_region_header *h, uint64_t file
   if (h->mode != OMPPROF_MODE_WALL && h->mode != OMPPROF_MODE_CPU)
     return "OMPPROF_SHM mode unknown";
   uint32_t sig = h->flags & 0xffu;
-  if ((h->flags & ~0xffu) != 0 || (sig != 0 && (sig == SIGKILL || sig == SIGSTOP || (int)sig > SIGRTMAX)))
+  if ((h->flags & ~(0xffu | OMPPROF_REGION_START_PAUSED)) != 0 || (sig != 0 && (sig == SIGKILL || sig == SIGSTOP || (int)sig > SIGRTMAX)))
     return "OMPPROF_SHM sampling signal unusable";
   if (h->stack_bytes > h->sample_ring_size / 4)
     return "OMPPROF_SHM stack_bytes too large for the sample ring";
