@@ -44,6 +44,8 @@ class RecursionStitchTest {
         if (n.sample().kind() != (truncated ? StitchedSample.Kind.TRUNCATED : StitchedSample.Kind.EXACT)) return false;
         if (!truncated && !names.get(2).equals("deep.omp_outlined")) return false;
         List<String> rest = names.subList(3, names.size());
+        // a snapshot that ends just past the region's body: its frame is there, what lies below it is not known
+        if (truncated && !rest.isEmpty() && rest.getFirst().equals("deep.omp_outlined")) rest = rest.subList(1, rest.size());
         // The region body calls omp_get_thread_num between recursions: an API call the user made, kept as a leaf.
         if (!truncated && rest.equals(List.of("omp_get_thread_num"))) return true;
         int recs = recs(names);
