@@ -119,7 +119,9 @@ class FaultsTest {
         Ompprof.Result info = Ompprof.run(work.resolve("i"), Map.of(), "info", work.resolve("m.ompprof").toString());
         assertEquals(0, info.status(), info.err());
         int threads = Integer.parseInt(info.out().replaceAll("(?s).*threads \\((\\d+)\\).*", "$1"));
-        assertTrue(threads > 200, "the pthreads and their workers are threads of the profile: " + threads);
+        // 64 slots by default, freed as threads end: how many of the 400 short-lived threads find one depends on timing
+        // (199 to 250 seen); more than the slots means slots were reused, and those without one are counted as drops
+        assertTrue(threads > 64, "slots are reused as threads come and go: " + threads + " threads in the profile");
     }
 
     /** The program sets its own SIGPROF handler and timer over ompprof's: it keeps working, and ompprof says what it lost. */
