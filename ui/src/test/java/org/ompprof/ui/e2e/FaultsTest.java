@@ -120,7 +120,7 @@ class FaultsTest {
         assertEquals(0, info.status(), info.err());
         int threads = Integer.parseInt(info.out().replaceAll("(?s).*threads \\((\\d+)\\).*", "$1"));
         // 64 slots by default, freed as threads end: how many of the 400 short-lived threads find one depends on timing
-        // (199 to 250 seen); more than the slots means slots were reused, and those without one are counted as drops
+        // (199 in one run, over 200 in others); more than the slots means slots were reused, and those without one are counted as drops
         assertTrue(threads > 64, "slots are reused as threads come and go: " + threads + " threads in the profile");
     }
 
