@@ -3,6 +3,7 @@
  * without a profiler's signals. Thread 1 wakes thread 0's waits after DELAY. How often EINTR
  * was seen goes to stderr, for information. */
 #include <errno.h>
+#include <stdatomic.h>
 #include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -19,6 +20,13 @@ static pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
 static int ready;
 static int pipefd[2];
 static int eintr_sleep, eintr_poll, eintr_read;
+/* the waker's steps wait for the waiter's, so the outcomes do not depend on how the threads are scheduled */
+static atomic_int poll_done, timedwait_done;
+
+static void wait_for(atomic_int *flag) {
+  struct timespec ms = {0, 1000000L};
+  while (!atomic_load(flag)) nanosleep(&ms, NULL);
+}
 
 static void sleep_all(double seconds) {
   struct timespec left = {(time_t)seconds, (long)((seconds - (time_t)seconds) * 1e9)};
@@ -36,6 +44,7 @@ static void waiter(void) {
   int r;
   while ((r = poll(&p, 1, (int)((end - now_s()) * 1000) + 1)) < 0 && errno == EINTR) eintr_poll++;
   printf("poll: %s\n", r == 0 ? "timed out" : r > 0 ? "ready" : strerror(errno));
+  atomic_store(&poll_done, 1);
 
   /* a blocking read that thread 1's write ends; SA_RESTART restarts it after a signal */
   char buf[8];
@@ -51,6 +60,7 @@ static void waiter(void) {
   int timed = 0;
   while (!ready && timed == 0) timed = pthread_cond_timedwait(&cond, &lock, &deadline);
   printf("cond_timedwait: %s\n", timed == ETIMEDOUT ? "timed out" : "woken");
+  atomic_store(&timedwait_done, 1);
   while (!ready) pthread_cond_wait(&cond, &lock);
   pthread_mutex_unlock(&lock);
   printf("cond_wait: woken\n");
@@ -58,8 +68,10 @@ static void waiter(void) {
 
 static void waker(void) {
   sleep_all(DELAY * 2);
+  wait_for(&poll_done);
   if (write(pipefd[1], "hello", 5) != 5) perror("write");
   sleep_all(DELAY);
+  wait_for(&timedwait_done);
   pthread_mutex_lock(&lock);
   ready = 1;
   pthread_cond_signal(&cond);
