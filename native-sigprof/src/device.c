@@ -223,6 +223,17 @@ static void encountering_frame(uint64_t *exit_frame, uint64_t *enter_frame)
   *enter_frame = (uint64_t)(uintptr_t)frame->enter_frame.ptr;
 }
 
+/* A device callback's common start: nothing when no recording is attached; a new id for the
+ * operation at its begin (the runtime hands it back at the end); the thread's slot, or NULL. */
+static struct priv *op_begin(ompt_scope_endpoint_t endpoint, uint64_t *id)
+{
+  if (!agent_attached())
+    return NULL;
+  if (endpoint == ompt_scope_begin && id)
+    *id = new_id();
+  return priv_for_callback();
+}
+
 static void on_target_emi(ompt_target_t kind, ompt_scope_endpoint_t endpoint, int device_num,
                           ompt_data_t *task_data, ompt_data_t *target_task_data,
                           ompt_data_t *target_data, const void *codeptr_ra)
@@ -230,11 +241,7 @@ static void on_target_emi(ompt_target_t kind, ompt_scope_endpoint_t endpoint, in
   (void)target_task_data;
   struct ompprof_target b;
   CAPTURE_HERE(&b.ctx);
-  if (!agent_attached())
-    return;
-  if (endpoint == ompt_scope_begin && target_data)
-    target_data->value = new_id();
-  struct priv *p = priv_for_callback();
+  struct priv *p = op_begin(endpoint, target_data ? &target_data->value : NULL);
   if (!p)
     return;
   b.time_ns = now_ns();
@@ -268,11 +275,7 @@ static void on_target_emi(ompt_target_t kind, ompt_scope_endpoint_t endpoint, in
 static void on_target_submit_emi(ompt_scope_endpoint_t endpoint, ompt_data_t *target_data,
                                  ompt_id_t *host_op_id, unsigned int requested_num_teams)
 {
-  if (!agent_attached())
-    return;
-  if (endpoint == ompt_scope_begin && host_op_id)
-    *host_op_id = new_id();
-  struct priv *p = priv_for_callback();
+  struct priv *p = op_begin(endpoint, host_op_id);
   if (!p)
     return;
   struct ompprof_target_submit b = {now_ns(), target_data ? target_data->value : 0,
@@ -288,11 +291,7 @@ static void on_target_data_op_emi(ompt_scope_endpoint_t endpoint, ompt_data_t *t
                                   const void *codeptr_ra)
 {
   (void)target_task_data;
-  if (!agent_attached())
-    return;
-  if (endpoint == ompt_scope_begin && host_op_id)
-    *host_op_id = new_id();
-  struct priv *p = priv_for_callback();
+  struct priv *p = op_begin(endpoint, host_op_id);
   if (!p)
     return;
   struct ompprof_target_data_op b = {

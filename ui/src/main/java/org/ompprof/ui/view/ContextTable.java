@@ -1,7 +1,6 @@
 package org.ompprof.ui.view;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.function.IntUnaryOperator;
@@ -188,8 +187,8 @@ final class ContextTable {
         int node = toTopDown.applyAsInt(item.getValue());
         if (node >= 0) state.selected.set(node);
         Metric m = state.metric.get();
-        state.status.set(String.join(" > ", Arrays.stream(tree.framePath(item.getValue())).mapToObj(f -> tree.frames().frame(f).name()).toList())
-                + "   " + m.name() + " " + MetricFormat.withShare(m, tree.inclusive(item.getValue(), m.index()), tree.total(m.index())));
+        long value = tree.inclusive(item.getValue(), m.index());
+        state.status.set(Paths.text(tree, item.getValue()) + "   " + m.name() + " " + MetricFormat.withShare(m, value, tree.total(m.index())));
     }
 
     /** Expands the rows down to {@code node} (a node of this table's tree) and selects it. */

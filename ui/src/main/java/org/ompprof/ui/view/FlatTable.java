@@ -40,8 +40,6 @@ final class FlatTable {
     private final TableView<Row> table = new TableView<>();
     private final BorderPane root = new BorderPane(table);
     private final ToggleButton functions = new ToggleButton("Functions"), lines = new ToggleButton("Source lines");
-    private int shownMetric = -1;
-    private long shownTotal;
     private final TableColumn<Row, Long> exclusive = number("", Row::exclusive), inclusive = number("", Row::inclusive);
 
     FlatTable(ViewerState state, Background background) {
@@ -84,8 +82,6 @@ final class FlatTable {
     private void refresh() {
         Metric m = state.metric.get();
         boolean byLine = lines.isSelected();
-        shownMetric = byLine ? StandardMetrics.TIME : m.index();
-        shownTotal = tree.total(shownMetric);
         exclusive.setText(byLine ? "self time" : m.name() + " (E)");
         inclusive.setText(byLine ? "" : m.name() + " (I)");
         inclusive.setVisible(!byLine);
@@ -154,7 +150,7 @@ final class FlatTable {
             protected void updateItem(Long v, boolean empty) {
                 super.updateItem(v, empty);
                 Metric m = getTableColumn().getUserData() instanceof Metric given ? given : tree.metrics().metric(StandardMetrics.TIME);
-                setText(empty || v == null ? null : MetricFormat.withShare(m, v, m.index() == shownMetric ? shownTotal : tree.total(m.index())));
+                setText(empty || v == null ? null : MetricFormat.withShare(m, v, tree.total(m.index())));
             }
         });
         c.setPrefWidth(150);
