@@ -21,11 +21,8 @@ public final class BlameCalculator {
     private static final int KINDS = BlameKind.values().length;
     private static final int[] NO_THREADS = {};
 
-    private final SampleTable s;
     private final MutexHolds holds;
-    private final int[] initialThreads;
-    /** Region to the thread indices that have samples in it. */
-    private final LongObjectHashMap<int[]> teams = new LongObjectHashMap<>();
+    private final IntSet initialSeqs;
     private final LongLongHashMap sums = new LongLongHashMap();
     private final long[] waited = new long[KINDS];
     private final long[] unattributed = new long[KINDS];
@@ -33,20 +30,17 @@ public final class BlameCalculator {
     private final IntArrayList blamees = new IntArrayList();
     private final LongLongHashMap waitedByMutex = new LongLongHashMap();
     private final LongObjectHashMap<IntLongHashMap> blameByMutex = new LongObjectHashMap<>();
+    /** The samples being charged and what is derived from them: one window of the run, or all of it. */
+    private SampleTable s;
+    private int[] initialThreads;
+    /** Region to the thread indices that have samples in it. */
+    private LongObjectHashMap<int[]> teams;
     /** Per thread index: where the last look-up in its samples ended. */
-    private final int[] cursor;
+    private int[] cursor;
 
-    private BlameCalculator(SampleTable s, MutexHolds holds, IntSet initialThreads) {
-        this.s = s;
+    BlameCalculator(MutexHolds holds, IntSet initialThreads) {
         this.holds = holds;
-        IntArrayList initial = new IntArrayList();
-        initialThreads.forEach(t -> {
-            int k = s.threadIndex(t);
-            if (k >= 0) initial.add(k);
-        });
-        this.initialThreads = initial.toSortedArray();
-        this.cursor = new int[s.threads.length];
-        indexTeams();
+        this.initialSeqs = initialThreads;
     }
 
     /**
@@ -54,12 +48,29 @@ public final class BlameCalculator {
      *     initial thread, and any thread that started OpenMP itself)
      */
     public static Charges compute(SampleTable samples, MutexHolds holds, IntSet initialThreads) {
-        BlameCalculator c = new BlameCalculator(samples, holds, initialThreads);
-        for (int k = 0; k < samples.threads.length; k++) {
-            java.util.Arrays.fill(c.cursor, -1); // one thread's samples come in time order: cursors only move forward
-            for (int i = samples.from[k]; i < samples.to[k]; i++) c.charge(i);
-        }
+        BlameCalculator c = new BlameCalculator(holds, initialThreads);
+        c.charge(samples, Long.MIN_VALUE, Long.MAX_VALUE);
         return c.result();
+    }
+
+    /**
+     * Charges the samples of {@code window} taken in [fromNs, toNs); the others are there to be
+     * looked at (what other threads did around the edges). Adds to what earlier calls charged.
+     */
+    void charge(SampleTable window, long fromNs, long toNs) {
+        s = window;
+        IntArrayList initial = new IntArrayList();
+        initialSeqs.forEach(t -> {
+            int k = s.threadIndex(t);
+            if (k >= 0) initial.add(k);
+        });
+        initialThreads = initial.toSortedArray();
+        cursor = new int[s.threads.length];
+        indexTeams();
+        for (int k = 0; k < s.threads.length; k++) {
+            java.util.Arrays.fill(cursor, -1); // one thread's samples come in time order: cursors only move forward
+            for (int i = s.from[k]; i < s.to[k]; i++) if (s.time[i] >= fromNs && s.time[i] < toNs) charge(i);
+        }
     }
 
     private void indexTeams() {
@@ -67,6 +78,7 @@ public final class BlameCalculator {
         for (int k = 0; k < s.threads.length; k++) {
             for (int i = s.from[k]; i < s.to[k]; i++) if (s.region[i] != 0) members.getIfAbsentPut(s.region[i], IntHashSet::new).add(k);
         }
+        teams = new LongObjectHashMap<>();
         members.forEachKeyValue((region, set) -> teams.put(region, set.toSortedArray()));
     }
 
@@ -161,7 +173,7 @@ public final class BlameCalculator {
         sums.addToValue((node + 1L) << 24 | (long) thread << 3 | kind.ordinal(), value);
     }
 
-    private Charges result() {
+    Charges result() {
         int n = sums.size();
         int[] node = new int[n], thread = new int[n];
         byte[] kind = new byte[n];

@@ -142,6 +142,18 @@ public final class SampleTable {
             return this;
         }
 
+        /** Appends all of {@code other}'s samples. */
+        public Builder addAll(Builder other) {
+            for (int i = 0; i < other.n; i++) {
+                add(other.thread[i], other.time[i], other.weight[i], WaitClass.of(other.cls[i]), other.waitId[i], other.region[i], other.node[i]);
+            }
+            return this;
+        }
+
+        public int size() {
+            return n;
+        }
+
         private void grow() {
             int c = n * 2;
             thread = Arrays.copyOf(thread, c);
@@ -159,16 +171,35 @@ public final class SampleTable {
                     pick(region, order), pick(node, order));
         }
 
-        /** Indices by (thread, time); the identity when the samples came that way, as they do from a recording. */
+        /**
+         * Indices by (thread, time); the identity when the samples came that way, as they do from a
+         * recording thread by thread. Samples of all threads in time order (as blame by window gets
+         * them) need only be grouped by thread, keeping their order; anything else is sorted.
+         */
         private int[] order() {
             int[] order = new int[n];
-            boolean sorted = true;
-            for (int i = 0; i < n; i++) {
-                order[i] = i;
-                if (i > 0 && before(i, i - 1)) sorted = false;
-            }
-            if (!sorted) mergeSort(order, new int[n], 0, n);
+            for (int i = 0; i < n; i++) order[i] = i;
+            if (inOrder(order)) return order;
+            int[] grouped = groupedByThread();
+            if (inOrder(grouped)) return grouped;
+            mergeSort(order, new int[n], 0, n);
             return order;
+        }
+
+        private boolean inOrder(int[] order) {
+            for (int i = 1; i < order.length; i++) if (before(order[i], order[i - 1])) return false;
+            return true;
+        }
+
+        /** A stable counting sort by thread. */
+        private int[] groupedByThread() {
+            int[] threads = Arrays.stream(thread, 0, n).distinct().sorted().toArray();
+            int[] start = new int[threads.length + 1];
+            for (int i = 0; i < n; i++) start[Arrays.binarySearch(threads, thread[i]) + 1]++;
+            for (int k = 0; k < threads.length; k++) start[k + 1] += start[k];
+            int[] out = new int[n];
+            for (int i = 0; i < n; i++) out[start[Arrays.binarySearch(threads, thread[i])]++] = i;
+            return out;
         }
 
         /** A total order (ties broken on every column), so that the input's order never matters. */

@@ -8,7 +8,6 @@ import java.util.List;
 import org.ompprof.sampler.launch.RecordOptions;
 import org.ompprof.sampler.launch.Recorder;
 import org.ompprof.sampler.recording.Recording;
-import org.ompprof.ui.pipeline.ProfileBuilder;
 import org.ompprof.ui.pipeline.ProfileWriter;
 
 /** {@code ompprof record [OPTIONS] -- PROGRAM ARGS...}: runs the program and writes its profile. */
@@ -28,7 +27,7 @@ public final class RecordCommand {
     /** The raw recording becomes the profile: unwound, stitched, symbolized, in a tree with timelines. */
     static long profile(Path raw, Path output) throws IOException {
         try (Recording r = Recording.open(raw)) {
-            return ProfileWriter.write(output, r, ProfileBuilder.build(r));
+            return ProfileWriter.fromRecording(output, r);
         }
     }
 }

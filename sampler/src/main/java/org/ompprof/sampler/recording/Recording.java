@@ -147,8 +147,13 @@ public final class Recording implements AutoCloseable {
 
     /** The records of one thread, in time order. */
     public Stream<WireRecord> records(int threadSeq) {
+        return records(threadSeq, type -> true);
+    }
+
+    /** As {@link #records(int)}, only the records whose wire type {@code types} accepts. */
+    public Stream<WireRecord> records(int threadSeq, IntPredicate types) {
         return sections.stream().filter(s -> s.kind() == SectionKind.RECORDS && s.key() == threadSeq)
-                .flatMap(this::decodeRecords);
+                .flatMap(s -> decodeRecords(s, types));
     }
 
     /** Whether the file is a profile (it has a calling-context tree) rather than a raw recording. */

@@ -9,12 +9,11 @@ import java.util.Map;
 
 import org.eclipse.collections.impl.map.mutable.primitive.LongLongHashMap;
 import org.eclipse.collections.impl.set.mutable.primitive.IntHashSet;
-import org.ompprof.blame.BlameCalculator;
 import org.ompprof.blame.BlameKind;
 import org.ompprof.blame.Charges;
 import org.ompprof.blame.MutexHolds;
-import org.ompprof.blame.SampleTable;
 import org.ompprof.blame.WaitClass;
+import org.ompprof.blame.WindowedBlame;
 import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.Frame;
 import org.ompprof.calltree.MetricStorage;
@@ -30,19 +29,26 @@ import org.ompprof.unwinder.symbols.SourceFrame;
 import org.ompprof.unwinder.symbols.Symbolizer;
 
 /**
- * Collects what blame needs while the profile is built (each sample's thread, time, weight,
- * wait class, wait id, region and tree node; the recording's mutex events), then charges the
- * waiting to the tree as the blame metrics, {@code <unattributed>} included.
+ * Passes what blame needs of each sample (thread, time, weight, wait class, wait id, region and
+ * tree node) to the blame calculation as the profile is built, samples in time order, so that
+ * only a window of them is held (see {@link WindowedBlame}); then charges the waiting to the tree
+ * as the blame metrics, {@code <unattributed>} included.
  */
 final class BlameStage {
     private static final int THREAD_INITIAL = 1;
 
-    private final SampleTable.Builder samples = new SampleTable.Builder();
     /** Per wait id: where it was first acquired (a codeptr_ra). */
     private final LongLongHashMap firstSite = new LongLongHashMap();
+    private final WindowedBlame blame;
 
+    /** Reads the recording's mutex events; samples follow. */
+    BlameStage(Recording recording, long windowNs) {
+        this.blame = new WindowedBlame(holds(recording), initialThreads(recording), windowNs);
+    }
+
+    /** The next sample in time order (all threads merged). */
     void sample(StitchedSample s, int node) {
-        samples.add(s.threadSeq(), s.timeNs(), s.weightNs(), WaitClass.of(s.state(), s.kind() == StitchedSample.Kind.IDLE), s.waitId(),
+        blame.add(s.threadSeq(), s.timeNs(), s.weightNs(), WaitClass.of(s.state(), s.kind() == StitchedSample.Kind.IDLE), s.waitId(),
                 s.regionId(), node);
     }
 
@@ -51,7 +57,7 @@ final class BlameStage {
 
     /** Charges the blame to {@code tree}. */
     Result apply(Recording recording, CallingContextTree tree, Stitcher stitcher, Symbolizer symbolizer) {
-        Charges charges = BlameCalculator.compute(samples.build(), holds(recording), initialThreads(recording));
+        Charges charges = blame.finish();
         int[] metric = registerMetrics(tree);
         int parent = tree.metrics().require(BlameKind.MUTEX_METRIC).index();
         int unattributed = -1;

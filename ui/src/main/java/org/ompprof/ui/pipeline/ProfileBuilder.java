@@ -1,16 +1,11 @@
 package org.ompprof.ui.pipeline;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-
 import org.eclipse.collections.impl.list.mutable.primitive.IntArrayList;
-import org.eclipse.collections.impl.map.mutable.primitive.IntObjectHashMap;
 import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.profile.DeviceTable;
 import org.ompprof.calltree.profile.LineTable;
 import org.ompprof.calltree.profile.RegionTable;
-import org.ompprof.calltree.profile.Timeline;
+import org.ompprof.blame.WindowedBlame;
 import org.ompprof.sampler.recording.Recording;
 import org.ompprof.unwinder.image.ModuleImages;
 import org.ompprof.unwinder.stitch.PathFrame;
@@ -21,37 +16,46 @@ import org.ompprof.unwinder.symbols.Symbolizer;
 /**
  * Wires the stages for one raw recording: stitch every sample into its full user call path,
  * symbolize it, add it to a calling-context tree under its thread and OMPT state, and to its
- * thread's timeline.
+ * thread's timeline. Samples come in time order, all threads merged, so that blame needs only
+ * a window of them and the timelines can be written as they grow: what is held is the tree and
+ * the per-region and per-line sums, not the run.
  */
 public final class ProfileBuilder {
     private final CallingContextTree tree = CallingContextTree.create();
-    private final IntObjectHashMap<Timeline.Builder> timelines = new IntObjectHashMap<>();
+    private final TimelineStream timelines;
     private final IntArrayList path = new IntArrayList();
     private final IntArrayList lines = new IntArrayList();
     private final LineTable.Builder lineTimes = new LineTable.Builder();
-    private final BlameStage blame = new BlameStage();
+    private final BlameStage blame;
     private final RegionStage regions = new RegionStage();
     private long samples;
 
-    private ProfileBuilder() {}
+    private ProfileBuilder(Recording recording, TimelineStream timelines) {
+        this.timelines = timelines;
+        this.blame = new BlameStage(recording, WindowedBlame.DEFAULT_WINDOW_NS);
+    }
 
+    /** The profile with its timelines in memory. */
     public static Profile build(Recording recording) {
         ModuleImages images = new ModuleImages();
         try (Symbolizer symbolizer = Symbolizer.create(images)) {
-            return build(recording, images, symbolizer);
+            return build(recording, images, symbolizer, TimelineStream.inMemory());
         }
     }
 
-    /** As {@link #build(Recording)}, with images and a symbolizer (llvm-symbolizer) already started, and their caches. */
-    public static Profile build(Recording recording, ModuleImages images, Symbolizer symbolizer) {
+    /**
+     * As {@link #build(Recording)}, with images and a symbolizer (llvm-symbolizer) already started
+     * and their caches; the timelines go to {@code timelines} (the profile holds those kept in memory).
+     */
+    public static Profile build(Recording recording, ModuleImages images, Symbolizer symbolizer, TimelineStream timelines) {
         Stitcher stitcher = Stitcher.of(recording, images);
-        ProfileBuilder b = new ProfileBuilder();
+        ProfileBuilder b = new ProfileBuilder(recording, timelines);
         FrameNames names = new FrameNames(stitcher, symbolizer, b.tree.frames());
-        stitcher.samples().forEach(s -> b.add(names, s));
+        stitcher.samplesInTimeOrder().forEach(s -> b.add(names, s));
         BlameStage.Result blame = b.blame.apply(recording, b.tree, stitcher, symbolizer);
         RegionTable regions = b.regions.table(stitcher, names, symbolizer, b.tree);
         DeviceTable devices = DeviceStage.apply(recording, b.tree, stitcher, names);
-        return new Profile(b.tree, b.timelines(), stitcher.counters(), blame.totals(), regions, blame.mutexes(), b.lineTimes.build(),
+        return new Profile(b.tree, timelines.finish(), stitcher.counters(), blame.totals(), regions, blame.mutexes(), b.lineTimes.build(),
                 b.samples, devices);
     }
 
@@ -67,7 +71,7 @@ public final class ProfileBuilder {
         addLines(node, stitched.weightNs());
         StitchedSample s = WaitStates.corrected(stitched, path.isEmpty() ? null : tree.frames().frame(path.getLast()));
         tree.addSampleAt(node, s.threadSeq(), s.state(), s.weightNs());
-        timelines.getIfAbsentPut(s.threadSeq(), () -> new Timeline.Builder(s.threadSeq())).add(s.timeNs(), node, s.state(), s.weightNs());
+        timelines.add(s.threadSeq(), s.timeNs(), node, s.state(), s.weightNs());
         blame.sample(s, node);
         regions.sample(s);
         samples++;
@@ -79,11 +83,5 @@ public final class ProfileBuilder {
         for (int i = lines.size() - 1; i >= 0 && n != CallingContextTree.ROOT; i--, n = tree.parent(n)) {
             lineTimes.add(n, lines.get(i), weightNs, i == lines.size() - 1);
         }
-    }
-
-    private List<Timeline> timelines() {
-        List<Timeline> out = new ArrayList<>();
-        for (int thread : timelines.keySet().toSortedArray()) out.add(timelines.get(thread).build());
-        return out;
     }
 }

@@ -22,6 +22,8 @@ import org.ompprof.sampler.recording.RecordingWriter;
 import org.ompprof.sampler.recording.SectionKind;
 import org.ompprof.sampler.recording.Stats;
 import org.ompprof.sampler.recording.ThreadInfo;
+import org.ompprof.unwinder.image.ModuleImages;
+import org.ompprof.unwinder.symbols.Symbolizer;
 
 /**
  * Writes a profile: the raw recording's tables (metadata, threads, modules, run statistics),
@@ -34,6 +36,20 @@ public final class ProfileWriter {
     /** The profile of a raw recording, with its tables; returns the size of the file written. */
     public static long write(Path output, Recording raw, Profile profile) throws IOException {
         return write(output, raw.metadata(), raw.threads(), raw.modules(), raw.stats(), profile);
+    }
+
+    /**
+     * Builds the profile of a raw recording straight into {@code output}: the timelines are
+     * written as they grow (see {@link TimelineStream}), the tables at the end. Returns the size
+     * of the file written.
+     */
+    public static long fromRecording(Path output, Recording raw) throws IOException {
+        ModuleImages images = new ModuleImages();
+        try (RecordingWriter w = RecordingWriter.create(output); Symbolizer symbolizer = Symbolizer.create(images)) {
+            Profile profile = ProfileBuilder.build(raw, images, symbolizer, TimelineStream.to(w, TimelineStream.DEFAULT_BUDGET));
+            tables(w, new RunTables(raw.metadata(), raw.threads(), raw.modules(), raw.stats()), profile);
+            return w.commit();
+        }
     }
 
     /** Returns the size of the file written. */

@@ -21,6 +21,7 @@ import org.ompprof.sampler.recording.Recording;
 import org.ompprof.sampler.recording.Stats;
 import org.ompprof.ui.pipeline.Profile;
 import org.ompprof.ui.pipeline.ProfileBuilder;
+import org.ompprof.ui.pipeline.TimelineStream;
 import org.ompprof.ui.pipeline.ProfileReader;
 import org.ompprof.ui.pipeline.ProfileWriter;
 import org.ompprof.unwinder.image.ModuleImages;
@@ -53,14 +54,14 @@ public final class ProfileBench {
         ModuleImages images = new ModuleImages();
         try (Recording r = Recording.open(raw); Symbolizer symbolizer = Symbolizer.create(images)) {
             long t0 = System.nanoTime();
-            Profile first = ProfileBuilder.build(r, images, symbolizer); // also loads the images and starts llvm-symbolizer
+            Profile first = ProfileBuilder.build(r, images, symbolizer, TimelineStream.inMemory()); // also loads the images and starts llvm-symbolizer
             long cold = System.nanoTime() - t0;
             long[] ns = new long[repeat], cpu = new long[repeat];
             ThreadMXBean threads = ManagementFactory.getThreadMXBean();
             for (int i = 0; i < repeat; i++) {
                 long c0 = threads.getCurrentThreadCpuTime();
                 t0 = System.nanoTime();
-                ProfileBuilder.build(r, images, symbolizer);
+                ProfileBuilder.build(r, images, symbolizer, TimelineStream.inMemory());
                 ns[i] = System.nanoTime() - t0;
                 cpu[i] = threads.getCurrentThreadCpuTime() - c0;
             }

@@ -1,8 +1,13 @@
 package org.ompprof.unwinder.stitch;
 
+import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
+import java.util.Spliterator;
+import java.util.Spliterators;
 import java.util.stream.Stream;
+import java.util.stream.StreamSupport;
 
 import org.ompprof.sampler.record.SampleRecord;
 import org.ompprof.sampler.recording.Recording;
@@ -68,6 +73,21 @@ public final class Stitcher {
      */
     public Stream<StitchedSample> samples() {
         return recording.records(type -> type == Wire.REC_SAMPLE).map(r -> samples.stitch((SampleRecord) r));
+    }
+
+    /**
+     * As {@link #samples()}, all threads' samples merged into one stream in time order, reading
+     * every thread's records side by side (one chunk of each at a time): for stages that look
+     * across threads at one moment and must not hold the whole run.
+     */
+    public Stream<StitchedSample> samplesInTimeOrder() {
+        List<Iterator<SampleRecord>> threads = new ArrayList<>();
+        for (int thread : recording.recordThreads()) {
+            threads.add(recording.records(thread, type -> type == Wire.REC_SAMPLE).map(r -> (SampleRecord) r).iterator());
+        }
+        Iterator<SampleRecord> merged = new TimeOrder(threads);
+        return StreamSupport.stream(Spliterators.spliteratorUnknownSize(merged, Spliterator.ORDERED | Spliterator.NONNULL), false)
+                .map(samples::stitch);
     }
 
     /**

@@ -1,0 +1,84 @@
+package org.ompprof.ui.pipeline;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.eclipse.collections.impl.map.mutable.primitive.IntObjectHashMap;
+import org.ompprof.calltree.profile.Timeline;
+import org.ompprof.sampler.recording.RecordingWriter;
+
+/**
+ * Where the timelines go while a profile is built: kept in memory (for a profile that is looked
+ * at, not written), or written to the profile file as they grow. Written, they are buffered per
+ * thread and all buffers go out as runs (TIMELINE sections, which readers join per thread in file
+ * order) whenever together they hold {@code budget} samples: memory is the budget, not the run.
+ */
+public final class TimelineStream {
+    /**
+     * About 24 bytes a sample in the buffers (up to twice that while a buffer grows): some 6 to 12
+     * MB; each flush writes a run per thread, so runs stay large enough to compress well.
+     */
+    public static final int DEFAULT_BUDGET = 1 << 18;
+
+    private final RecordingWriter out;
+    private final int budget;
+    private final IntObjectHashMap<Timeline.Builder> buffers = new IntObjectHashMap<>();
+    private final List<Timeline> kept = new ArrayList<>();
+    private int buffered;
+    private long written;
+
+    private TimelineStream(RecordingWriter out, int budget) {
+        if (budget <= 0) throw new IllegalArgumentException("budget of " + budget + " samples");
+        this.out = out;
+        this.budget = budget;
+    }
+
+    /** Timelines kept whole in memory, returned by {@link #finish()}. */
+    public static TimelineStream inMemory() {
+        return new TimelineStream(null, Integer.MAX_VALUE);
+    }
+
+    /** Timelines written to {@code out} in runs, holding at most {@code budget} samples at a time. */
+    public static TimelineStream to(RecordingWriter out, int budget) {
+        return new TimelineStream(out, budget);
+    }
+
+    /** The next sample of a thread (each thread's in time order). */
+    public void add(int thread, long timeNs, int node, int state, long weightNs) {
+        buffers.getIfAbsentPut(thread, () -> new Timeline.Builder(thread)).add(timeNs, node, state, weightNs);
+        if (++buffered >= budget) flush();
+    }
+
+    /** Samples written to the file so far. */
+    public long written() {
+        return written;
+    }
+
+    /** Kept in memory: every thread's timeline, by thread. Written: the rest goes out, and the list is empty. */
+    public List<Timeline> finish() {
+        if (out != null) {
+            flush();
+            return List.of();
+        }
+        for (int thread : buffers.keySet().toSortedArray()) kept.add(buffers.get(thread).build());
+        buffers.clear();
+        return List.copyOf(kept);
+    }
+
+    private void flush() {
+        if (out == null) return;
+        try {
+            for (int thread : buffers.keySet().toSortedArray()) {
+                Timeline run = buffers.get(thread).build();
+                ProfileWriter.timeline(out, run);
+                written += run.size();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        buffers.clear();
+        buffered = 0;
+    }
+}

@@ -1,0 +1,36 @@
+package org.ompprof.ui.bench;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.nio.file.Path;
+
+import org.ompprof.sampler.recording.Recording;
+import org.ompprof.ui.pipeline.ProfileBuilder;
+import org.ompprof.ui.pipeline.ProfileWriter;
+
+/**
+ * {@code BuildProfile RAW OUT stream|whole}: builds the profile of a raw recording as
+ * {@code record} does when the program ends (stream: timelines written as they grow, blame by
+ * window) or whole in memory first (as {@code info} of a raw file does), then prints the time
+ * and the heap's high-water mark. Run it with a capped heap to find what a recording needs.
+ */
+public final class BuildProfile {
+    private BuildProfile() {}
+
+    public static void main(String[] args) throws Exception {
+        long t0 = System.nanoTime();
+        long bytes;
+        try (Recording r = Recording.open(Path.of(args[0]))) {
+            bytes = switch (args[2]) {
+                case "stream" -> ProfileWriter.fromRecording(Path.of(args[1]), r);
+                case "whole" -> ProfileWriter.write(Path.of(args[1]), r, ProfileBuilder.build(r));
+                default -> throw new IllegalArgumentException("stream or whole, not " + args[2]);
+            };
+        }
+        long peak = 0;
+        for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) if (p.getType() == MemoryType.HEAP) peak += p.getPeakUsage().getUsed();
+        System.out.printf("%s: %d bytes written in %.1f s, heap peak %d MB (sum of pools' peaks), max heap %d MB%n", args[2], bytes,
+                (System.nanoTime() - t0) / 1e9, peak >> 20, Runtime.getRuntime().maxMemory() >> 20);
+    }
+}
