@@ -3,6 +3,7 @@ package org.ompprof.sampler.collect;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import org.ompprof.sampler.record.Le;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -11,7 +12,11 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.zip.DataFormatException;
+import java.util.zip.Deflater;
+import java.util.zip.Inflater;
 
 import org.eclipse.collections.api.list.primitive.MutableLongList;
 import org.eclipse.collections.api.map.primitive.MutableLongObjectMap;
@@ -21,27 +26,41 @@ import org.eclipse.collections.impl.map.mutable.primitive.LongObjectHashMap;
 /**
  * Append-only temporary file for everything drained while the program runs, so that memory
  * stays flat however long it runs. Records are appended whole, per stream (one thread's sample
- * or event ring); an index of spans per stream lets the recording be written thread by thread
- * afterwards. Spans are capped at {@link #MAX_SPAN} bytes (unless one record is larger) so that
- * reading one back needs a bounded buffer.
+ * or event ring), gathered per stream into blocks of up to {@link #BLOCK} bytes that are deflated
+ * (fast level) as they fill: stack snapshots shrink severalfold, so an hour of sampling takes
+ * gigabytes of disk rather than tens of them. An index of blocks per stream lets the recording
+ * be written thread by thread afterwards, reading one block at a time.
  */
 public final class Spool implements AutoCloseable {
-    static final int MAX_SPAN = 1 << 20;
+    /** Raw bytes per block: what one stream holds in memory before it is deflated and written. */
+    static final int BLOCK = 128 << 10;
     private static final int BUFFER = 1 << 20;
+    private static final int COMPRESSION = 1;
 
     /** A stretch of the spool file. */
     public record Span(long offset, long length) {}
+
+    /** One stream's records not yet deflated. */
+    private static final class Pending {
+        byte[] raw = new byte[4096];
+        int length;
+    }
 
     private final Path path;
     private final FileChannel channel;
     private final ByteBuffer buffer = ByteBuffer.allocateDirect(BUFFER);
     private final MemorySegment bufferSegment = MemorySegment.ofBuffer(buffer);
-    /** Per stream: span offsets and lengths, interleaved. */
+    /** Per stream: its blocks' file offsets, stored (deflated) lengths and raw lengths, in threes. */
     private final MutableLongObjectMap<MutableLongList> index = new LongObjectHashMap<>();
-    /** Bytes appended, buffered ones included. */
+    private final MutableLongObjectMap<Pending> pending = new LongObjectHashMap<>();
+    private final Deflater deflater = new Deflater(COMPRESSION);
+    private byte[] packed = new byte[BLOCK + (BLOCK >> 4) + 64];
+    /** Bytes appended, buffered ones included: the file offset of the next append. */
     private long size;
     /** Bytes in the file. */
     private long written;
+    /** Records' bytes before deflating. */
+    private long recordBytes;
 
     private Spool(Path path, FileChannel channel) {
         this.path = path;
@@ -67,9 +86,14 @@ public final class Spool implements AutoCloseable {
         return path;
     }
 
-    /** Bytes appended so far. */
+    /** Bytes in the spool file so far (records deflated), buffered ones included. */
     public long size() {
         return size;
+    }
+
+    /** Bytes of records appended, before deflating. */
+    public long recordBytes() {
+        return recordBytes;
     }
 
     /** The stream key of one thread's sample (ring 0) or event (ring 1) records. */
@@ -79,16 +103,33 @@ public final class Spool implements AutoCloseable {
 
     /** Appends one whole record to a stream. */
     public void appendRecord(long stream, MemorySegment record) throws IOException {
-        long at = size;
-        append(record);
-        MutableLongList spans = index.getIfAbsentPut(stream, LongArrayList::new);
-        int n = spans.size();
-        if (n > 0 && spans.get(n - 2) + spans.get(n - 1) == at && spans.get(n - 1) + record.byteSize() <= MAX_SPAN) {
-            spans.set(n - 1, spans.get(n - 1) + record.byteSize());
-        } else {
-            spans.add(at);
-            spans.add(record.byteSize());
+        Pending p = pending.getIfAbsentPut(stream, Pending::new);
+        int n = Math.toIntExact(record.byteSize());
+        if (p.length > 0 && p.length + n > BLOCK) seal(stream, p);
+        if (p.length + n > p.raw.length) p.raw = Arrays.copyOf(p.raw, Math.max(p.length + n, Math.min(BLOCK, 2 * p.raw.length)));
+        MemorySegment.copy(record, ValueLayout.JAVA_BYTE, 0, p.raw, p.length, n);
+        p.length += n;
+        recordBytes += n;
+    }
+
+    /** Deflates a stream's pending records into a block of the file. */
+    private void seal(long stream, Pending p) throws IOException {
+        deflater.reset();
+        deflater.setInput(p.raw, 0, p.length);
+        deflater.finish();
+        int stored = 0;
+        while (!deflater.finished()) {
+            if (stored == packed.length) packed = Arrays.copyOf(packed, 2 * packed.length);
+            stored += deflater.deflate(packed, stored, packed.length - stored);
         }
+        long at = size;
+        append(MemorySegment.ofArray(packed).asSlice(0, stored));
+        MutableLongList blocks = index.getIfAbsentPut(stream, LongArrayList::new);
+        blocks.add(at);
+        blocks.add(stored);
+        blocks.add(p.length);
+        p.length = 0;
+        if (p.raw.length > BLOCK) p.raw = new byte[BLOCK]; // one outsized record: do not keep its room
     }
 
     /** Appends raw bytes that belong to no stream (a module image) and returns where they are. */
@@ -100,7 +141,7 @@ public final class Spool implements AutoCloseable {
 
     /** Appends a whole file's current contents; returns where they are. */
     public Span appendFile(Path file) throws IOException {
-        flush();
+        writeBuffer();
         long at = size;
         try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {
             long copied = 0;
@@ -118,7 +159,7 @@ public final class Spool implements AutoCloseable {
 
     private void append(MemorySegment bytes) throws IOException {
         long n = bytes.byteSize();
-        if (n > buffer.remaining()) flush();
+        if (n > buffer.remaining()) writeBuffer();
         if (n > buffer.capacity()) {
             writeFully(bytes.asByteBuffer());
         } else {
@@ -128,8 +169,16 @@ public final class Spool implements AutoCloseable {
         size += n;
     }
 
-    /** Writes buffered bytes to the file. */
+    /** Writes every stream's pending records and all buffered bytes to the file. */
     public void flush() throws IOException {
+        for (long stream : pending.keySet().toSortedArray()) {
+            Pending p = pending.get(stream);
+            if (p.length > 0) seal(stream, p);
+        }
+        writeBuffer();
+    }
+
+    private void writeBuffer() throws IOException {
         buffer.flip();
         writeFully(buffer);
         buffer.clear();
@@ -143,13 +192,16 @@ public final class Spool implements AutoCloseable {
     public List<Long> streams() {
         List<Long> out = new ArrayList<>();
         index.keySet().forEach(out::add);
+        pending.forEachKeyValue((stream, p) -> {
+            if (p.length > 0 && !index.containsKey(stream)) out.add(stream);
+        });
         return out;
     }
 
     /** Reads back the records of one stream, in append order. Call {@link #flush()} first. */
     public RecordCursor cursor(long stream) {
-        MutableLongList spans = index.get(stream);
-        return new RecordCursor(channel, spans == null ? new LongArrayList() : spans);
+        MutableLongList blocks = index.get(stream);
+        return new RecordCursor(channel, blocks == null ? new LongArrayList() : blocks);
     }
 
     /** The bytes of a span, as a stream. Call {@link #flush()} first. */
@@ -160,6 +212,7 @@ public final class Spool implements AutoCloseable {
     /** Closes and deletes the spool file. */
     @Override
     public void close() throws IOException {
+        deflater.end();
         try {
             channel.close();
         } finally {
@@ -195,25 +248,25 @@ public final class Spool implements AutoCloseable {
         }
     }
 
-    /** Reads the records of one stream span by span; each span holds whole records. */
+    /** Reads the records of one stream block by block; each block holds whole records. */
     public static final class RecordCursor {
         private final FileChannel channel;
-        private final MutableLongList spans;
-        private int nextSpan;
+        private final MutableLongList blocks;
+        private int nextBlock;
         private MemorySegment current = MemorySegment.NULL;
         private long pos;
 
-        RecordCursor(FileChannel channel, MutableLongList spans) {
+        RecordCursor(FileChannel channel, MutableLongList blocks) {
             this.channel = channel;
-            this.spans = spans;
+            this.blocks = blocks;
         }
 
         /** The next record (a view valid until the next call), or null at the end. */
         public MemorySegment next() throws IOException {
             while (pos >= current.byteSize()) {
-                if (nextSpan >= spans.size()) return null;
-                current = readSpan(spans.get(nextSpan), spans.get(nextSpan + 1));
-                nextSpan += 2;
+                if (nextBlock >= blocks.size()) return null;
+                current = readBlock(blocks.get(nextBlock), blocks.get(nextBlock + 1), blocks.get(nextBlock + 2));
+                nextBlock += 3;
                 pos = 0;
             }
             long size = Integer.toUnsignedLong(Le.u32(current, pos));
@@ -223,15 +276,31 @@ public final class Spool implements AutoCloseable {
             return rec;
         }
 
-        private MemorySegment readSpan(long offset, long length) throws IOException {
-            ByteBuffer b = ByteBuffer.allocate(Math.toIntExact(length));
+        private MemorySegment readBlock(long offset, long stored, long raw) throws IOException {
+            ByteBuffer b = ByteBuffer.allocate(Math.toIntExact(stored));
             long at = offset;
             while (b.hasRemaining()) {
                 int n = channel.read(b, at);
                 if (n < 0) throw new IOException("spool file shorter than its index");
                 at += n;
             }
-            return MemorySegment.ofArray(b.array());
+            byte[] out = new byte[Math.toIntExact(raw)];
+            Inflater inf = new Inflater();
+            try {
+                inf.setInput(b.array());
+                int filled = 0;
+                while (filled < out.length) {
+                    int k = inf.inflate(out, filled, out.length - filled);
+                    if (k == 0 && (inf.finished() || inf.needsInput())) break;
+                    filled += k;
+                }
+                if (filled != out.length) throw new IOException("spool block at " + offset + " inflates to " + filled + " of " + raw + " bytes");
+            } catch (DataFormatException e) {
+                throw new IOException("spool block at " + offset + " does not inflate: " + e.getMessage(), e);
+            } finally {
+                inf.end();
+            }
+            return MemorySegment.ofArray(out);
         }
     }
 }
