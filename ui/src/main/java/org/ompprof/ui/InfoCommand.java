@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.TreeSet;
 
 import org.ompprof.sampler.UserError;
+import org.ompprof.sampler.launch.DurationArg;
 import org.ompprof.sampler.launch.SamplingSignal;
 import org.ompprof.sampler.recording.HandlerHistogram;
 import org.ompprof.sampler.recording.ImageSource;
@@ -162,6 +163,12 @@ public final class InfoCommand {
                 .append(" frames; ").append(count(p.samples())).append(" samples in ").append(p.timelines().size()).append(" thread timelines");
         if (p.samples() > 0) s.append(String.format(Locale.ROOT, " (%.1f bytes per sample in this file)", (double) fileSize / p.samples()));
         s.append('\n');
+        long resolution = r.metadata().getLong(Metadata.TIMELINE_RESOLUTION_NS, 0);
+        if (resolution > 0) {
+            long entries = p.timelines().stream().mapToLong(t -> t.size()).sum();
+            s.append("  timelines downsampled: one entry per thread per ").append(DurationArg.format(resolution)).append(" (")
+                    .append(count(entries)).append(" entries)\n");
+        }
         StitchCounters c = p.counters();
         List<String> kinds = new ArrayList<>();
         for (StitchedSample.Kind k : StitchedSample.Kind.values()) {

@@ -21,13 +21,14 @@ public final class RecordCommand {
             out.print(RecordOptions.USAGE);
             return 0;
         }
-        return new Recorder(Recorder.Context.system(Version.get(), out, err), RecordCommand::profile).record(options);
+        return new Recorder(Recorder.Context.system(Version.get(), out, err),
+                (raw, output) -> profile(raw, output, options.timelineResolutionNs())).record(options);
     }
 
     /** The raw recording becomes the profile: unwound, stitched, symbolized, in a tree with timelines. */
-    static long profile(Path raw, Path output) throws IOException {
+    static long profile(Path raw, Path output, long timelineResolutionNs) throws IOException {
         try (Recording r = Recording.open(raw)) {
-            return ProfileWriter.fromRecording(output, r);
+            return ProfileWriter.fromRecording(output, r, timelineResolutionNs);
         }
     }
 }

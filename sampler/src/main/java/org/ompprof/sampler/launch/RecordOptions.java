@@ -14,10 +14,11 @@ import org.ompprof.sampler.wire.Wire;
  * @param mode {@code Wire.MODE_*}
  * @param startPaused sample only once the program calls {@code omp_control_tool(omp_control_tool_start, ...)}
  * @param keepRaw also keep the raw recording (stack snapshots and callback records) as {@code FILE.raw}
+ * @param timelineResolutionNs 0: the timelines keep every sample; else one entry per thread per this much time
  * @param command the program and its arguments
  */
 public record RecordOptions(Optional<String> output, int mode, int rateHz, int stackBytes, int slots, int ringKib,
-        boolean startPaused, boolean keepRaw, int signal, boolean help, List<String> command) {
+        boolean startPaused, boolean keepRaw, long timelineResolutionNs, int signal, boolean help, List<String> command) {
     public static final int DEFAULT_RATE = 1000;
     public static final int DEFAULT_STACK_BYTES = 16 * 1024;
     public static final int DEFAULT_SLOTS = 64;
@@ -27,7 +28,7 @@ public record RecordOptions(Optional<String> output, int mode, int rateHz, int s
     public static final String USAGE = """
             usage: ompprof record [-o FILE] [--mode wall|cpu] [--rate HZ] [--stack-bytes N]
                                   [--slots N] [--ring-kib N] [--start-paused] [--signal SIG] [--keep-raw]
-                                  -- PROGRAM ARGS...
+                                  [--timeline-resolution DURATION] -- PROGRAM ARGS...
 
             Runs PROGRAM under the profiler and writes its profile (default: PROGRAM.ompprof
             in the current directory; an existing file is replaced only by a complete profile).
@@ -46,6 +47,10 @@ public record RecordOptions(Optional<String> output, int mode, int rateHz, int s
                                   use SIGPROF themselves: SIGRTMIN+N, SIGUSR1, SIGUSR2 or a number
               --keep-raw          also keep the raw samples (stack snapshots) as FILE.raw, for bug
                                   reports; info and export read it too
+              --timeline-resolution DURATION
+                                  keep one timeline entry per thread per DURATION (10ms, 1s):
+                                  a smaller file and a lighter viewer for long runs; the
+                                  calling-context tree still counts every sample
 
             The program's input and output pass through, and ompprof exits with its status.
             """;
@@ -71,6 +76,7 @@ public record RecordOptions(Optional<String> output, int mode, int rateHz, int s
         private int ringKib = DEFAULT_RING_KIB;
         private boolean startPaused;
         private boolean keepRaw;
+        private long timelineResolutionNs;
         private int signal = SamplingSignal.SIGPROF;
         private boolean help;
 
@@ -94,8 +100,8 @@ public record RecordOptions(Optional<String> output, int mode, int rateHz, int s
                 throw new UserError("record: no program given; usage: ompprof record [OPTIONS] -- PROGRAM ARGS...");
             }
             if (!help && command.getFirst().isEmpty()) throw new UserError("record: the program name is empty");
-            return new RecordOptions(Optional.ofNullable(output), mode, rate, stack, slots, ringKib, startPaused, keepRaw, signal, help,
-                    command);
+            return new RecordOptions(Optional.ofNullable(output), mode, rate, stack, slots, ringKib, startPaused, keepRaw, timelineResolutionNs,
+                    signal, help, command);
         }
 
         private void option(String a) {
@@ -117,6 +123,7 @@ public record RecordOptions(Optional<String> output, int mode, int rateHz, int s
                 case "--stack-bytes" -> stack = number(name, value(name, inline), 0, MAX_STACK_BYTES);
                 case "--slots" -> slots = number(name, value(name, inline), 1, 4096);
                 case "--ring-kib" -> ringKib = powerOfTwo(name, value(name, inline));
+                case "--timeline-resolution" -> timelineResolutionNs = DurationArg.parseNs("record", name, value(name, inline));
                 default -> throw new UserError("record: unknown option " + a + "; see ompprof record --help");
             }
         }

@@ -36,6 +36,8 @@ public record Metadata(Map<String, String> entries) {
     public static final String SIGNAL = "signal";
     public static final String SIGNAL_PROBLEMS = "signal_problems";
     public static final String FOREIGN_SIGNALS = "foreign_signals";
+    /** Set when the profile's timelines keep one entry per thread per this many ns (downsampled on request). */
+    public static final String TIMELINE_RESOLUTION_NS = "timeline_resolution_ns";
 
     public Metadata {
         entries = Collections.unmodifiableMap(new LinkedHashMap<>(entries));
@@ -56,6 +58,13 @@ public record Metadata(Map<String, String> entries) {
         } catch (NumberFormatException e) {
             return otherwise;
         }
+    }
+
+    /** These entries with {@code key} set to {@code value}. */
+    public Metadata with(String key, String value) {
+        LinkedHashMap<String, String> m = new LinkedHashMap<>(entries);
+        m.put(key, value);
+        return new Metadata(m);
     }
 
     public boolean flag(String key) {

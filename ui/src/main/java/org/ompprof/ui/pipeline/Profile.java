@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 
 import org.ompprof.calltree.CallingContextTree;
+import org.ompprof.calltree.StandardMetrics;
 import org.ompprof.calltree.profile.DeviceTable;
 import org.ompprof.calltree.profile.LineTable;
 import org.ompprof.calltree.profile.MutexTable;
@@ -35,9 +36,14 @@ public record Profile(CallingContextTree tree, List<Timeline> timelines, StitchC
         this(tree, timelines, counters, blame, regions, mutexes, lines, samples, DeviceTable.empty());
     }
 
-    /** This profile with {@code lines} as its timelines (and their sizes as its sample count). */
+    /**
+     * This profile with {@code lines} as its timelines; its sample count is the tree's (a
+     * downsampled timeline has fewer entries than samples), or the timelines' sizes if the tree
+     * does not count samples.
+     */
     public Profile withTimelines(List<Timeline> lines) {
-        long n = lines.stream().mapToLong(Timeline::size).sum();
+        var metric = tree.metrics().find(StandardMetrics.SAMPLES_NAME);
+        long n = metric != null ? tree.total(metric.index()) : lines.stream().mapToLong(Timeline::size).sum();
         return new Profile(tree, lines, counters, blame, regions, mutexes, this.lines, n, devices);
     }
 

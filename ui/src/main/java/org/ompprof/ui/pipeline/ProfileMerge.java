@@ -4,12 +4,14 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.Consumer;
 
 import org.ompprof.calltree.merge.InputMapping;
 import org.ompprof.calltree.merge.ProfileMerger;
 import org.ompprof.calltree.merge.ProfileParts;
 import org.ompprof.calltree.profile.Timeline;
 import org.ompprof.sampler.UserError;
+import org.ompprof.sampler.recording.Metadata;
 import org.ompprof.sampler.recording.Recording;
 import org.ompprof.sampler.recording.RecordingWriter;
 import org.ompprof.unwinder.stitch.StitchCounters;
@@ -28,22 +30,34 @@ public final class ProfileMerge {
     private ProfileMerge() {}
 
     public static Result merge(List<Path> inputs, Path output) throws IOException {
+        return merge(inputs, output, 0);
+    }
+
+    /** As {@link #merge(List, Path)}, the output's timelines downsampled to one entry per thread per {@code timelineResolutionNs} (0: not). */
+    public static Result merge(List<Path> inputs, Path output, long timelineResolutionNs) throws IOException {
         ProfileMerger merger = new ProfileMerger();
         RunTablesMerger tables = new RunTablesMerger();
         long samples = 0;
         try (RecordingWriter w = RecordingWriter.create(output)) {
-            for (Path input : inputs) samples += add(input, merger, tables, w);
+            TimelineStream coarse = timelineResolutionNs == 0 ? null
+                    : TimelineStream.to(w, TimelineStream.DEFAULT_BUDGET).downsampled(timelineResolutionNs);
+            Consumer<Timeline> sink = coarse == null ? t -> copy(w, t) : t -> {
+                for (int i = 0; i < t.size(); i++) coarse.add(t.thread(), t.timeNs(i), t.node(i), t.state(i), t.weightNs(i));
+            };
+            for (Path input : inputs) samples += add(input, merger, tables, sink);
+            if (coarse != null) coarse.finish();
             ProfileParts out = merger.result();
             Profile merged = new Profile(out.tree(), List.of(), StitchCounters.fromMap(out.stitch()), out.blame(), out.regions(),
                     out.mutexes(), out.lines(), samples);
             RunTables run = tables.result(out.metadata(), out.threadSpan());
+            if (timelineResolutionNs != 0) run = run.withMetadata(run.metadata().with(Metadata.TIMELINE_RESOLUTION_NS, Long.toString(timelineResolutionNs)));
             ProfileWriter.tables(w, run, merged);
             return new Result(w.commit(), inputs.size(), samples, out.tree().size() - 1, run.threads().size());
         }
     }
 
-    /** Adds one input; returns the samples of its timelines. */
-    private static long add(Path input, ProfileMerger merger, RunTablesMerger tables, RecordingWriter w) throws IOException {
+    /** Adds one input, its timelines (remapped) to {@code timelines}; returns the samples of its timelines. */
+    private static long add(Path input, ProfileMerger merger, RunTablesMerger tables, Consumer<Timeline> timelines) throws IOException {
         try (Recording r = Recording.open(input)) {
             Profile p = ProfileReader.withoutTimelines(r);
             RunTables run = RunTables.of(r);
@@ -56,10 +70,14 @@ public final class ProfileMerge {
             }
             tables.add(run, mapping.threadOffset());
             long[] samples = {0};
-            for (Timeline t : p.timelines()) samples[0] += copy(w, mapping.remap(t));
+            Consumer<Timeline> counted = t -> {
+                samples[0] += t.size();
+                timelines.accept(mapping.remap(t));
+            };
+            p.timelines().forEach(counted);
             if (r.isProfile()) {
                 try {
-                    ProfileReader.forEachTimelineRun(r, p.tree().size(), t -> samples[0] += copy(w, mapping.remap(t)));
+                    ProfileReader.forEachTimelineRun(r, p.tree().size(), counted);
                 } catch (UncheckedIOException e) {
                     throw e.getCause();
                 }
@@ -68,10 +86,9 @@ public final class ProfileMerge {
         }
     }
 
-    private static long copy(RecordingWriter w, Timeline t) {
+    private static void copy(RecordingWriter w, Timeline t) {
         try {
             ProfileWriter.timeline(w, t);
-            return t.size();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -40,14 +40,18 @@ public final class ProfileWriter {
 
     /**
      * Builds the profile of a raw recording straight into {@code output}: the timelines are
-     * written as they grow (see {@link TimelineStream}), the tables at the end. Returns the size
-     * of the file written.
+     * written as they grow (see {@link TimelineStream}), downsampled to one entry per thread per
+     * {@code timelineResolutionNs} unless that is 0, the tables at the end. Returns the size of
+     * the file written.
      */
-    public static long fromRecording(Path output, Recording raw) throws IOException {
+    public static long fromRecording(Path output, Recording raw, long timelineResolutionNs) throws IOException {
         ModuleImages images = new ModuleImages();
         try (RecordingWriter w = RecordingWriter.create(output); Symbolizer symbolizer = Symbolizer.create(images)) {
-            Profile profile = ProfileBuilder.build(raw, images, symbolizer, TimelineStream.to(w, TimelineStream.DEFAULT_BUDGET));
-            tables(w, new RunTables(raw.metadata(), raw.threads(), raw.modules(), raw.stats()), profile);
+            TimelineStream timelines = TimelineStream.to(w, TimelineStream.DEFAULT_BUDGET).downsampled(timelineResolutionNs);
+            Profile profile = ProfileBuilder.build(raw, images, symbolizer, timelines);
+            Metadata metadata = timelineResolutionNs == 0 ? raw.metadata()
+                    : raw.metadata().with(Metadata.TIMELINE_RESOLUTION_NS, Long.toString(timelineResolutionNs));
+            tables(w, new RunTables(metadata, raw.threads(), raw.modules(), raw.stats()), profile);
             return w.commit();
         }
     }

@@ -15,6 +15,10 @@ public record RunTables(Metadata metadata, List<ThreadInfo> threads, List<Module
         modules = List.copyOf(modules);
     }
 
+    public RunTables withMetadata(Metadata m) {
+        return new RunTables(m, threads, modules, stats);
+    }
+
     public static RunTables of(Recording r) {
         return new RunTables(r.metadata(), r.threads(), r.modules(), r.stats());
     }

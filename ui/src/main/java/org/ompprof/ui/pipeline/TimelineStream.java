@@ -7,6 +7,7 @@ import java.util.List;
 
 import org.eclipse.collections.impl.map.mutable.primitive.IntObjectHashMap;
 import org.ompprof.calltree.profile.Timeline;
+import org.ompprof.calltree.profile.TimelineDownsampler;
 import org.ompprof.sampler.recording.RecordingWriter;
 
 /**
@@ -14,6 +15,7 @@ import org.ompprof.sampler.recording.RecordingWriter;
  * at, not written), or written to the profile file as they grow. Written, they are buffered per
  * thread and all buffers go out as runs (TIMELINE sections, which readers join per thread in file
  * order) whenever together they hold {@code budget} samples: memory is the budget, not the run.
+ * Either way the timelines may be downsampled on the way ({@link TimelineDownsampler}).
  */
 public final class TimelineStream {
     /**
@@ -25,6 +27,8 @@ public final class TimelineStream {
     private final RecordingWriter out;
     private final int budget;
     private final IntObjectHashMap<Timeline.Builder> buffers = new IntObjectHashMap<>();
+    private final IntObjectHashMap<TimelineDownsampler> downsamplers = new IntObjectHashMap<>();
+    private long resolutionNs;
     private final List<Timeline> kept = new ArrayList<>();
     private int buffered;
     private long written;
@@ -45,8 +49,24 @@ public final class TimelineStream {
         return new TimelineStream(out, budget);
     }
 
+    /** This stream, keeping one entry per thread per {@code resolutionNs} (0: every sample). */
+    public TimelineStream downsampled(long resolutionNs) {
+        if (resolutionNs < 0) throw new IllegalArgumentException("timeline resolution of " + resolutionNs + " ns");
+        this.resolutionNs = resolutionNs;
+        return this;
+    }
+
     /** The next sample of a thread (each thread's in time order). */
     public void add(int thread, long timeNs, int node, int state, long weightNs) {
+        if (resolutionNs == 0) {
+            buffer(thread, timeNs, node, state, weightNs);
+            return;
+        }
+        downsamplers.getIfAbsentPut(thread, () -> new TimelineDownsampler(resolutionNs, (t, n, s, w) -> buffer(thread, t, n, s, w)))
+                .add(timeNs, node, state, weightNs);
+    }
+
+    private void buffer(int thread, long timeNs, int node, int state, long weightNs) {
         buffers.getIfAbsentPut(thread, () -> new Timeline.Builder(thread)).add(timeNs, node, state, weightNs);
         if (++buffered >= budget) flush();
     }
@@ -58,6 +78,7 @@ public final class TimelineStream {
 
     /** Kept in memory: every thread's timeline, by thread. Written: the rest goes out, and the list is empty. */
     public List<Timeline> finish() {
+        downsamplers.forEachValue(TimelineDownsampler::finish);
         if (out != null) {
             flush();
             return List.of();

@@ -10,7 +10,7 @@ import org.ompprof.ui.pipeline.ProfileBuilder;
 import org.ompprof.ui.pipeline.ProfileWriter;
 
 /**
- * {@code BuildProfile RAW OUT stream|whole}: builds the profile of a raw recording as
+ * {@code BuildProfile RAW OUT stream|whole [RESOLUTION_NS]}: builds the profile of a raw recording as
  * {@code record} does when the program ends (stream: timelines written as they grow, blame by
  * window) or whole in memory first (as {@code info} of a raw file does), then prints the time
  * and the heap's high-water mark. Run it with a capped heap to find what a recording needs.
@@ -23,7 +23,7 @@ public final class BuildProfile {
         long bytes;
         try (Recording r = Recording.open(Path.of(args[0]))) {
             bytes = switch (args[2]) {
-                case "stream" -> ProfileWriter.fromRecording(Path.of(args[1]), r);
+                case "stream" -> ProfileWriter.fromRecording(Path.of(args[1]), r, args.length > 3 ? Long.parseLong(args[3]) : 0);
                 case "whole" -> ProfileWriter.write(Path.of(args[1]), r, ProfileBuilder.build(r));
                 default -> throw new IllegalArgumentException("stream or whole, not " + args[2]);
             };

@@ -66,6 +66,54 @@ class LongRunTest {
         assertTrue(perSample > 0.05 && perSample < 10, "each sample more costs at most a few bytes of file, not " + perSample);
     }
 
+    /**
+     * Downsampling on request, as a user asks for it: {@code record --timeline-resolution 10ms}
+     * and {@code merge --timeline-resolution 50ms} of one profile. Each thread's timeline keeps
+     * its total weight with at most one entry per bin; the tree is the full-resolution one's;
+     * info says so.
+     */
+    @Test
+    void timelinesAreDownsampledOnRequestAndTheTreeIsNot() throws Exception {
+        Path coarse = work.resolve("coarse.ompprof");
+        Ompprof.Result rec = Ompprof.run(work, Map.of("OMP_NUM_THREADS", "2", "OMP_WAIT_POLICY", "passive"), "record", "--keep-raw",
+                "--timeline-resolution", "10ms", "-o", coarse.toString(), "--", CPrograms.clang("long_run").toString(), "2");
+        assertEquals(0, rec.status(), rec.err());
+        Profile full;
+        try (Recording raw = Recording.open(work.resolve("coarse.ompprof.raw"))) {
+            full = ProfileReader.read(raw); // every sample, built from the same recording
+        }
+        Profile p10 = read(coarse);
+        assertDownsampled(full, p10, 10_000_000L);
+
+        Path coarser = work.resolve("coarser.ompprof");
+        Ompprof.Result merged = Ompprof.run(work, Map.of(), "merge", "--timeline-resolution", "50ms", "-o", coarser.toString(), coarse.toString());
+        assertEquals(0, merged.status(), merged.err());
+        Profile p50 = read(coarser);
+        assertDownsampled(full, p50, 50_000_000L);
+        assertTrue(entries(p50) < entries(p10), "coarser still: " + entries(p50) + " of " + entries(p10));
+
+        Ompprof.Result info = Ompprof.run(work, Map.of(), "info", coarser.toString());
+        assertTrue(info.out().contains("timelines downsampled: one entry per thread per 50ms"), info.out());
+    }
+
+    private static void assertDownsampled(Profile full, Profile coarse, long periodNs) {
+        assertEquals(weightByThread(full), weightByThread(coarse), "each thread's time");
+        assertEquals(full.samples(), coarse.samples(), "the samples counted");
+        int m = full.tree().metrics().require("time").index(), mc = coarse.tree().metrics().require("time").index();
+        assertEquals(full.tree().size(), coarse.tree().size());
+        assertEquals(full.tree().total(m), coarse.tree().total(mc));
+        for (Timeline t : coarse.timelines()) {
+            for (int i = 1; i < t.size(); i++) {
+                assertTrue(Math.floorDiv(t.timeNs(i), periodNs) > Math.floorDiv(t.timeNs(i - 1), periodNs), "one entry per bin");
+            }
+        }
+        assertTrue(entries(coarse) < entries(full) / 5, entries(coarse) + " entries of " + entries(full));
+    }
+
+    private static long entries(Profile p) {
+        return p.timelines().stream().mapToLong(Timeline::size).sum();
+    }
+
     /** Builds a profile as record does, in a JVM of its own with a capped heap. */
     private Path build(Path raw, Path out) throws Exception {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), HEAP,
