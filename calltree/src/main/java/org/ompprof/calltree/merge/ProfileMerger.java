@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 import org.ompprof.calltree.CallingContextTree;
+import org.ompprof.calltree.profile.DeviceTable;
 import org.ompprof.calltree.profile.LineTable;
 import org.ompprof.calltree.profile.MutexTable;
 import org.ompprof.calltree.profile.RegionTable;
@@ -14,7 +15,9 @@ import org.ompprof.calltree.profile.RegionTable;
 /**
  * Merges profiles one at a time into one: trees by path (values added), threads kept apart by
  * renumbering (input i's thread t becomes t plus the thread spans of the inputs before it),
- * region rows and mutex rows kept per input thread, line times and counters added, metadata kept per run
+ * region rows and mutex rows kept per input thread, device activities kept with their devices
+ * renumbered likewise (input i's device d becomes d plus the device spans of the inputs before
+ * it), line times and counters added, metadata kept per run
  * ({@link RunMetadata}). Only the output is held; each input can be dropped once added, and
  * its timelines are carried across by the {@link InputMapping} {@link #add} returns, so a
  * caller can stream them. Merging is associative: merge(merge(a, b), c) and
@@ -30,6 +33,11 @@ public final class ProfileMerger {
     private final Map<String, Long> blame = new TreeMap<>();
     private final RunMetadata metadata = new RunMetadata();
     private int threadSpan;
+    private final List<DeviceTable.Device> devices = new ArrayList<>();
+    private final List<DeviceTable.Activity> activities = new ArrayList<>();
+    private long devicesUnmatched;
+    private long devicesLate;
+    private int deviceSpan;
 
     /**
      * Adds an input; {@code source} names it in the metadata (its file).
@@ -53,6 +61,12 @@ public final class ProfileMerger {
         input.stitch().forEach((k, v) -> stitch.merge(k, v, Long::sum));
         input.blame().forEach((k, v) -> blame.merge(k, v, Long::sum));
         metadata.add(input.metadata(), source, offset);
+        DeviceTable inputDevices = input.devices().remapped(nodeMap, offset, deviceSpan);
+        devices.addAll(inputDevices.devices());
+        activities.addAll(inputDevices.activities());
+        devicesUnmatched += inputDevices.unmatched();
+        devicesLate += inputDevices.late();
+        deviceSpan += input.devices().span();
         threadSpan = (int) span;
         return new InputMapping(offset, nodeMap);
     }
@@ -64,6 +78,9 @@ public final class ProfileMerger {
         byWait.sort(Comparator.comparingLong(MutexTable.Row::waitedNs).reversed());
         List<RegionTable.Row> counted = regions.stream().map(r -> new RegionTable.Row(r.regionNode(), instances.get(r.regionNode()),
                 r.callSiteFile(), r.callSiteLine(), r.thread(), r.ns())).toList();
-        return new ProfileParts(tree, new RegionTable(counted), new MutexTable(byWait), lines.build(), stitch, blame, metadata.result(), threadSpan);
+        List<DeviceTable.Activity> byStart = new ArrayList<>(activities); // stable: equal starts keep input order
+        byStart.sort(Comparator.comparingLong(DeviceTable.Activity::startNs));
+        return new ProfileParts(tree, new RegionTable(counted), new MutexTable(byWait), lines.build(), stitch, blame, metadata.result(), threadSpan,
+                new DeviceTable(devices, byStart, devicesUnmatched, devicesLate));
     }
 }

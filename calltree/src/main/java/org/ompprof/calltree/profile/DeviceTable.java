@@ -47,4 +47,26 @@ public record DeviceTable(List<Device> devices, List<Activity> activities, long 
     public boolean isEmpty() {
         return devices.isEmpty() && activities.isEmpty();
     }
+
+    /** Device numbers used here are below this: the highest (of devices, activities, sources, destinations) plus one, 0 if none. */
+    public int span() {
+        int highest = -1;
+        for (Device d : devices) highest = Math.max(highest, d.number());
+        for (Activity a : activities) highest = Math.max(highest, Math.max(a.device(), Math.max(a.srcDevice(), a.destDevice())));
+        return highest + 1;
+    }
+
+    /**
+     * The table in another profile (when profiles are merged): node n becomes {@code nodeMap[n]},
+     * threads move up by {@code threadOffset} and devices by {@code deviceOffset} (so that two
+     * runs' device 0 stay two lanes); unknown nodes, threads and devices stay unknown.
+     */
+    public DeviceTable remapped(int[] nodeMap, int threadOffset, int deviceOffset) {
+        List<Device> ds = devices.stream().map(d -> new Device(d.number() + deviceOffset, d.type())).toList();
+        List<Activity> as = activities.stream().map(a -> new Activity(a.kind(), a.device() + deviceOffset, a.startNs(), a.endNs(), a.bytes(),
+                a.thread() == 0 ? 0 : a.thread() + threadOffset, a.launchNode() < 0 ? -1 : nodeMap[a.launchNode()], a.detail(),
+                a.srcDevice() < 0 ? -1 : a.srcDevice() + deviceOffset, a.destDevice() < 0 ? -1 : a.destDevice() + deviceOffset,
+                a.targetId(), a.hostOpId(), a.fromTrace())).toList();
+        return new DeviceTable(ds, as, unmatched, late);
+    }
 }

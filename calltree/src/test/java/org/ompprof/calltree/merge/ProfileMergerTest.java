@@ -2,6 +2,7 @@ package org.ompprof.calltree.merge;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -72,6 +73,35 @@ class ProfileMergerTest {
         assertEquals(exact, ab.parts().stitch().get("exact"));
     }
 
+    @ParameterizedTest
+    @ValueSource(longs = {8, 9, 10, 11})
+    void deviceActivitiesAreKeptWithTheirDevicesApart(long seed) {
+        RandomRun a = RandomRun.of(seed), b = RandomRun.of(seed + 200), c = RandomRun.of(seed + 300);
+        List<RandomRun> inputs = List.of(a, b, c);
+        RandomRun abc = merge(inputs, List.of("a", "b", "c"));
+        var out = abc.parts().devices();
+        int deviceOffset = 0, threadOffset = 0, expectedActivities = 0;
+        for (RandomRun in : inputs) {
+            var d = in.parts().devices();
+            for (var device : d.devices()) assertTrue(out.devices().contains(new org.ompprof.calltree.profile.DeviceTable.Device(device.number() + deviceOffset, device.type())));
+            for (var act : d.activities()) {
+                int dev = act.device() + deviceOffset, thread = act.thread() == 0 ? 0 : act.thread() + threadOffset;
+                List<Frame> launch = act.launchNode() < 0 ? List.of() : Contents.path(in.parts().tree(), act.launchNode());
+                long found = out.activities().stream().filter(o -> o.device() == dev && o.startNs() == act.startNs() && o.endNs() == act.endNs()
+                        && o.bytes() == act.bytes() && o.thread() == thread && o.kind() == act.kind()
+                        && (o.launchNode() < 0 ? List.of() : Contents.path(abc.parts().tree(), o.launchNode())).equals(launch)).count();
+                assertTrue(found >= 1, "activity " + act + " is in the merge, launched from the same path");
+            }
+            expectedActivities += d.activities().size();
+            deviceOffset += d.span();
+            threadOffset += in.parts().threadSpan();
+        }
+        assertEquals(expectedActivities, out.activities().size());
+        assertEquals(deviceOffset, out.span(), "no two inputs share a device number");
+        assertEquals(inputs.stream().mapToLong(r -> r.parts().devices().unmatched()).sum(), out.unmatched());
+        for (int i = 1; i < out.activities().size(); i++) assertTrue(out.activities().get(i - 1).startNs() <= out.activities().get(i).startNs());
+    }
+
     @Test
     void tooManyThreadsIsRefused() {
         RandomRun a = RandomRun.of(1);
@@ -90,7 +120,7 @@ class ProfileMergerTest {
     /** A merged profile in terms of frames, not node ids, which depend on the order of creation. */
     record Contents(Map<List<Object>, Long> values, List<List<Object>> regions, List<List<Object>> mutexes,
             Map<Integer, List<List<Object>>> timelines, Map<List<Object>, List<Long>> lines, Map<String, Long> stitch, Map<String, Long> blame,
-            Map<String, String> metadata, int threadSpan) {
+            Map<String, String> metadata, int threadSpan, List<Object> devices) {
         static Contents of(RandomRun run) {
             ProfileParts p = run.parts();
             CallingContextTree tree = p.tree();
@@ -115,10 +145,13 @@ class ProfileMergerTest {
                 LineTable.Row r = p.lines().row(i);
                 lines.put(List.of(path(tree, r.node()), r.line()), List.of(r.inclusiveNs(), r.exclusiveNs()));
             }
-            return new Contents(values, regions, mutexes, timelines, lines, p.stitch(), p.blame(), p.metadata(), p.threadSpan());
+            List<Object> devices = List.of(p.devices().devices(), p.devices().activities().stream().map(a -> List.<Object>of(a.kind(), a.device(),
+                    a.startNs(), a.endNs(), a.bytes(), a.thread(), a.launchNode() < 0 ? List.of() : path(tree, a.launchNode()), a.srcDevice(),
+                    a.destDevice(), a.targetId())).toList(), p.devices().unmatched(), p.devices().late());
+            return new Contents(values, regions, mutexes, timelines, lines, p.stitch(), p.blame(), p.metadata(), p.threadSpan(), devices);
         }
 
-        private static List<Frame> path(CallingContextTree tree, int node) {
+        static List<Frame> path(CallingContextTree tree, int node) {
             return Arrays.stream(tree.framePath(node)).mapToObj(tree.frames()::frame).toList();
         }
     }

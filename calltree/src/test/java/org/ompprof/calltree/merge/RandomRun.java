@@ -11,6 +11,7 @@ import org.ompprof.calltree.Frame;
 import org.ompprof.calltree.FrameKind;
 import org.ompprof.calltree.MetricStorage;
 import org.ompprof.calltree.MetricUnit;
+import org.ompprof.calltree.profile.DeviceTable;
 import org.ompprof.calltree.profile.LineTable;
 import org.ompprof.calltree.profile.MutexTable;
 import org.ompprof.calltree.profile.RegionTable;
@@ -65,7 +66,26 @@ record RandomRun(ProfileParts parts, List<Timeline> timelines) {
         Map<String, Long> blameTotals = Map.of("waited_ns.barrier", (long) random.nextInt(1000));
         int span = threads + 1 + random.nextInt(2); // a gap above the highest thread, as a real profile may have
         return new RandomRun(new ProfileParts(tree, new RegionTable(regions), new MutexTable(mutexes), lines.build(), stitch, blameTotals,
-                metadata, span), timelines);
+                metadata, span, devices(random, tree, threads)), timelines);
+    }
+
+    /** None for some runs; else a few host devices with target regions, kernels and transfers between them. */
+    private static DeviceTable devices(Random random, CallingContextTree tree, int threads) {
+        int count = random.nextInt(3) == 0 ? 0 : 1 + random.nextInt(3);
+        List<DeviceTable.Device> devices = new ArrayList<>();
+        for (int d = 0; d < count; d++) devices.add(new DeviceTable.Device(d, "generic-64bit"));
+        List<DeviceTable.Activity> activities = new ArrayList<>();
+        long start = random.nextInt(1000);
+        for (int i = 0, n = count == 0 ? 0 : random.nextInt(12); i < n; i++) {
+            DeviceTable.Kind kind = DeviceTable.Kind.values()[random.nextInt(DeviceTable.Kind.values().length)];
+            int device = random.nextInt(count);
+            boolean transfer = kind == DeviceTable.Kind.TRANSFER;
+            start += random.nextInt(5_000);
+            activities.add(new DeviceTable.Activity(kind, device, start, start + 1 + random.nextInt(9_000), transfer ? 1 + random.nextInt(1 << 20) : 0,
+                    random.nextInt(4) == 0 ? 0 : 1 + random.nextInt(threads), random.nextInt(5) == 0 ? -1 : random.nextInt(tree.size()), 0,
+                    transfer ? count : -1, transfer ? device : -1, i, i, false));
+        }
+        return new DeviceTable(devices, activities, random.nextInt(3), random.nextInt(2));
     }
 
     private static int[] path(Random random, CallingContextTree tree) {

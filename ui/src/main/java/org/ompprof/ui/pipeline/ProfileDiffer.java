@@ -16,7 +16,7 @@ import org.ompprof.sampler.recording.RecordingWriter;
 
 /**
  * Writes the differential profile of a base profile A and a new one B ({@code ompprof diff}):
- * a profile of B (its timelines, tables and run) whose tree also holds A's values under
+ * a profile of B (its timelines, tables, device activities and run) whose tree also holds A's values under
  * {@code a.*} and B minus A under {@code delta.*} ({@link ProfileDiff}). A's metadata is kept
  * under {@code diff.base.*}.
  */
@@ -42,7 +42,8 @@ public final class ProfileDiffer {
                 throw e.getCause();
             }
             Profile out = new Profile(d.tree(), List.of(), b.counters(), b.blame(), b.regions().remapped(d.nodeMapOfB(), 0),
-                    b.mutexes().remapped(d.nodeMapOfB()), b.lines().remapped(d.nodeMapOfB()), samples[0]);
+                    b.mutexes().remapped(d.nodeMapOfB()), b.lines().remapped(d.nodeMapOfB()), samples[0],
+                    b.devices().remapped(d.nodeMapOfB(), 0, 0));
             Map<String, String> metadata = new LinkedHashMap<>(rb.metadata().entries());
             metadata.put(BASE_FILE, base.toString());
             ra.metadata().entries().forEach((k, v) -> metadata.put(BASE_METADATA + k, v));

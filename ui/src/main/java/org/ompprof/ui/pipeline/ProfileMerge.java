@@ -48,7 +48,7 @@ public final class ProfileMerge {
             if (coarse != null) coarse.finish();
             ProfileParts out = merger.result();
             Profile merged = new Profile(out.tree(), List.of(), StitchCounters.fromMap(out.stitch()), out.blame(), out.regions(),
-                    out.mutexes(), out.lines(), samples);
+                    out.mutexes(), out.lines(), samples, out.devices());
             RunTables run = tables.result(out.metadata(), out.threadSpan());
             if (timelineResolutionNs != 0) run = run.withMetadata(run.metadata().with(Metadata.TIMELINE_RESOLUTION_NS, Long.toString(timelineResolutionNs)));
             ProfileWriter.tables(w, run, merged);
@@ -64,7 +64,7 @@ public final class ProfileMerge {
             InputMapping mapping;
             try {
                 mapping = merger.add(new ProfileParts(p.tree(), p.regions(), p.mutexes(), p.lines(), p.counters().asMap(), p.blame(),
-                        run.metadata().entries(), run.threadSpan(p.tree(), p.timelines())), input.toString());
+                        run.metadata().entries(), run.threadSpan(p.tree(), p.timelines()), p.devices()), input.toString());
             } catch (IllegalArgumentException e) {
                 throw new UserError("cannot merge " + input + ": " + e.getMessage());
             }

@@ -160,6 +160,34 @@ class OffloadEndToEndTest {
         assertTrue(row.contains(REPS + " (32.0 MiB)") && row.contains(REPS + " (12.0 MiB)"), row);
     }
 
+    /**
+     * Merging the run with itself keeps both runs' device activities, on devices of their own
+     * (the second run's device d is d plus the first's device count), each still charged to
+     * main;launch_kernels on its run's thread.
+     */
+    @Test
+    void mergeKeepsEveryRunsDevicesApart() throws Exception {
+        Path merged = work.resolve("twice.ompprof");
+        Ompprof.Result r = Ompprof.run(work, Map.of(), "merge", "-o", merged.toString(), profile.toString(), profile.toString());
+        assertEquals(0, r.status(), r.err());
+        Profile m;
+        try (Recording rec = Recording.open(merged)) {
+            m = ProfileReader.read(rec);
+        }
+        int span = p.devices().span();
+        assertEquals(2 * p.devices().activities().size(), m.devices().activities().size());
+        assertEquals(2 * p.devices().devices().size(), m.devices().devices().size());
+        for (DeviceTable.Activity k : of(DeviceTable.Kind.KERNEL)) {
+            for (int offset : new int[] {0, span}) {
+                assertTrue(m.devices().activities().stream().anyMatch(a -> a.kind() == DeviceTable.Kind.KERNEL && a.device() == k.device() + offset
+                        && a.startNs() == k.startNs() && m.tree().framePath(a.launchNode()).length == p.tree().framePath(k.launchNode()).length),
+                        "kernel " + k + " on device " + (k.device() + offset));
+            }
+        }
+        Ompprof.Result info = Ompprof.run(work, Map.of(), "info", merged.toString());
+        assertTrue(info.out().lines().anyMatch(l -> l.trim().startsWith(span + " generic-64bit")), info.out());
+    }
+
     private static List<DeviceTable.Activity> of(DeviceTable.Kind kind) {
         return p.devices().activities().stream().filter(a -> a.kind() == kind).toList();
     }
