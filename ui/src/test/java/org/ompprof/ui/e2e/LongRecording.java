@@ -36,10 +36,10 @@ public final class LongRecording {
             }
             long span = span(r);
             for (int thread : r.recordThreads()) {
+                List<WireRecord> records = r.records(thread).toList();
                 try (RecordingWriter.ThreadRecords t = w.threadRecords(thread)) {
                     for (int c = 0; c < copies; c++) {
                         long shift = c * span;
-                        List<WireRecord> records = r.records(thread).toList();
                         for (WireRecord rec : records) {
                             if (rec instanceof SampleRecord s) {
                                 t.add(RecordEncoder.encode(shifted(s, shift)));
