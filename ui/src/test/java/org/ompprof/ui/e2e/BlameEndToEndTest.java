@@ -90,9 +90,15 @@ class BlameEndToEndTest {
 
     /**
      * Waits at two levels: the inner barrier's waiting is blamed on inner_work, the outer's on
-     * outer_extra. Four threads share two cores here, so each is compared with the waiting as
-     * measured (at least 75% of it, and no more than 110%), and the paper values are only
-     * bounds; conservation holds exactly.
+     * outer_extra. Four threads share two cores here, and on a busy host descheduling moves the
+     * work in wall time: an outer thread may still be in its inner team's inner_work while the
+     * other waits at the outer barrier, and that waiting then rightly goes to inner_work (seen:
+     * up to 13% more on inner_work, 28% less on outer_extra at load 5); a descheduled worker
+     * leaves gaps in its samples, so some waiting finds no working sample near it and goes to
+     * {@code <unattributed>}. What the rules guarantee whatever the load is asserted: outer_extra
+     * never gets inner waiting (its team never waits for it); inner waiting goes to inner_work
+     * unless unattributed; nothing else is blamed; every nanosecond is charged once. The paper
+     * values are bounds.
      */
     @Test
     void nestedWaitsAreBlamedAtTheirOwnLevel() throws Exception {
@@ -103,11 +109,15 @@ class BlameEndToEndTest {
         // at least the paper values; on a busy host four threads on two cores wait longer (fork and join get slow)
         assertTrue(inner >= 0.8 * 300 && inner <= 2 * 300, "inner waiting: 2 teams x 3 rounds x 1 unit of 50 ms, was " + inner);
         assertTrue(outer >= 0.8 * 300 && outer <= 2 * 300, "outer waiting: 3 rounds x 2 units of 50 ms, was " + outer);
-        // a descheduled worker leaves gaps in its samples: some waiting then finds no working sample near it and
-        // goes to <unattributed>, never to the other level's code
         double onInner = totalMs(profile, "barrier_blame", 0, "inner_work"), onOuter = totalMs(profile, "barrier_blame", 0, "outer_extra");
-        assertTrue(onInner >= 0.75 * inner && onInner <= 1.1 * inner, "inner waiting " + inner + " ms, on inner_work " + onInner);
-        assertTrue(onOuter >= 0.75 * outer && onOuter <= 1.1 * outer, "outer waiting " + outer + " ms, on outer_extra " + onOuter);
+        double unattributed = totalMs(profile, "barrier_blame", 0, "<unattributed>");
+        String seen = String.format(java.util.Locale.ROOT, "inner %.0f, outer %.0f ms waited; on inner_work %.0f, outer_extra %.0f, unattributed %.0f",
+                inner, outer, onInner, onOuter, unattributed);
+        assertTrue(onOuter <= 1.05 * outer, "outer_extra gets outer waiting only: " + seen);
+        assertTrue(onInner >= 0.9 * inner - unattributed, "inner waiting goes to inner_work unless unattributed: " + seen);
+        assertTrue(onInner >= 0.5 * inner && onOuter >= 0.5 * outer, "most waiting at each level is blamed on its own code: " + seen);
+        assertTrue(unattributed <= 0.35 * all, "most waiting finds its cause: " + seen);
+        assertEquals(all, onInner + onOuter + unattributed, 0.002 * all, "nothing else is blamed: " + seen);
         assertEquals(all, totalMs(profile, "barrier_blame", 0, null), 0.001 * all, "conservation");
     }
 
