@@ -9,7 +9,6 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.io.StringReader;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
@@ -44,7 +43,7 @@ class FlameGraphWriterTest {
 
     @Test
     void embeddedDataHoldsEveryFrameName() throws IOException {
-        List<String> cpool = constantPool(FlameGraphWriter.toHtml(ex.tree, FlameGraphOptions.titled("t")));
+        List<String> cpool = FlameGraphPages.constantPool(FlameGraphWriter.toHtml(ex.tree, FlameGraphOptions.titled("t")));
         for (String name : List.of("main", "init", "solve", "compute", "exchange", "kernel", "__kmpc_barrier", "<omp idle>")) {
             assertTrue(cpool.contains(name), name + " in " + cpool);
         }
@@ -70,7 +69,7 @@ class FlameGraphWriterTest {
     @Test
     void threadFilterMetricAndUnits() throws IOException {
         String html = FlameGraphWriter.toHtml(ex.tree, FlameGraphOptions.titled("t").withMetric("time").withThread(1));
-        assertFalse(constantPool(html).contains("init"));
+        assertFalse(FlameGraphPages.constantPool(html).contains("init"));
         assertTrue(html.contains("+ ' ns'"));
         assertEquals(lines(CollapsedWriter.toString(ex.tree,
                 CollapsedOptions.defaults().withMetric("time").withThread(1).withAnnotatedKinds(true))), lines(readBack(html)));
@@ -121,22 +120,6 @@ class FlameGraphWriterTest {
         FlameGraphWriter.write(ex.tree, FlameGraphOptions.titled("t"), out);
         assertFalse(closed[0]);
         assertTrue(out.toString(StandardCharsets.UTF_8).contains("<h1>t</h1>"));
-    }
-
-    /** The page's string table, unpacked as its script does: each entry reuses a prefix of the previous one. */
-    static List<String> constantPool(String html) {
-        int start = html.indexOf("const cpool = [");
-        int end = html.indexOf("];", start);
-        List<String> out = new ArrayList<>();
-        String previous = "";
-        for (String line : html.substring(start, end).split("\n")) {
-            if (!line.startsWith("'")) continue;
-            String packed = line.substring(1, line.lastIndexOf('\'')).replace("\\'", "'").replace("\\\\", "\\");
-            String s = out.isEmpty() ? packed : previous.substring(0, packed.charAt(0) - ' ') + packed.substring(1);
-            out.add(s);
-            previous = s;
-        }
-        return out;
     }
 
     /** async-profiler's own reading of the page, written back as its collapsed stacks. */
