@@ -27,7 +27,7 @@ public final class ProfileBuilder {
     private final IntArrayList lines = new IntArrayList();
     private final LineTable.Builder lineTimes = new LineTable.Builder();
     private final BlameStage blame;
-    private final RegionStage regions = new RegionStage();
+    private RegionStage regions;
     private long samples;
 
     private ProfileBuilder(Recording recording, TimelineStream timelines) {
@@ -51,9 +51,10 @@ public final class ProfileBuilder {
         Stitcher stitcher = Stitcher.of(recording, images);
         ProfileBuilder b = new ProfileBuilder(recording, timelines);
         FrameNames names = new FrameNames(stitcher, symbolizer, b.tree.frames());
+        b.regions = new RegionStage(stitcher, names, symbolizer, b.tree);
         stitcher.samplesInTimeOrder().forEach(s -> b.add(names, s));
         BlameStage.Result blame = b.blame.apply(recording, b.tree, stitcher, symbolizer);
-        RegionTable regions = b.regions.table(stitcher, names, symbolizer, b.tree);
+        RegionTable regions = b.regions.table();
         DeviceTable devices = DeviceStage.apply(recording, b.tree, stitcher, names);
         return new Profile(b.tree, timelines.finish(), stitcher.counters(), blame.totals(), regions, blame.mutexes(), b.lineTimes.build(),
                 b.samples, devices);

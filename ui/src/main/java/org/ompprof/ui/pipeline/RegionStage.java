@@ -6,11 +6,10 @@ import java.util.List;
 import org.eclipse.collections.impl.list.mutable.primitive.IntArrayList;
 import org.eclipse.collections.impl.map.mutable.primitive.IntIntHashMap;
 import org.eclipse.collections.impl.map.mutable.primitive.IntObjectHashMap;
-import org.eclipse.collections.impl.map.mutable.primitive.LongObjectHashMap;
+import org.eclipse.collections.impl.map.mutable.primitive.LongIntHashMap;
 import org.ompprof.blame.WaitClass;
 import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.profile.RegionTable;
-import org.ompprof.unwinder.stack.Module;
 import org.ompprof.unwinder.stitch.PathFrame;
 import org.ompprof.unwinder.stitch.StitchedSample;
 import org.ompprof.unwinder.stitch.Stitcher;
@@ -19,43 +18,67 @@ import org.ompprof.unwinder.symbols.Symbolizer;
 
 /**
  * Sums each thread's time in each parallel region by what it did (work, barrier, mutex, idle,
- * other), then names regions by the tree node of the context that opened them and the source
- * line of the construct: the ompP-style table of the report.
+ * other), by the tree node of the context that opened the region, with the source line of the
+ * construct: the ompP-style table of the report. A region is placed when its first sample comes
+ * and its sums join its context's at once, so what is kept per region instance is its place
+ * (a map entry), not its sums: a program opening a region every millisecond for an hour costs
+ * a few tens of MB here, not hundreds.
  */
 final class RegionStage {
     private static final RegionTable.Column[] BY_CLASS = {
         RegionTable.Column.WORK, RegionTable.Column.IDLE, RegionTable.Column.BARRIER, RegionTable.Column.MUTEX, RegionTable.Column.OTHER};
+    private static final int IMPLICIT = -1;
 
-    /** Region id to thread to time per column. */
-    private final LongObjectHashMap<IntObjectHashMap<long[]>> byRegion = new LongObjectHashMap<>();
+    private final Stitcher stitcher;
+    private final FrameNames names;
+    private final Symbolizer symbolizer;
+    private final CallingContextTree tree;
+    /** Region id to the node of its opening context ({@link #IMPLICIT} for the program's outermost region). */
+    private final LongIntHashMap placed = new LongIntHashMap();
+    /** Node to thread to time per column. */
+    private final IntObjectHashMap<IntObjectHashMap<long[]>> byNode = new IntObjectHashMap<>();
+    private final IntIntHashMap instances = new IntIntHashMap();
+    private final IntObjectHashMap<SourceFrame> site = new IntObjectHashMap<>();
+
+    RegionStage(Stitcher stitcher, FrameNames names, Symbolizer symbolizer, CallingContextTree tree) {
+        this.stitcher = stitcher;
+        this.names = names;
+        this.symbolizer = symbolizer;
+        this.tree = tree;
+    }
 
     void sample(StitchedSample s) {
         if (s.regionId() == 0) return;
+        int node = place(s.regionId());
+        if (node == IMPLICIT) return;
         WaitClass c = WaitClass.of(s.state(), s.kind() == StitchedSample.Kind.IDLE);
-        long[] ns = byRegion.getIfAbsentPut(s.regionId(), IntObjectHashMap::new).getIfAbsentPut(s.threadSeq(),
+        long[] ns = byNode.getIfAbsentPut(node, IntObjectHashMap::new).getIfAbsentPut(s.threadSeq(),
                 () -> new long[RegionTable.Column.values().length]);
         ns[BY_CLASS[c.ordinal()].ordinal()] += s.weightNs();
     }
 
-    /** Regions opened in the same context are one row per thread; the program's implicit outermost region is left out. */
-    RegionTable table(Stitcher stitcher, FrameNames names, Symbolizer symbolizer, CallingContextTree tree) {
-        IntObjectHashMap<IntObjectHashMap<long[]>> byNode = new IntObjectHashMap<>();
-        IntIntHashMap instances = new IntIntHashMap();
-        IntObjectHashMap<SourceFrame> site = new IntObjectHashMap<>();
-        byRegion.forEachKeyValue((region, threads) -> {
-            List<PathFrame> context = stitcher.regionContext(region);
-            if (context.isEmpty()) return;
+    /** The region's context node, found at its first sample; the program's implicit outermost region is left out. */
+    private int place(long region) {
+        int known = placed.getIfAbsent(region, Integer.MIN_VALUE);
+        if (known != Integer.MIN_VALUE) return known;
+        List<PathFrame> context = stitcher.regionContext(region);
+        int node = IMPLICIT;
+        if (!context.isEmpty()) {
             IntArrayList path = new IntArrayList();
             for (PathFrame f : context) path.addAll(names.frames(f));
-            int node = tree.path(path.toArray());
+            node = tree.path(path.toArray());
             instances.addToValue(node, 1);
-            if (!site.containsKey(node)) stitcher.regionCallSite(region).ifPresent(f -> site.put(node, SourceLines.of(stitcher, symbolizer, f)));
-            IntObjectHashMap<long[]> sum = byNode.getIfAbsentPut(node, IntObjectHashMap::new);
-            threads.forEachKeyValue((thread, ns) -> {
-                long[] into = sum.getIfAbsentPut(thread, () -> new long[ns.length]);
-                for (int i = 0; i < ns.length; i++) into[i] += ns[i];
-            });
-        });
+            if (!site.containsKey(node)) {
+                int n = node;
+                stitcher.regionCallSite(region).ifPresent(f -> site.put(n, SourceLines.of(stitcher, symbolizer, f)));
+            }
+        }
+        placed.put(region, node);
+        return node;
+    }
+
+    /** Regions opened in the same context are one row per thread. */
+    RegionTable table() {
         List<RegionTable.Row> rows = new ArrayList<>();
         for (int node : byNode.keySet().toSortedArray()) {
             SourceFrame s = site.get(node);
