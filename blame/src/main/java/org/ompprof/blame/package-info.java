@@ -20,6 +20,7 @@
  *
  * <p>Input and output are columns of primitives ({@link SampleTable}, {@link MutexHolds},
  * {@link Charges}), so the stage is independent of how samples were recorded and cheap for
- * millions of samples.
+ * millions of samples. A run of any length is charged in bounded memory by {@link WindowedBlame},
+ * from samples in time order, a few seconds of them at a time.
  */
 package org.ompprof.blame;
