@@ -264,9 +264,14 @@ final class TimelinePane {
 
     private static String seconds(double ns) {
         if (ns == 0) return "0";
-        if (ns >= 1e9) return String.format(Locale.ROOT, "%.3g s", ns / 1e9);
-        if (ns >= 1e6) return String.format(Locale.ROOT, "%.3g ms", ns / 1e6);
-        return String.format(Locale.ROOT, "%.3g us", ns / 1e3);
+        if (ns >= 1e9) return digits(ns / 1e9) + " s";
+        if (ns >= 1e6) return digits(ns / 1e6) + " ms";
+        return digits(ns / 1e3) + " us";
+    }
+
+    /** Three significant digits, but whole numbers from 100 on (an hour's ticks read 3500 s, not 3.50e+03 s). */
+    private static String digits(double v) {
+        return String.format(Locale.ROOT, v >= 100 ? "%.0f" : "%.3g", v);
     }
 
     private long timeAt(double x) {
