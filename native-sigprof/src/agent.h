@@ -15,6 +15,7 @@
 
 #include "ompprof_wire.h"
 #include "ring.h"
+#include "task_pack.h"
 
 /* Reasons not to sample; one word so the handler decides with one load. */
 enum {
@@ -47,8 +48,7 @@ struct priv {
    * callbacks only). A miss only costs a snapshot, never a wrong context. */
   uint64_t shapes[SHAPE_CACHE];
   /* Creations of known shapes waiting to be written as one record. */
-  struct ompprof_task_batch_entry batch[OMPPROF_MAX_TASK_BATCH];
-  uint32_t batch_n;
+  struct task_pack tasks;
 } __attribute__((aligned(64)));
 
 /* TLS is only ever a pointer (initial-exec: the library is dlopen'ed and the

@@ -239,20 +239,34 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
  * and at finalize). A full ring drops the batch, counted like any record. */
 void callbacks_flush_tasks(struct priv *p)
 {
-  if (p->batch_n == 0)
+  struct task_pack *t = &p->tasks;
+  if (t->count == 0)
     return;
-  uint32_t n = p->batch_n;
-  p->batch_n = 0;
-  struct ompprof_task_batch b = {now_ns(), n, 0};
-  uint32_t size = (uint32_t)(sizeof(struct ompprof_record_header) + sizeof b + n * sizeof p->batch[0]);
+  struct ompprof_task_batch_packed b = {now_ns(), t->count, t->len, t->base_task_id};
+  uint32_t body = (uint32_t)(sizeof b + t->len);
+  uint32_t size = (uint32_t)(sizeof(struct ompprof_record_header) + ((body + 7u) & ~7u));
   struct ring_res res;
-  if (!ring_reserve(&p->event, size, &res))
-    return;
-  fill_header((struct ompprof_record_header *)(void *)res.rec, OMPPROF_REC_TASK_BATCH, 0, p->thread_seq);
-  uint8_t *out = res.rec + sizeof(struct ompprof_record_header);
-  sig_copy(out, &b, sizeof b);
-  sig_copy(out + sizeof b, p->batch, n * sizeof p->batch[0]);
-  ring_commit(&p->event, &res, size);
+  if (ring_reserve(&p->event, size, &res)) {
+    fill_header((struct ompprof_record_header *)(void *)res.rec, OMPPROF_REC_TASK_BATCH_PACKED, 0, p->thread_seq);
+    uint8_t *out = res.rec + sizeof(struct ompprof_record_header);
+    sig_copy(out, &b, sizeof b);
+    sig_copy(out + sizeof b, t->bytes, t->len);
+    for (uint32_t i = body; i < size - sizeof(struct ompprof_record_header); i++)
+      out[i] = 0;
+    ring_commit(&p->event, &res, size);
+  }
+  task_pack_reset(t);
+}
+
+/* Batches a creation of a shape the JVM already has the stack of. */
+static void batch_task(struct priv *p, uint64_t task_id, uint64_t parent_task_id, uint64_t shape)
+{
+  if (!task_pack_add(&p->tasks, task_id, parent_task_id, shape)) {
+    callbacks_flush_tasks(p);
+    task_pack_add(&p->tasks, task_id, parent_task_id, shape); /* an empty batch takes any entry */
+  }
+  if (p->tasks.count == OMPPROF_MAX_TASK_BATCH)
+    callbacks_flush_tasks(p);
 }
 
 static void on_task_create(ompt_data_t *encountering_task_data,
@@ -285,9 +299,7 @@ static void on_task_create(ompt_data_t *encountering_task_data,
   b.shape = creation_shape(&b.ctx, b.codeptr_ra, n);
   uint64_t *cached = &p->shapes[(b.shape >> 8) % SHAPE_CACHE];
   if (*cached == b.shape) {
-    p->batch[p->batch_n++] = (struct ompprof_task_batch_entry){b.task_id, b.parent_task_id, b.shape};
-    if (p->batch_n == OMPPROF_MAX_TASK_BATCH)
-      callbacks_flush_tasks(p);
+    batch_task(p, b.task_id, b.parent_task_id, b.shape);
   } else if (emit_with_context(p, OMPPROF_REC_TASK_CREATE, &b, sizeof b, &b.ctx, n)) {
     *cached = b.shape; /* only once the JVM is sure to get the snapshot */
   }

@@ -49,6 +49,7 @@ struct priv *slot_claim(void) /* signal-safe */
     p->unknown_thread = 0;
     p->end_deferred = 0;
     p->in_handler = 0;
+    task_pack_reset(&p->tasks);
     p->index = i;
     p->thread_seq = seq;
     p->os_tid = tid;

@@ -100,7 +100,7 @@ static void drain_ring(uint32_t slot, struct ompprof_ring_prod *prod,
     const struct ompprof_record_header *h = (const void *)(data + off);
     if (h->size < 8 || h->size % 8 || off + h->size > size || r + h->size > w ||
         h->version != OMPPROF_REC_VERSION || (h->type != OMPPROF_REC_PAD && h->size < 16) ||
-        h->type > OMPPROF_REC_TASK_BATCH) {
+        h->type > OMPPROF_REC_TASK_BATCH_PACKED) {
       fail("slot %u: malformed record at position %" PRIu64 " (size %u type %u version %u)", slot,
            r, h->size, h->type, h->version);
       ring_errors++;
@@ -194,12 +194,47 @@ static const char *state_name(uint32_t s)
   }
 }
 
+/* The creations in a packed task batch, or -1 if its size or its entries
+ * break the wire header's rules (ids must grow, the bytes hold exactly count). */
+static long packed_entries(const struct ompprof_record_header *h)
+{
+  const struct ompprof_task_batch_packed *b = (const void *)(h + 1);
+  if (h->size < 16 + sizeof *b || b->count == 0 || b->count > OMPPROF_MAX_TASK_BATCH ||
+      h->size != ((16 + sizeof *b + b->bytes + 7) & ~7ull))
+    return -1;
+  const uint8_t *in = (const uint8_t *)(b + 1);
+  uint32_t at = 0;
+  for (uint32_t i = 0; i < b->count; i++) {
+    uint64_t code = 0;
+    for (int field = 0; field < 2; field++) {
+      uint64_t v = 0;
+      int shift = 0;
+      uint8_t byte;
+      do {
+        if (at >= b->bytes || shift > 63)
+          return -1;
+        byte = in[at++];
+        v |= (uint64_t)(byte & 0x7f) << shift;
+        shift += 7;
+      } while (byte & 0x80);
+      if (field == 0 && ((v >> 2) == 0 || (v & 3) == 3))
+        return -1;
+      if (field == 0)
+        code = v & 3;
+    }
+    if (code == 2)
+      at += 8; /* a new shape */
+  }
+  return at == b->bytes ? (long)b->count : -1;
+}
+
 static int analyze(int expect_threads, uint32_t mode, uint32_t rate, int status, const char *prog)
 {
   uint64_t period = 1000000000ull / rate;
   struct thread_info th[64];
   int nth = 0;
-  uint64_t count[OMPPROF_REC_TASK_BATCH + 1] = {0};
+  uint64_t count[OMPPROF_REC_TASK_BATCH_PACKED + 1] = {0};
+  uint64_t batched = 0;
   uint64_t state_count[0x200] = {0};
   uint64_t fd_held = 0, agent_end_threads = 0, agent_end_timers_failed = 0;
   uint64_t callbacks = 0, with_stack = 0, truncated = 0, parallel_ids_in_samples = 0;
@@ -253,6 +288,12 @@ static int analyze(int expect_threads, uint32_t mode, uint32_t rate, int status,
             agent_hi = agent_lo + sg[k].memsz;
           }
       }
+    } else if (h->type == OMPPROF_REC_TASK_BATCH_PACKED) {
+      long n = packed_entries(h);
+      if (n < 0)
+        fail("malformed packed task batch of %u bytes", h->size);
+      else
+        batched += (uint64_t)n;
     } else if (h->type == OMPPROF_REC_AGENT_INFO) {
       const struct ompprof_agent_info *a = (const void *)(h + 1);
       callbacks = a->callbacks_registered;
@@ -336,8 +377,10 @@ static int analyze(int expect_threads, uint32_t mode, uint32_t rate, int status,
   static const char *names[] = {"pad", "sample", "thread_begin", "thread_end", "parallel_begin",
                                 "parallel_end", "implicit_task", "task_create", "task_schedule",
                                 "sync_region", "mutex", "control_tool", "module", "module_unload",
-                                "agent_info", "agent_end", "work", "masked", "task_batch"};
-  for (int k = 2; k <= OMPPROF_REC_TASK_BATCH; k++)
+                                "agent_info", "agent_end", "work", "masked", "task_batch", "device",
+                                "target", "target_submit", "target_data_op", "device_trace",
+                                "device_clock", "task_batch_packed"};
+  for (int k = 2; k <= OMPPROF_REC_TASK_BATCH_PACKED; k++)
     if (count[k])
       printf(" %s=%" PRIu64, names[k], count[k]);
   printf("\nstates:");
@@ -434,6 +477,9 @@ static int analyze(int expect_threads, uint32_t mode, uint32_t rate, int status,
       !count[OMPPROF_REC_MUTEX] || !count[OMPPROF_REC_WORK] || !count[OMPPROF_REC_MASKED] ||
       count[OMPPROF_REC_CONTROL_TOOL] != 3 || !count[OMPPROF_REC_PARALLEL_END])
     fail("missing event kinds");
+  /* 40 tasks from one site: the first carries its stack, the rest are packed */
+  if (batched < 30 || count[OMPPROF_REC_TASK_BATCH])
+    fail("%" PRIu64 " tasks in packed batches, %" PRIu64 " unpacked batches", batched, count[OMPPROF_REC_TASK_BATCH]);
   /* waits are certain on the wall clock only: CPU-time samples come at the
    * kernel tick, a few dozen per thread here, and may all land in work */
   if (!state_count[0x001])

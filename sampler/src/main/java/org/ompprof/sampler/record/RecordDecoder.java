@@ -84,6 +84,7 @@ public final class RecordDecoder {
             case Wire.REC_WORK -> work(rec, seq);
             case Wire.REC_MASKED -> masked(rec, seq);
             case Wire.REC_TASK_BATCH -> taskBatch(rec, seq);
+            case Wire.REC_TASK_BATCH_PACKED -> packedTaskBatch(rec, seq);
             case Wire.REC_DEVICE -> device(rec, seq);
             case Wire.REC_TARGET -> target(rec, seq);
             case Wire.REC_TARGET_SUBMIT -> targetSubmit(rec, seq);
@@ -201,6 +202,7 @@ public final class RecordDecoder {
             case Wire.REC_TARGET_DATA_OP -> "target_data_op";
             case Wire.REC_DEVICE_TRACE -> "device_trace";
             case Wire.REC_DEVICE_CLOCK -> "device_clock";
+            case Wire.REC_TASK_BATCH_PACKED -> "task_batch_packed";
             default -> "type " + type;
         };
     }
@@ -218,6 +220,7 @@ public final class RecordDecoder {
             case Wire.REC_TASK_CREATE -> fixed + stackLen(rec, P + Wire.TaskCreate.CTX);
             case Wire.REC_MODULE -> moduleSize(rec);
             case Wire.REC_TASK_BATCH -> taskBatchSize(rec, fixed);
+            case Wire.REC_TASK_BATCH_PACKED -> packedTaskBatchSize(rec, fixed);
             case Wire.REC_TARGET -> fixed + stackLen(rec, P + Wire.Target.CTX);
             case Wire.REC_DEVICE_TRACE -> deviceTraceSize(rec, fixed);
             default -> fixed;
@@ -250,6 +253,7 @@ public final class RecordDecoder {
             case Wire.REC_TARGET_DATA_OP -> Wire.TargetDataOp.SIZEOF;
             case Wire.REC_DEVICE_TRACE -> Wire.DeviceTrace.SIZEOF;
             case Wire.REC_DEVICE_CLOCK -> Wire.DeviceClock.SIZEOF;
+            case Wire.REC_TASK_BATCH_PACKED -> Wire.TaskBatchPacked.SIZEOF;
             default -> 0;
         };
     }
@@ -258,6 +262,15 @@ public final class RecordDecoder {
         long count = Integer.toUnsignedLong(u32(rec, P + Wire.TaskBatch.COUNT));
         if (count == 0 || count > Wire.MAX_TASK_BATCH) return -1;
         return fixed + count * Wire.TaskBatchEntry.SIZEOF;
+    }
+
+    /** The header's byte count, if the entries it holds take exactly that many bytes. */
+    private static long packedTaskBatchSize(MemorySegment rec, long fixed) {
+        long count = Integer.toUnsignedLong(u32(rec, P + Wire.TaskBatchPacked.COUNT));
+        long bytes = Integer.toUnsignedLong(u32(rec, P + Wire.TaskBatchPacked.BYTES));
+        if (count == 0 || count > Wire.MAX_TASK_BATCH || bytes > TaskBatchPacking.maxBytes(count)) return -1;
+        if (TaskBatchPacking.walk(rec, fixed, fixed + bytes, (int) count) != bytes) return -1;
+        return fixed + bytes;
     }
 
     private static long deviceTraceSize(MemorySegment rec, long fixed) {
@@ -388,6 +401,14 @@ public final class RecordDecoder {
         return new WorkEvent(seq, u64(rec, P + Wire.Work.TIME_NS), u64(rec, P + Wire.Work.PARALLEL_ID),
                 u64(rec, P + Wire.Work.TASK_ID), u64(rec, P + Wire.Work.COUNT), u64(rec, P + Wire.Work.CODEPTR_RA),
                 u32(rec, P + Wire.Work.WORK_TYPE), u32(rec, P + Wire.Work.ENDPOINT));
+    }
+
+    private static TaskBatch packedTaskBatch(MemorySegment rec, int seq) {
+        int count = u32(rec, P + Wire.TaskBatchPacked.COUNT); // count and bytes checked by problem()
+        long bytes = Integer.toUnsignedLong(u32(rec, P + Wire.TaskBatchPacked.BYTES));
+        long off = P + Wire.TaskBatchPacked.SIZEOF;
+        return new TaskBatch(seq, u64(rec, P + Wire.TaskBatchPacked.TIME_NS),
+                TaskBatchPacking.decode(rec, off, off + bytes, count, u64(rec, P + Wire.TaskBatchPacked.BASE_TASK_ID)), true);
     }
 
     private static TaskBatch taskBatch(MemorySegment rec, int seq) {

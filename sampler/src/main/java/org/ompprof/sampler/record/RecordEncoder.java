@@ -40,7 +40,7 @@ public final class RecordEncoder {
             case AgentEnd a -> agentEnd(a);
             case WorkEvent w -> work(w);
             case MaskedEvent m -> masked(m);
-            case TaskBatch b -> taskBatch(b);
+            case TaskBatch b -> b.packed() ? packedTaskBatch(b) : taskBatch(b);
             case DeviceEvent d -> device(d);
             case TargetEvent t -> target(t);
             case TargetSubmit t -> targetSubmit(t);
@@ -289,6 +289,16 @@ public final class RecordEncoder {
         put64(s, P + Wire.Work.CODEPTR_RA, r.codeptrRa());
         put32(s, P + Wire.Work.WORK_TYPE, r.workType());
         put32(s, P + Wire.Work.ENDPOINT, r.endpoint());
+        return bytes(s);
+    }
+
+    private static byte[] packedTaskBatch(TaskBatch r) {
+        byte[] packed = TaskBatchPacking.encode(r.entries());
+        MemorySegment s = start(r, P + Wire.TaskBatchPacked.SIZEOF + (long) packed.length);
+        put32(s, P + Wire.TaskBatchPacked.COUNT, r.entries().size());
+        put32(s, P + Wire.TaskBatchPacked.BYTES, packed.length);
+        put64(s, P + Wire.TaskBatchPacked.BASE_TASK_ID, TaskBatchPacking.baseTaskId(r.entries()));
+        MemorySegment.copy(MemorySegment.ofArray(packed), 0, s, P + Wire.TaskBatchPacked.SIZEOF, packed.length);
         return bytes(s);
     }
 

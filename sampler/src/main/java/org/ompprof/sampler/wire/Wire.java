@@ -70,8 +70,11 @@ public final class Wire {
     public static final int REC_TARGET_DATA_OP = 22;
     public static final int REC_DEVICE_TRACE = 23;
     public static final int REC_DEVICE_CLOCK = 24;
-    /** Entries in one TASK_BATCH record at most. */
+    public static final int REC_TASK_BATCH_PACKED = 25;
+    /** Entries in one TASK_BATCH or TASK_BATCH_PACKED record at most. */
     public static final int MAX_TASK_BATCH = 64;
+    /** Bytes of one packed task entry at most: two 10-byte varints and a shape. */
+    public static final int MAX_PACKED_TASK_ENTRY = 28;
 
     public static final int REC_VERSION = 1;
 
@@ -398,6 +401,20 @@ public final class Wire {
         public static final int SIZEOF = 16;
     }
 
+    /**
+     * {@code struct ompprof_task_batch_packed}, followed by {@code bytes} bytes of packed
+     * entries (the encoding is described in the header and in {@code TaskBatchPacking}).
+     */
+    public static final class TaskBatchPacked {
+        private TaskBatchPacked() {}
+        public static final String C_STRUCT = "ompprof_task_batch_packed";
+        public static final int TIME_NS = 0;
+        public static final int COUNT = 8;
+        public static final int BYTES = 12;
+        public static final int BASE_TASK_ID = 16;
+        public static final int SIZEOF = 24;
+    }
+
     /** {@code struct ompprof_task_batch_entry}. */
     public static final class TaskBatchEntry {
         private TaskBatchEntry() {}
@@ -611,7 +628,7 @@ public final class Wire {
 
     /** Whether this mirror knows record type {@code type}. */
     public static boolean isKnownRecordType(int type) {
-        return type >= REC_PAD && type <= REC_DEVICE_CLOCK;
+        return type >= REC_PAD && type <= REC_TASK_BATCH_PACKED;
     }
 
     /** The smallest legal record (a PAD of size, type and version only). */

@@ -62,13 +62,31 @@ public final class TestRecords {
                     () -> new DeviceTrace.Entry(rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextLong(),
                             rnd.nextInt(1, 4), rnd.nextInt(7))).limit(rnd.nextInt(1, Wire.MAX_DEVICE_TRACE + 1)).toList());
             case Wire.REC_DEVICE_CLOCK -> new DeviceClock(seq, t, rnd.nextLong(), rnd.nextInt());
+            case Wire.REC_TASK_BATCH_PACKED -> new TaskBatch(seq, t, packableEntries(rnd), true);
             default -> throw new IllegalArgumentException("type " + type);
         };
     }
 
     /** Any record type but PAD. */
     public static WireRecord random(Random rnd) {
-        return random(rnd, rnd.nextInt(Wire.REC_SAMPLE, Wire.REC_DEVICE_CLOCK + 1));
+        return random(rnd, rnd.nextInt(Wire.REC_SAMPLE, Wire.REC_TASK_BATCH_PACKED + 1));
+    }
+
+    /**
+     * Creations as a thread makes them (ids growing by small steps, now and then a big one;
+     * parents shared or jumping; a few shapes), plus the extremes: ids and parents anywhere.
+     */
+    public static List<TaskBatch.Entry> packableEntries(Random rnd) {
+        long[] shapes = {rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), 0, -1};
+        long task = rnd.nextLong();
+        long parent = rnd.nextLong();
+        List<TaskBatch.Entry> out = new ArrayList<>();
+        for (int i = rnd.nextInt(1, Wire.MAX_TASK_BATCH + 1); i > 0; i--) {
+            task += rnd.nextInt(8) == 0 ? rnd.nextLong(1, 1L << 62) : rnd.nextInt(1, 5);
+            if (rnd.nextInt(4) == 0) parent = rnd.nextBoolean() ? rnd.nextLong() : parent + rnd.nextInt(-50, 50);
+            out.add(new TaskBatch.Entry(task, parent, shapes[rnd.nextInt(shapes.length)]));
+        }
+        return out;
     }
 
     private static Context context(Random rnd) {

@@ -1,0 +1,145 @@
+/*
+ * Unit tests of the task packing (src/task_pack.c) against a decoder written
+ * here from the wire header's rules: a known vector (the Java decoder's test
+ * reads the same bytes), the limits, and seeded random round trips.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "task_pack.h"
+
+#include "check.h"
+
+struct entry {
+  uint64_t task, parent, shape;
+};
+
+static int get_varint(const uint8_t *in, uint32_t len, uint32_t *at, uint64_t *v)
+{
+  *v = 0;
+  for (int shift = 0; shift < 70; shift += 7) {
+    if (*at >= len)
+      return 0;
+    uint8_t b = in[(*at)++];
+    *v |= (uint64_t)(b & 0x7f) << shift;
+    if (!(b & 0x80))
+      return 1;
+  }
+  return 0;
+}
+
+/* Returns the entries decoded, or -1 if the bytes do not hold exactly `count`. */
+static int unpack(const struct task_pack *b, struct entry *out)
+{
+  uint64_t task = b->base_task_id, parent = 0, last = 0, before = 0;
+  uint32_t at = 0;
+  for (uint32_t i = 0; i < b->count; i++) {
+    uint64_t a, z;
+    if (!get_varint(b->bytes, b->len, &at, &a) || !get_varint(b->bytes, b->len, &at, &z))
+      return -1;
+    task += a >> 2;
+    parent += (z >> 1) ^ (0 - (z & 1));
+    uint64_t shape;
+    switch (a & 3) {
+    case 0: shape = last; break;
+    case 1: shape = before; before = last; last = shape; break;
+    case 2:
+      if (at + 8 > b->len)
+        return -1;
+      shape = 0;
+      for (int k = 0; k < 8; k++)
+        shape |= (uint64_t)b->bytes[at++] << (8 * k);
+      before = last;
+      last = shape;
+      break;
+    default: return -1;
+    }
+    out[i] = (struct entry){task, parent, shape};
+  }
+  return at == b->len ? (int)b->count : -1;
+}
+
+static void known_vector(void)
+{
+  static const uint8_t want[] = {0x06, 0x0e, 0xaa, 0xaa, 0, 0, 0, 0, 0, 0, 0x0a, 0x00, 0xbb, 0xbb, 0, 0, 0, 0, 0, 0,
+                                 0x05, 0x00, 0x94, 0x06, 0x03};
+  struct task_pack b;
+  task_pack_reset(&b);
+  CHECK(task_pack_add(&b, 100, 7, 0xaaaa), "first");
+  CHECK(task_pack_add(&b, 102, 7, 0xbbbb), "new shape");
+  CHECK(task_pack_add(&b, 103, 7, 0xaaaa), "the shape before");
+  CHECK(task_pack_add(&b, 300, 5, 0xaaaa), "the last shape");
+  CHECK(b.base_task_id == 99 && b.count == 4, "base %llu count %u", (unsigned long long)b.base_task_id, b.count);
+  CHECK(b.len == sizeof want && memcmp(b.bytes, want, sizeof want) == 0, "%u bytes", b.len);
+}
+
+static void limits(void)
+{
+  struct task_pack b;
+  task_pack_reset(&b);
+  for (uint32_t i = 0; i < OMPPROF_MAX_TASK_BATCH; i++)
+    CHECK(task_pack_add(&b, 10 + i, 1, 2), "entry %u", i);
+  CHECK(!task_pack_add(&b, 1000, 1, 2) && b.count == OMPPROF_MAX_TASK_BATCH, "a full batch refuses");
+  task_pack_reset(&b);
+  CHECK(task_pack_add(&b, 50, 1, 2) && !task_pack_add(&b, 50, 1, 2) && !task_pack_add(&b, 49, 1, 2),
+        "ids must grow");
+  CHECK(!task_pack_add(&b, 50 + (1ull << 62), 1, 2) && b.count == 1 && b.len == 10, "a refusal leaves the batch as it was");
+  task_pack_reset(&b);
+  CHECK(task_pack_add(&b, 0, 0, 0) && task_pack_add(&b, UINT64_MAX / 4, UINT64_MAX, UINT64_MAX), "any first id, big steps");
+  /* the worst entry: a 10-byte step, a 10-byte parent jump, a new shape */
+  task_pack_reset(&b);
+  task_pack_add(&b, 1, 0, 0);
+  uint32_t before = b.len;
+  CHECK(task_pack_add(&b, 1 + (1ull << 62) - 1, 1ull << 63, 0x1234), "worst entry");
+  CHECK(b.len - before <= OMPPROF_MAX_PACKED_TASK_ENTRY, "%u bytes", b.len - before);
+  struct entry e[2];
+  CHECK(unpack(&b, e) == 2 && e[1].task == (1ull << 62) && e[1].parent == 1ull << 63 && e[1].shape == 0x1234, "worst decodes");
+}
+
+static uint64_t rnd_state = 42;
+static uint64_t rnd(void)
+{
+  rnd_state ^= rnd_state << 13;
+  rnd_state ^= rnd_state >> 7;
+  rnd_state ^= rnd_state << 17;
+  return rnd_state;
+}
+
+/* Random creations in the forms programs make: small steps, shared parents, a few shapes. */
+static void round_trips(void)
+{
+  static const uint64_t shapes[] = {0, 0x1111, 0x2222, 0x3333, UINT64_MAX};
+  int bad = 0;
+  uint64_t entries = 0, bytes = 0;
+  for (int trial = 0; trial < 2000; trial++) {
+    struct task_pack b;
+    struct entry in[OMPPROF_MAX_TASK_BATCH], out[OMPPROF_MAX_TASK_BATCH];
+    task_pack_reset(&b);
+    uint64_t task = rnd(), parent = rnd();
+    uint32_t n = 1 + (uint32_t)(rnd() % OMPPROF_MAX_TASK_BATCH);
+    for (uint32_t i = 0; i < n; i++) {
+      task += 1 + (rnd() % 8 == 0 ? rnd() % (1ull << 40) : rnd() % 4);
+      if (rnd() % 4 == 0)
+        parent = rnd() % 2 ? rnd() : parent + rnd() % 100;
+      in[i] = (struct entry){task, parent, shapes[rnd() % 5]};
+      if (!task_pack_add(&b, in[i].task, in[i].parent, in[i].shape))
+        n = i; /* a step past 2^62: this batch ends here */
+    }
+    entries += n;
+    bytes += b.len;
+    if (unpack(&b, out) != (int)n || memcmp(in, out, n * sizeof in[0]) != 0)
+      bad++;
+  }
+  CHECK(bad == 0, "%d of 2000 batches did not round-trip", bad);
+  printf("task_pack: %.1f bytes per random entry\n", (double)bytes / (double)entries);
+}
+
+int main(void)
+{
+  known_vector();
+  limits();
+  round_trips();
+  printf("task_pack_test: %d passed, %d failed\n", passed, failed);
+  return failed ? 1 : 0;
+}

@@ -1,0 +1,121 @@
+package org.ompprof.sampler.record;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Random;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.ompprof.sampler.wire.Wire;
+
+/** The packed task batch: the agent's bytes (the C test packs the same vector), its size, and broken batches. */
+class TaskBatchPackingTest {
+    private static final int P = Wire.RecordHeader.SIZEOF;
+    /** native-sigprof/tests/task_pack_test.c, known_vector(): base 99. */
+    private static final String AGENT_BYTES = "060eaaaa0000000000000a00bbbb000000000000050094" + "0603";
+    private static final List<TaskBatch.Entry> AGENT_ENTRIES = List.of(new TaskBatch.Entry(100, 7, 0xaaaa),
+            new TaskBatch.Entry(102, 7, 0xbbbb), new TaskBatch.Entry(103, 7, 0xaaaa), new TaskBatch.Entry(300, 5, 0xaaaa));
+
+    @Test
+    void readsWhatTheAgentPacks() {
+        byte[] packed = HexFormat.of().parseHex(AGENT_BYTES);
+        TaskBatch b = (TaskBatch) RecordDecoder.decode(MemorySegment.ofArray(record(4, packed.length, 99, packed)));
+        assertEquals(AGENT_ENTRIES, b.entries());
+        assertTrue(b.packed());
+        assertEquals(Wire.REC_TASK_BATCH_PACKED, b.type());
+        assertEquals(AGENT_BYTES, HexFormat.of().formatHex(TaskBatchPacking.encode(AGENT_ENTRIES)));
+    }
+
+    /** A recursion's creations from one thread: two sites alternating under shared parents. */
+    @Test
+    void aRecursionTakesAboutThreeBytesATask() {
+        List<TaskBatch.Entry> entries = new ArrayList<>();
+        long id = 1000;
+        for (int parent = 0; parent < 32; parent++) {
+            entries.add(new TaskBatch.Entry(id += 1, 500 + parent * 3, 0x1111));
+            entries.add(new TaskBatch.Entry(id += 2, 500 + parent * 3, 0x2222));
+        }
+        byte[] packed = RecordEncoder.encode(new TaskBatch(1, 5, entries, true));
+        byte[] plain = RecordEncoder.encode(new TaskBatch(1, 5, entries, false));
+        double perTask = (double) packed.length / entries.size();
+        assertTrue(perTask < 3.5, perTask + " bytes a task");
+        assertTrue(plain.length > 6 * packed.length, plain.length + " plain vs " + packed.length + " packed");
+        assertEquals(entries, ((TaskBatch) RecordDecoder.decode(MemorySegment.ofArray(packed))).entries());
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 3, 4, 5, 6, 7, 8})
+    void randomBatchesRoundTrip(int seed) {
+        Random rnd = new Random(seed);
+        for (int i = 0; i < 500; i++) {
+            TaskBatch b = new TaskBatch(rnd.nextInt(1, 9), rnd.nextLong(1, Long.MAX_VALUE), TestRecords.packableEntries(rnd), true);
+            byte[] bytes = RecordEncoder.encode(b);
+            assertNull(RecordDecoder.problem(MemorySegment.ofArray(bytes)));
+            assertEquals(b, RecordDecoder.decode(MemorySegment.ofArray(bytes)));
+        }
+    }
+
+    @Test
+    void onlyGrowingIdsPack() {
+        assertThrows(IllegalArgumentException.class, () -> TaskBatchPacking.encode(List.of(new TaskBatch.Entry(5, 1, 1),
+                new TaskBatch.Entry(5, 1, 1))));
+        assertThrows(IllegalArgumentException.class, () -> TaskBatchPacking.encode(List.of(new TaskBatch.Entry(5, 1, 1),
+                new TaskBatch.Entry(4, 1, 1))));
+        assertThrows(IllegalArgumentException.class, () -> TaskBatchPacking.encode(List.of(new TaskBatch.Entry(5, 1, 1),
+                new TaskBatch.Entry(5 + (1L << 62), 1, 1))));
+    }
+
+    @Test
+    void brokenBatchesAreRejectedWithTheRecordNamed() {
+        byte[] good = HexFormat.of().parseHex(AGENT_BYTES);
+        assertNull(problem(4, good.length, good));
+        assertBad(0, good.length, good); // no entries
+        assertBad(65, good.length, good); // over the batch limit
+        assertBad(5, good.length, good); // fewer entries than counted
+        assertBad(3, good.length, good); // bytes left over
+        assertBad(4, good.length + 1, good); // the byte count overruns the entries
+        assertBad(4, 5000, good); // the byte count overruns the record
+        assertBad(1, 2, new byte[] {0x03, 0x00}); // shape code 3
+        assertBad(1, 2, new byte[] {0x00, 0x00}); // a step of 0: ids must grow
+        assertBad(1, 1, new byte[] {(byte) 0x84}); // a varint cut short
+        assertBad(1, 11, new byte[] {(byte) 0x84, -1, -1, -1, -1, -1, -1, -1, -1, 0x7f, 0x00}); // over 64 bits
+        assertBad(1, 6, new byte[] {0x06, 0x00, 1, 2, 3, 4}); // a new shape cut short
+        String p = problem(0, 0, new byte[0]);
+        assertTrue(p.contains("task_batch_packed"), p);
+    }
+
+    private static void assertBad(int count, int bytes, byte[] packed) {
+        assertNotNull(problem(count, bytes, packed), count + " entries in " + bytes + " bytes: " + HexFormat.of().formatHex(packed));
+        byte[] rec = record(count, bytes, 1, packed);
+        assertThrows(MalformedRecordException.class, () -> RecordDecoder.decode(MemorySegment.ofArray(rec)));
+    }
+
+    private static String problem(int count, int bytes, byte[] packed) {
+        return RecordDecoder.problem(MemorySegment.ofArray(record(count, bytes, 1, packed)));
+    }
+
+    /** A packed batch record around {@code packed}, with the header's count and byte count as given. */
+    private static byte[] record(int count, int bytes, long base, byte[] packed) {
+        int size = (int) Wire.align(P + Wire.TaskBatchPacked.SIZEOF + packed.length);
+        MemorySegment s = MemorySegment.ofArray(new byte[size]);
+        Le.put32(s, Wire.RecordHeader.SIZE, size);
+        Le.put16(s, Wire.RecordHeader.TYPE, Wire.REC_TASK_BATCH_PACKED);
+        Le.put16(s, Wire.RecordHeader.VERSION, Wire.REC_VERSION);
+        Le.put32(s, Wire.RecordHeader.THREAD_SEQ, 1);
+        Le.put64(s, P + Wire.TaskBatchPacked.TIME_NS, 42);
+        Le.put32(s, P + Wire.TaskBatchPacked.COUNT, count);
+        Le.put32(s, P + Wire.TaskBatchPacked.BYTES, bytes);
+        Le.put64(s, P + Wire.TaskBatchPacked.BASE_TASK_ID, base);
+        MemorySegment.copy(MemorySegment.ofArray(packed), 0, s, P + Wire.TaskBatchPacked.SIZEOF, packed.length);
+        return (byte[]) s.heapBase().orElseThrow();
+    }
+}
