@@ -424,10 +424,12 @@ public final class RecordDecoder {
     private static DeviceEvent device(MemorySegment rec, int seq) {
         byte[] raw = rec.asSlice(P + Wire.Device.TYPE, Wire.Device.SIZEOF_TYPE).toArray(ValueLayout.JAVA_BYTE);
         int len = 0;
-        while (len < raw.length && raw[len] != 0) len++;
+        while (len < raw.length - 1 && raw[len] != 0) len++; // the agent always ends it with a NUL
+        // runtimes name device types in ASCII ("generic-64bit"); anything else is damage, shown as '?'
+        for (int i = 0; i < len; i++) if (raw[i] < 0x20 || raw[i] > 0x7e) raw[i] = '?';
         return new DeviceEvent(seq, u64(rec, P + Wire.Device.TIME_NS), i32(rec, P + Wire.Device.DEVICE_NUM),
                 u32(rec, P + Wire.Device.EVENT), u32(rec, P + Wire.Device.FLAGS),
-                new String(raw, 0, len, StandardCharsets.UTF_8), u64(rec, P + Wire.Device.MODULE_ID),
+                new String(raw, 0, len, StandardCharsets.US_ASCII), u64(rec, P + Wire.Device.MODULE_ID),
                 u64(rec, P + Wire.Device.HOST_ADDR), u64(rec, P + Wire.Device.DEVICE_ADDR), u64(rec, P + Wire.Device.BYTES));
     }
 
