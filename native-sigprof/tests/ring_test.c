@@ -228,15 +228,6 @@ static void test_reserve_commit(void)
   tr_free(&t);
 }
 
-static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
-static uint64_t rng(void)
-{
-  rng_state ^= rng_state << 13;
-  rng_state ^= rng_state >> 7;
-  rng_state ^= rng_state << 17;
-  return rng_state;
-}
-
 static void test_random(void)
 {
   struct tring t;
@@ -244,11 +235,11 @@ static void test_random(void)
   enum { N = 200000 };
   static uint32_t fifo_seq[N], fifo_size[N];
   uint32_t head = 0, tail = 0, seq = 0, attempts = 0, writes = 0, bad = 0;
-  rng_state = 12345;
+  test_rng_seed(12345);
   tr_init(&t, 4096);
   while (attempts < N) {
-    if (rng() % 3) {
-      uint32_t size = 16 + 8 * (uint32_t)(rng() % 128);
+    if (test_rng() % 3) {
+      uint32_t size = 16 + 8 * (uint32_t)(test_rng() % 128);
       attempts++;
       if (put(&t, size, seq)) {
         fifo_seq[tail] = seq;
@@ -257,7 +248,7 @@ static void test_random(void)
       }
       seq++;
     } else {
-      int n = (int)(rng() % 4);
+      int n = (int)(test_rng() % 4);
       for (int k = 0; k < n; k++) {
         int got = tr_read(&t, out);
         if (got < 0) {

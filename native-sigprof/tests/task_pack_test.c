@@ -97,15 +97,6 @@ static void limits(void)
   CHECK(unpack(&b, e) == 2 && e[1].task == (1ull << 62) && e[1].parent == 1ull << 63 && e[1].shape == 0x1234, "worst decodes");
 }
 
-static uint64_t rnd_state = 42;
-static uint64_t rnd(void)
-{
-  rnd_state ^= rnd_state << 13;
-  rnd_state ^= rnd_state >> 7;
-  rnd_state ^= rnd_state << 17;
-  return rnd_state;
-}
-
 /* Random creations in the forms programs make: small steps, shared parents, a few shapes. */
 static void round_trips(void)
 {
@@ -116,13 +107,13 @@ static void round_trips(void)
     struct task_pack b;
     struct entry in[OMPPROF_MAX_TASK_BATCH], out[OMPPROF_MAX_TASK_BATCH];
     task_pack_reset(&b);
-    uint64_t task = rnd(), parent = rnd();
-    uint32_t n = 1 + (uint32_t)(rnd() % OMPPROF_MAX_TASK_BATCH);
+    uint64_t task = test_rng(), parent = test_rng();
+    uint32_t n = 1 + (uint32_t)(test_rng() % OMPPROF_MAX_TASK_BATCH);
     for (uint32_t i = 0; i < n; i++) {
-      task += 1 + (rnd() % 8 == 0 ? rnd() % (1ull << 40) : rnd() % 4);
-      if (rnd() % 4 == 0)
-        parent = rnd() % 2 ? rnd() : parent + rnd() % 100;
-      in[i] = (struct entry){task, parent, shapes[rnd() % 5]};
+      task += 1 + (test_rng() % 8 == 0 ? test_rng() % (1ull << 40) : test_rng() % 4);
+      if (test_rng() % 4 == 0)
+        parent = test_rng() % 2 ? test_rng() : parent + test_rng() % 100;
+      in[i] = (struct entry){task, parent, shapes[test_rng() % 5]};
       if (!task_pack_add(&b, in[i].task, in[i].parent, in[i].shape))
         n = i; /* a step past 2^62: this batch ends here */
     }
@@ -137,6 +128,7 @@ static void round_trips(void)
 
 int main(void)
 {
+  test_rng_seed(42);
   known_vector();
   limits();
   round_trips();
