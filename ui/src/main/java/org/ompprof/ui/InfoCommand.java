@@ -63,7 +63,7 @@ public final class InfoCommand {
         run(s, r, fileSize);
         threads(s, r.threads());
         profile(s, r, fileSize);
-        drops(s, r.threads(), r.stats());
+        drops(s, r.threads(), r.stats(), r.metadata());
         handler(s, r.stats());
         modules(s, r.modules(), r.stats());
         return s.toString();
@@ -190,7 +190,7 @@ public final class InfoCommand {
         }
     }
 
-    private static void drops(StringBuilder s, List<ThreadInfo> threads, Stats st) {
+    private static void drops(StringBuilder s, List<ThreadInfo> threads, Stats st, Metadata m) {
         long samples = threads.stream().mapToLong(ThreadInfo::samplesDropped).sum();
         long events = threads.stream().mapToLong(ThreadInfo::eventsDropped).sum();
         s.append("dropped\n");
@@ -205,7 +205,22 @@ public final class InfoCommand {
         s.append("  malformed:          ").append(count(st.malformed())).append(" stretches skipped").append('\n');
         for (String example : st.malformedExamples()) s.append("    ").append(example).append('\n');
         s.append("  sampling paused:    ").append(count(st.disabledSignals())).append(" signals").append('\n');
+        ringPeaks(s, st, m);
         s.append('\n');
+    }
+
+    /** How near the rings came to full: a record is dropped when it does not fit. */
+    private static void ringPeaks(StringBuilder s, Stats st, Metadata m) {
+        if (st.sampleRingPeak() == 0 && st.eventRingPeak() == 0) return; // not measured (older recordings)
+        s.append("  peak ring fill:     samples ").append(fill(st.sampleRingPeak(), m.getLong(Metadata.SAMPLE_RING_BYTES, 0)))
+                .append(", callback records ").append(fill(st.eventRingPeak(), m.getLong(Metadata.EVENT_RING_BYTES, 0)));
+        if (st.sampleRingPeak() * 2 > m.getLong(Metadata.SAMPLE_RING_BYTES, Long.MAX_VALUE)) s.append(" (raise --ring-kib)");
+        s.append('\n');
+    }
+
+    private static String fill(long peak, long ring) {
+        if (ring <= 0) return size(peak);
+        return size(peak) + " of " + size(ring) + String.format(Locale.ROOT, " (%.0f%%)", 100.0 * peak / ring);
     }
 
     private static void handler(StringBuilder s, Stats st) {

@@ -44,6 +44,8 @@ class InfoCommandTest {
         m.put(Metadata.OMPT_VERSION, "201611");
         m.put(Metadata.WALL_NS, "3210000000");
         m.put(Metadata.EXIT_STATUS, "0");
+        m.put(Metadata.SAMPLE_RING_BYTES, "1048576");
+        m.put(Metadata.EVENT_RING_BYTES, "2097152");
         long[] hist = new long[Wire.HIST_BUCKETS];
         hist[70] = 12_000;
         hist[200] = 800;
@@ -55,7 +57,8 @@ class InfoCommandTest {
                     "", 0, ""), new ModuleInfo(2, "/tmp/gone.so", 0, 0, 0, 0, 0, 0, 0, "", List.of(), 0, 0, ImageSource.MISSING, "", 0,
                     "deleted or changed during the run")));
             w.stats(new Stats(new HandlerHistogram(hist), 12_800, 12_800L * 1200, 0, 3, 0, 0, List.of(),
-                    List.of(new RingStats(1, 6_412, 12, 2400, 10, 0, 0)), List.of("/tmp/gone.so: deleted or changed during the run")));
+                    List.of(new RingStats(1, 6_412, 12, 2400, 10, 0, 0)), List.of("/tmp/gone.so: deleted or changed during the run"),
+                    600_000, 200_000));
             w.commit();
         }
         return file;
@@ -69,7 +72,8 @@ class InfoCommandTest {
         String text = out.toString(StandardCharsets.UTF_8);
         for (String expected : List.of("command    ./app 4", "wall time, 1000 Hz per thread", "LLVM OMP version: 5.0.20140926 (OMPT 201611)",
                 "3.21 s, exit status 0", "work_parallel", "barrier_implicit_parallel", "wait_critical", "6,400", "12,800",
-                "ring full:          12 samples", "thread 2: 12", "no free slot:       3 records (raise --slots)",
+                "ring full:          12 samples", "thread 2: 12",
+                "peak ring fill:     samples 600.0 kB of 1.0 MB (57%), callback records 200.0 kB of 2.1 MB (10%) (raise --ring-kib)", "no free slot:       3 records (raise --slots)",
                 "12,800 calls, mean 1,200 ns, median 1,136 ns, p99 3,216 ns, max 3,216 ns",
                 "module image not captured: /tmp/gone.so: deleted or changed during the run", "1 images in the recording")) {
             assertTrue(text.contains(expected), () -> "missing '" + expected + "' in\n" + text);

@@ -159,6 +159,16 @@ public final class Drainer implements AutoCloseable {
         return List.copyOf(malformedExamples);
     }
 
+    /** The most bytes found waiting in any slot's sample ring at one look. */
+    public long samplePeak() {
+        return region.slots().stream().mapToLong(s -> s.sampleRing().peakPending()).max().orElse(0);
+    }
+
+    /** The most bytes found waiting in any slot's event ring at one look. */
+    public long eventPeak() {
+        return region.slots().stream().mapToLong(s -> s.eventRing().peakPending()).max().orElse(0);
+    }
+
     /** Per slot: records written and dropped over the whole run. */
     public List<RingStats> ringStats() {
         List<RingStats> out = new ArrayList<>();

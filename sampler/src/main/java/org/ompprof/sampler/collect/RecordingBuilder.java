@@ -84,6 +84,7 @@ public final class RecordingBuilder {
             reentered += s.reentered();
         }
         return new Stats(new HandlerHistogram(hist), calls, ns, reentered, region.noSlotDrops(), region.disabledSignals(),
-                drainer.malformed(), drainer.malformedExamples(), drainer.ringStats(), collector.modulesNotCaptured());
+                drainer.malformed(), drainer.malformedExamples(), drainer.ringStats(), collector.modulesNotCaptured(),
+                drainer.samplePeak(), drainer.eventPeak());
     }
 }

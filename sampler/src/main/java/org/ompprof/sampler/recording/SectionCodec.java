@@ -138,6 +138,8 @@ final class SectionCodec {
         m.put("no_slot_drops", s.noSlotDrops());
         m.put("disabled_signals", s.disabledSignals());
         m.put("malformed", s.malformed());
+        m.put("sample_ring_peak_bytes", s.sampleRingPeak());
+        m.put("event_ring_peak_bytes", s.eventRingPeak());
         return m;
     }
 
@@ -156,7 +158,8 @@ final class SectionCodec {
         r.end("stats");
         return new Stats(new HandlerHistogram(hist), c.getOrDefault("handler_calls", 0L), c.getOrDefault("handler_ns", 0L),
                 c.getOrDefault("reentered", 0L), c.getOrDefault("no_slot_drops", 0L), c.getOrDefault("disabled_signals", 0L),
-                c.getOrDefault("malformed", 0L), malformed, ringStats, notCaptured);
+                c.getOrDefault("malformed", 0L), malformed, ringStats, notCaptured, c.getOrDefault("sample_ring_peak_bytes", 0L),
+                c.getOrDefault("event_ring_peak_bytes", 0L));
     }
 
     // counter table (STITCH, and the start of STATS): u32 n, n x (string name, u64 value)

@@ -12,14 +12,24 @@ import java.util.List;
  * @param malformed stretches of ring bytes skipped as malformed
  * @param malformedExamples the first few problems, for diagnosis
  * @param modulesNotCaptured "PATH: why" for each module whose image is missing
+ * @param sampleRingPeak the most bytes the drainer found waiting in one sample ring (0: not measured)
+ * @param eventRingPeak the same for the event rings: with the rings' sizes, how near the run came to losing records
  */
 public record Stats(HandlerHistogram histogram, long handlerCalls, long handlerNs, long reentered, long noSlotDrops,
         long disabledSignals, long malformed, List<String> malformedExamples, List<RingStats> rings,
-        List<String> modulesNotCaptured) {
+        List<String> modulesNotCaptured, long sampleRingPeak, long eventRingPeak) {
     public Stats {
         malformedExamples = List.copyOf(malformedExamples);
         rings = List.copyOf(rings);
         modulesNotCaptured = List.copyOf(modulesNotCaptured);
+    }
+
+    /** Stats without ring peaks (recordings made before they were measured, synthetic ones). */
+    public Stats(HandlerHistogram histogram, long handlerCalls, long handlerNs, long reentered, long noSlotDrops,
+            long disabledSignals, long malformed, List<String> malformedExamples, List<RingStats> rings,
+            List<String> modulesNotCaptured) {
+        this(histogram, handlerCalls, handlerNs, reentered, noSlotDrops, disabledSignals, malformed, malformedExamples, rings,
+                modulesNotCaptured, 0, 0);
     }
 
     public long samplesDropped() {

@@ -23,6 +23,7 @@ public final class RingReader {
     private final long data;
     private final long size;
     private long malformed;
+    private long peakPending;
     private String lastProblem;
 
     /**
@@ -40,6 +41,14 @@ public final class RingReader {
     }
 
     /** Bytes published by the producer and not yet consumed. */
+    /**
+     * The most bytes this reader found waiting in one look: how close the ring came to full
+     * (a record is dropped when it would not fit).
+     */
+    public long peakPending() {
+        return peakPending;
+    }
+
     public long pending() {
         return Atomics.getAcquireLong(region, writePos) - Atomics.getOpaqueLong(region, readPos);
     }
@@ -64,6 +73,7 @@ public final class RingReader {
         if (w == start) return 0;
         long r = start;
         String problem = positionProblem(start, w);
+        if (problem == null && w - start > peakPending) peakPending = w - start;
         while (problem == null && r != w) {
             long step = step(r, w, sink);
             if (step < 0) {

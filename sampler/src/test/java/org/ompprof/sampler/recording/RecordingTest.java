@@ -56,7 +56,7 @@ class RecordingTest {
         hist[100] = 9;
         hist[260] = 1;
         return new Stats(new HandlerHistogram(hist), 100, 123_456, 2, 3, 4, 1, List.of("bad size"),
-                List.of(new RingStats(0, 5, 1, 200, 3, 0, 0)), List.of("/tmp/gone.so: deleted"));
+                List.of(new RingStats(0, 5, 1, 200, 3, 0, 0)), List.of("/tmp/gone.so: deleted"), 4096, 8192);
     }
 
     /** Writes a recording with the tables above, an image and the given per-thread records. */

@@ -23,6 +23,7 @@ final class RunTablesMerger {
     private final Map<String, ModuleInfo> modules = new LinkedHashMap<>();
     private long[] histogram;
     private long handlerCalls, handlerNs, reentered, noSlotDrops, disabledSignals, malformed;
+    private long sampleRingPeak, eventRingPeak; // the worst of the runs: rings are per run
     private final List<String> malformedExamples = new ArrayList<>();
     private final List<RingStats> rings = new ArrayList<>();
     private final LinkedHashSet<String> notCaptured = new LinkedHashSet<>();
@@ -42,6 +43,8 @@ final class RunTablesMerger {
         reentered += s.reentered();
         noSlotDrops += s.noSlotDrops();
         disabledSignals += s.disabledSignals();
+        sampleRingPeak = Math.max(sampleRingPeak, s.sampleRingPeak());
+        eventRingPeak = Math.max(eventRingPeak, s.eventRingPeak());
         malformed += s.malformed();
         malformedExamples.addAll(s.malformedExamples());
         rings.addAll(s.rings());
@@ -58,7 +61,7 @@ final class RunTablesMerger {
                     m.mtimeNs(), m.buildId(), m.segments(), m.loadNs(), m.unloadNs(), m.image(), m.imagePath(), m.imageLength(), m.note()));
         }
         Stats stats = new Stats(histogram == null ? HandlerHistogram.empty() : new HandlerHistogram(histogram), handlerCalls, handlerNs,
-                reentered, noSlotDrops, disabledSignals, malformed, malformedExamples, rings, List.copyOf(notCaptured));
+                reentered, noSlotDrops, disabledSignals, malformed, malformedExamples, rings, List.copyOf(notCaptured), sampleRingPeak, eventRingPeak);
         return new RunTables(new Metadata(entries), threads, renumbered, stats);
     }
 }
