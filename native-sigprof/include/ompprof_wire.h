@@ -150,7 +150,7 @@ enum ompprof_record_type {
   OMPPROF_REC_TARGET_DATA_OP = 22, /* data allocation / transfer / deletion begin / end */
   OMPPROF_REC_DEVICE_TRACE = 23,   /* OMPT device trace records, in device time */
   OMPPROF_REC_DEVICE_CLOCK = 24,   /* one (host, device) clock pair */
-  OMPPROF_REC_TASK_BATCH_PACKED = 25, /* what TASK_BATCH says, in ~3 bytes a task */
+  OMPPROF_REC_TASK_BATCH_PACKED = 25, /* what TASK_BATCH says, in 2-3 bytes a task */
 };
 
 #define OMPPROF_REC_VERSION 1u
@@ -358,18 +358,20 @@ struct ompprof_task_batch_entry {
 
 /* OMPPROF_REC_TASK_BATCH_PACKED payload, followed by `bytes` bytes holding
  * `count` (1..OMPPROF_MAX_TASK_BATCH) packed entries, then zeros up to the
- * record's 8-byte size. The same creations as OMPPROF_REC_TASK_BATCH in about
+ * record's 8-byte size. The same creations as OMPPROF_REC_TASK_BATCH in 2 to
  * 3 bytes each instead of 24: task-recursive codes create tasks faster than a
  * busy JVM drains 24 bytes apiece. An entry is
- *   varint(((task_id - previous task_id) << 2) | shape_code)
+ *   varint(((task_id - previous task_id) << 3) | shape_code)
  *   varint(zigzag(parent_task_id - previous parent_task_id))
- *   u64 shape (little-endian), only when shape_code is 2
+ *   u64 shape (little-endian), only when shape_code is OMPPROF_PACKED_SHAPES
  * where the previous task_id starts at base_task_id and the previous parent
- * at 0; task ids grow by 1 to 2^62-1 from one entry to the next. shape_code 0
- * repeats the last shape, 1 takes the one before it (the two swap: the two
- * creation sites of a recursion alternate), 2 brings a new one (the last
- * becomes the one before); both start at 0. A varint is base 128, low group
- * first, at most 10 bytes; zigzag(d) = (d << 1) ^ (d >> 63). */
+ * at 0; task ids grow by 1 to 2^61-1 from one entry to the next. The batch
+ * keeps its OMPPROF_PACKED_SHAPES most recent shapes, all 0 at its start,
+ * the latest first: a shape_code below that count names one of them, which
+ * moves to the front; OMPPROF_PACKED_SHAPES brings a new one to the front and
+ * drops the last. (A recursion cycles through a few shapes: its creation
+ * sites, each reached directly or from inside a taskwait.) A varint is base
+ * 128, low group first, at most 10 bytes; zigzag(d) = (d << 1) ^ (d >> 63). */
 struct ompprof_task_batch_packed {
   uint64_t time_ns;
   uint32_t count;
@@ -377,6 +379,7 @@ struct ompprof_task_batch_packed {
   uint64_t base_task_id;
 };
 
+#define OMPPROF_PACKED_SHAPES 7u          /* recent shapes an entry can name */
 #define OMPPROF_MAX_PACKED_TASK_ENTRY 28u /* two 10-byte varints and a shape */
 
 struct ompprof_masked {

@@ -1,7 +1,7 @@
 /*
  * Packs a thread's task creations: consecutive ids on one thread differ by a
  * little (one counter shared by all threads), siblings share their parent,
- * and a recursion alternates between its creation sites, so most entries take
+ * and a recursion cycles through a few creation shapes, so most entries take
  * 2 or 3 bytes. Plain code on the callback path: no allocation, no calls.
  */
 #include "task_pack.h"
@@ -28,13 +28,19 @@ static uint64_t zigzag(uint64_t d)
   return (d << 1) ^ (uint64_t)((int64_t)d >> 63);
 }
 
+/* The shape's place among the recent ones (OMPPROF_PACKED_SHAPES if new);
+ * either way it moves to the front. */
 static uint32_t shape_code(struct task_pack *b, uint64_t shape)
 {
-  if (shape == b->shape_last)
-    return 0;
-  uint32_t code = shape == b->shape_before ? 1 : 2; /* 1: the two swap */
-  b->shape_before = b->shape_last;
-  b->shape_last = shape;
+  uint32_t i = 0;
+  while (i < OMPPROF_PACKED_SHAPES && b->shapes[i] != shape)
+    i++;
+  uint32_t code = i;
+  if (i == OMPPROF_PACKED_SHAPES)
+    i--; /* a new one: the oldest goes */
+  for (; i > 0; i--)
+    b->shapes[i] = b->shapes[i - 1];
+  b->shapes[0] = shape;
   return code;
 }
 
@@ -44,18 +50,19 @@ int task_pack_add(struct task_pack *b, uint64_t task_id, uint64_t parent_task_id
     b->base_task_id = task_id - 1;
     b->prev_task = task_id - 1;
     b->prev_parent = 0;
-    b->shape_last = b->shape_before = 0;
+    for (uint32_t i = 0; i < OMPPROF_PACKED_SHAPES; i++)
+      b->shapes[i] = 0;
   } else if (b->count == OMPPROF_MAX_TASK_BATCH) {
     return 0;
   }
   uint64_t step = task_id - b->prev_task;
-  if (step == 0 || step >= (1ull << 62))
+  if (step == 0 || step >= (1ull << 61))
     return 0;
   uint32_t code = shape_code(b, shape);
   uint8_t *out = b->bytes + b->len;
-  uint32_t n = put_varint(out, (step << 2) | code);
+  uint32_t n = put_varint(out, (step << 3) | code);
   n += put_varint(out + n, zigzag(parent_task_id - b->prev_parent));
-  if (code == 2)
+  if (code == OMPPROF_PACKED_SHAPES)
     for (int i = 0; i < 8; i++)
       out[n++] = (uint8_t)(shape >> (8 * i));
   b->len += n;

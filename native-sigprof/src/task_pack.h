@@ -9,7 +9,7 @@
 struct task_pack {
   uint64_t base_task_id;
   uint64_t prev_task, prev_parent;
-  uint64_t shape_last, shape_before;
+  uint64_t shapes[OMPPROF_PACKED_SHAPES]; /* the most recent first */
   uint32_t count; /* entries */
   uint32_t len;   /* bytes used */
   uint8_t bytes[OMPPROF_MAX_TASK_BATCH * OMPPROF_MAX_PACKED_TASK_ENTRY];
@@ -20,7 +20,7 @@ void task_pack_reset(struct task_pack *b); /* signal-safe */
 
 /* Appends one creation. Returns 0, leaving the batch as it was, when the
  * entry belongs in the next batch: this one is full, or the task id does not
- * follow the last one by 1 to 2^62-1. An empty batch takes any entry. */
+ * follow the last one by 1 to 2^61-1. An empty batch takes any entry. */
 int task_pack_add(struct task_pack *b, uint64_t task_id, uint64_t parent_task_id, uint64_t shape);
 
 #endif

@@ -217,12 +217,12 @@ static long packed_entries(const struct ompprof_record_header *h)
         v |= (uint64_t)(byte & 0x7f) << shift;
         shift += 7;
       } while (byte & 0x80);
-      if (field == 0 && ((v >> 2) == 0 || (v & 3) == 3))
+      if (field == 0 && (v >> 3) == 0)
         return -1;
       if (field == 0)
-        code = v & 3;
+        code = v & 7;
     }
-    if (code == 2)
+    if (code == OMPPROF_PACKED_SHAPES)
       at += 8; /* a new shape */
   }
   return at == b->bytes ? (long)b->count : -1;

@@ -32,29 +32,28 @@ static int get_varint(const uint8_t *in, uint32_t len, uint32_t *at, uint64_t *v
 /* Returns the entries decoded, or -1 if the bytes do not hold exactly `count`. */
 static int unpack(const struct task_pack *b, struct entry *out)
 {
-  uint64_t task = b->base_task_id, parent = 0, last = 0, before = 0;
+  uint64_t task = b->base_task_id, parent = 0, recent[OMPPROF_PACKED_SHAPES] = {0};
   uint32_t at = 0;
   for (uint32_t i = 0; i < b->count; i++) {
     uint64_t a, z;
     if (!get_varint(b->bytes, b->len, &at, &a) || !get_varint(b->bytes, b->len, &at, &z))
       return -1;
-    task += a >> 2;
+    task += a >> 3;
     parent += (z >> 1) ^ (0 - (z & 1));
-    uint64_t shape;
-    switch (a & 3) {
-    case 0: shape = last; break;
-    case 1: shape = before; before = last; last = shape; break;
-    case 2:
+    uint32_t code = (uint32_t)(a & 7);
+    uint64_t shape = 0;
+    if (code == OMPPROF_PACKED_SHAPES) {
       if (at + 8 > b->len)
         return -1;
-      shape = 0;
       for (int k = 0; k < 8; k++)
         shape |= (uint64_t)b->bytes[at++] << (8 * k);
-      before = last;
-      last = shape;
-      break;
-    default: return -1;
+      code = OMPPROF_PACKED_SHAPES - 1; /* the oldest goes */
+    } else {
+      shape = recent[code];
     }
+    for (; code > 0; code--)
+      recent[code] = recent[code - 1];
+    recent[0] = shape;
     out[i] = (struct entry){task, parent, shape};
   }
   return at == b->len ? (int)b->count : -1;
@@ -62,15 +61,16 @@ static int unpack(const struct task_pack *b, struct entry *out)
 
 static void known_vector(void)
 {
-  static const uint8_t want[] = {0x06, 0x0e, 0xaa, 0xaa, 0, 0, 0, 0, 0, 0, 0x0a, 0x00, 0xbb, 0xbb, 0, 0, 0, 0, 0, 0,
-                                 0x05, 0x00, 0x94, 0x06, 0x03};
+  static const uint8_t want[] = {0x0f, 0x0e, 0xaa, 0xaa, 0, 0, 0, 0, 0, 0, 0x17, 0x00, 0xbb, 0xbb, 0, 0, 0, 0, 0, 0,
+                                 0x09, 0x00, 0xa8, 0x0c, 0x03, 0x0a, 0x00};
   struct task_pack b;
   task_pack_reset(&b);
   CHECK(task_pack_add(&b, 100, 7, 0xaaaa), "first");
   CHECK(task_pack_add(&b, 102, 7, 0xbbbb), "new shape");
   CHECK(task_pack_add(&b, 103, 7, 0xaaaa), "the shape before");
   CHECK(task_pack_add(&b, 300, 5, 0xaaaa), "the last shape");
-  CHECK(b.base_task_id == 99 && b.count == 4, "base %llu count %u", (unsigned long long)b.base_task_id, b.count);
+  CHECK(task_pack_add(&b, 301, 5, 0), "an older one (the batch starts with zeros)");
+  CHECK(b.base_task_id == 99 && b.count == 5, "base %llu count %u", (unsigned long long)b.base_task_id, b.count);
   CHECK(b.len == sizeof want && memcmp(b.bytes, want, sizeof want) == 0, "%u bytes", b.len);
 }
 
@@ -84,23 +84,23 @@ static void limits(void)
   task_pack_reset(&b);
   CHECK(task_pack_add(&b, 50, 1, 2) && !task_pack_add(&b, 50, 1, 2) && !task_pack_add(&b, 49, 1, 2),
         "ids must grow");
-  CHECK(!task_pack_add(&b, 50 + (1ull << 62), 1, 2) && b.count == 1 && b.len == 10, "a refusal leaves the batch as it was");
+  CHECK(!task_pack_add(&b, 50 + (1ull << 61), 1, 2) && b.count == 1 && b.len == 10, "a refusal leaves the batch as it was");
   task_pack_reset(&b);
-  CHECK(task_pack_add(&b, 0, 0, 0) && task_pack_add(&b, UINT64_MAX / 4, UINT64_MAX, UINT64_MAX), "any first id, big steps");
+  CHECK(task_pack_add(&b, 0, 0, 0) && task_pack_add(&b, UINT64_MAX / 8, UINT64_MAX, UINT64_MAX), "any first id, big steps");
   /* the worst entry: a 10-byte step, a 10-byte parent jump, a new shape */
   task_pack_reset(&b);
   task_pack_add(&b, 1, 0, 0);
   uint32_t before = b.len;
-  CHECK(task_pack_add(&b, 1 + (1ull << 62) - 1, 1ull << 63, 0x1234), "worst entry");
+  CHECK(task_pack_add(&b, 1 + (1ull << 61) - 1, 1ull << 63, 0x1234), "worst entry");
   CHECK(b.len - before <= OMPPROF_MAX_PACKED_TASK_ENTRY, "%u bytes", b.len - before);
   struct entry e[2];
-  CHECK(unpack(&b, e) == 2 && e[1].task == (1ull << 62) && e[1].parent == 1ull << 63 && e[1].shape == 0x1234, "worst decodes");
+  CHECK(unpack(&b, e) == 2 && e[1].task == (1ull << 61) && e[1].parent == 1ull << 63 && e[1].shape == 0x1234, "worst decodes");
 }
 
 /* Random creations in the forms programs make: small steps, shared parents, a few shapes. */
 static void round_trips(void)
 {
-  static const uint64_t shapes[] = {0, 0x1111, 0x2222, 0x3333, UINT64_MAX};
+  static const uint64_t shapes[] = {0, 0x1111, 0x2222, 0x3333, 0x4444, 0x5555, 0x6666, 0x7777, 0x8888, UINT64_MAX};
   int bad = 0;
   uint64_t entries = 0, bytes = 0;
   for (int trial = 0; trial < 2000; trial++) {
@@ -113,9 +113,9 @@ static void round_trips(void)
       task += 1 + (test_rng() % 8 == 0 ? test_rng() % (1ull << 40) : test_rng() % 4);
       if (test_rng() % 4 == 0)
         parent = test_rng() % 2 ? test_rng() : parent + test_rng() % 100;
-      in[i] = (struct entry){task, parent, shapes[test_rng() % 5]};
+      in[i] = (struct entry){task, parent, shapes[test_rng() % 10]};
       if (!task_pack_add(&b, in[i].task, in[i].parent, in[i].shape))
-        n = i; /* a step past 2^62: this batch ends here */
+        n = i; /* a step past 2^61: this batch ends here */
     }
     entries += n;
     bytes += b.len;

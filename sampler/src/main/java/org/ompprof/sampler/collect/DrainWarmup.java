@@ -3,6 +3,7 @@ package org.ompprof.sampler.collect;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 import org.ompprof.sampler.record.Context;
@@ -11,6 +12,7 @@ import org.ompprof.sampler.record.ParallelLevel;
 import org.ompprof.sampler.record.RecordEncoder;
 import org.ompprof.sampler.record.SampleRecord;
 import org.ompprof.sampler.record.SyncRegion;
+import org.ompprof.sampler.record.TaskBatch;
 import org.ompprof.sampler.record.TaskLevel;
 import org.ompprof.sampler.ring.Region;
 import org.ompprof.sampler.ring.RegionLayout;
@@ -34,6 +36,7 @@ public final class DrainWarmup {
         byte[] sample = RecordEncoder.encode(sample());
         byte[] sync = RecordEncoder.encode(new SyncRegion(1, 2, 1, 1, 0x401000, 9, 1, 1));
         byte[] mutex = RecordEncoder.encode(new MutexEvent(1, 3, 0x1000, 0x401000, Wire.MUTEX_ACQUIRE, 5, 0, 0));
+        byte[] tasks = RecordEncoder.encode(taskBatch());
         try (Region region = Region.inMemory(layout); Spool spool = Spool.create(dir, ".ompprof-warmup-")) {
             RunCollector collector = new RunCollector(spool, () -> -1, n -> {});
             Drainer drainer = new Drainer(region, collector);
@@ -43,9 +46,17 @@ public final class DrainWarmup {
                 for (int i = 0; i < SAMPLES_PER_ROUND; i++) samples.write(sample);
                 events.write(sync);
                 events.write(mutex);
+                events.write(tasks);
                 drainer.drainOnce();
             }
         }
+    }
+
+    /** A recursion's creations: two sites alternating, as task-heavy programs send from their first moments. */
+    private static TaskBatch taskBatch() {
+        List<TaskBatch.Entry> entries = new ArrayList<>();
+        for (int i = 0; i < Wire.MAX_TASK_BATCH; i++) entries.add(new TaskBatch.Entry(100 + 2L * i, 50 + i / 2, 0x1000 + (i & 1)));
+        return new TaskBatch(1, 4, entries, true);
     }
 
     private static SampleRecord sample() {

@@ -9,16 +9,19 @@ import java.util.List;
 import org.ompprof.sampler.wire.Wire;
 
 /**
- * The entries of a packed task batch ({@code OMPPROF_REC_TASK_BATCH_PACKED}), about 3 bytes a
+ * The entries of a packed task batch ({@code OMPPROF_REC_TASK_BATCH_PACKED}), 2 to 3 bytes a
  * task where the plain batch takes 24: task-recursive programs create tasks faster than a busy
- * drainer moves 24 bytes apiece. An entry is
- * {@code varint(((task - previous task) << 2) | shapeCode)},
- * {@code varint(zigzag(parent - previous parent))}, and the shape's 8 bytes when shapeCode is 2.
- * The previous task starts at the header's base id, the previous parent at 0; shapeCode 0
- * repeats the last shape, 1 takes the one before it (the two swap), 2 brings a new one.
+ * drainer moves 24 bytes apiece. An entry is {@code varint(((task - previous task) << 3) | code)},
+ * {@code varint(zigzag(parent - previous parent))}, and the shape's 8 bytes when the code is
+ * {@link Wire#PACKED_SHAPES}. The previous task starts at the header's base id, the previous
+ * parent at 0. The batch keeps its {@link Wire#PACKED_SHAPES} most recent shapes (all 0 at the
+ * start, the latest first): a smaller code names one of them, which moves to the front; the
+ * largest brings a new one to the front and drops the last. A recursion cycles through a few
+ * shapes (its creation sites, each reached directly or from inside a taskwait).
  */
 public final class TaskBatchPacking {
-    private static final int NEW_SHAPE = 2;
+    private static final int NEW_SHAPE = Wire.PACKED_SHAPES;
+    private static final long STEP_LIMIT = 1L << 61;
 
     private TaskBatchPacking() {}
 
@@ -62,26 +65,21 @@ public final class TaskBatchPacking {
     /**
      * The entries packed as the agent packs them.
      *
-     * @throws IllegalArgumentException if an id does not follow the one before by 1 to 2^62-1
+     * @throws IllegalArgumentException if an id does not follow the one before by 1 to 2^61-1
      */
     static byte[] encode(List<TaskBatch.Entry> entries) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         long task = baseTaskId(entries);
         long parent = 0;
-        long last = 0;
-        long before = 0;
+        RecentShapes recent = new RecentShapes();
         for (TaskBatch.Entry e : entries) {
             long step = e.taskId() - task;
-            if (step == 0 || Long.compareUnsigned(step, 1L << 62) >= 0) {
+            if (step == 0 || Long.compareUnsigned(step, STEP_LIMIT) >= 0) {
                 throw new IllegalArgumentException("task " + Long.toUnsignedString(e.taskId()) + " does not follow "
                         + Long.toUnsignedString(task) + " in a packed batch");
             }
-            int code = e.shape() == last ? 0 : e.shape() == before ? 1 : NEW_SHAPE;
-            if (code != 0) {
-                before = last;
-                last = e.shape();
-            }
-            putVarint(out, (step << 2) | code);
+            int code = recent.use(e.shape());
+            putVarint(out, (step << 3) | code);
             long d = e.parentTaskId() - parent;
             putVarint(out, (d << 1) ^ (d >> 63));
             if (code == NEW_SHAPE) {
@@ -91,6 +89,37 @@ public final class TaskBatchPacking {
             parent = e.parentTaskId();
         }
         return out.toByteArray();
+    }
+
+    /** The batch's most recent shapes, the latest first; encoder and decoder keep them alike. */
+    private static final class RecentShapes {
+        private final long[] shapes = new long[Wire.PACKED_SHAPES];
+
+        /** The code naming {@code shape} ({@link #NEW_SHAPE} if not recent); it moves to the front. */
+        int use(long shape) {
+            int i = 0;
+            while (i < shapes.length && shapes[i] != shape) i++;
+            int code = i;
+            toFront(Math.min(i, shapes.length - 1), shape);
+            return code;
+        }
+
+        /** The shape a code below {@link #NEW_SHAPE} names; it moves to the front. */
+        long named(int code) {
+            long shape = shapes[code];
+            toFront(code, shape);
+            return shape;
+        }
+
+        /** A new shape: the oldest goes. */
+        void add(long shape) {
+            toFront(shapes.length - 1, shape);
+        }
+
+        private void toFront(int from, long shape) {
+            System.arraycopy(shapes, 0, shapes, 1, from);
+            shapes[0] = shape;
+        }
     }
 
     private static void putVarint(ByteArrayOutputStream out, long v) {
@@ -106,10 +135,9 @@ public final class TaskBatchPacking {
         private final MemorySegment rec;
         private final long limit;
         private long at;
+        private final RecentShapes recent = new RecentShapes();
         private long task;
         private long parent;
-        private long last;
-        private long before;
 
         Reader(MemorySegment rec, long off, long limit, long baseTaskId) {
             this.rec = rec;
@@ -132,21 +160,14 @@ public final class TaskBatchPacking {
         private long step() throws Malformed {
             long a = varint();
             long z = varint();
-            if (a >>> 2 == 0) throw new Malformed(); // task ids grow within a batch
-            task += a >>> 2;
+            if (a >>> 3 == 0) throw new Malformed(); // task ids grow within a batch
+            task += a >>> 3;
             parent += (z >>> 1) ^ -(z & 1);
-            switch ((int) (a & 3)) {
-                case 0 -> { }
-                case 1 -> swap(before);
-                case NEW_SHAPE -> swap(u64());
-                default -> throw new Malformed();
-            }
-            return last;
-        }
-
-        private void swap(long shape) {
-            before = last;
-            last = shape;
+            int code = (int) (a & 7);
+            if (code != NEW_SHAPE) return recent.named(code);
+            long shape = u64();
+            recent.add(shape);
+            return shape;
         }
 
         private long varint() throws Malformed {

@@ -354,7 +354,12 @@ public final class Recording implements AutoCloseable {
             if (found != null) throw RecordingFormatException.corrupt(path, s.offset(), "second " + kind + " section");
             found = s;
         }
-        if (found == null) throw new RecordingFormatException(path, -1, "no " + kind + " section; the file is damaged");
+        if (found == null) {
+            // section headers carry no checksum of their own: a damaged kind field shows up here
+            long first = RecordingFormat.FILE_HEADER_SIZE;
+            throw new RecordingFormatException(path, first, "no " + kind + " section among the " + sections.size()
+                    + " from offset " + first + " (a damaged section header?); the file is damaged");
+        }
         try {
             return decoder.decode(payload(found));
         } catch (BadPayload e) {

@@ -73,6 +73,8 @@ public final class Wire {
     public static final int REC_TASK_BATCH_PACKED = 25;
     /** Entries in one TASK_BATCH or TASK_BATCH_PACKED record at most. */
     public static final int MAX_TASK_BATCH = 64;
+    /** Recent shapes a packed task entry can name. */
+    public static final int PACKED_SHAPES = 7;
     /** Bytes of one packed task entry at most: two 10-byte varints and a shape. */
     public static final int MAX_PACKED_TASK_ENTRY = 28;
 

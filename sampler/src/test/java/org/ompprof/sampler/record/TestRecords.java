@@ -77,12 +77,13 @@ public final class TestRecords {
      * parents shared or jumping; a few shapes), plus the extremes: ids and parents anywhere.
      */
     public static List<TaskBatch.Entry> packableEntries(Random rnd) {
-        long[] shapes = {rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), 0, -1};
+        long[] shapes = {rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextLong(),
+            rnd.nextLong(), rnd.nextLong(), 0, -1};
         long task = rnd.nextLong();
         long parent = rnd.nextLong();
         List<TaskBatch.Entry> out = new ArrayList<>();
         for (int i = rnd.nextInt(1, Wire.MAX_TASK_BATCH + 1); i > 0; i--) {
-            task += rnd.nextInt(8) == 0 ? rnd.nextLong(1, 1L << 62) : rnd.nextInt(1, 5);
+            task += rnd.nextInt(8) == 0 ? rnd.nextLong(1, 1L << 61) : rnd.nextInt(1, 5);
             if (rnd.nextInt(4) == 0) parent = rnd.nextBoolean() ? rnd.nextLong() : parent + rnd.nextInt(-50, 50);
             out.add(new TaskBatch.Entry(task, parent, shapes[rnd.nextInt(shapes.length)]));
         }
