@@ -217,10 +217,11 @@ static long packed_entries(const struct ompprof_record_header *h)
         v |= (uint64_t)(byte & 0x7f) << shift;
         shift += 7;
       } while (byte & 0x80);
-      if (field == 0 && (v >> 3) == 0)
-        return -1;
-      if (field == 0)
+      if (field == 0) {
+        if ((v >> 3) == 0)
+          return -1; /* ids must grow */
         code = v & 7;
+      }
     }
     if (code == OMPPROF_PACKED_SHAPES)
       at += 8; /* a new shape */

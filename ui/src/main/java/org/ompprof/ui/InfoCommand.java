@@ -212,9 +212,10 @@ public final class InfoCommand {
     /** How near the rings came to full: a record is dropped when it does not fit. */
     private static void ringPeaks(StringBuilder s, Stats st, Metadata m) {
         if (st.sampleRingPeak() == 0 && st.eventRingPeak() == 0) return; // not measured (older recordings)
-        s.append("  peak ring fill:     samples ").append(fill(st.sampleRingPeak(), m.getLong(Metadata.SAMPLE_RING_BYTES, 0)))
+        long sampleRing = m.getLong(Metadata.SAMPLE_RING_BYTES, 0);
+        s.append("  peak ring fill:     samples ").append(fill(st.sampleRingPeak(), sampleRing))
                 .append(", callback records ").append(fill(st.eventRingPeak(), m.getLong(Metadata.EVENT_RING_BYTES, 0)));
-        if (st.sampleRingPeak() * 2 > m.getLong(Metadata.SAMPLE_RING_BYTES, Long.MAX_VALUE)) s.append(" (raise --ring-kib)");
+        if (sampleRing > 0 && st.sampleRingPeak() * 2 > sampleRing) s.append(" (raise --ring-kib)");
         s.append('\n');
     }
 

@@ -130,7 +130,7 @@ public final class TaskBatchPacking {
         out.write((int) v);
     }
 
-    /** Reads entries in order, keeping the running task, parent and the two recent shapes. */
+    /** Reads entries in order, keeping the running task, parent and the recent shapes. */
     private static final class Reader {
         private final MemorySegment rec;
         private final long limit;

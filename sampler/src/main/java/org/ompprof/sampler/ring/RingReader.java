@@ -40,7 +40,6 @@ public final class RingReader {
         this.size = size;
     }
 
-    /** Bytes published by the producer and not yet consumed. */
     /**
      * The most bytes this reader found waiting in one look: how close the ring came to full
      * (a record is dropped when it would not fit).
@@ -49,6 +48,7 @@ public final class RingReader {
         return peakPending;
     }
 
+    /** Bytes published by the producer and not yet consumed. */
     public long pending() {
         return Atomics.getAcquireLong(region, writePos) - Atomics.getOpaqueLong(region, readPos);
     }
