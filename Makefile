@@ -15,8 +15,10 @@ deps:
 build: deps
 	$(MVN) -q -DskipTests package
 
+# Every test runs: the suite fails if any test skipped (scripts/check-skips), since deps installed what they need.
 test: deps
 	$(MVN) verify
+	scripts/check-skips
 
 bench: build
 	scripts/bench-overhead

@@ -21,6 +21,7 @@ import org.ompprof.sampler.recording.Recording;
 import org.ompprof.calltree.merge.RunMetadata;
 import org.ompprof.ui.pipeline.Profile;
 import org.ompprof.ui.report.DeviceTotals;
+import org.ompprof.ui.report.OffloadNote;
 import org.ompprof.ui.pipeline.ProfileDiffer;
 import org.ompprof.ui.pipeline.ProfileReader;
 import org.ompprof.unwinder.stitch.StitchCounters;
@@ -188,6 +189,7 @@ public final class InfoCommand {
             if (p.devices().late() > 0) s.append("  ").append(count(p.devices().late())).append(" device records arrived out of order\n");
             s.append('\n');
         }
+        OffloadNote.of(r.metadata(), r.modules(), p.devices()).ifPresent(note -> s.append("devices\n  ").append(note).append("\n\n"));
     }
 
     private static void drops(StringBuilder s, List<ThreadInfo> threads, Stats st, Metadata m) {

@@ -60,7 +60,7 @@ public final class Recorder {
     }
 
     /** Everything decided before the program starts. */
-    record Plan(List<String> typedCommand, List<String> command, Path program, OutputTarget output, Path agent, Optional<Path> libomp,
+    record Plan(List<String> typedCommand, List<String> command, Path program, OutputTarget output, Path agent, LibraryShim libraries,
             RegionLayout layout, boolean keepRaw, int signal) {}
 
     private final Context ctx;
@@ -87,11 +87,10 @@ public final class Recorder {
         OutputTarget output = OutputTarget.choose(o.output(), program, ctx.cwd());
         Path agent = Toolchain.agent(ctx.properties(), ctx.cwd());
         RegionLayout layout = layout(o);
-        Optional<Path> libomp = GompShim.needsLibgomp(program, ctx.env())
-                ? Optional.of(Toolchain.libomp(ctx.properties())) : Optional.empty();
+        LibraryShim libraries = LibraryShim.plan(LoadedLibraries.of(program, ctx.env()), () -> Toolchain.libomp(ctx.properties()));
         List<String> command = new ArrayList<>(o.command());
         command.set(0, program.toString());
-        return new Plan(o.command(), command, program, output, agent, libomp, layout, o.keepRaw(), o.signal());
+        return new Plan(o.command(), command, program, output, agent, libraries, layout, o.keepRaw(), o.signal());
     }
 
     static RegionLayout layout(RecordOptions o) {
@@ -127,10 +126,12 @@ public final class Recorder {
         Map<String, String> env = new HashMap<>(ctx.env());
         env.put("OMP_TOOL_LIBRARIES", plan.agent().toString());
         env.put("OMP_TOOL", "enabled");
-        if (plan.libomp().isPresent()) {
-            Path shim = GompShim.create(plan.libomp().get());
-            cleanup.add(() -> GompShim.delete(shim));
-            env.put("LD_LIBRARY_PATH", GompShim.libraryPath(shim, env.get("LD_LIBRARY_PATH")));
+        if (!plan.libraries().isEmpty()) {
+            Path shim = plan.libraries().create();
+            cleanup.add(() -> LibraryShim.delete(shim));
+            env.put("LD_LIBRARY_PATH", LibraryShim.libraryPath(shim, env.get("LD_LIBRARY_PATH")));
+        }
+        if (plan.libraries().runsGccProgramOnLibomp()) {
             ctx.err().println("ompprof: GCC OpenMP program: running it on libomp's GOMP entry points");
         }
         return env;
@@ -254,7 +255,8 @@ public final class Recorder {
         m.put(Metadata.WALL_NS, Long.toString(wallNs));
         m.put(Metadata.EXIT_STATUS, Integer.toString(status));
         m.put(Metadata.OMPPROF_VERSION, ctx.ompprofVersion());
-        m.put(Metadata.GOMP_SHIM, Boolean.toString(plan.libomp().isPresent()));
+        m.put(Metadata.GOMP_SHIM, Boolean.toString(plan.libraries().runsGccProgramOnLibomp()));
+        plan.libraries().offloadRuntime().ifPresent(libomp -> m.put(Metadata.OFFLOAD_LIBOMP, libomp.toString()));
         m.put(Metadata.AGENT, plan.agent().toString());
         return new Metadata(m);
     }

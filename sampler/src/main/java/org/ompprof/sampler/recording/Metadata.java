@@ -30,6 +30,8 @@ public record Metadata(Map<String, String> entries) {
     public static final String EXIT_STATUS = "exit_status";
     public static final String OMPPROF_VERSION = "ompprof_version";
     public static final String GOMP_SHIM = "gomp_shim";
+    /** The program's libomp, made findable as libomp.so for libomptarget's OMPT connection; absent when not offloading. */
+    public static final String OFFLOAD_LIBOMP = "offload_libomp";
     /** "true" when sampling waited for the program's omp_control_tool(start) ({@code record --start-paused}). */
     public static final String START_PAUSED = "start_paused";
     public static final String AGENT = "agent";

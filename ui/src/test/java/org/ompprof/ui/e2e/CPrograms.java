@@ -43,6 +43,15 @@ public final class CPrograms {
         return build(name, "lib" + name + ".so", List.of("clang-19", "-shared", "-fPIC", "-g", "-O1"), List.of());
     }
 
+    /** Whether {@code tool} is an executable in a directory of PATH. */
+    static boolean onPath(String tool) {
+        String path = System.getenv().getOrDefault("PATH", "");
+        for (String dir : path.split(":")) {
+            if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, tool))) return true;
+        }
+        return false;
+    }
+
     private static synchronized Path build(String name, String out, List<String> compiler, List<String> libs) {
         Path source = SOURCES.resolve(name + ".c");
         Path binary = BIN.resolve(out);
