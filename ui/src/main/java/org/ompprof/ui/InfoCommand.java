@@ -217,7 +217,11 @@ public final class InfoCommand {
         long sampleRing = m.getLong(Metadata.SAMPLE_RING_BYTES, 0);
         s.append("  peak ring fill:     samples ").append(fill(st.sampleRingPeak(), sampleRing))
                 .append(", callback records ").append(fill(st.eventRingPeak(), m.getLong(Metadata.EVENT_RING_BYTES, 0)));
-        if (sampleRing > 0 && st.sampleRingPeak() * 2 > sampleRing) s.append(" (raise --ring-kib)");
+        long eventRing = m.getLong(Metadata.EVENT_RING_BYTES, 0);
+        List<String> raise = new ArrayList<>();
+        if (sampleRing > 0 && st.sampleRingPeak() * 2 > sampleRing) raise.add("--ring-kib");
+        if (eventRing > 0 && st.eventRingPeak() * 2 > eventRing) raise.add("--event-ring-kib");
+        if (!raise.isEmpty()) s.append(" (raise ").append(String.join(" and ", raise)).append(')');
         s.append('\n');
     }
 

@@ -33,6 +33,10 @@ class InfoCommandTest {
     Path dir;
 
     Path recording() throws IOException {
+        return recording(2097152);
+    }
+
+    Path recording(long eventRingBytes) throws IOException {
         Path file = dir.resolve("app.ompprof");
         Map<String, String> m = new LinkedHashMap<>();
         m.put(Metadata.COMMAND, "./app 4");
@@ -45,7 +49,7 @@ class InfoCommandTest {
         m.put(Metadata.WALL_NS, "3210000000");
         m.put(Metadata.EXIT_STATUS, "0");
         m.put(Metadata.SAMPLE_RING_BYTES, "1048576");
-        m.put(Metadata.EVENT_RING_BYTES, "2097152");
+        m.put(Metadata.EVENT_RING_BYTES, Long.toString(eventRingBytes));
         long[] hist = new long[Wire.HIST_BUCKETS];
         hist[70] = 12_000;
         hist[200] = 800;
@@ -81,6 +85,16 @@ class InfoCommandTest {
         String header = text.lines().filter(l -> l.contains("work_parallel")).findFirst().orElseThrow();
         assertTrue(header.indexOf("work_parallel") < header.indexOf("barrier_implicit_parallel"));
         assertTrue(header.indexOf("barrier_implicit_parallel") < header.indexOf("wait_critical"));
+    }
+
+    /** Each ring's advice names the option that grows that ring: callback records have their own. */
+    @Test
+    void aFullEventRingNamesItsOwnOption() throws Exception {
+        Path file = recording(262144);
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        assertEquals(0, InfoCommand.run(List.of(file.toString()), new PrintStream(out, true, StandardCharsets.UTF_8), System.err));
+        String text = out.toString(StandardCharsets.UTF_8);
+        assertTrue(text.contains("callback records 200.0 kB of 262.1 kB (76%) (raise --ring-kib and --event-ring-kib)"), text);
     }
 
     @Test

@@ -18,16 +18,22 @@ import org.ompprof.sampler.wire.Wire;
  * @param command the program and its arguments
  */
 public record RecordOptions(Optional<String> output, int mode, int rateHz, int stackBytes, int slots, int ringKib,
-        boolean startPaused, boolean keepRaw, long timelineResolutionNs, int signal, boolean help, List<String> command) {
+        int eventRingKib, boolean startPaused, boolean keepRaw, long timelineResolutionNs, int signal, boolean help, List<String> command) {
     public static final int DEFAULT_RATE = 1000;
     public static final int DEFAULT_STACK_BYTES = 16 * 1024;
     public static final int DEFAULT_SLOTS = 64;
     public static final int DEFAULT_RING_KIB = 2048;
+    /**
+     * Callback records come in bursts (a task-per-call program creates a million tasks a second)
+     * while the drainer shares the cores with the program; the ring's pages cost memory only
+     * once written, so a quiet program pays nothing for the room.
+     */
+    public static final int DEFAULT_EVENT_RING_KIB = 8192;
     public static final int MAX_STACK_BYTES = 64 * 1024;
 
     public static final String USAGE = """
             usage: ompprof record [-o FILE] [--mode wall|cpu] [--rate HZ] [--stack-bytes N]
-                                  [--slots N] [--ring-kib N] [--start-paused] [--signal SIG] [--keep-raw]
+                                  [--slots N] [--ring-kib N] [--event-ring-kib N] [--start-paused] [--signal SIG] [--keep-raw]
                                   [--timeline-resolution DURATION] -- PROGRAM ARGS...
 
             Runs PROGRAM under the profiler and writes its profile (default: PROGRAM.ompprof
@@ -40,6 +46,8 @@ public record RecordOptions(Optional<String> output, int mode, int rateHz, int s
               --stack-bytes N     bytes of stack copied per sample (default 16384, at most 65536)
               --slots N           threads that can be recorded at once (default 64)
               --ring-kib N        sample buffer per thread in KiB, a power of two (default 2048)
+              --event-ring-kib N  buffer per thread for OpenMP events (regions, tasks, locks) in
+                                  KiB, a power of two (default 8192)
               --start-paused      take no samples until the program calls omp_control_tool(
                                   omp_control_tool_start, 0, NULL); omp_control_tool_pause
                                   pauses again, omp_control_tool_end stops for good
@@ -74,6 +82,7 @@ public record RecordOptions(Optional<String> output, int mode, int rateHz, int s
         private int stack = DEFAULT_STACK_BYTES;
         private int slots = DEFAULT_SLOTS;
         private int ringKib = DEFAULT_RING_KIB;
+        private int eventRingKib = DEFAULT_EVENT_RING_KIB;
         private boolean startPaused;
         private boolean keepRaw;
         private long timelineResolutionNs;
@@ -100,7 +109,7 @@ public record RecordOptions(Optional<String> output, int mode, int rateHz, int s
                 throw new UserError("record: no program given; usage: ompprof record [OPTIONS] -- PROGRAM ARGS...");
             }
             if (!help && command.getFirst().isEmpty()) throw new UserError("record: the program name is empty");
-            return new RecordOptions(Optional.ofNullable(output), mode, rate, stack, slots, ringKib, startPaused, keepRaw, timelineResolutionNs,
+            return new RecordOptions(Optional.ofNullable(output), mode, rate, stack, slots, ringKib, eventRingKib, startPaused, keepRaw, timelineResolutionNs,
                     signal, help, command);
         }
 
@@ -123,6 +132,7 @@ public record RecordOptions(Optional<String> output, int mode, int rateHz, int s
                 case "--stack-bytes" -> stack = number(name, value(name, inline), 0, MAX_STACK_BYTES);
                 case "--slots" -> slots = number(name, value(name, inline), 1, 4096);
                 case "--ring-kib" -> ringKib = powerOfTwo(name, value(name, inline));
+                case "--event-ring-kib" -> eventRingKib = powerOfTwo(name, value(name, inline));
                 case "--timeline-resolution" -> timelineResolutionNs = DurationArg.parseNs("record", name, value(name, inline));
                 default -> throw new UserError("record: unknown option " + a + "; see ompprof record --help");
             }

@@ -41,7 +41,6 @@ public final class Recorder {
     static final String NO_OMPT = "no OpenMP runtime with OMPT connected (is the program built with -fopenmp "
             + "and running on libomp?); recorded nothing";
     private static final long PROGRESS_INTERVAL_MS = 250;
-    private static final long EVENT_RING_MIN = 2 << 20;
 
     /**
      * What a recording needs from its surroundings; tests substitute their own.
@@ -102,7 +101,7 @@ public final class Recorder {
             throw new UserError("--ring-kib " + o.ringKib() + " is too small for --stack-bytes " + o.stackBytes()
                     + "; use at least " + need);
         }
-        long eventRing = Math.max(EVENT_RING_MIN, Long.highestOneBit(8 * biggestSample - 1) * 2);
+        long eventRing = Math.max(o.eventRingKib() * 1024L, Long.highestOneBit(8 * biggestSample - 1) * 2);
         return new RegionLayout(o.slots(), ring, eventRing, o.mode(), o.rateHz(), o.stackBytes(),
                 o.startPaused() ? Wire.REGION_START_PAUSED : 0);
     }

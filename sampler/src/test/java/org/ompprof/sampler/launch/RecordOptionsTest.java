@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
+import org.ompprof.sampler.ring.RegionLayout;
 import org.ompprof.sampler.UserError;
 import org.ompprof.sampler.wire.Wire;
 
@@ -66,7 +67,17 @@ class RecordOptionsTest {
         UserError e = assertThrows(UserError.class, () -> Recorder.layout(RecordOptions.parse(List.of("--ring-kib", "16", "app"))));
         assertTrue(e.getMessage().contains("use at least 128"), e.getMessage());
         assertEquals(128 * 1024, Recorder.layout(RecordOptions.parse(List.of("--ring-kib", "128", "app"))).sampleRingSize());
-        assertEquals(2 * 1024 * 1024, Recorder.layout(RecordOptions.parse(List.of("app"))).eventRingSize());
+        assertEquals(8 * 1024 * 1024, Recorder.layout(RecordOptions.parse(List.of("app"))).eventRingSize());
+    }
+
+    @Test
+    void theEventRingIsSetApart() {
+        RegionLayout l = Recorder.layout(RecordOptions.parse(List.of("--event-ring-kib", "32768", "--ring-kib", "512", "app")));
+        assertEquals(32L << 20, l.eventRingSize());
+        assertEquals(512L << 10, l.sampleRingSize());
+        assertMessage("--event-ring-kib must be a power of two", List.of("--event-ring-kib", "3000", "app"));
+        long tiny = Recorder.layout(RecordOptions.parse(List.of("--event-ring-kib", "4", "app"))).eventRingSize();
+        assertTrue(tiny >= 8L * RecordOptions.DEFAULT_STACK_BYTES, "never smaller than eight of the biggest records: " + tiny);
     }
 
     private static void assertMessage(String part, List<String> args) {
