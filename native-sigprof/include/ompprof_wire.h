@@ -177,7 +177,7 @@ enum ompprof_ctx_flags {
   OMPPROF_CTX_TRUNCATED = 1,     /* stack continued past stack_bytes */
   OMPPROF_CTX_NO_BOUNDS = 2,     /* stack bounds unknown: no snapshot taken */
   OMPPROF_CTX_OFF_STACK = 4,     /* rsp outside the thread's known stack: no snapshot */
-  OMPPROF_CTX_SAME_SHAPE = 8,    /* task_create: no snapshot, the thread sent one of this shape before */
+  OMPPROF_CTX_SAME_SHAPE = 8,    /* task_create, parallel_begin: no snapshot, the thread sent one of this shape before */
 };
 
 /* OMPT task frame of one ancestor level (ompt_get_task_info). */
@@ -236,7 +236,10 @@ struct ompprof_thread_end {
   uint64_t time_ns;
 };
 
-/* followed by the encountering thread's stack snapshot */
+/* followed by the encountering thread's stack snapshot, unless ctx_flags has
+ * OMPPROF_CTX_SAME_SHAPE: the thread sent a region or task of this shape before
+ * (region-heavy codes open tens of thousands of regions a second from a few
+ * dozen contexts) */
 struct ompprof_parallel_begin {
   uint64_t time_ns;
   uint64_t parallel_id;          /* tool-assigned, unique per recording */
@@ -245,6 +248,7 @@ struct ompprof_parallel_begin {
   uint64_t enc_exit_frame, enc_enter_frame; /* encountering task's frame */
   uint32_t requested_team_size;
   uint32_t flags;                /* ompt_parallel_flag_t */
+  uint64_t shape;                /* creation-segment identity (see callbacks.c); never 0 */
   struct ompprof_context ctx;
 };
 

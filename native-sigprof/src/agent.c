@@ -36,7 +36,7 @@ _Static_assert(sizeof(struct ompprof_context) == 32, "context");
 _Static_assert(sizeof(struct ompprof_sample) == 80, "sample");
 _Static_assert(sizeof(struct ompprof_task_level) == 56, "task level");
 _Static_assert(sizeof(struct ompprof_parallel_level) == 16, "parallel level");
-_Static_assert(sizeof(struct ompprof_parallel_begin) == 88, "parallel begin");
+_Static_assert(sizeof(struct ompprof_parallel_begin) == 96, "parallel begin");
 _Static_assert(offsetof(struct ompprof_parallel_begin, ctx) + sizeof(struct ompprof_context) ==
                    sizeof(struct ompprof_parallel_begin), "context must end the record body");
 _Static_assert(sizeof(struct ompprof_task_create) == 96, "task create");

@@ -80,6 +80,9 @@ static int emit_with_context(struct priv *p, uint16_t type, void *body, uint32_t
 
 static int in_code(const struct code_ranges *t, uint64_t v)
 {
+  /* most stack words (counters, stack and heap addresses) lie outside all code */
+  if (t->n == 0 || v < t->r[0].lo || v >= t->r[t->n - 1].hi)
+    return 0;
   uint32_t lo = 0, hi = t->n;
   while (lo < hi) {
     uint32_t mid = (lo + hi) / 2;
@@ -127,6 +130,18 @@ static uint64_t creation_shape(const struct ompprof_context *ctx, uint64_t codep
         h = mix(h ^ w[i] ^ ((uint64_t)(i - from) << 52));
   }
   return h | 1;
+}
+
+/* Whether this thread sent the stack of a creation of this shape before. */
+static int shape_sent(const struct priv *p, uint64_t shape)
+{
+  return p->shapes[(shape >> 8) % SHAPE_CACHE] == shape;
+}
+
+/* Only once the JVM is sure to get the snapshot. */
+static void shape_mark_sent(struct priv *p, uint64_t shape)
+{
+  p->shapes[(shape >> 8) % SHAPE_CACHE] = shape;
 }
 
 static void on_thread_begin(ompt_thread_t type, ompt_data_t *thread_data)
@@ -199,7 +214,15 @@ static void on_parallel_begin(ompt_data_t *encountering_task_data,
   b.enc_enter_frame = frame_ptr(encountering_task_frame, 1);
   b.requested_team_size = requested_parallelism;
   b.flags = (uint32_t)flags;
-  emit_with_context(p, OMPPROF_REC_PARALLEL_BEGIN, &b, sizeof b, &b.ctx, context_len(p, &b.ctx, b.enc_exit_frame));
+  uint32_t n = context_len(p, &b.ctx, b.enc_exit_frame);
+  b.shape = 0; /* in the hashed stack itself: no stale value */
+  b.shape = creation_shape(&b.ctx, b.codeptr_ra, n);
+  if (shape_sent(p, b.shape)) {
+    b.ctx.ctx_flags |= OMPPROF_CTX_SAME_SHAPE;
+    emit_with_context(p, OMPPROF_REC_PARALLEL_BEGIN, &b, sizeof b, &b.ctx, 0);
+  } else if (emit_with_context(p, OMPPROF_REC_PARALLEL_BEGIN, &b, sizeof b, &b.ctx, n)) {
+    shape_mark_sent(p, b.shape);
+  }
 }
 
 static void on_parallel_end(ompt_data_t *parallel_data, ompt_data_t *encountering_task_data,
@@ -297,11 +320,10 @@ static void on_task_create(ompt_data_t *encountering_task_data,
   uint32_t n = context_len(p, &b.ctx, b.enc_exit_frame);
   b.shape = 0; /* in the hashed stack itself: no stale value */
   b.shape = creation_shape(&b.ctx, b.codeptr_ra, n);
-  uint64_t *cached = &p->shapes[(b.shape >> 8) % SHAPE_CACHE];
-  if (*cached == b.shape) {
+  if (shape_sent(p, b.shape)) {
     batch_task(p, b.task_id, b.parent_task_id, b.shape);
   } else if (emit_with_context(p, OMPPROF_REC_TASK_CREATE, &b, sizeof b, &b.ctx, n)) {
-    *cached = b.shape; /* only once the JVM is sure to get the snapshot */
+    shape_mark_sent(p, b.shape);
   }
 }
 

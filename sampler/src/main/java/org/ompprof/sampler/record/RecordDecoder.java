@@ -350,7 +350,7 @@ public final class RecordDecoder {
                 u64(rec, p + Wire.ParallelBegin.PARENT_TASK_ID), u64(rec, p + Wire.ParallelBegin.CODEPTR_RA),
                 u64(rec, p + Wire.ParallelBegin.ENC_EXIT_FRAME), u64(rec, p + Wire.ParallelBegin.ENC_ENTER_FRAME),
                 u32(rec, p + Wire.ParallelBegin.REQUESTED_TEAM_SIZE), u32(rec, p + Wire.ParallelBegin.FLAGS),
-                context(rec, p + Wire.ParallelBegin.CTX, p + Wire.ParallelBegin.SIZEOF, false));
+                u64(rec, p + Wire.ParallelBegin.SHAPE), context(rec, p + Wire.ParallelBegin.CTX, p + Wire.ParallelBegin.SIZEOF, false));
     }
 
     private static ParallelEnd parallelEnd(MemorySegment rec, int seq) {

@@ -146,6 +146,7 @@ public final class RecordEncoder {
         put64(s, P + Wire.ParallelBegin.ENC_ENTER_FRAME, r.encEnterFrame());
         put32(s, P + Wire.ParallelBegin.REQUESTED_TEAM_SIZE, r.requestedTeamSize());
         put32(s, P + Wire.ParallelBegin.FLAGS, r.flags());
+        put64(s, P + Wire.ParallelBegin.SHAPE, r.shape());
         context(s, P + Wire.ParallelBegin.CTX, P + Wire.ParallelBegin.SIZEOF, r.context());
         return bytes(s);
     }

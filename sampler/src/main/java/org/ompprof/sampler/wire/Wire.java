@@ -283,8 +283,9 @@ public final class Wire {
         public static final int ENC_ENTER_FRAME = 40;
         public static final int REQUESTED_TEAM_SIZE = 48;
         public static final int FLAGS = 52;
-        public static final int CTX = 56;
-        public static final int SIZEOF = 88;
+        public static final int SHAPE = 56;
+        public static final int CTX = 64;
+        public static final int SIZEOF = 96;
     }
 
     /** {@code struct ompprof_parallel_end}. */

@@ -29,7 +29,7 @@ public final class TestRecords {
             case Wire.REC_THREAD_BEGIN -> new ThreadBegin(seq, t, rnd.nextInt(), rnd.nextInt(5), rnd.nextLong(), rnd.nextLong(), rnd.nextInt(64));
             case Wire.REC_THREAD_END -> new ThreadEnd(seq, t);
             case Wire.REC_PARALLEL_BEGIN -> new ParallelBegin(seq, t, rnd.nextLong(), rnd.nextLong(), rnd.nextLong(),
-                    rnd.nextLong(), rnd.nextLong(), rnd.nextInt(), rnd.nextInt(), context(rnd));
+                    rnd.nextLong(), rnd.nextLong(), rnd.nextInt(), rnd.nextInt(), rnd.nextLong(), context(rnd));
             case Wire.REC_PARALLEL_END -> new ParallelEnd(seq, t, rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextInt());
             case Wire.REC_IMPLICIT_TASK -> new ImplicitTask(seq, t, rnd.nextLong(), rnd.nextLong(), rnd.nextInt(), rnd.nextInt(),
                     rnd.nextInt(), rnd.nextInt());

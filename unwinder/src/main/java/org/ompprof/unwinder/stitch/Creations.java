@@ -54,10 +54,7 @@ final class Creations {
 
     void add(WireRecord record) {
         switch (record) {
-            case ParallelBegin p -> {
-                regions.put(p.parallelId(), new Origin(p.parentTaskId(), segments.creation(p.context(), p.encExitFrame(), p.encEnterFrame())));
-                regionCallSite.put(p.parallelId(), p.codeptrRa());
-            }
+            case ParallelBegin p -> region(p);
             case TaskCreate t -> task(t);
             case TaskBatch b -> b.entries().forEach(e -> sameShape(e.taskId(), e.parentTaskId(), e.shape()));
             case ImplicitTask i -> implicitTask(i);
@@ -67,6 +64,21 @@ final class Creations {
                     segments.launch(t.context(), t.codeptrRa(), t.encExitFrame())));
             default -> {}
         }
+    }
+
+    /**
+     * A region opened in a context whose shape the thread sent before (the agent then sends no
+     * stack) shares that one's segment; if that one was never seen, the region's context is unknown.
+     */
+    private void region(ParallelBegin p) {
+        regionCallSite.put(p.parallelId(), p.codeptrRa());
+        Segment segment = p.sameShape() ? byShape.get(p.shape()) : segments.creation(p.context(), p.encExitFrame(), p.encEnterFrame());
+        if (segment == null) {
+            shapesMissing++;
+            return;
+        }
+        if (!p.sameShape() && p.shape() != 0) byShape.put(p.shape(), segment);
+        regions.put(p.parallelId(), new Origin(p.parentTaskId(), segment));
     }
 
     /**
