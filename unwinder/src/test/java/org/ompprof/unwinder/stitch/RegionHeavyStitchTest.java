@@ -1,0 +1,84 @@
+package org.ompprof.unwinder.stitch;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.ompprof.sampler.record.ParallelBegin;
+import org.ompprof.sampler.record.ThreadBegin;
+import org.ompprof.sampler.recording.Recording;
+
+/**
+ * region_heavy.c: 20,000 short regions from one call site in step(), reached from advance()
+ * and from correct(). The agent sends a region's creation stack once per shape; the
+ * stitcher must still place every worker sample under the caller that opened its region.
+ */
+class RegionHeavyStitchTest {
+    private static final int WORK_PARALLEL = 0x1;
+    private static final List<String> ADVANCE = List.of("main", "advance", "step"), CORRECT = List.of("main", "correct", "step");
+
+    static Stitched run;
+    static long eventsDropped, eventRingPeak;
+    static int initialThread;
+
+    @BeforeAll
+    static void record() {
+        Path recording = StitchPrograms.recording("region_heavy", Map.of());
+        run = Stitched.of(recording);
+        try (Recording r = Recording.open(recording)) {
+            eventsDropped = r.stats().eventsDropped();
+            eventRingPeak = r.stats().eventRingPeak();
+        }
+        initialThread = run.events(ThreadBegin.class).stream().filter(t -> t.threadType() == 1).findFirst().orElseThrow().threadSeq();
+    }
+
+    @Test
+    void everyRegionReachesTheRecording() {
+        assertEquals(0, eventsDropped, "callback records lost to full event rings (at most " + eventRingPeak + " bytes waiting)");
+        assertEquals(20_000, run.events(ParallelBegin.class).size());
+    }
+
+    /** A few dozen stacks for 20,000 regions: one per shape per thread, the rest refer to it. */
+    @Test
+    void creationStacksAreSentOncePerShape() {
+        List<ParallelBegin> begins = run.events(ParallelBegin.class);
+        long withStack = begins.stream().filter(b -> !b.sameShape()).count();
+        assertTrue(withStack >= 2 && withStack <= 20, withStack + " of " + begins.size() + " regions sent their stack");
+    }
+
+    /** At most 1% of samples unplaced (no stack, lost creation) or cut short. */
+    @Test
+    void almostEverySampleIsPlaced() {
+        long bad = run.samples().stream().filter(p -> p.stitched().sample().kind() == StitchedSample.Kind.UNRESOLVED
+                || p.stitched().sample().kind() == StitchedSample.Kind.TRUNCATED).count();
+        assertTrue(run.samples().size() > 200, "samples: " + run.samples().size());
+        assertTrue(bad * 100 <= run.samples().size(), bad + " of " + run.samples().size() + " samples unresolved or truncated");
+    }
+
+    /**
+     * Every worker sample at work lies under the function that opened its region, told apart by
+     * caller: correct() does twice advance()'s work per element, so it has more samples, and
+     * each has a real share (the exact ratio moves with the regions' fixed costs and the load).
+     */
+    @Test
+    void workerSamplesAreUnderTheCallerThatOpenedTheirRegion() {
+        List<Stitched.Pair> work = run.select(s -> s.threadSeq() != initialThread && s.state() == WORK_PARALLEL);
+        assertTrue(work.size() > 50, "worker samples at work: " + work.size());
+        long advance = work.stream().filter(p -> startsWith(p, ADVANCE)).count();
+        long correct = work.stream().filter(p -> startsWith(p, CORRECT)).count();
+        List<Stitched.Pair> elsewhere = work.stream().filter(p -> !startsWith(p, ADVANCE) && !startsWith(p, CORRECT)).toList();
+        assertTrue(elsewhere.size() * 100 <= work.size(), elsewhere.size() + " of " + work.size() + " elsewhere, e.g. "
+                + elsewhere.stream().limit(5).toList());
+        assertTrue(correct > advance && advance * 10 > work.size(), "correct/advance samples " + correct + "/" + advance);
+    }
+
+    private static boolean startsWith(Stitched.Pair p, List<String> prefix) {
+        List<String> names = p.stitched().userNames();
+        return names.size() > prefix.size() && names.subList(0, prefix.size()).equals(prefix);
+    }
+}
