@@ -16,8 +16,9 @@ import org.ompprof.sampler.UserError;
 public record OutputTarget(Path path, String shown) {
     static final String EXTENSION = ".ompprof";
 
-    static OutputTarget choose(Optional<String> requested, Path program, Path cwd) {
-        return of(requested.orElse(program.getFileName() + EXTENSION), cwd);
+    /** The requested name, or the program's, made this rank's own when the program runs in an MPI job. */
+    static OutputTarget choose(Optional<String> requested, Path program, Path cwd, Optional<JobRank> rank) {
+        return of(JobRank.outputName(requested.orElse(program.getFileName() + EXTENSION), rank), cwd);
     }
 
     /** The file {@code shown} names relative to {@code cwd}, if a new file can be written there. */

@@ -60,7 +60,7 @@ public final class Recorder {
 
     /** Everything decided before the program starts. */
     record Plan(List<String> typedCommand, List<String> command, Path program, OutputTarget output, Path agent, LibraryShim libraries,
-            RegionLayout layout, boolean keepRaw, int signal) {}
+            RegionLayout layout, boolean keepRaw, int signal, Optional<JobRank> rank) {}
 
     private final Context ctx;
     private final RecordingFinisher finisher;
@@ -83,13 +83,14 @@ public final class Recorder {
     /** All the checks; nothing is created yet. */
     Plan plan(RecordOptions o) throws InterruptedException {
         Path program = ProgramResolver.resolve(o.command().getFirst(), ctx.env().get("PATH"), ctx.cwd());
-        OutputTarget output = OutputTarget.choose(o.output(), program, ctx.cwd());
+        Optional<JobRank> rank = JobRank.from(ctx.env());
+        OutputTarget output = OutputTarget.choose(o.output(), program, ctx.cwd(), rank);
         Path agent = Toolchain.agent(ctx.properties(), ctx.cwd());
         RegionLayout layout = layout(o);
         LibraryShim libraries = LibraryShim.plan(LoadedLibraries.of(program, ctx.env()), () -> Toolchain.libomp(ctx.properties()));
         List<String> command = new ArrayList<>(o.command());
         command.set(0, program.toString());
-        return new Plan(o.command(), command, program, output, agent, libraries, layout, o.keepRaw(), o.signal());
+        return new Plan(o.command(), command, program, output, agent, libraries, layout, o.keepRaw(), o.signal(), rank);
     }
 
     static RegionLayout layout(RecordOptions o) {
@@ -231,6 +232,11 @@ public final class Recorder {
         m.put(Metadata.CWD, ctx.cwd().toString());
         m.put(Metadata.START_TIME, started.toString());
         m.put(Metadata.HOST, Host.name());
+        plan.rank().ifPresent(r -> {
+            m.put(Metadata.MPI_RANK, Integer.toString(r.rank()));
+            if (r.worldSize() > 0) m.put(Metadata.MPI_WORLD_SIZE, Integer.toString(r.worldSize()));
+            if (!r.jobId().isEmpty()) m.put(Metadata.JOB_ID, r.jobId());
+        });
         m.put(Metadata.PID, Long.toString(region.agentPid()));
         m.put(Metadata.MODE, OmptNames.mode(plan.layout().mode()));
         m.put(Metadata.RATE_HZ, Integer.toString(plan.layout().rateHz()));

@@ -12,6 +12,10 @@ public record Metadata(Map<String, String> entries) {
     public static final String CWD = "cwd";
     public static final String START_TIME = "start_time";
     public static final String HOST = "host";
+    /** Under an MPI launcher: this process's rank, the job's size (when told) and the launcher's job id (when told). */
+    public static final String MPI_RANK = "mpi_rank";
+    public static final String MPI_WORLD_SIZE = "mpi_world_size";
+    public static final String JOB_ID = "job_id";
     public static final String PID = "pid";
     public static final String MODE = "mode";
     public static final String RATE_HZ = "rate_hz";

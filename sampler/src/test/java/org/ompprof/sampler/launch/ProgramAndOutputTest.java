@@ -53,11 +53,11 @@ class ProgramAndOutputTest {
     @Test
     void outputDefaultsToTheProgramNameHere() throws IOException {
         Path app = file("app", "rwxr-xr-x");
-        OutputTarget t = OutputTarget.choose(Optional.empty(), app, dir);
+        OutputTarget t = OutputTarget.choose(Optional.empty(), app, dir, Optional.empty());
         assertEquals(dir.resolve("app.ompprof"), t.path());
         assertEquals("app.ompprof", t.shown());
         Files.createDirectories(dir.resolve("sub"));
-        OutputTarget sub = OutputTarget.choose(Optional.of("sub/../sub/x.ompprof"), app, dir);
+        OutputTarget sub = OutputTarget.choose(Optional.of("sub/../sub/x.ompprof"), app, dir, Optional.empty());
         assertEquals(dir.resolve("sub/x.ompprof"), sub.path());
         assertEquals("sub/../sub/x.ompprof", sub.shown());
     }
@@ -66,12 +66,12 @@ class ProgramAndOutputTest {
     void badOutputsAreRefusedUpFront() throws IOException {
         Path app = file("app", "rwxr-xr-x");
         Files.createDirectories(dir.resolve("d"));
-        assertMessage("output is a directory: d", () -> OutputTarget.choose(Optional.of("d"), app, dir));
-        assertMessage("output directory does not exist: " + dir.resolve("nope"), () -> OutputTarget.choose(Optional.of("nope/x.ompprof"), app, dir));
+        assertMessage("output is a directory: d", () -> OutputTarget.choose(Optional.of("d"), app, dir, Optional.empty()));
+        assertMessage("output directory does not exist: " + dir.resolve("nope"), () -> OutputTarget.choose(Optional.of("nope/x.ompprof"), app, dir, Optional.empty()));
         Path ro = Files.createDirectories(dir.resolve("ro"));
         Files.setPosixFilePermissions(ro, PosixFilePermissions.fromString("r-xr-xr-x"));
         if (!Files.isWritable(ro)) { // root can write anywhere
-            assertMessage("cannot write to the output directory: " + ro, () -> OutputTarget.choose(Optional.of("ro/x.ompprof"), app, dir));
+            assertMessage("cannot write to the output directory: " + ro, () -> OutputTarget.choose(Optional.of("ro/x.ompprof"), app, dir, Optional.empty()));
         }
     }
 

@@ -38,6 +38,12 @@ public final class CPrograms {
                 "-fno-omit-frame-pointer"), List.of("-Wl,-rpath,/usr/lib/llvm-19/lib"));
     }
 
+    /** The MPI program {@code name}.c built with Open MPI's mpicc over clang-19 -fopenmp. */
+    static Path mpi(String name) {
+        return build(name, name + "-mpi", List.of("env", "OMPI_CC=clang-19", "mpicc", "-fopenmp", "-g", "-O1", "-fno-omit-frame-pointer"),
+                List.of());
+    }
+
     /** The shared library {@code lib<name>.so} built from {@code name}.c with clang-19. */
     static Path sharedLibrary(String name) {
         return build(name, "lib" + name + ".so", List.of("clang-19", "-shared", "-fPIC", "-g", "-O1"), List.of());

@@ -20,15 +20,13 @@ public final class Ompprof {
 
     /** Starts ompprof with ARGS and extra environment; output goes to files in {@code work}. */
     static Process start(Path work, Map<String, String> env, List<String> args) throws IOException {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        if (!args.isEmpty() && args.getFirst().equals("record")) cmd.add("-XX:TieredStopAtLevel=1"); // as ./ompprof does
-        cmd.addAll(List.of("--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC",
-                "-cp", System.getProperty("java.class.path"),
-                "-Dompprof.root=" + System.getProperty("ompprof.root"),
-                "-Dompprof.agent=" + System.getProperty("ompprof.agent"),
-                "org.ompprof.ui.Main"));
-        cmd.addAll(args);
+        return start(work, env, List.of(), args);
+    }
+
+    /** The same, started by {@code launcher} (e.g. mpirun and its options) as its command. */
+    static Process start(Path work, Map<String, String> env, List<String> launcher, List<String> args) throws IOException {
+        List<String> cmd = new ArrayList<>(launcher);
+        cmd.addAll(commandLine(args));
         Files.createDirectories(work);
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(work.toFile())
                 .redirectOutput(work.resolve("stdout.txt").toFile())
@@ -39,6 +37,20 @@ public final class Ompprof {
             else pb.environment().put(k, v);
         });
         return pb.start();
+    }
+
+    /** The command that runs ompprof with ARGS in a JVM of its own. */
+    static List<String> commandLine(List<String> args) {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        if (!args.isEmpty() && args.getFirst().equals("record")) cmd.add("-XX:TieredStopAtLevel=1"); // as ./ompprof does
+        cmd.addAll(List.of("--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC",
+                "-cp", System.getProperty("java.class.path"),
+                "-Dompprof.root=" + System.getProperty("ompprof.root"),
+                "-Dompprof.agent=" + System.getProperty("ompprof.agent"),
+                "org.ompprof.ui.Main"));
+        cmd.addAll(args);
+        return cmd;
     }
 
     /** Runs ompprof to completion (at most two minutes). */
