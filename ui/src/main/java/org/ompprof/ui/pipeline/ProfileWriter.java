@@ -60,9 +60,11 @@ public final class ProfileWriter {
                     : raw.metadata().with(Metadata.TIMELINE_RESOLUTION_NS, Long.toString(timelineResolutionNs));
             clock.enter(Stage.WRITE);
             profileTables(w, new RunTables(metadata, raw.threads(), raw.modules(), raw.stats()), profile);
+            long before = w.position();
+            clock.count(Stage.WRITE, before);
             w.metadata(cost.withCost(metadata)); // last: the build's cost is known only now (sections are found by kind)
             bytes = w.commit();
-            clock.count(Stage.WRITE, bytes);
+            clock.count(Stage.WRITE, bytes - before);
             clock.enter(Stage.SYMBOLIZE); // llvm-symbolizer stops as the writer closes
         }
         cost.finish(output, profile, bytes);
