@@ -43,6 +43,8 @@ public final class Drainer implements AutoCloseable {
     private long passPeakBytes;
     private double passPeakFill;
     private long lastNoSlotDrops;
+    /** False for the warm-up's synthetic records, which are no part of the run's figures. */
+    private boolean reporting = true;
     private volatile boolean stopping;
     private volatile Throwable failure;
 
@@ -64,6 +66,11 @@ public final class Drainer implements AutoCloseable {
         RingCounters[] a = new RingCounters[n];
         Arrays.fill(a, RingCounters.ZERO);
         return a;
+    }
+
+    /** Commits no JFR events (for the warm-up). */
+    void quiet() {
+        reporting = false;
     }
 
     public void start() {
@@ -110,7 +117,7 @@ public final class Drainer implements AutoCloseable {
 
     /** One pass over all slots; returns the bytes consumed. */
     long drainOnce() {
-        RingDrainEvent event = RingDrainEvent.on() ? new RingDrainEvent() : null; // nothing allocated when JFR is off
+        RingDrainEvent event = reporting && RingDrainEvent.on() ? new RingDrainEvent() : null; // nothing allocated when JFR is off
         if (event != null) event.begin();
         long records = collector.records();
         passRings = 0;

@@ -61,6 +61,8 @@ public final class Spool implements AutoCloseable {
     private long written;
     /** Records' bytes before deflating. */
     private long recordBytes;
+    /** False for the warm-up's spool, whose writes are no part of the run's figures. */
+    private boolean reporting = true;
 
     private Spool(Path path, FileChannel channel) {
         this.path = path;
@@ -80,6 +82,11 @@ public final class Spool implements AutoCloseable {
             Files.deleteIfExists(path);
             throw e;
         }
+    }
+
+    /** Commits no JFR events (for the warm-up). */
+    void quiet() {
+        reporting = false;
     }
 
     public Path path() {
@@ -114,7 +121,7 @@ public final class Spool implements AutoCloseable {
 
     /** Deflates a stream's pending records into a block of the file. */
     private void seal(long stream, Pending p) throws IOException {
-        SpoolWriteEvent event = SpoolWriteEvent.on() ? new SpoolWriteEvent() : null;
+        SpoolWriteEvent event = reporting && SpoolWriteEvent.on() ? new SpoolWriteEvent() : null;
         if (event != null) event.begin();
         deflater.reset();
         deflater.setInput(p.raw, 0, p.length);
@@ -137,7 +144,7 @@ public final class Spool implements AutoCloseable {
 
     /** Appends raw bytes that belong to no stream (a module image) and returns where they are. */
     public Span appendBytes(MemorySegment bytes) throws IOException {
-        SpoolWriteEvent event = SpoolWriteEvent.on() ? new SpoolWriteEvent() : null;
+        SpoolWriteEvent event = reporting && SpoolWriteEvent.on() ? new SpoolWriteEvent() : null;
         if (event != null) event.begin();
         long at = size;
         append(bytes);
@@ -157,7 +164,7 @@ public final class Spool implements AutoCloseable {
 
     /** Appends a whole file's current contents; returns where they are. */
     public Span appendFile(Path file) throws IOException {
-        SpoolWriteEvent event = SpoolWriteEvent.on() ? new SpoolWriteEvent() : null;
+        SpoolWriteEvent event = reporting && SpoolWriteEvent.on() ? new SpoolWriteEvent() : null;
         if (event != null) event.begin();
         writeBuffer();
         long at = size;
