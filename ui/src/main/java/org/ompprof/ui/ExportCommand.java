@@ -37,7 +37,8 @@ import org.ompprof.ui.pipeline.ProfileReader;
 /** {@code ompprof export}: a recording's calling-context tree as folded stacks or a flame graph. */
 final class ExportCommand {
     static final String USAGE = """
-        usage: ompprof export --format collapsed|html|perfetto|pprof|speedscope [--metric NAME] [--thread N] [-o OUT] FILE
+        usage: ompprof export --format collapsed|html|perfetto|pprof|speedscope [--metric NAME] [--thread N] [-o OUT]
+                              [--self-profile FILE.jfr] FILE
           collapsed  folded stacks, root first (main;driver;leaf 123), one line per path
           html       a flame graph (async-profiler's converter); of a profile made by
                      ompprof diff, a differential one: widths are B's, colors the change
@@ -50,13 +51,14 @@ final class ExportCommand {
                      time.barrier, time.lock, time.idle, ... (an unknown name lists them all)
           --thread   one thread only (its number in `ompprof info`)
           -o OUT     write to OUT instead of standard output
+          --self-profile FILE.jfr   record what ompprof itself costs (JFR) into FILE.jfr
         """;
 
     private static final List<String> FORMATS = List.of("collapsed", "html", "perfetto", "pprof", "speedscope");
 
     private ExportCommand() {}
 
-    record Options(String format, String metric, Integer thread, OutputTarget output, Path input) {}
+    record Options(String format, String metric, Integer thread, OutputTarget output, Path input, String selfProfile) {}
 
     /** What an export reads: the profile, and the recording's metadata and threads for names and times. */
     record Source(Profile profile, Metadata meta, List<ThreadInfo> threads) {
@@ -78,6 +80,12 @@ final class ExportCommand {
             return 0;
         }
         Options o = parse(args);
+        try (SelfProfile self = SelfProfile.start("export", o.selfProfile(), err)) {
+            return export(o, out, err);
+        }
+    }
+
+    private static int export(Options o, PrintStream out, PrintStream err) throws IOException {
         Source source;
         try (Recording recording = Recording.open(o.input())) {
             source = new Source(ProfileReader.read(recording), recording.metadata(), recording.threads());
@@ -98,7 +106,7 @@ final class ExportCommand {
     }
 
     private static Options parse(List<String> args) {
-        String format = null, metric = "samples";
+        String format = null, metric = "samples", selfProfile = null;
         Integer thread = null;
         OutputTarget output = null; // checked now, before the tree is built, not after
         List<String> files = new ArrayList<>();
@@ -107,6 +115,7 @@ final class ExportCommand {
             switch (a) {
                 case "--format" -> format = value(args, ++i, a);
                 case "--metric" -> metric = value(args, ++i, a);
+                case SelfProfile.OPTION -> selfProfile = value(args, ++i, a);
                 case "--thread" -> thread = number(value(args, ++i, a));
                 case "-o", "--output" -> output = OutputTarget.of(value(args, ++i, a), Path.of("").toAbsolutePath());
                 default -> {
@@ -119,7 +128,7 @@ final class ExportCommand {
             throw new UserError("export needs --format " + String.join(", ", FORMATS.subList(0, FORMATS.size() - 1)) + " or " + FORMATS.getLast());
         }
         if (files.size() != 1) throw new UserError("export needs exactly one recording; see ompprof export --help");
-        return new Options(format, metric, thread, output, Path.of(files.getFirst()));
+        return new Options(format, metric, thread, output, Path.of(files.getFirst()), selfProfile);
     }
 
     private static String value(List<String> args, int i, String option) {

@@ -24,6 +24,7 @@ import org.ompprof.ui.report.DeviceTotals;
 import org.ompprof.ui.report.OffloadNote;
 import org.ompprof.ui.pipeline.ProfileDiffer;
 import org.ompprof.ui.pipeline.ProfileReader;
+import org.ompprof.unwinder.clock.Stage;
 import org.ompprof.unwinder.stitch.StitchCounters;
 import org.ompprof.unwinder.stitch.StitchedSample;
 import org.ompprof.sampler.recording.Stats;
@@ -40,7 +41,10 @@ public final class InfoCommand {
 
             Prints what the recording FILE holds: the command and settings, the OpenMP runtime,
             a table of threads with their samples per OpenMP state, dropped records, the cost
-            of the signal handler and the modules whose images were captured.
+            of the signal handler, what ompprof itself cost (its CPU time while the program ran
+            and after, its peak heap, the profile build's time per stage) and the modules whose
+            images were captured. For a detailed look at ompprof's own cost, record with
+            --self-profile FILE.jfr.
             """;
 
     private InfoCommand() {}
@@ -66,6 +70,7 @@ public final class InfoCommand {
         profile(s, r, fileSize);
         drops(s, r.threads(), r.stats(), r.metadata());
         handler(s, r.stats());
+        collector(s, r.metadata());
         modules(s, r.modules(), r.stats());
         return s.toString();
     }
@@ -247,6 +252,46 @@ public final class InfoCommand {
         s.append('\n');
         if (st.reentered() > 0) s.append("  ").append(count(st.reentered())).append(" signals arrived while the handler was running\n");
         s.append('\n');
+    }
+
+    /** What ompprof itself cost, as the recording measured it (older recordings did not: nothing is shown). */
+    private static void collector(StringBuilder s, Metadata m) {
+        long atStart = m.getLong(Metadata.COLLECTOR_CPU_AT_START_NS, -1);
+        long atEnd = m.getLong(Metadata.COLLECTOR_CPU_AT_END_NS, -1);
+        long atProfile = m.getLong(Metadata.COLLECTOR_CPU_AT_PROFILE_NS, -1);
+        long heap = m.getLong(Metadata.COLLECTOR_PEAK_HEAP_BYTES, -1);
+        long buildWall = m.getLong(Metadata.BUILD_WALL_NS, -1);
+        if (atEnd < 0 && heap < 0 && buildWall < 0) return;
+        s.append("collector cost (the ompprof JVM, all its threads)\n");
+        List<String> cpu = new ArrayList<>();
+        if (atStart >= 0) cpu.add(seconds(atStart) + " starting up");
+        if (atStart >= 0 && atEnd >= atStart) {
+            long wall = m.getLong(Metadata.WALL_NS, 0);
+            cpu.add(seconds(atEnd - atStart) + " while the program ran" + (wall > 0
+                    ? String.format(Locale.ROOT, " (%.1f%% of one core over its %s)", 100.0 * (atEnd - atStart) / wall, seconds(wall)) : ""));
+        }
+        if (atEnd >= 0 && atProfile >= atEnd) cpu.add(seconds(atProfile - atEnd) + " building the profile");
+        if (!cpu.isEmpty()) s.append("  CPU time:           ").append(String.join(", ", cpu)).append('\n');
+        if (heap > 0) s.append("  peak heap:          ").append(size(heap)).append(" (the heap pools' peaks added up)\n");
+        if (buildWall >= 0) {
+            s.append("  profile build:      ").append(seconds(buildWall)).append(" wall, by stage:\n");
+            List<List<String>> rows = new ArrayList<>();
+            for (Stage st : Stage.values()) {
+                long ns = m.getLong(Metadata.BUILD_STAGE_NS + st.key(), -1);
+                if (ns < 0) continue;
+                long items = m.getLong(Metadata.BUILD_STAGE_ITEMS + st.key(), 0);
+                rows.add(List.of(st.key(), seconds(ns), buildWall > 0 ? String.format(Locale.ROOT, "%.0f%%", 100.0 * ns / buildWall) : "",
+                        st == Stage.WRITE ? size(items) : count(items) + " " + st.items()));
+            }
+            for (List<String> r : rows) {
+                s.append(String.format(Locale.ROOT, "    %-10s %9s %5s   %s%n", r.get(0), r.get(1), r.get(2), r.get(3)));
+            }
+        }
+        s.append('\n');
+    }
+
+    private static String seconds(long ns) {
+        return String.format(Locale.ROOT, "%.2f s", ns / 1e9);
     }
 
     private static void modules(StringBuilder s, List<ModuleInfo> modules, Stats st) {

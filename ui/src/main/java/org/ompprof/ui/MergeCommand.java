@@ -12,7 +12,7 @@ import org.ompprof.ui.pipeline.ProfileMerge;
 /** {@code ompprof merge -o OUT FILE...}: the profiles of many runs or processes as one. */
 final class MergeCommand {
     static final String USAGE = """
-        usage: ompprof merge [--timeline-resolution DURATION] -o OUT FILE...
+        usage: ompprof merge [--timeline-resolution DURATION] [--self-profile FILE.jfr] -o OUT FILE...
           merges profiles (runs of a program, its MPI ranks, ...) into one: calling contexts
           merged by path with their values added; every input's threads kept apart (thread t
           of an input is numbered t plus the thread numbers used by the inputs before it);
@@ -23,6 +23,7 @@ final class MergeCommand {
           --timeline-resolution DURATION   keep one timeline entry per thread per DURATION
               (10ms, 1s) in OUT; with a single input, this is how a long run's profile is
               made smaller and lighter to view. The calling-context tree is not changed.
+          --self-profile FILE.jfr   record what ompprof itself costs (JFR) into FILE.jfr
         """;
 
     private MergeCommand() {}
@@ -40,6 +41,13 @@ final class MergeCommand {
             resolutionNs = DurationArg.parseNs("merge", "--timeline-resolution", rest.get(at + 1));
             rest.subList(at, at + 2).clear();
         }
+        String selfProfile = null;
+        at = rest.indexOf(SelfProfile.OPTION);
+        if (at >= 0) {
+            if (at + 1 >= rest.size()) throw new UserError("merge: " + SelfProfile.OPTION + " needs a file name such as self.jfr");
+            selfProfile = rest.get(at + 1);
+            rest.subList(at, at + 2).clear();
+        }
         FileArgs files = FileArgs.parse("merge", rest);
         Path output = files.output();
         List<Path> inputs = files.inputs();
@@ -48,7 +56,10 @@ final class MergeCommand {
         for (Path in : inputs) {
             if (Files.isDirectory(in)) throw new UserError("merge: " + in + " is a directory, not a profile");
         }
-        ProfileMerge.Result r = ProfileMerge.merge(inputs, output, resolutionNs);
+        ProfileMerge.Result r;
+        try (SelfProfile self = SelfProfile.start("merge", selfProfile, err)) {
+            r = ProfileMerge.merge(inputs, output, resolutionNs);
+        }
         err.printf("ompprof: merged %d profiles into %s (%,d samples, %,d contexts, %d threads, %,d bytes)%n",
                 r.inputs(), output, r.samples(), r.contexts(), r.threads(), r.bytes());
         return 0;

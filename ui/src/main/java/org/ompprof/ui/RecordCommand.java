@@ -21,8 +21,10 @@ public final class RecordCommand {
             out.print(RecordOptions.USAGE);
             return 0;
         }
-        return new Recorder(Recorder.Context.system(Version.get(), out, err),
-                (raw, output) -> profile(raw, output, options.timelineResolutionNs())).record(options);
+        try (SelfProfile self = SelfProfile.start("record", options.selfProfile().orElse(null), err)) {
+            return new Recorder(Recorder.Context.system(Version.get(), out, err),
+                    (raw, output) -> profile(raw, output, options.timelineResolutionNs())).record(options);
+        }
     }
 
     /** The raw recording becomes the profile: unwound, stitched, symbolized, in a tree with timelines. */

@@ -12,7 +12,8 @@ final class Usage {
               ompprof record [-o FILE] [--mode wall|cpu] [--rate HZ] [--stack-bytes N] -- PROGRAM ARGS...
                   run PROGRAM under the profiler and write its profile (default PROGRAM.ompprof)
               ompprof info FILE
-                  metadata, threads, samples per OpenMP state, drops, handler cost, profile size
+                  metadata, threads, samples per OpenMP state, drops, handler cost, profile size,
+                  and what ompprof cost: its CPU time during and after the run, peak heap, build stages
               ompprof report [--top N] [--thread-table] FILE
                   where the time goes, who makes the threads wait (blame), a table per parallel
                   region with its load imbalance, and findings ranked by cost
@@ -35,6 +36,12 @@ final class Usage {
 
             options common to all commands:
               --debug        print stack traces for internal errors
+
+            options of record, view, merge and export:
+              --self-profile FILE.jfr
+                             record what ompprof itself costs with JDK Flight Recorder (CPU, GC,
+                             allocation and the ompprof.* events) into FILE.jfr; see it with
+                             jfr summary FILE.jfr, jfr print --events ompprof.BuildStage FILE.jfr
 
             Each command accepts --help.
             """;

@@ -1,6 +1,7 @@
 package org.ompprof.ui;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -95,6 +96,45 @@ class InfoCommandTest {
         assertEquals(0, InfoCommand.run(List.of(file.toString()), new PrintStream(out, true, StandardCharsets.UTF_8), System.err));
         String text = out.toString(StandardCharsets.UTF_8);
         assertTrue(text.contains("callback records 200.0 kB of 262.1 kB (76%) (raise --ring-kib and --event-ring-kib)"), text);
+    }
+
+    @Test
+    void theCollectorsCostIsShownWhenRecordedAndOlderFilesShowNothing() throws Exception {
+        Path older = recording();
+        assertFalse(InfoCommand.report(org.ompprof.sampler.recording.Recording.open(older), 1).contains("collector cost"));
+
+        Path file = dir.resolve("costed.ompprof");
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put(Metadata.WALL_NS, "4000000000");
+        m.put(Metadata.COLLECTOR_CPU_AT_START_NS, "500000000");
+        m.put(Metadata.COLLECTOR_CPU_AT_END_NS, "700000000");
+        m.put(Metadata.COLLECTOR_CPU_AT_PROFILE_NS, "2200000000");
+        m.put(Metadata.COLLECTOR_PEAK_HEAP_BYTES, "85000000");
+        m.put(Metadata.BUILD_WALL_NS, "1000000000");
+        m.put(Metadata.BUILD_STAGE_NS + "decode", "400000000");
+        m.put(Metadata.BUILD_STAGE_ITEMS + "decode", "52311");
+        m.put(Metadata.BUILD_STAGE_NS + "write", "100000000");
+        m.put(Metadata.BUILD_STAGE_ITEMS + "write", "1200000");
+        try (RecordingWriter w = RecordingWriter.create(file)) {
+            w.metadata(new Metadata(m));
+            w.threads(List.of());
+            w.modules(List.of());
+            w.stats(new Stats(new HandlerHistogram(new long[Wire.HIST_BUCKETS]), 0, 0, 0, 0, 0, 0, List.of(), List.of(), List.of()));
+            w.commit();
+        }
+        String text;
+        try (var r = org.ompprof.sampler.recording.Recording.open(file)) {
+            text = InfoCommand.report(r, 1);
+        }
+        for (String expected : List.of("collector cost (the ompprof JVM, all its threads)\n",
+                "  CPU time:           0.50 s starting up, 0.20 s while the program ran (5.0% of one core over its 4.00 s), 1.50 s building the profile\n",
+                "  peak heap:          85.0 MB (the heap pools' peaks added up)\n",
+                "  profile build:      1.00 s wall, by stage:\n",
+                "    decode        0.40 s   40%   52,311 records\n",
+                "    write         0.10 s   10%   1.2 MB\n")) {
+            assertTrue(text.contains(expected), () -> "missing '" + expected + "' in\n" + text);
+        }
+        assertFalse(text.contains("    unwind"), "a stage the file does not have is not shown");
     }
 
     @Test

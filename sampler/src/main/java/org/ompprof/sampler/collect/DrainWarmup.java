@@ -38,8 +38,10 @@ public final class DrainWarmup {
         byte[] mutex = RecordEncoder.encode(new MutexEvent(1, 3, 0x1000, 0x401000, Wire.MUTEX_ACQUIRE, 5, 0, 0));
         byte[] tasks = RecordEncoder.encode(taskBatch());
         try (Region region = Region.inMemory(layout); Spool spool = Spool.create(dir, ".ompprof-warmup-")) {
+            spool.quiet(); // its work shows in the JDK's CPU samples, not in the ompprof.* events of the run
             RunCollector collector = new RunCollector(spool, () -> -1, n -> {});
             Drainer drainer = new Drainer(region, collector);
+            drainer.quiet();
             RingWriter samples = RingWriter.sampleRing(region, 0);
             RingWriter events = RingWriter.eventRing(region, 0);
             for (int round = 0; round < ROUNDS; round++) {

@@ -38,6 +38,13 @@ public final class Drainer implements AutoCloseable {
     private final RingSink sampleSink;
     private final RingSink eventSink;
     private final Thread thread;
+    /** This pass: rings that held records, the most bytes one held, the highest ratio to its size. */
+    private int passRings;
+    private long passPeakBytes;
+    private double passPeakFill;
+    private long lastNoSlotDrops;
+    /** False for the warm-up's synthetic records, which are no part of the run's figures. */
+    private boolean reporting = true;
     private volatile boolean stopping;
     private volatile Throwable failure;
 
@@ -59,6 +66,11 @@ public final class Drainer implements AutoCloseable {
         RingCounters[] a = new RingCounters[n];
         Arrays.fill(a, RingCounters.ZERO);
         return a;
+    }
+
+    /** Commits no JFR events (for the warm-up). */
+    void quiet() {
+        reporting = false;
     }
 
     public void start() {
@@ -105,20 +117,59 @@ public final class Drainer implements AutoCloseable {
 
     /** One pass over all slots; returns the bytes consumed. */
     long drainOnce() {
+        RingDrainEvent event = reporting && RingDrainEvent.on() ? new RingDrainEvent() : null; // nothing allocated when JFR is off
+        if (event != null) event.begin();
+        long records = collector.records();
+        passRings = 0;
+        passPeakBytes = 0;
+        passPeakFill = 0;
         long bytes = 0;
         for (Slot slot : region.slots()) bytes += drain(slot);
+        noSlotDrops();
+        if (event != null && bytes > 0) {
+            event.end();
+            if (event.shouldCommit()) {
+                event.records = collector.records() - records;
+                event.bytes = bytes;
+                event.rings = passRings;
+                event.peakFillBytes = passPeakBytes;
+                event.peakFill = passPeakFill;
+                event.commit();
+            }
+        }
         return bytes;
+    }
+
+    /** Records the agent dropped for want of a slot since the last pass (it counts them, we report them). */
+    private void noSlotDrops() {
+        long n = region.noSlotDrops();
+        if (n > lastNoSlotDrops) DropEvent.commit(0, DropEvent.NO_SLOT, n - lastNoSlotDrops, 0);
+        lastNoSlotDrops = n;
     }
 
     private long drain(Slot slot) {
         int i = slot.index();
         if (slot.generation() == 0 && slot.state() == Wire.SLOT_FREE) return 0; // never claimed: nothing to read
-        long bytes = slot.sampleRing().drain(sampleSink) + slot.eventRing().drain(eventSink);
+        long sampleBytes = slot.sampleRing().drain(sampleSink);
+        long eventBytes = slot.eventRing().drain(eventSink);
+        long bytes = sampleBytes + eventBytes;
+        if (bytes > 0) pass(sampleBytes, region.layout().sampleRingSize(), eventBytes, region.layout().eventRingSize());
         noteMalformed(slot.sampleRing());
         noteMalformed(slot.eventRing());
         attributeDrops(slot, bytes > 0);
         if (slot.freeIfEndedAndDrained()) lastOwner[i] = 0;
         return bytes;
+    }
+
+    /** The pass's tally: a ring's bytes consumed are what was waiting in it when the drainer looked. */
+    private void pass(long sampleBytes, long sampleRing, long eventBytes, long eventRing) {
+        for (int k = 0; k < 2; k++) {
+            long b = k == 0 ? sampleBytes : eventBytes;
+            if (b == 0) continue;
+            passRings++;
+            passPeakBytes = Math.max(passPeakBytes, b);
+            passPeakFill = Math.max(passPeakFill, (double) b / (k == 0 ? sampleRing : eventRing));
+        }
     }
 
     /** Drops since the last look go to the slot's current owner (or its last one, if it left). */
@@ -138,6 +189,7 @@ public final class Drainer implements AutoCloseable {
         totalSample[i] = totalSample[i].plus(ds);
         totalEvent[i] = totalEvent[i].plus(de);
         collector.dropped(lastOwner[i], ds.dropped(), de.dropped());
+        if (ds.dropped() + de.dropped() > 0) DropEvent.commit(lastOwner[i], DropEvent.RING_FULL, ds.dropped(), de.dropped());
     }
 
     private void noteMalformed(RingReader ring) {

@@ -45,6 +45,7 @@ public final class RunCollector {
     private final TreeMap<Integer, ThreadAccumulator> threads = new TreeMap<>();
     private AgentInfo agentInfo;
     private AgentEnd agentEnd;
+    private long records;
     private volatile long samples;
     private volatile long dropped;
     private volatile int threadCount;
@@ -57,6 +58,7 @@ public final class RunCollector {
     /** A validated record from a sample ring. */
     void sample(MemorySegment rec) {
         int seq = Le.u32(rec, RecordHeader.THREAD_SEQ);
+        records++;
         spoolRecord(seq, SAMPLE_RING, rec);
         if (Le.u16(rec, RecordHeader.TYPE) != Wire.REC_SAMPLE) {
             thread(seq).events++; // the agent writes only samples here, but stay tolerant
@@ -70,6 +72,7 @@ public final class RunCollector {
     /** A validated record from an event ring. */
     void event(MemorySegment rec) {
         int seq = Le.u32(rec, RecordHeader.THREAD_SEQ);
+        records++;
         spoolRecord(seq, EVENT_RING, rec);
         ThreadAccumulator t = thread(seq);
         t.events++;
@@ -116,6 +119,11 @@ public final class RunCollector {
             threadCount = threads.size();
         }
         return t;
+    }
+
+    /** Records taken from the rings, samples and callback records (drainer thread only). */
+    long records() {
+        return records;
     }
 
     public long samples() {

@@ -61,6 +61,8 @@ public final class Spool implements AutoCloseable {
     private long written;
     /** Records' bytes before deflating. */
     private long recordBytes;
+    /** False for the warm-up's spool, whose writes are no part of the run's figures. */
+    private boolean reporting = true;
 
     private Spool(Path path, FileChannel channel) {
         this.path = path;
@@ -80,6 +82,11 @@ public final class Spool implements AutoCloseable {
             Files.deleteIfExists(path);
             throw e;
         }
+    }
+
+    /** Commits no JFR events (for the warm-up). */
+    void quiet() {
+        reporting = false;
     }
 
     public Path path() {
@@ -114,6 +121,8 @@ public final class Spool implements AutoCloseable {
 
     /** Deflates a stream's pending records into a block of the file. */
     private void seal(long stream, Pending p) throws IOException {
+        SpoolWriteEvent event = reporting && SpoolWriteEvent.on() ? new SpoolWriteEvent() : null;
+        if (event != null) event.begin();
         deflater.reset();
         deflater.setInput(p.raw, 0, p.length);
         deflater.finish();
@@ -128,19 +137,35 @@ public final class Spool implements AutoCloseable {
         blocks.add(at);
         blocks.add(stored);
         blocks.add(p.length);
+        if (event != null) committed(event, (int) (stream >>> 1), (stream & 1) == 0 ? "samples" : "callback records", p.length, stored);
         p.length = 0;
         if (p.raw.length > BLOCK) p.raw = new byte[BLOCK]; // one outsized record: do not keep its room
     }
 
     /** Appends raw bytes that belong to no stream (a module image) and returns where they are. */
     public Span appendBytes(MemorySegment bytes) throws IOException {
+        SpoolWriteEvent event = reporting && SpoolWriteEvent.on() ? new SpoolWriteEvent() : null;
+        if (event != null) event.begin();
         long at = size;
         append(bytes);
+        if (event != null) committed(event, 0, "module image", bytes.byteSize(), bytes.byteSize());
         return new Span(at, bytes.byteSize());
+    }
+
+    private static void committed(SpoolWriteEvent event, int thread, String what, long raw, long stored) {
+        event.end();
+        if (!event.shouldCommit()) return;
+        event.thread = thread;
+        event.what = what;
+        event.rawBytes = raw;
+        event.storedBytes = stored;
+        event.commit();
     }
 
     /** Appends a whole file's current contents; returns where they are. */
     public Span appendFile(Path file) throws IOException {
+        SpoolWriteEvent event = reporting && SpoolWriteEvent.on() ? new SpoolWriteEvent() : null;
+        if (event != null) event.begin();
         writeBuffer();
         long at = size;
         try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {
@@ -153,6 +178,7 @@ public final class Spool implements AutoCloseable {
             }
             size += copied;
             written += copied;
+            if (event != null) committed(event, 0, "module image", copied, copied);
             return new Span(at, copied);
         }
     }

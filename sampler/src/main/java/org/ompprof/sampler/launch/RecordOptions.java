@@ -15,10 +15,12 @@ import org.ompprof.sampler.wire.Wire;
  * @param startPaused sample only once the program calls {@code omp_control_tool(omp_control_tool_start, ...)}
  * @param keepRaw also keep the raw recording (stack snapshots and callback records) as {@code FILE.raw}
  * @param timelineResolutionNs 0: the timelines keep every sample; else one entry per thread per this much time
+ * @param selfProfile where to write a JFR recording of what ompprof itself does ({@code --self-profile}), if anywhere
  * @param command the program and its arguments
  */
 public record RecordOptions(Optional<String> output, int mode, int rateHz, int stackBytes, int slots, int ringKib,
-        int eventRingKib, boolean startPaused, boolean keepRaw, long timelineResolutionNs, int signal, boolean help, List<String> command) {
+        int eventRingKib, boolean startPaused, boolean keepRaw, long timelineResolutionNs, int signal, Optional<String> selfProfile,
+        boolean help, List<String> command) {
     public static final int DEFAULT_RATE = 1000;
     public static final int DEFAULT_STACK_BYTES = 16 * 1024;
     public static final int DEFAULT_SLOTS = 64;
@@ -33,8 +35,9 @@ public record RecordOptions(Optional<String> output, int mode, int rateHz, int s
 
     public static final String USAGE = """
             usage: ompprof record [-o FILE] [--mode wall|cpu] [--rate HZ] [--stack-bytes N]
-                                  [--slots N] [--ring-kib N] [--event-ring-kib N] [--start-paused] [--signal SIG] [--keep-raw]
-                                  [--timeline-resolution DURATION] -- PROGRAM ARGS...
+                                  [--slots N] [--ring-kib N] [--event-ring-kib N] [--start-paused] [--signal SIG]
+                                  [--keep-raw] [--timeline-resolution DURATION] [--self-profile FILE.jfr]
+                                  -- PROGRAM ARGS...
 
             Runs PROGRAM under the profiler and writes its profile (default: PROGRAM.ompprof
             in the current directory; an existing file is replaced only by a complete profile).
@@ -59,6 +62,13 @@ public record RecordOptions(Optional<String> output, int mode, int rateHz, int s
                                   keep one timeline entry per thread per DURATION (10ms, 1s):
                                   a smaller file and a lighter viewer for long runs; the
                                   calling-context tree still counts every sample
+              --self-profile FILE.jfr
+                                  record what ompprof itself costs (JFR: CPU, GC, allocation and
+                                  the ompprof.* events: ring drains, spool writes, drops, the
+                                  profile build's stages) into FILE.jfr; read it with jfr summary,
+                                  jfr print --events ompprof.BuildStage, or JDK Mission Control.
+                                  Without it, ompprof info still shows the collector's CPU time,
+                                  peak heap and build time per stage
 
             The program's input and output pass through, and ompprof exits with its status.
             """;
@@ -87,6 +97,7 @@ public record RecordOptions(Optional<String> output, int mode, int rateHz, int s
         private boolean keepRaw;
         private long timelineResolutionNs;
         private int signal = SamplingSignal.SIGPROF;
+        private String selfProfile;
         private boolean help;
 
         Parser(List<String> args) {
@@ -109,8 +120,8 @@ public record RecordOptions(Optional<String> output, int mode, int rateHz, int s
                 throw new UserError("record: no program given; usage: ompprof record [OPTIONS] -- PROGRAM ARGS...");
             }
             if (!help && command.getFirst().isEmpty()) throw new UserError("record: the program name is empty");
-            return new RecordOptions(Optional.ofNullable(output), mode, rate, stack, slots, ringKib, eventRingKib, startPaused, keepRaw, timelineResolutionNs,
-                    signal, help, command);
+            return new RecordOptions(Optional.ofNullable(output), mode, rate, stack, slots, ringKib, eventRingKib, startPaused, keepRaw,
+                    timelineResolutionNs, signal, Optional.ofNullable(selfProfile), help, command);
         }
 
         private void option(String a) {
@@ -124,6 +135,7 @@ public record RecordOptions(Optional<String> output, int mode, int rateHz, int s
             switch (name) {
                 case "-h", "--help" -> help = true;
                 case "-o", "--output" -> output = value(name, inline);
+                case "--self-profile" -> selfProfile = value(name, inline);
                 case "--keep-raw" -> keepRaw = true;
                 case "--start-paused" -> startPaused = true;
                 case "--signal" -> signal = SamplingSignal.parse(value(name, inline));

@@ -145,6 +145,7 @@ public final class Recorder {
         RunCollector collector = new RunCollector(spool, () -> programPid(region, child.get()), region::setModulesCaptured);
         Drainer drainer = new Drainer(region, collector);
         Progress progress = new Progress(ctx.err(), ctx.liveProgress());
+        long cpuAtStart = CollectorCost.cpuNs();
         long t0 = System.nanoTime();
         int status;
         try (SignalForwarder signals = SignalForwarder.install(() -> Optional.ofNullable(child.get()))) {
@@ -157,7 +158,11 @@ public final class Recorder {
                 region.unlink();
                 progress.clear();
             }
-            return finish(plan, region, collector, drainer, started, System.nanoTime() - t0, status);
+            long wallNs = System.nanoTime() - t0;
+            Metadata cost = new Metadata(Map.of()).with(Metadata.COLLECTOR_CPU_AT_START_NS, Long.toString(cpuAtStart))
+                    .with(Metadata.COLLECTOR_CPU_AT_END_NS, Long.toString(CollectorCost.cpuNs()))
+                    .with(Metadata.COLLECTOR_PEAK_HEAP_BYTES, Long.toString(CollectorCost.peakHeapBytes()));
+            return finish(plan, region, collector, drainer, started, wallNs, status, cost);
         }
     }
 
@@ -182,13 +187,14 @@ public final class Recorder {
     }
 
     private int finish(Plan plan, Region region, RunCollector collector, Drainer drainer, OffsetDateTime started, long wallNs,
-            int status) throws IOException {
+            int status, Metadata cost) throws IOException {
         boolean connected = region.agentState() >= Wire.AGENT_OMPT;
         if (!connected) ctx.err().println("ompprof: " + NO_OMPT);
         for (String line : SamplingSignal.problems(plan.signal(), region.signalProblems(), region.foreignSignals())) {
             ctx.err().println("ompprof: " + line);
         }
         Metadata metadata = metadata(plan, region, collector, started, wallNs, status, connected);
+        for (Map.Entry<String, String> e : cost.entries().entrySet()) metadata = metadata.with(e.getKey(), e.getValue());
         Path output = plan.output().path();
         long bytes;
         if (finisher == null) {

@@ -45,6 +45,21 @@ public record Metadata(Map<String, String> entries) {
     /** Set when the profile's timelines keep one entry per thread per this many ns (downsampled on request). */
     public static final String TIMELINE_RESOLUTION_NS = "timeline_resolution_ns";
 
+    /** The collector's (the ompprof JVM's) CPU time since it started, in ns, read as the program started. */
+    public static final String COLLECTOR_CPU_AT_START_NS = "collector_cpu_at_start_ns";
+    /** The same, read when the program had ended and the rings were drained. */
+    public static final String COLLECTOR_CPU_AT_END_NS = "collector_cpu_at_end_ns";
+    /** The same, read as the profile was written (after its build, before its metadata section). */
+    public static final String COLLECTOR_CPU_AT_PROFILE_NS = "collector_cpu_at_profile_ns";
+    /** The collector's heap pools' peak use added up, in bytes, at the last of those readings. */
+    public static final String COLLECTOR_PEAK_HEAP_BYTES = "collector_peak_heap_bytes";
+    /** Wall time of building the profile from the raw recording, in ns (up to writing the metadata). */
+    public static final String BUILD_WALL_NS = "build_wall_ns";
+    /** Prefix of the build's time per stage, in ns: build_ns.decode, build_ns.unwind, ... */
+    public static final String BUILD_STAGE_NS = "build_ns.";
+    /** Prefix of the build's items per stage (records, stacks, samples, pcs, bytes): build_items.decode, ... */
+    public static final String BUILD_STAGE_ITEMS = "build_items.";
+
     public Metadata {
         entries = Collections.unmodifiableMap(new LinkedHashMap<>(entries));
     }

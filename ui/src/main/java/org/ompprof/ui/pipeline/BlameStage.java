@@ -23,6 +23,8 @@ import org.ompprof.sampler.record.MutexEvent;
 import org.ompprof.sampler.recording.Recording;
 import org.ompprof.sampler.recording.ThreadInfo;
 import org.ompprof.sampler.wire.Wire;
+import org.ompprof.unwinder.clock.Stage;
+import org.ompprof.unwinder.clock.StageClock;
 import org.ompprof.unwinder.stitch.StitchedSample;
 import org.ompprof.unwinder.stitch.Stitcher;
 import org.ompprof.unwinder.symbols.SourceFrame;
@@ -40,16 +42,23 @@ final class BlameStage {
     /** Per wait id: where it was first acquired (a codeptr_ra). */
     private final LongLongHashMap firstSite = new LongLongHashMap();
     private final WindowedBlame blame;
+    private final StageClock clock;
 
-    /** Reads the recording's mutex events; samples follow. */
-    BlameStage(Recording recording, long windowNs) {
+    /** Reads the recording's mutex events; samples follow. The time spent here goes to {@code clock}'s blame stage. */
+    BlameStage(Recording recording, long windowNs, StageClock clock) {
+        this.clock = clock;
+        Stage was = clock.enter(Stage.BLAME);
         this.blame = new WindowedBlame(holds(recording), initialThreads(recording), windowNs);
+        clock.enter(was);
     }
 
     /** The next sample in time order (all threads merged). */
     void sample(StitchedSample s, int node) {
+        Stage was = clock.enter(Stage.BLAME);
         blame.add(s.threadSeq(), s.timeNs(), s.weightNs(), WaitClass.of(s.state(), s.kind() == StitchedSample.Kind.IDLE), s.waitId(),
                 s.regionId(), node);
+        clock.count(Stage.BLAME, 1);
+        clock.enter(was);
     }
 
     /** What blame found: totals per kind (waited, charged, unattributed, outside the hold) and the mutexes waited for. */
@@ -57,6 +66,15 @@ final class BlameStage {
 
     /** Charges the blame to {@code tree}. */
     Result apply(Recording recording, CallingContextTree tree, Stitcher stitcher, Symbolizer symbolizer) {
+        Stage was = clock.enter(Stage.BLAME);
+        try {
+            return charge(recording, tree, stitcher, symbolizer);
+        } finally {
+            clock.enter(was);
+        }
+    }
+
+    private Result charge(Recording recording, CallingContextTree tree, Stitcher stitcher, Symbolizer symbolizer) {
         Charges charges = blame.finish();
         int[] metric = registerMetrics(tree);
         int parent = tree.metrics().require(BlameKind.MUTEX_METRIC).index();
@@ -78,7 +96,7 @@ final class BlameStage {
     private MutexTable mutexes(Charges charges, Recording recording, Stitcher stitcher, Symbolizer symbolizer, int unattributedNode) {
         List<MutexTable.Row> rows = new ArrayList<>();
         for (Charges.Mutex m : charges.mutexes()) {
-            SourceFrame site = SourceLines.of(stitcher, symbolizer, firstSite.getIfAbsent(m.waitId(), 0));
+            SourceFrame site = SourceLines.of(stitcher, symbolizer, firstSite.getIfAbsent(m.waitId(), 0), clock);
             int top = m.topNode() == Charges.UNATTRIBUTED ? unattributedNode : m.topNode();
             rows.add(new MutexTable.Row(MutexNames.of(recording, stitcher, m.waitId()), m.kind().metric(), site == null ? null : site.file(),
                     site == null ? 0 : Math.max(0, site.line()), m.waitedNs(), top, m.topNodeNs()));

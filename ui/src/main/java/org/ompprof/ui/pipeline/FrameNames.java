@@ -6,6 +6,8 @@ import org.eclipse.collections.impl.map.mutable.primitive.LongObjectHashMap;
 import org.ompprof.calltree.Frame;
 import org.ompprof.calltree.FrameKind;
 import org.ompprof.calltree.FrameTable;
+import org.ompprof.unwinder.clock.Stage;
+import org.ompprof.unwinder.clock.StageClock;
 import org.ompprof.unwinder.stack.Module;
 import org.ompprof.unwinder.stitch.PathFrame;
 import org.ompprof.unwinder.stitch.Placeholder;
@@ -30,12 +32,19 @@ final class FrameNames {
     private final Stitcher stitcher;
     private final Symbolizer symbolizer;
     private final FrameTable frames;
+    private final StageClock clock;
     private final LongObjectHashMap<LongObjectHashMap<Named>> byModule = new LongObjectHashMap<>();
 
-    FrameNames(Stitcher stitcher, Symbolizer symbolizer, FrameTable frames) {
+    /** The first naming of each pc goes to {@code clock}'s symbolize stage (cache hits stay with the caller's). */
+    FrameNames(Stitcher stitcher, Symbolizer symbolizer, FrameTable frames, StageClock clock) {
         this.stitcher = stitcher;
         this.symbolizer = symbolizer;
         this.frames = frames;
+        this.clock = clock;
+    }
+
+    StageClock clock() {
+        return clock;
     }
 
     /** Frame ids for one path element, outermost first. */
@@ -60,7 +69,13 @@ final class FrameNames {
         LongObjectHashMap<Named> cache = byModule.getIfAbsentPut(c.moduleId(), LongObjectHashMap::new);
         Named named = cache.get(c.lookupPc());
         if (named == null) {
-            named = symbolize(c);
+            Stage was = clock.enter(Stage.SYMBOLIZE);
+            try {
+                named = symbolize(c);
+            } finally {
+                clock.count(Stage.SYMBOLIZE, 1);
+                clock.enter(was);
+            }
             cache.put(c.lookupPc(), named);
         }
         return named;

@@ -7,6 +7,8 @@ import org.ompprof.calltree.profile.LineTable;
 import org.ompprof.calltree.profile.RegionTable;
 import org.ompprof.blame.WindowedBlame;
 import org.ompprof.sampler.recording.Recording;
+import org.ompprof.unwinder.clock.Stage;
+import org.ompprof.unwinder.clock.StageClock;
 import org.ompprof.unwinder.image.ModuleImages;
 import org.ompprof.unwinder.stitch.PathFrame;
 import org.ompprof.unwinder.stitch.StitchedSample;
@@ -27,20 +29,33 @@ public final class ProfileBuilder {
     private final IntArrayList lines = new IntArrayList();
     private final LineTable.Builder lineTimes = new LineTable.Builder();
     private final BlameStage blame;
+    private final StageClock clock;
     private RegionStage regions;
     private long samples;
 
-    private ProfileBuilder(Recording recording, TimelineStream timelines) {
+    private ProfileBuilder(Recording recording, TimelineStream timelines, StageClock clock) {
         this.timelines = timelines;
-        this.blame = new BlameStage(recording, WindowedBlame.DEFAULT_WINDOW_NS);
+        this.clock = clock;
+        this.blame = new BlameStage(recording, WindowedBlame.DEFAULT_WINDOW_NS, clock);
     }
 
-    /** The profile with its timelines in memory. */
+    /**
+     * The profile with its timelines in memory. With JFR recording (ompprof's {@code
+     * --self-profile}), the build is timed and its {@code ompprof.ProfileBuild} and {@code
+     * ompprof.BuildStage} events committed.
+     */
     public static Profile build(Recording recording) {
+        BuildCost cost = BuildCost.startIfRecorded(recording.path());
         ModuleImages images = new ModuleImages();
+        Profile profile;
+        Stage was = cost.clock().enter(Stage.SYMBOLIZE); // starting llvm-symbolizer
         try (Symbolizer symbolizer = Symbolizer.create(images)) {
-            return build(recording, images, symbolizer, TimelineStream.inMemory());
+            cost.clock().enter(was);
+            profile = build(recording, images, symbolizer, TimelineStream.inMemory(), cost.clock());
+            cost.clock().enter(Stage.SYMBOLIZE); // stopping it
         }
+        cost.finish(null, profile, 0);
+        return profile;
     }
 
     /**
@@ -48,16 +63,31 @@ public final class ProfileBuilder {
      * and their caches; the timelines go to {@code timelines} (the profile holds those kept in memory).
      */
     public static Profile build(Recording recording, ModuleImages images, Symbolizer symbolizer, TimelineStream timelines) {
-        Stitcher stitcher = Stitcher.of(recording, images);
-        ProfileBuilder b = new ProfileBuilder(recording, timelines);
-        FrameNames names = new FrameNames(stitcher, symbolizer, b.tree.frames());
-        b.regions = new RegionStage(stitcher, names, symbolizer, b.tree);
-        stitcher.samplesInTimeOrder().forEach(s -> b.add(names, s));
-        BlameStage.Result blame = b.blame.apply(recording, b.tree, stitcher, symbolizer);
-        RegionTable regions = b.regions.table();
-        DeviceTable devices = DeviceStage.apply(recording, b.tree, stitcher, names);
-        return new Profile(b.tree, timelines.finish(), stitcher.counters(), blame.totals(), regions, blame.mutexes(), b.lineTimes.build(),
-                b.samples, devices);
+        return build(recording, images, symbolizer, timelines, StageClock.off());
+    }
+
+    /**
+     * As {@link #build(Recording, ModuleImages, Symbolizer, TimelineStream)}, accounting its time to
+     * {@code clock}'s stages; what no other stage claims (the tree, timelines, per-region, per-line
+     * and device tables) is the aggregate stage's.
+     */
+    public static Profile build(Recording recording, ModuleImages images, Symbolizer symbolizer, TimelineStream timelines,
+            StageClock clock) {
+        Stage was = clock.enter(Stage.AGGREGATE);
+        try {
+            Stitcher stitcher = Stitcher.of(recording, images, clock);
+            ProfileBuilder b = new ProfileBuilder(recording, timelines.timed(clock), clock);
+            FrameNames names = new FrameNames(stitcher, symbolizer, b.tree.frames(), clock);
+            b.regions = new RegionStage(stitcher, names, symbolizer, b.tree);
+            stitcher.samplesInTimeOrder().forEach(s -> b.add(names, s));
+            BlameStage.Result blame = b.blame.apply(recording, b.tree, stitcher, symbolizer);
+            RegionTable regions = b.regions.table();
+            DeviceTable devices = DeviceStage.apply(recording, b.tree, stitcher, names);
+            return new Profile(b.tree, timelines.finish(), stitcher.counters(), blame.totals(), regions, blame.mutexes(), b.lineTimes.build(),
+                    b.samples, devices);
+        } finally {
+            clock.enter(was);
+        }
     }
 
     private void add(FrameNames names, StitchedSample stitched) {
@@ -76,6 +106,7 @@ public final class ProfileBuilder {
         blame.sample(s, node);
         regions.sample(s);
         samples++;
+        clock.count(Stage.AGGREGATE, 1);
     }
 
     /** The sample's time on each line of its path: the leaf's executing line, each caller's call line. */

@@ -22,6 +22,8 @@ import org.ompprof.sampler.recording.RecordingWriter;
 import org.ompprof.sampler.recording.SectionKind;
 import org.ompprof.sampler.recording.Stats;
 import org.ompprof.sampler.recording.ThreadInfo;
+import org.ompprof.unwinder.clock.Stage;
+import org.ompprof.unwinder.clock.StageClock;
 import org.ompprof.unwinder.image.ModuleImages;
 import org.ompprof.unwinder.symbols.Symbolizer;
 
@@ -45,14 +47,36 @@ public final class ProfileWriter {
      * the file written.
      */
     public static long fromRecording(Path output, Recording raw, long timelineResolutionNs) throws IOException {
+        BuildCost cost = BuildCost.start(raw.path());
+        StageClock clock = cost.clock();
         ModuleImages images = new ModuleImages();
-        try (RecordingWriter w = RecordingWriter.create(output); Symbolizer symbolizer = Symbolizer.create(images)) {
+        Profile profile;
+        long bytes;
+        clock.enter(Stage.WRITE);
+        try (RecordingWriter w = RecordingWriter.create(output); Symbolizer symbolizer = symbolizer(images, clock)) {
             TimelineStream timelines = TimelineStream.to(w, TimelineStream.DEFAULT_BUDGET).downsampled(timelineResolutionNs);
-            Profile profile = ProfileBuilder.build(raw, images, symbolizer, timelines);
+            profile = ProfileBuilder.build(raw, images, symbolizer, timelines, clock);
             Metadata metadata = timelineResolutionNs == 0 ? raw.metadata()
                     : raw.metadata().with(Metadata.TIMELINE_RESOLUTION_NS, Long.toString(timelineResolutionNs));
-            tables(w, new RunTables(metadata, raw.threads(), raw.modules(), raw.stats()), profile);
-            return w.commit();
+            clock.enter(Stage.WRITE);
+            profileTables(w, new RunTables(metadata, raw.threads(), raw.modules(), raw.stats()), profile);
+            long before = w.position();
+            clock.count(Stage.WRITE, before);
+            w.metadata(cost.withCost(metadata)); // last: the build's cost is known only now (sections are found by kind)
+            bytes = w.commit();
+            clock.count(Stage.WRITE, bytes - before);
+            clock.enter(Stage.SYMBOLIZE); // llvm-symbolizer stops as the writer closes
+        }
+        cost.finish(output, profile, bytes);
+        return bytes;
+    }
+
+    private static Symbolizer symbolizer(ModuleImages images, StageClock clock) {
+        Stage was = clock.enter(Stage.SYMBOLIZE); // starting llvm-symbolizer
+        try {
+            return Symbolizer.create(images);
+        } finally {
+            clock.enter(was);
         }
     }
 
@@ -75,8 +99,13 @@ public final class ProfileWriter {
 
     /** Everything but the timelines, which may come before or after (sections are found by kind, not place). */
     public static void tables(RecordingWriter w, RunTables run, Profile profile) throws IOException {
-        CallingContextTree tree = profile.tree();
         w.metadata(run.metadata());
+        profileTables(w, run, profile);
+    }
+
+    /** As {@link #tables}, all but the metadata. */
+    private static void profileTables(RecordingWriter w, RunTables run, Profile profile) throws IOException {
+        CallingContextTree tree = profile.tree();
         w.threads(run.threads());
         w.modules(imagesNotKept(run.modules()));
         w.stats(run.stats());

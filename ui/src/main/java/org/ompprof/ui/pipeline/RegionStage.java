@@ -70,7 +70,7 @@ final class RegionStage {
             instances.addToValue(node, 1);
             if (!site.containsKey(node)) {
                 int n = node;
-                stitcher.regionCallSite(region).ifPresent(f -> site.put(n, SourceLines.of(stitcher, symbolizer, f)));
+                stitcher.regionCallSite(region).ifPresent(f -> site.put(n, SourceLines.of(stitcher, symbolizer, f, names.clock())));
             }
         }
         placed.put(region, node);

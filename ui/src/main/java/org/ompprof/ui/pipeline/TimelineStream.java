@@ -9,6 +9,8 @@ import org.eclipse.collections.impl.map.mutable.primitive.IntObjectHashMap;
 import org.ompprof.calltree.profile.Timeline;
 import org.ompprof.calltree.profile.TimelineDownsampler;
 import org.ompprof.sampler.recording.RecordingWriter;
+import org.ompprof.unwinder.clock.Stage;
+import org.ompprof.unwinder.clock.StageClock;
 
 /**
  * Where the timelines go while a profile is built: kept in memory (for a profile that is looked
@@ -29,6 +31,7 @@ public final class TimelineStream {
     private final IntObjectHashMap<Timeline.Builder> buffers = new IntObjectHashMap<>();
     private final IntObjectHashMap<TimelineDownsampler> downsamplers = new IntObjectHashMap<>();
     private long resolutionNs;
+    private StageClock clock = StageClock.off();
     private final List<Timeline> kept = new ArrayList<>();
     private int buffered;
     private long written;
@@ -53,6 +56,12 @@ public final class TimelineStream {
     public TimelineStream downsampled(long resolutionNs) {
         if (resolutionNs < 0) throw new IllegalArgumentException("timeline resolution of " + resolutionNs + " ns");
         this.resolutionNs = resolutionNs;
+        return this;
+    }
+
+    /** This stream, accounting its writes to {@code clock}'s write stage. */
+    public TimelineStream timed(StageClock clock) {
+        this.clock = clock;
         return this;
     }
 
@@ -90,6 +99,7 @@ public final class TimelineStream {
 
     private void flush() {
         if (out == null) return;
+        Stage was = clock.enter(Stage.WRITE);
         try {
             for (int thread : buffers.keySet().toSortedArray()) {
                 Timeline run = buffers.get(thread).build();
@@ -98,6 +108,8 @@ public final class TimelineStream {
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        } finally {
+            clock.enter(was);
         }
         buffers.clear();
         buffered = 0;

@@ -19,7 +19,7 @@ interface Background {
         return new Background() {
             @Override
             public <T> void run(String what, Supplier<T> work, Consumer<T> done) {
-                done.accept(work.get());
+                done.accept(BackgroundLoadEvent.timed(what, work));
             }
         };
     }
@@ -31,7 +31,7 @@ interface Background {
                 Task<T> task = new Task<>() {
                     @Override
                     protected T call() {
-                        return work.get();
+                        return BackgroundLoadEvent.timed(what, work);
                     }
                 };
                 progress.setVisible(true);

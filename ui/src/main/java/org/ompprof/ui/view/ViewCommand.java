@@ -17,6 +17,7 @@ import javafx.stage.Stage;
 
 import org.ompprof.sampler.UserError;
 import org.ompprof.sampler.recording.Recording;
+import org.ompprof.ui.SelfProfile;
 import org.ompprof.ui.pipeline.Profile;
 import org.ompprof.ui.pipeline.ProfileReader;
 
@@ -31,6 +32,12 @@ public final class ViewCommand {
         }
         ViewOptions o = ViewOptions.parse(args);
         if (!Files.isRegularFile(o.file())) throw new UserError("view: no profile at " + o.file());
+        try (SelfProfile self = SelfProfile.start("view", o.selfProfile(), err)) {
+            return view(o, err);
+        }
+    }
+
+    private static int view(ViewOptions o, PrintStream err) throws Exception {
         if (o.screenshot() != null) {
             Path dir = o.screenshot().toAbsolutePath().getParent();
             if (!Files.isDirectory(dir)) throw new UserError("view: cannot write " + o.screenshot() + ": no directory " + dir);
@@ -46,9 +53,11 @@ public final class ViewCommand {
     }
 
     static Profile load(Path file) {
-        try (Recording r = Recording.open(file)) {
-            return ProfileReader.read(r);
-        }
+        return BackgroundLoadEvent.timed("reading the profile", () -> {
+            try (Recording r = Recording.open(file)) {
+                return ProfileReader.read(r);
+            }
+        });
     }
 
     /** Shows the window at once with a progress bar while the profile loads (WindowLoad), then the views. */

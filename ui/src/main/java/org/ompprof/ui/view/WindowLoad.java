@@ -27,7 +27,7 @@ final class WindowLoad {
     static void start(ViewOptions o, CompletableFuture<Stage> stage, Consumer<Viewer> shown, Consumer<Throwable> failed) {
         Thread loader = new Thread(() -> {
             try (Recording r = Recording.open(o.file())) {
-                Profile p = ProfileReader.withoutTimelines(r);
+                Profile p = BackgroundLoadEvent.timed("reading the profile", () -> ProfileReader.withoutTimelines(r));
                 boolean later = p.timelines().isEmpty() && r.isProfile();
                 Stage s = stage.join();
                 CompletableFuture<Viewer> built = new CompletableFuture<>();
@@ -41,7 +41,7 @@ final class WindowLoad {
                 });
                 Viewer v = built.join(); // painted: reading now no longer competes with the first frame for the cores
                 if (later) {
-                    List<Timeline> lanes = ProfileReader.timelines(r, p.tree().size());
+                    List<Timeline> lanes = BackgroundLoadEvent.timed("reading the timelines", () -> ProfileReader.timelines(r, p.tree().size()));
                     Platform.runLater(() -> v.timeline.lanes(lanes));
                 }
             } catch (Throwable t) {

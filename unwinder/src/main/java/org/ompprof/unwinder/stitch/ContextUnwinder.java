@@ -4,6 +4,8 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 import org.ompprof.sampler.record.Context;
+import org.ompprof.unwinder.clock.Stage;
+import org.ompprof.unwinder.clock.StageClock;
 import org.ompprof.unwinder.stack.Registers;
 import org.ompprof.unwinder.stack.StackSnapshot;
 import org.ompprof.unwinder.stack.StackUnwinder;
@@ -18,14 +20,30 @@ import org.ompprof.unwinder.stack.UnwindResult;
  */
 final class ContextUnwinder {
     private final StackUnwinder unwinder;
+    private final StageClock clock;
     private byte[] buffer = new byte[16 * 1024];
 
     ContextUnwinder(StackUnwinder unwinder) {
+        this(unwinder, StageClock.off());
+    }
+
+    ContextUnwinder(StackUnwinder unwinder, StageClock clock) {
         this.unwinder = unwinder;
+        this.clock = clock;
     }
 
     /** @param exitFrame the task's OMPT exit frame, 0 to unwind the whole snapshot */
     UnwindResult unwind(Context c, long exitFrame) {
+        Stage was = clock.enter(Stage.UNWIND);
+        try {
+            return unwindTimed(c, exitFrame);
+        } finally {
+            clock.count(Stage.UNWIND, 1);
+            clock.enter(was);
+        }
+    }
+
+    private UnwindResult unwindTimed(Context c, long exitFrame) {
         int length = c.stackLength();
         if (exitFrame != 0) {
             long upTo = FrameAddresses.cfaOf(exitFrame) - c.rsp();

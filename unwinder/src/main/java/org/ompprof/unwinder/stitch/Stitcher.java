@@ -12,6 +12,8 @@ import java.util.stream.StreamSupport;
 import org.ompprof.sampler.record.SampleRecord;
 import org.ompprof.sampler.recording.Recording;
 import org.ompprof.sampler.wire.Wire;
+import org.ompprof.unwinder.clock.Stage;
+import org.ompprof.unwinder.clock.StageClock;
 import org.ompprof.unwinder.image.ModuleImages;
 import org.ompprof.unwinder.stack.Module;
 import org.ompprof.unwinder.stack.StackUnwinder;
@@ -41,14 +43,19 @@ public final class Stitcher {
     private final Interner interner = new Interner();
     private final ContextResolver contexts;
     private final Creations creations;
+    private final StageClock clock;
 
-    private Stitcher(Recording recording, ModuleImages images) {
+    private Stitcher(Recording recording, ModuleImages images, StageClock clock) {
         this.recording = recording;
+        this.clock = clock;
+        Stage was = clock.enter(Stage.UNWIND); // the images and their CFI
         this.modules = new RecordingModules(recording, images);
-        ContextUnwinder unwinder = new ContextUnwinder(new StackUnwinder(modules.space()));
+        clock.enter(Stage.STITCH);
+        ContextUnwinder unwinder = new ContextUnwinder(new StackUnwinder(modules.space()), clock);
         SegmentMaker segments = new SegmentMaker(modules, unwinder, interner, tally);
         Creations creations = new Creations(segments);
-        recording.records(type -> type != Wire.REC_SAMPLE).forEach(creations::add);
+        timed(recording.records(type -> type != Wire.REC_SAMPLE).iterator()).forEachRemaining(creations::add);
+        clock.enter(was);
         tally.regions = creations.regions.size();
         tally.tasks = creations.tasks.size();
         this.contexts = new ContextResolver(creations, interner, tally);
@@ -58,12 +65,20 @@ public final class Stitcher {
 
     /** Indexes the recording's regions and tasks; images are loaded for this recording alone. */
     public static Stitcher of(Recording recording) {
-        return new Stitcher(recording, new ModuleImages());
+        return new Stitcher(recording, new ModuleImages(), StageClock.off());
     }
 
     /** As {@link #of(Recording)}, sharing parsed images (and their CFI caches) with other users of {@code images}. */
     public static Stitcher of(Recording recording, ModuleImages images) {
-        return new Stitcher(recording, images);
+        return new Stitcher(recording, images, StageClock.off());
+    }
+
+    /**
+     * As {@link #of(Recording, ModuleImages)}, accounting the time spent here and in the samples'
+     * streams to {@code clock}'s decode, unwind and stitch stages.
+     */
+    public static Stitcher of(Recording recording, ModuleImages images, StageClock clock) {
+        return new Stitcher(recording, images, clock);
     }
 
     /**
@@ -83,11 +98,48 @@ public final class Stitcher {
     public Stream<StitchedSample> samplesInTimeOrder() {
         List<Iterator<SampleRecord>> threads = new ArrayList<>();
         for (int thread : recording.recordThreads()) {
-            threads.add(recording.records(thread, type -> type == Wire.REC_SAMPLE).map(r -> (SampleRecord) r).iterator());
+            threads.add(timed(recording.records(thread, type -> type == Wire.REC_SAMPLE).map(r -> (SampleRecord) r).iterator()));
         }
         Iterator<SampleRecord> merged = new TimeOrder(threads);
         return StreamSupport.stream(Spliterators.spliteratorUnknownSize(merged, Spliterator.ORDERED | Spliterator.NONNULL), false)
-                .map(samples::stitch);
+                .map(this::stitch);
+    }
+
+    private StitchedSample stitch(SampleRecord r) {
+        Stage was = clock.enter(Stage.STITCH);
+        try {
+            return samples.stitch(r);
+        } finally {
+            clock.count(Stage.STITCH, 1);
+            clock.enter(was);
+        }
+    }
+
+    /** Records read through {@code it} count as decoding: reading a chunk of the file, inflating it, decoding a record. */
+    private <T> Iterator<T> timed(Iterator<T> it) {
+        if (!clock.isOn()) return it;
+        return new Iterator<>() {
+            @Override
+            public boolean hasNext() {
+                Stage was = clock.enter(Stage.DECODE);
+                try {
+                    return it.hasNext();
+                } finally {
+                    clock.enter(was);
+                }
+            }
+
+            @Override
+            public T next() {
+                Stage was = clock.enter(Stage.DECODE);
+                try {
+                    return it.next();
+                } finally {
+                    clock.count(Stage.DECODE, 1);
+                    clock.enter(was);
+                }
+            }
+        };
     }
 
     /**

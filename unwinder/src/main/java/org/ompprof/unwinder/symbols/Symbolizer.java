@@ -112,10 +112,14 @@ public final class Symbolizer implements AutoCloseable {
     }
 
     private List<List<SourceFrame>> lookUp(Module module, ImageSymbols image, String label, long[] pcs) {
+        SymbolizerCallEvent event = new SymbolizerCallEvent(); // cache misses only: a few thousand a build
+        event.begin();
         Path target = llvmTarget(module, image, label);
         if (target != null) {
             try {
-                return fromLlvm(image, label, pcs, llvm.symbolize(target, pcs));
+                List<List<SourceFrame>> found = fromLlvm(image, label, pcs, llvm.symbolize(target, pcs));
+                commit(event, label, pcs.length, "llvm-symbolizer");
+                return found;
             } catch (SymbolizerException e) {
                 image.giveUpOnLlvm();
                 problems.add(module.name() + ": symbol table only: " + e.getMessage());
@@ -123,7 +127,17 @@ public final class Symbolizer implements AutoCloseable {
         }
         List<List<SourceFrame>> out = new ArrayList<>(pcs.length);
         for (long pc : pcs) out.add(List.of(fromTable(image, label, pc)));
+        commit(event, label, pcs.length, "symbol table");
         return out;
+    }
+
+    private static void commit(SymbolizerCallEvent event, String label, int pcs, String source) {
+        event.end();
+        if (!event.shouldCommit()) return;
+        event.module = label;
+        event.pcs = pcs;
+        event.source = source;
+        event.commit();
     }
 
     private List<List<SourceFrame>> fromLlvm(ImageSymbols image, String label, long[] pcs, List<LlvmAnswer> answers)

@@ -1,0 +1,21 @@
+/* A region-heavy OpenMP program: `many_regions N` opens N short `parallel for` regions one after
+ * another (each sums a few hundred terms), so the agent's region callbacks and the creation
+ * contexts they carry dominate what is recorded. Prints the regions opened and the sum. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <omp.h>
+
+__attribute__((noinline)) static double region(long r) {
+  double sum = 0;
+#pragma omp parallel for reduction(+ : sum)
+  for (int i = 0; i < 256; i++) sum += (double) ((r + i) % 7);
+  return sum;
+}
+
+int main(int argc, char **argv) {
+  long n = argc > 1 ? atol(argv[1]) : 100000;
+  double total = 0;
+  for (long r = 0; r < n; r++) total += region(r);
+  printf("many_regions: %ld regions, sum %.0f\n", n, total);
+  return 0;
+}
