@@ -240,16 +240,15 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
                              ompt_data_t *task_data, unsigned int actual_parallelism,
                              unsigned int index, int flags)
 {
-  if (!agent_attached())
+  /* the end says nothing the profile uses: libomp passes no region there */
+  if (!agent_attached() || endpoint != ompt_scope_begin)
     return;
-  if (endpoint == ompt_scope_begin) {
-    if (task_data && task_data->value == 0)
-      task_data->value = new_task_id();
-    /* The initial task's implicit parallel region (and a league) has no
-     * parallel_begin; give it an id so samples in it are attributable. */
-    if (parallel_data && parallel_data->value == 0)
-      parallel_data->value = new_parallel_id();
-  }
+  if (task_data && task_data->value == 0)
+    task_data->value = new_task_id();
+  /* The initial task's implicit parallel region (and a league) has no
+   * parallel_begin; give it an id so samples in it are attributable. */
+  if (parallel_data && parallel_data->value == 0)
+    parallel_data->value = new_parallel_id();
   struct priv *p = priv_for_callback();
   if (!p)
     return;
@@ -325,47 +324,6 @@ static void on_task_create(ompt_data_t *encountering_task_data,
   } else if (emit_with_context(p, OMPPROF_REC_TASK_CREATE, &b, sizeof b, &b.ctx, n)) {
     shape_mark_sent(p, b.shape);
   }
-}
-
-__attribute__((unused)) static void on_task_schedule(ompt_data_t *prior_task_data, ompt_task_status_t prior_task_status,
-                             ompt_data_t *next_task_data)
-{
-  struct priv *p = priv_for_callback();
-  if (!p)
-    return;
-  EMIT(p, OMPPROF_REC_TASK_SCHEDULE, struct ompprof_task_schedule, now_ns(),
-       data_value(prior_task_data), data_value(next_task_data), (uint32_t)prior_task_status, 0);
-}
-
-static void sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
-                        ompt_data_t *parallel_data, ompt_data_t *task_data,
-                        const void *codeptr_ra, uint32_t is_wait)
-{
-  /* A taskwait or taskgroup per task would be four records per task (millions in
-   * task-recursive codes) for what each sample already says: its state is
-   * wait_taskwait / wait_taskgroup. Barriers, rarer and needed for blame, stay. */
-  if (kind == ompt_sync_region_taskwait || kind == ompt_sync_region_taskgroup)
-    return;
-  struct priv *p = priv_for_callback();
-  if (!p)
-    return;
-  EMIT(p, OMPPROF_REC_SYNC_REGION, struct ompprof_sync_region, now_ns(), data_value(parallel_data),
-       data_value(task_data), ptr_value(codeptr_ra), (uint32_t)kind, (uint32_t)endpoint, is_wait,
-       0);
-}
-
-static void on_sync_region(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
-                           ompt_data_t *parallel_data, ompt_data_t *task_data,
-                           const void *codeptr_ra)
-{
-  sync_region(kind, endpoint, parallel_data, task_data, codeptr_ra, 0);
-}
-
-static void on_sync_region_wait(ompt_sync_region_t kind, ompt_scope_endpoint_t endpoint,
-                                ompt_data_t *parallel_data, ompt_data_t *task_data,
-                                const void *codeptr_ra)
-{
-  sync_region(kind, endpoint, parallel_data, task_data, codeptr_ra, 1);
 }
 
 static void mutex(uint32_t event, ompt_mutex_t kind, unsigned hint, unsigned impl,
@@ -449,28 +407,6 @@ static int on_control_tool(uint64_t command, uint64_t modifier, void *arg,
   return 0;
 }
 
-static void on_work(ompt_work_t work_type, ompt_scope_endpoint_t endpoint,
-                    ompt_data_t *parallel_data, ompt_data_t *task_data, uint64_t count,
-                    const void *codeptr_ra)
-{
-  struct priv *p = priv_for_callback();
-  if (!p)
-    return;
-  EMIT(p, OMPPROF_REC_WORK, struct ompprof_work, now_ns(), data_value(parallel_data),
-       data_value(task_data), count, ptr_value(codeptr_ra), (uint32_t)work_type,
-       (uint32_t)endpoint);
-}
-
-static void on_masked(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data,
-                      ompt_data_t *task_data, const void *codeptr_ra)
-{
-  struct priv *p = priv_for_callback();
-  if (!p)
-    return;
-  EMIT(p, OMPPROF_REC_MASKED, struct ompprof_masked, now_ns(), data_value(parallel_data),
-       data_value(task_data), ptr_value(codeptr_ra), (uint32_t)endpoint, 0);
-}
-
 void callbacks_register(void)
 {
   static const struct {
@@ -483,10 +419,11 @@ void callbacks_register(void)
       {ompt_callback_parallel_end, (ompt_callback_t)on_parallel_end},
       {ompt_callback_implicit_task, (ompt_callback_t)on_implicit_task},
       {ompt_callback_task_create, (ompt_callback_t)on_task_create},
-      /* task_schedule is not registered: two records per task, and samples carry
-       * their task ids already (on_task_schedule stays for tools that want it) */
-      {ompt_callback_sync_region, (ompt_callback_t)on_sync_region},
-      {ompt_callback_sync_region_wait, (ompt_callback_t)on_sync_region_wait},
+      /* Only what the profile uses. Not registered, each being records per thread per
+       * region or task that nothing reads (a region-heavy loop wrote 18 records a
+       * region with them, 4 without): task_schedule (samples carry their task ids),
+       * sync_region and sync_region_wait (samples carry the barrier and taskwait
+       * states), work and masked (samples are in the loop's or masked block's code). */
       {ompt_callback_mutex_acquire, (ompt_callback_t)on_mutex_acquire},
       {ompt_callback_mutex_acquired, (ompt_callback_t)on_mutex_acquired},
       {ompt_callback_mutex_released, (ompt_callback_t)on_mutex_released},
@@ -494,8 +431,6 @@ void callbacks_register(void)
       {ompt_callback_lock_destroy, (ompt_callback_t)on_lock_destroy},
       {ompt_callback_nest_lock, (ompt_callback_t)on_nest_lock},
       {ompt_callback_control_tool, (ompt_callback_t)on_control_tool},
-      {ompt_callback_work, (ompt_callback_t)on_work},
-      {ompt_callback_masked, (ompt_callback_t)on_masked},
   };
   struct agent *g = &ompprof_g;
   for (size_t i = 0; i < sizeof cbs / sizeof cbs[0]; i++) {

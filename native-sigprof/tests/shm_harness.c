@@ -473,11 +473,13 @@ static int analyze(int expect_threads, uint32_t mode, uint32_t rate, int status,
     fail("no well-formed PARALLEL_BEGIN captured inside the agent");
   if (!parallel_ids_in_samples)
     fail("no sample carries a parallel id");
-  if (!count[OMPPROF_REC_IMPLICIT_TASK] || !count[OMPPROF_REC_SYNC_REGION] ||
-      !count[OMPPROF_REC_TASK_CREATE] ||
-      !count[OMPPROF_REC_MUTEX] || !count[OMPPROF_REC_WORK] || !count[OMPPROF_REC_MASKED] ||
+  if (!count[OMPPROF_REC_IMPLICIT_TASK] || !count[OMPPROF_REC_TASK_CREATE] || !count[OMPPROF_REC_MUTEX] ||
       count[OMPPROF_REC_CONTROL_TOOL] != 3 || !count[OMPPROF_REC_PARALLEL_END])
     fail("missing event kinds");
+  /* registered only for what the profile uses */
+  if (count[OMPPROF_REC_SYNC_REGION] || count[OMPPROF_REC_WORK] || count[OMPPROF_REC_MASKED] ||
+      count[OMPPROF_REC_TASK_SCHEDULE])
+    fail("records of callbacks the profile does not use");
   /* 40 tasks from one site: the first carries its stack, the rest are packed */
   if (batched < 30 || count[OMPPROF_REC_TASK_BATCH])
     fail("%" PRIu64 " tasks in packed batches, %" PRIu64 " unpacked batches", batched, count[OMPPROF_REC_TASK_BATCH]);
