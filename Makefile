@@ -22,6 +22,7 @@ test: deps
 
 bench: build
 	scripts/bench-overhead
+	scripts/bench-rates
 	scripts/bench-profile
 	scripts/bench-blame
 	scripts/bench-merge
