@@ -123,7 +123,11 @@ public final class BlameCalculator {
         return Math.abs(s.time[j] - s.time[i]) <= WINDOW_WEIGHTS * Math.max(s.weight[i], s.weight[j]);
     }
 
-    /** All to the holder's context at that moment, or nearest its release when it was not sampled inside its hold. */
+    /**
+     * All to what the holder does inside its hold, at the sample of the hold nearest that moment
+     * (a descheduled holder's nearest sample overall may lie before or after the hold, in code
+     * that never held the mutex), or nearest its release when it was not sampled inside its hold.
+     */
     private void directed(int i, long w) {
         long byEvents = holds.waitingFor(s.thread[i], s.time[i]);
         long waitId = byEvents != 0 ? byEvents : s.waitId[i];
@@ -137,8 +141,8 @@ public final class BlameCalculator {
             blameByMutex.getIfAbsentPut(waitId, IntLongHashMap::new).addToValue(Charges.UNATTRIBUTED, w);
             return;
         }
-        int j = s.nearest(k, s.time[i]);
-        if (s.time[j] < hold.start() || s.time[j] >= hold.end()) {
+        int j = s.nearestWithin(k, s.time[i], hold.start(), hold.end());
+        if (j < 0) {
             j = beforeRelease(k, hold.end());
             outsideHold[kind.ordinal()] += w;
         }

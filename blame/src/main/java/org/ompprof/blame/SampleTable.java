@@ -101,6 +101,16 @@ public final class SampleTable {
         return c;
     }
 
+    /** The sample of thread index {@code k} within [start, end) nearest in time to {@code t}, -1 if it has none there. */
+    int nearestWithin(int k, long t, long start, long end) {
+        int first = firstAtOrAfter(k, start), last = firstAtOrAfter(k, end) - 1;
+        if (first > last) return -1;
+        if (t <= time[first]) return first;
+        if (t >= time[last]) return last;
+        int after = firstAtOrAfter(k, t);
+        return t - time[after - 1] <= time[after] - t ? after - 1 : after;
+    }
+
     /** The sample of thread index {@code k} nearest in time to {@code t}, -1 if the thread has none. */
     int nearest(int k, long t) {
         int lo = from[k], hi = to[k];

@@ -111,6 +111,26 @@ class BlameCalculatorTest {
         assertEquals(MS, c.outsideHoldNs(BlameKind.MUTEX_LOCK));
     }
 
+    /**
+     * A descheduled holder: thread 1 runs other code until 4 ms, holds mutex 42 from 4 to 20 ms
+     * but is off the CPU until 16 ms (no samples), then runs the body. Thread 2 waits 5..9 ms:
+     * the holder's nearest samples in time (3 ms, before its hold) never held the mutex, so the
+     * waiting goes to its first sample inside the hold, the body.
+     */
+    @Test
+    void waitingGoesToWhatTheHolderDoesInsideItsHold() {
+        SampleTable.Builder b = new SampleTable.Builder();
+        spin(b, 1, 0, 4, WaitClass.WORK, 7, NODE_OTHER);
+        spin(b, 1, 16, 20, WaitClass.WORK, 7, NODE_HOLDER);
+        spin(b, 1, 20, 24, WaitClass.WORK, 7, NODE_OTHER);
+        for (int t = 5; t < 9; t++) b.add(2, t * MS, MS, WaitClass.MUTEX, 42, 7, NODE_MAIN);
+        MutexHolds holds = new MutexHolds.Builder().acquire(1, 42, 4 * MS, 1).acquired(1, 42, 4 * MS).released(1, 42, 20 * MS).build();
+        Charges c = BlameCalculator.compute(b.build(), holds, IntSets.immutable.of(1));
+        assertEquals(4 * MS, charged(c, NODE_HOLDER, 1, BlameKind.MUTEX_LOCK));
+        assertEquals(0, charged(c, NODE_OTHER, 1, BlameKind.MUTEX_LOCK));
+        assertEquals(0, c.outsideHoldNs(BlameKind.MUTEX_LOCK));
+    }
+
     static long charged(Charges c, int node, int thread, BlameKind kind) {
         long sum = 0;
         for (int i = 0; i < c.size(); i++) if (c.node(i) == node && c.thread(i) == thread && c.kind(i) == kind) sum += c.valueNs(i);
