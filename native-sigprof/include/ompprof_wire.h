@@ -119,7 +119,13 @@ struct ompprof_slot_header {
   uint64_t handler_calls;  /* 272 samples taken (cumulative over owners) */
   uint64_t handler_ns;     /* 280 total handler time, ns */
   uint64_t reentered;      /* 288 signals that found the handler already running */
-  uint64_t pad2[3];        /* 296 */
+  /* OMPT mutex events (locks, critical, ordered, atomic): only waits that were
+   * sampled and holds during which a waiter was sampled are written (see
+   * enum ompprof_mutex_event); the rest are counted here. Cumulative over
+   * owners; each written by the owning thread only. */
+  uint64_t mutex_skipped;  /* 296 mutex callbacks that wrote no record */
+  uint64_t mutex_marked;   /* 304 samples that found the thread waiting for a mutex (marked it) */
+  uint64_t mutex_table_full; /* 312 marks that found the waited-for table full (holds then over-recorded) */
   uint32_t hist[OMPPROF_HIST_BUCKETS]; /* 320: handler cost histogram */
 };
 
@@ -313,6 +319,16 @@ enum ompprof_mutex_event {
   OMPPROF_MUTEX_NEST_RELEASED = 7, /* nest_lock scope end: released, still held */
 };
 
+/* Which mutex events are written (agent: src/callbacks.c). An uncontended
+ * acquisition writes nothing. A thread sampled while waiting (between its
+ * acquire and acquired callbacks) writes ACQUIRE, stamped with the wait's
+ * first sample, then ACQUIRED at the acquisition; and it marks the mutex, so
+ * that whoever held it during the sample writes ACQUIRED (stamped no earlier
+ * than the acquisition and no later than the first sample of anyone during
+ * the hold) and RELEASED, back to back, at its release. A thread's mutex
+ * records are therefore not in time order; each ACQUIRED-RELEASED pair is
+ * one hold, each ACQUIRE-ACQUIRED pair one sampled wait. Nested re-entries
+ * (NEST_*) are not written. Skipped callbacks are counted in the slot header. */
 struct ompprof_mutex {
   uint64_t time_ns;
   uint64_t wait_id;

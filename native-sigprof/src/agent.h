@@ -15,6 +15,7 @@
 
 #include "ompprof_wire.h"
 #include "ring.h"
+#include "mutex_table.h"
 #include "task_pack.h"
 
 /* Reasons not to sample; one word so the handler decides with one load. */
@@ -29,6 +30,7 @@ enum {
  * signal fences suffice; the struct is cache-line aligned because
  * `in_handler` is written on every sample. */
 #define SHAPE_CACHE 256u
+#define HELD_MAX 8u /* mutexes one thread holds at once that are tracked (more: recorded always) */
 
 struct priv {
   struct ompprof_slot_header *slot;
@@ -49,6 +51,21 @@ struct priv {
   uint64_t shapes[SHAPE_CACHE];
   /* Creations of known shapes waiting to be written as one record. */
   struct task_pack tasks;
+  /* Mutex acquisition in progress (mutex_acquire .. mutex_acquired; 0: none),
+   * read by the handler, which marks it waited for (mutex_table.h) and notes
+   * the wait's first sample time. */
+  uint64_t acq_id;
+  uint64_t acq_first_ns;
+  uint64_t acq_codeptr;
+  uint32_t acq_kind, acq_hint, acq_impl;
+  /* Mutexes held, innermost last (held[0..held_n)). */
+  uint32_t held_n;
+  struct held {
+    uint64_t wait_id;
+    uint64_t gen;          /* mutex_gen() at acquisition */
+    uint64_t first_own_ns; /* the handler: this thread's first sample in the hold */
+    uint64_t start_ns;     /* non-zero: ACQUIRED was written, at this time */
+  } held[HELD_MAX];
 } __attribute__((aligned(64)));
 
 /* TLS is only ever a pointer (initial-exec: the library is dlopen'ed and the

@@ -326,48 +326,176 @@ static void on_task_create(ompt_data_t *encountering_task_data,
   }
 }
 
-static void mutex(uint32_t event, ompt_mutex_t kind, unsigned hint, unsigned impl,
-                  ompt_wait_id_t wait_id, const void *codeptr_ra)
+/*
+ * Mutex events: locks, critical, ordered and atomic. Libraries take locks
+ * millions of times a second, nearly always uncontended, and directed blame
+ * only needs, for each sampled moment of waiting, the wait and the hold that
+ * covered it. So nothing is written for an uncontended acquisition; a few
+ * stores keep what a later record would need:
+ *  - mutex_acquire notes the mutex being acquired (acq_id); a sample that
+ *    finds it set marks the mutex waited for (mutex_table.h) and notes the
+ *    wait's first sample time;
+ *  - mutex_acquired pushes the hold with the mark generation of the moment;
+ *    after a sampled wait it writes ACQUIRE (at the wait's first sample) and
+ *    ACQUIRED;
+ *  - mutex_released writes the hold (ACQUIRED, RELEASED) only when its mutex
+ *    was marked during it: one load when nothing was marked anywhere, one
+ *    look-up when something was.
+ * The sample that marks takes its time after the mark, so every hold that
+ * covers a waiter's sample sees the mark at its release: a holder that
+ * acquired before anyone waited is still written. The hold's start is then
+ * stamped with the earliest moment anyone could have looked (the first mark
+ * after the acquisition, or the holder's own first sample in the hold),
+ * never before the acquisition, so holds of one mutex never overlap.
+ */
+static inline void bump(uint64_t *c, uint64_t by)
 {
-  struct priv *p = priv_for_callback();
-  if (!p)
-    return;
-  EMIT(p, OMPPROF_REC_MUTEX, struct ompprof_mutex, now_ns(), wait_id, ptr_value(codeptr_ra), event,
-       (uint32_t)kind, hint, impl);
+  __atomic_store_n(c, __atomic_load_n(c, __ATOMIC_RELAXED) + by, __ATOMIC_RELAXED);
+}
+
+/* priv_for_callback, inlined for the mutex callbacks' common case */
+static inline struct priv *priv_fast(void)
+{
+  struct priv *p = __atomic_load_n(&ompprof_tls, __ATOMIC_RELAXED);
+  if (__builtin_expect(PRIV_VALID(p) && !(__atomic_load_n(&ompprof_g.gate, __ATOMIC_RELAXED) & GATE_DISABLED) &&
+                           agent_attached(), 1))
+    return p;
+  return priv_for_callback();
+}
+
+static void mutex_record(struct priv *p, uint64_t time_ns, uint32_t event, ompt_mutex_t kind, unsigned hint,
+                         unsigned impl, ompt_wait_id_t wait_id, uint64_t codeptr_ra)
+{
+  EMIT(p, OMPPROF_REC_MUTEX, struct ompprof_mutex, time_ns, wait_id, codeptr_ra, event, (uint32_t)kind, hint,
+       impl);
+}
+
+static int is_test(ompt_mutex_t kind)
+{
+  return kind == ompt_mutex_test_lock || kind == ompt_mutex_test_nest_lock;
+}
+
+/* The earliest time a hold acquired at generation `gen` can be said to have
+ * begun without claiming a moment before its acquisition: the first mark
+ * made after it (anyone's), or the holder's own first sample in it. */
+static uint64_t hold_start(const struct held *e, uint64_t end)
+{
+  uint64_t now_gen = mutex_gen(), start = e->first_own_ns ? e->first_own_ns : end;
+  uint64_t from = now_gen > MUTEX_GEN_TIMES ? now_gen - MUTEX_GEN_TIMES + 1 : 1;
+  if (from <= e->gen)
+    from = e->gen + 1;
+  for (uint64_t g = from; g <= now_gen; g++) {
+    uint64_t t = mutex_gen_time_of(g);
+    if (t) {
+      if (t < start)
+        start = t;
+      break;
+    }
+  }
+  return start;
 }
 
 static void on_mutex_acquire(ompt_mutex_t kind, unsigned int hint, unsigned int impl,
                              ompt_wait_id_t wait_id, const void *codeptr_ra)
 {
-  mutex(OMPPROF_MUTEX_ACQUIRE, kind, hint, impl, wait_id, codeptr_ra);
+  struct priv *p = priv_fast();
+  if (!p)
+    return;
+  if (is_test(kind)) { /* a test never waits */
+    bump(&p->slot->mutex_skipped, 1);
+    return;
+  }
+  p->acq_kind = (uint32_t)kind;
+  p->acq_hint = hint;
+  p->acq_impl = impl;
+  p->acq_codeptr = ptr_value(codeptr_ra);
+  p->acq_first_ns = 0;
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  p->acq_id = wait_id;
+}
+
+static void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void *codeptr_ra)
+{
+  struct priv *p = priv_fast();
+  if (!p)
+    return;
+  uint64_t gen = mutex_gen();
+  int mine = p->acq_id == wait_id;
+  p->acq_id = 0;
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  uint64_t first = mine ? p->acq_first_ns : 0, start = 0;
+  if (first) {
+    start = now_ns();
+    mutex_record(p, first, OMPPROF_MUTEX_ACQUIRE, (ompt_mutex_t)p->acq_kind, p->acq_hint, p->acq_impl, wait_id,
+                 p->acq_codeptr);
+    mutex_record(p, start, OMPPROF_MUTEX_ACQUIRED, kind, 0, 0, wait_id, ptr_value(codeptr_ra));
+  } else if (!is_test(kind)) {
+    bump(&p->slot->mutex_skipped, 1); /* the acquire */
+  }
+  uint32_t n = p->held_n;
+  if (n == HELD_MAX) { /* too deep to track: written as it happens */
+    if (!start)
+      mutex_record(p, now_ns(), OMPPROF_MUTEX_ACQUIRED, kind, 0, 0, wait_id, ptr_value(codeptr_ra));
+    return;
+  }
+  p->held[n] = (struct held){wait_id, gen, 0, start};
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  p->held_n = n + 1;
+}
+
+static void on_mutex_released(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void *codeptr_ra)
+{
+  struct priv *p = priv_fast();
+  if (!p)
+    return;
+  uint32_t n = p->held_n, i = n;
+  while (i > 0 && p->held[i - 1].wait_id != wait_id)
+    i--;
+  if (i == 0) { /* not tracked (held too deep, or acquired before this slot) */
+    mutex_record(p, now_ns(), OMPPROF_MUTEX_RELEASED, kind, 0, 0, wait_id, ptr_value(codeptr_ra));
+    return;
+  }
+  struct held e = p->held[i - 1];
+  for (uint32_t j = i; j < n; j++)
+    p->held[j - 1] = p->held[j];
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  p->held_n = n - 1;
+  if (__builtin_expect(mutex_gen() == e.gen, 1) || mutex_marked_gen(wait_id) <= e.gen) {
+    bump(&p->slot->mutex_skipped, e.start_ns ? 1 : 2);
+    return;
+  }
+  uint64_t end = now_ns();
+  if (!e.start_ns)
+    mutex_record(p, hold_start(&e, end), OMPPROF_MUTEX_ACQUIRED, kind, 0, 0, wait_id, 0);
+  mutex_record(p, end, OMPPROF_MUTEX_RELEASED, kind, 0, 0, wait_id, ptr_value(codeptr_ra));
 }
 
 static void on_lock_init(ompt_mutex_t kind, unsigned int hint, unsigned int impl,
                          ompt_wait_id_t wait_id, const void *codeptr_ra)
 {
-  mutex(OMPPROF_MUTEX_LOCK_INIT, kind, hint, impl, wait_id, codeptr_ra);
-}
-
-static void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void *codeptr_ra)
-{
-  mutex(OMPPROF_MUTEX_ACQUIRED, kind, 0, 0, wait_id, codeptr_ra);
-}
-
-static void on_mutex_released(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void *codeptr_ra)
-{
-  mutex(OMPPROF_MUTEX_RELEASED, kind, 0, 0, wait_id, codeptr_ra);
+  struct priv *p = priv_fast();
+  if (p)
+    mutex_record(p, now_ns(), OMPPROF_MUTEX_LOCK_INIT, kind, hint, impl, wait_id, ptr_value(codeptr_ra));
 }
 
 static void on_lock_destroy(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void *codeptr_ra)
 {
-  mutex(OMPPROF_MUTEX_LOCK_DESTROY, kind, 0, 0, wait_id, codeptr_ra);
+  struct priv *p = priv_fast();
+  if (p)
+    mutex_record(p, now_ns(), OMPPROF_MUTEX_LOCK_DESTROY, kind, 0, 0, wait_id, ptr_value(codeptr_ra));
 }
 
+/* A nested lock taken again or released while still held: the outer hold is
+ * what blame uses, so these are only counted. */
 static void on_nest_lock(ompt_scope_endpoint_t endpoint, ompt_wait_id_t wait_id,
                          const void *codeptr_ra)
 {
-  mutex(endpoint == ompt_scope_begin ? OMPPROF_MUTEX_NEST_ACQUIRED : OMPPROF_MUTEX_NEST_RELEASED,
-        ompt_mutex_nest_lock, 0, 0, wait_id, codeptr_ra);
+  (void)endpoint;
+  (void)wait_id;
+  (void)codeptr_ra;
+  struct priv *p = priv_fast();
+  if (p)
+    bump(&p->slot->mutex_skipped, 1);
 }
 
 /* omp_control_tool: 1 start/resume, 2 pause, 3 flush, 4 end (OpenMP 5.x,

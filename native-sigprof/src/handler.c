@@ -116,7 +116,23 @@ static uint32_t trim_to_task(struct ompprof_context *ctx, const struct ompprof_t
 static void take_sample(struct priv *p, const siginfo_t *si, const ucontext_t *uc) /* signal-safe */
 {
   struct agent *g = &ompprof_g;
+  /* A thread between its mutex_acquire and mutex_acquired callbacks waits
+   * for that mutex: mark it before taking the sample's time, so that whoever
+   * holds it at that time sees the mark when it releases (callbacks.c). */
+  uint64_t waiting_for = p->acq_id, gen = waiting_for ? mutex_mark(waiting_for) : 0;
   uint64_t t0 = now_ns();
+  if (waiting_for) {
+    if (gen)
+      mutex_gen_time(gen, t0);
+    else
+      bump64(&p->slot->mutex_table_full, 1);
+    if (!p->acq_first_ns)
+      p->acq_first_ns = t0;
+    bump64(&p->slot->mutex_marked, 1);
+  }
+  for (uint32_t i = 0; i < p->held_n && i < HELD_MAX; i++)
+    if (!p->held[i].first_own_ns)
+      p->held[i].first_own_ns = t0;
   struct ompprof_context ctx;
   ctx.rip = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
   ctx.rsp = (uint64_t)uc->uc_mcontext.gregs[REG_RSP];

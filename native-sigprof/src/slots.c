@@ -50,6 +50,9 @@ struct priv *slot_claim(void) /* signal-safe */
     p->end_deferred = 0;
     p->in_handler = 0;
     task_pack_reset(&p->tasks);
+    p->acq_id = 0;
+    p->acq_first_ns = 0;
+    p->held_n = 0;
     p->index = i;
     p->thread_seq = seq;
     p->os_tid = tid;

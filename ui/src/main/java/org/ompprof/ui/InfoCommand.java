@@ -214,7 +214,20 @@ public final class InfoCommand {
         s.append("  malformed:          ").append(count(st.malformed())).append(" stretches skipped").append('\n');
         for (String example : st.malformedExamples()) s.append("    ").append(example).append('\n');
         s.append("  sampling paused:    ").append(count(st.disabledSignals())).append(" signals").append('\n');
+        mutexes(s, st);
         ringPeaks(s, st, m);
+        s.append('\n');
+    }
+
+    /**
+     * Lock, critical, ordered and atomic events not written: an uncontended acquisition costs no
+     * record, only waits that were sampled and the holds they fell in are written (not a loss).
+     */
+    private static void mutexes(StringBuilder s, Stats st) {
+        if (st.mutexSkipped() == 0 && st.mutexMarked() == 0 && st.mutexTableFull() == 0) return; // none, or an older recording
+        s.append("  lock events:        ").append(count(st.mutexSkipped())).append(" uncontended skipped (not lost: nobody waited), ")
+                .append(count(st.mutexMarked())).append(" samples inside a lock acquisition (their holders write their holds)");
+        if (st.mutexTableFull() > 0) s.append(", ").append(count(st.mutexTableFull())).append(" with the contended-lock table full");
         s.append('\n');
     }
 

@@ -76,15 +76,18 @@ public final class RecordingBuilder {
 
     static Stats stats(RunCollector collector, Drainer drainer, Region region) {
         long[] hist = new long[Wire.HIST_BUCKETS];
-        long calls = 0, ns = 0, reentered = 0;
+        long calls = 0, ns = 0, reentered = 0, skipped = 0, marked = 0, full = 0;
         for (Slot s : region.slots()) {
             s.addHistogram(hist);
             calls += s.handlerCalls();
             ns += s.handlerNs();
             reentered += s.reentered();
+            skipped += s.mutexSkipped();
+            marked += s.mutexMarked();
+            full += s.mutexTableFull();
         }
         return new Stats(new HandlerHistogram(hist), calls, ns, reentered, region.noSlotDrops(), region.disabledSignals(),
                 drainer.malformed(), drainer.malformedExamples(), drainer.ringStats(), collector.modulesNotCaptured(),
-                drainer.samplePeak(), drainer.eventPeak());
+                drainer.samplePeak(), drainer.eventPeak(), skipped, marked, full);
     }
 }

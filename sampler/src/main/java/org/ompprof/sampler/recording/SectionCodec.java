@@ -140,6 +140,9 @@ final class SectionCodec {
         m.put("malformed", s.malformed());
         m.put("sample_ring_peak_bytes", s.sampleRingPeak());
         m.put("event_ring_peak_bytes", s.eventRingPeak());
+        m.put("mutex_skipped", s.mutexSkipped());
+        m.put("mutex_marked", s.mutexMarked());
+        m.put("mutex_table_full", s.mutexTableFull());
         return m;
     }
 
@@ -159,7 +162,8 @@ final class SectionCodec {
         return new Stats(new HandlerHistogram(hist), c.getOrDefault("handler_calls", 0L), c.getOrDefault("handler_ns", 0L),
                 c.getOrDefault("reentered", 0L), c.getOrDefault("no_slot_drops", 0L), c.getOrDefault("disabled_signals", 0L),
                 c.getOrDefault("malformed", 0L), malformed, ringStats, notCaptured, c.getOrDefault("sample_ring_peak_bytes", 0L),
-                c.getOrDefault("event_ring_peak_bytes", 0L));
+                c.getOrDefault("event_ring_peak_bytes", 0L), c.getOrDefault("mutex_skipped", 0L), c.getOrDefault("mutex_marked", 0L),
+                c.getOrDefault("mutex_table_full", 0L));
     }
 
     // counter table (STITCH, and the start of STATS): u32 n, n x (string name, u64 value)

@@ -14,14 +14,27 @@ import java.util.List;
  * @param modulesNotCaptured "PATH: why" for each module whose image is missing
  * @param sampleRingPeak the most bytes the drainer found waiting in one sample ring (0: not measured)
  * @param eventRingPeak the same for the event rings: with the rings' sizes, how near the run came to losing records
+ * @param mutexSkipped lock, critical, ordered and atomic callbacks that wrote no record (uncontended: nobody was
+ *     sampled waiting for the mutex during the hold)
+ * @param mutexMarked samples that found their thread waiting for a mutex, whose holders then wrote their holds
+ * @param mutexTableFull marks that found the agent's table of waited-for mutexes full (holds over-recorded, none lost)
  */
 public record Stats(HandlerHistogram histogram, long handlerCalls, long handlerNs, long reentered, long noSlotDrops,
         long disabledSignals, long malformed, List<String> malformedExamples, List<RingStats> rings,
-        List<String> modulesNotCaptured, long sampleRingPeak, long eventRingPeak) {
+        List<String> modulesNotCaptured, long sampleRingPeak, long eventRingPeak, long mutexSkipped, long mutexMarked,
+        long mutexTableFull) {
     public Stats {
         malformedExamples = List.copyOf(malformedExamples);
         rings = List.copyOf(rings);
         modulesNotCaptured = List.copyOf(modulesNotCaptured);
+    }
+
+    /** Stats without mutex counters (recordings made before they were counted). */
+    public Stats(HandlerHistogram histogram, long handlerCalls, long handlerNs, long reentered, long noSlotDrops,
+            long disabledSignals, long malformed, List<String> malformedExamples, List<RingStats> rings,
+            List<String> modulesNotCaptured, long sampleRingPeak, long eventRingPeak) {
+        this(histogram, handlerCalls, handlerNs, reentered, noSlotDrops, disabledSignals, malformed, malformedExamples, rings,
+                modulesNotCaptured, sampleRingPeak, eventRingPeak, 0, 0, 0);
     }
 
     /** Stats without ring peaks (recordings made before they were measured, synthetic ones). */
@@ -29,7 +42,7 @@ public record Stats(HandlerHistogram histogram, long handlerCalls, long handlerN
             long disabledSignals, long malformed, List<String> malformedExamples, List<RingStats> rings,
             List<String> modulesNotCaptured) {
         this(histogram, handlerCalls, handlerNs, reentered, noSlotDrops, disabledSignals, malformed, malformedExamples, rings,
-                modulesNotCaptured, 0, 0);
+                modulesNotCaptured, 0, 0, 0, 0, 0);
     }
 
     public long samplesDropped() {

@@ -98,6 +98,21 @@ public final class Slot {
         return Atomics.getOpaqueLong(region, base + SlotHeader.REENTERED);
     }
 
+    /** Mutex callbacks of uncontended acquisitions that wrote no record. */
+    public long mutexSkipped() {
+        return Atomics.getOpaqueLong(region, base + SlotHeader.MUTEX_SKIPPED);
+    }
+
+    /** Samples that found the thread waiting for a mutex (which the agent then marked contended). */
+    public long mutexMarked() {
+        return Atomics.getOpaqueLong(region, base + SlotHeader.MUTEX_MARKED);
+    }
+
+    /** Marks that found the agent's table of contended mutexes full. */
+    public long mutexTableFull() {
+        return Atomics.getOpaqueLong(region, base + SlotHeader.MUTEX_TABLE_FULL);
+    }
+
     /** Adds this slot's handler-cost histogram to {@code into} (HIST_BUCKETS long counters). */
     public void addHistogram(long[] into) {
         for (int i = 0; i < Wire.HIST_BUCKETS; i++) {

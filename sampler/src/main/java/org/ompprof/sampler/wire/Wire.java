@@ -178,6 +178,9 @@ public final class Wire {
         public static final int HANDLER_CALLS = 272;
         public static final int HANDLER_NS = 280;
         public static final int REENTERED = 288;
+        public static final int MUTEX_SKIPPED = 296;
+        public static final int MUTEX_MARKED = 304;
+        public static final int MUTEX_TABLE_FULL = 312;
         public static final int HIST = 320;
         public static final int SIZEOF_HIST = 4 * HIST_BUCKETS;
         public static final int SIZEOF = 1440;

@@ -23,6 +23,7 @@ final class RunTablesMerger {
     private final Map<String, ModuleInfo> modules = new LinkedHashMap<>();
     private long[] histogram;
     private long handlerCalls, handlerNs, reentered, noSlotDrops, disabledSignals, malformed;
+    private long mutexSkipped, mutexMarked, mutexTableFull;
     private long sampleRingPeak, eventRingPeak; // the worst of the runs: rings are per run
     private final List<String> malformedExamples = new ArrayList<>();
     private final List<RingStats> rings = new ArrayList<>();
@@ -43,6 +44,9 @@ final class RunTablesMerger {
         reentered += s.reentered();
         noSlotDrops += s.noSlotDrops();
         disabledSignals += s.disabledSignals();
+        mutexSkipped += s.mutexSkipped();
+        mutexMarked += s.mutexMarked();
+        mutexTableFull += s.mutexTableFull();
         sampleRingPeak = Math.max(sampleRingPeak, s.sampleRingPeak());
         eventRingPeak = Math.max(eventRingPeak, s.eventRingPeak());
         malformed += s.malformed();
@@ -61,7 +65,8 @@ final class RunTablesMerger {
                     m.mtimeNs(), m.buildId(), m.segments(), m.loadNs(), m.unloadNs(), m.image(), m.imagePath(), m.imageLength(), m.note()));
         }
         Stats stats = new Stats(histogram == null ? HandlerHistogram.empty() : new HandlerHistogram(histogram), handlerCalls, handlerNs,
-                reentered, noSlotDrops, disabledSignals, malformed, malformedExamples, rings, List.copyOf(notCaptured), sampleRingPeak, eventRingPeak);
+                reentered, noSlotDrops, disabledSignals, malformed, malformedExamples, rings, List.copyOf(notCaptured), sampleRingPeak, eventRingPeak,
+                mutexSkipped, mutexMarked, mutexTableFull);
         return new RunTables(new Metadata(entries), threads, renumbered, stats);
     }
 }
