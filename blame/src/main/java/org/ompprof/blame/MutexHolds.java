@@ -46,7 +46,9 @@ public final class MutexHolds {
     /**
      * The thread holding {@code waitId} at {@code t} other than {@code waiter}, with its hold; if
      * nobody holds it then (the runtime is handing it over: a release is seen by the next waiter
-     * a little later), the last hold by another thread that ended before t; null if none.
+     * a little later), the last hold by another thread that ended before t, else (the waiter
+     * itself held it last, and the runtime hands it to another thread first) the next hold by
+     * another thread; null if none.
      */
     Hold holderAt(long waitId, long t, int waiter) {
         long[] h = holds.get(waitId);
@@ -67,7 +69,11 @@ public final class MutexHolds {
                 last = new Hold((int) h[3 * i + 2], h[3 * i], h[3 * i + 1]);
             }
         }
-        return last;
+        if (last != null) return last;
+        for (int i = lo; i < n && i < lo + 8; i++) {
+            if (h[3 * i + 2] != waiter) return new Hold((int) h[3 * i + 2], h[3 * i], h[3 * i + 1]);
+        }
+        return null;
     }
 
     /** The kind the wait id was acquired as; locks when no acquire event was seen. */

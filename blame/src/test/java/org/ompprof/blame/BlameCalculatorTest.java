@@ -131,6 +131,28 @@ class BlameCalculatorTest {
         assertEquals(0, c.outsideHoldNs(BlameKind.MUTEX_LOCK));
     }
 
+    /**
+     * A hand-over: thread 1 held mutex 42 first (0..5 ms), asks again at once, and the runtime
+     * hands it to thread 2, which was descheduled and takes it at 7 ms, holding it to 12 ms.
+     * Thread 1's waiting at 5..7 ms has no earlier hold by another thread: it goes to the hold it
+     * waits for next, thread 2's, inside it.
+     */
+    @Test
+    void waitingInAHandOverGoesToTheNextHolder() {
+        SampleTable.Builder b = new SampleTable.Builder();
+        spin(b, 1, 0, 5, WaitClass.WORK, 7, NODE_OTHER);
+        for (int t = 5; t < 12; t++) b.add(1, t * MS, MS, WaitClass.MUTEX, 42, 7, NODE_MAIN);
+        spin(b, 2, 7, 12, WaitClass.WORK, 7, NODE_HOLDER);
+        MutexHolds holds = new MutexHolds.Builder().acquire(1, 42, 0, 1).acquired(1, 42, 0).released(1, 42, 5 * MS)
+                .acquire(2, 42, 3 * MS, 1).acquire(1, 42, 5 * MS, 1).acquired(2, 42, 7 * MS).released(2, 42, 12 * MS)
+                .acquired(1, 42, 12 * MS).released(1, 42, 13 * MS).build();
+        Charges c = BlameCalculator.compute(b.build(), holds, IntSets.immutable.of(1));
+        assertEquals(7 * MS, c.waitedNs(BlameKind.MUTEX_LOCK));
+        assertEquals(7 * MS, charged(c, NODE_HOLDER, 2, BlameKind.MUTEX_LOCK));
+        assertEquals(0, c.unattributedNs(BlameKind.MUTEX_LOCK));
+        assertEquals(0, c.outsideHoldNs(BlameKind.MUTEX_LOCK));
+    }
+
     static long charged(Charges c, int node, int thread, BlameKind kind) {
         long sum = 0;
         for (int i = 0; i < c.size(); i++) if (c.node(i) == node && c.thread(i) == thread && c.kind(i) == kind) sum += c.valueNs(i);

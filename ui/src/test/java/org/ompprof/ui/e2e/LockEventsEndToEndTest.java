@@ -61,9 +61,10 @@ class LockEventsEndToEndTest {
      * machine. Every hold in critical_body begins before anyone waits for it (the holder enters,
      * then the others arrive), so only the holders' check at release records them: all holds
      * that anyone waited through must be there (all but the last of each thread's rounds may go
-     * unwaited), and every sampled wait. Blame: at least 90% of the attributed waiting on the
-     * holder's code (crit_body), every nanosecond charged once; waiting with no hold by another
-     * thread before it (a hand-over to a descheduled thread on a loaded host) is at most 10%.
+     * unwaited), and every sampled wait. Blame: at least 90% of the waiting on the holder's code
+     * (crit_body), charged at the holder's samples inside its hold (at most 2% through the
+     * release-site fallback of a holder never sampled in its hold), at most 1% with no hold to
+     * charge (the agent may miss a hold in a race it documents), every nanosecond charged once.
      */
     @ParameterizedTest
     @ValueSource(ints = {2, 4})
@@ -107,8 +108,9 @@ class LockEventsEndToEndTest {
                 threads, waited / 1e6, onBody / 1e6, outside / 1e6, unattributed / 1e6);
         assertTrue(waited >= 0.5 * (threads - 1) * rounds * 20e6, seen);
         assertEquals(waited, charged, "conservation: " + seen);
-        assertTrue(unattributed <= 0.1 * waited, seen);
-        assertTrue(onBody >= 0.9 * (waited - unattributed), seen);
+        assertTrue(unattributed <= 0.01 * waited, seen);
+        assertTrue(outside <= 0.02 * waited, seen);
+        assertTrue(onBody >= 0.9 * waited, seen);
     }
 
     /** A gcc-built program taking a lock per cache access (on libomp through its GOMP entry points): nothing dropped. */
