@@ -32,15 +32,8 @@ class BlameEndToEndTest {
         return profile;
     }
 
-    /** The metric's total in ms, over all paths of one thread (0: all threads), optionally only paths containing {@code frame}. */
     private double totalMs(Path profile, String metric, int thread, String frame) throws Exception {
-        List<String> args = new java.util.ArrayList<>(List.of("export", "--format", "collapsed", "--metric", metric));
-        if (thread > 0) args.addAll(List.of("--thread", Integer.toString(thread)));
-        args.add(profile.toString());
-        Ompprof.Result r = Ompprof.run(work, Map.of(), args.toArray(String[]::new));
-        assertEquals(0, r.status(), r.err());
-        return r.out().lines().filter(l -> frame == null || List.of(l.substring(0, l.lastIndexOf(' ')).split(";")).contains(frame))
-                .mapToLong(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1))).sum() / 1e6;
+        return BlameTotals.totalMs(work, profile, metric, thread, frame);
     }
 
     /** Thread t of T waits (T-1-t) units per region; the heaviest is blamed sum_{j<T} j/(T-j) units per region. */
