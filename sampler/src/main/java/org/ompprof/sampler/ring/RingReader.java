@@ -103,16 +103,17 @@ public final class RingReader {
         long off = r & (size - 1);
         long bound = Math.min(w - r, size - off); // records never wrap: a PAD fills the ring's end
         if (bound < Wire.minRecordSize()) return fail("only " + bound + " bytes for a record header");
-        MemorySegment at = region.asSlice(data + off, bound);
-        long recSize = Integer.toUnsignedLong(Le.u32(at, Wire.RecordHeader.SIZE));
-        int type = Le.u16(at, Wire.RecordHeader.TYPE);
+        long at = data + off; // the header is read in place: one slice per record, for the record itself
+        long recSize = Integer.toUnsignedLong(Le.u32(region, at + Wire.RecordHeader.SIZE));
+        int type = Le.u16(region, at + Wire.RecordHeader.TYPE);
         if (recSize % 8 != 0 || recSize < Wire.minRecordSize() || recSize > bound) {
             return fail("record size " + recSize + " with " + bound + " bytes available");
         }
-        if (Le.u16(at, Wire.RecordHeader.VERSION) != Wire.REC_VERSION) return fail("record version " + Le.u16(at, Wire.RecordHeader.VERSION));
+        int version = Le.u16(region, at + Wire.RecordHeader.VERSION);
+        if (version != Wire.REC_VERSION) return fail("record version " + version);
         if (type == Wire.REC_PAD) return recSize;
         if (recSize < Wire.RecordHeader.SIZEOF) return fail("record size " + recSize + " is below the header size");
-        MemorySegment rec = at.asSlice(0, recSize);
+        MemorySegment rec = region.asSlice(at, recSize);
         String problem = RecordDecoder.problem(rec);
         if (problem != null) return fail(problem);
         sink.record(rec);
