@@ -98,15 +98,22 @@ public final class BlameCalculator {
         return t == null ? NO_THREADS : t;
     }
 
-    /** Equal shares among the candidates working at that moment. */
+    /**
+     * Equal shares among the candidates working at that moment: the candidate's sample whose
+     * stretch covers it, else its nearest within {@link #WINDOW_WEIGHTS} sample weights.
+     */
     private void undirected(int i, BlameKind kind, int[] candidates, long w) {
         waited[kind.ordinal()] += w;
         int own = s.threadIndex(s.thread[i]);
         blamees.clear();
         for (int k : candidates) {
             if (k == own) continue;
-            int j = s.nearest(k, s.time[i], cursor);
-            if (j >= 0 && WaitClass.of(s.cls[j]) == WaitClass.WORK && close(i, j)) blamees.add(j);
+            int j = s.covering(k, s.time[i]);
+            if (j < 0) {
+                j = s.nearest(k, s.time[i], cursor);
+                if (j >= 0 && !close(i, j)) j = -1;
+            }
+            if (j >= 0 && WaitClass.of(s.cls[j]) == WaitClass.WORK) blamees.add(j);
         }
         if (blamees.isEmpty()) {
             unattributed(i, kind, w);

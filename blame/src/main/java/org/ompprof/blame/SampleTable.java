@@ -101,6 +101,17 @@ public final class SampleTable {
         return c;
     }
 
+    /**
+     * The sample of thread index {@code k} whose stretch covers {@code t}: a sample stands for
+     * the {@code weight} before it (a thread descheduled or late to its signal is sampled once,
+     * with the overrun's weight, for all of that time), so it is the first sample at or after t
+     * if that one began by t; -1 if none does (the thread was not sampled then).
+     */
+    int covering(int k, long t) {
+        int a = firstAtOrAfter(k, t);
+        return a < to[k] && time[a] - weight[a] <= t ? a : -1;
+    }
+
     /** The sample of thread index {@code k} within [start, end) nearest in time to {@code t}, -1 if it has none there. */
     int nearestWithin(int k, long t, long start, long end) {
         int first = firstAtOrAfter(k, start), last = firstAtOrAfter(k, end) - 1;

@@ -30,6 +30,24 @@ class BlameCalculatorTest {
         assertEquals(0, c.unattributedNs(BlameKind.BARRIER));
     }
 
+    /**
+     * A descheduled worker: thread 1 works 0..3 ms, is off the CPU until 12 ms and is then
+     * sampled once with the overrun's weight (9 ms) in the same work. Thread 2 waits at the
+     * barrier at 6..8 ms: no sample of thread 1 lies near, but its 12 ms sample stands for
+     * 3..12 ms, so the waiting goes to it, none unattributed.
+     */
+    @Test
+    void aDescheduledWorkersOverrunSampleCoversTheWait() {
+        SampleTable.Builder b = new SampleTable.Builder();
+        spin(b, 1, 0, 3, WaitClass.WORK, 7, NODE_OTHER);
+        b.add(1, 12 * MS, 9 * MS, WaitClass.WORK, 0, 7, NODE_HEAVY);
+        spin(b, 2, 0, 6, WaitClass.WORK, 7, NODE_LIGHT);
+        spin(b, 2, 6, 9, WaitClass.BARRIER, 7, NODE_MAIN);
+        Charges c = BlameCalculator.compute(b.build(), new MutexHolds.Builder().build(), IntSets.immutable.of(1));
+        assertEquals(3 * MS, charged(c, NODE_HEAVY, 1, BlameKind.BARRIER));
+        assertEquals(0, c.unattributedNs(BlameKind.BARRIER));
+    }
+
     /** Three threads: one waits while two work in different contexts: half each, to the nanosecond. */
     @Test
     void sharesAreEqualPerWorkingThreadAndExact() {
