@@ -19,7 +19,6 @@ public final class BlameCalculator {
     /** A candidate's nearest sample counts as "at that moment" within this many sample weights. */
     private static final int WINDOW_WEIGHTS = 2;
     private static final int KINDS = BlameKind.values().length;
-    private static final int[] NO_THREADS = {};
 
     private final MutexHolds holds;
     private final IntSet initialSeqs;
@@ -33,6 +32,7 @@ public final class BlameCalculator {
     /** The samples being charged and what is derived from them: one window of the run, or all of it. */
     private SampleTable s;
     private int[] initialThreads;
+    private int[] allThreads;
     /** Region to the thread indices that have samples in it. */
     private LongObjectHashMap<int[]> teams;
     /** Per thread index: where the last look-up in its samples ended. */
@@ -65,6 +65,7 @@ public final class BlameCalculator {
             if (k >= 0) initial.add(k);
         });
         initialThreads = initial.toSortedArray();
+        allThreads = java.util.stream.IntStream.range(0, s.threads.length).toArray();
         cursor = new int[s.threads.length];
         indexTeams();
         for (int k = 0; k < s.threads.length; k++) {
@@ -87,15 +88,22 @@ public final class BlameCalculator {
         long w = s.weight[i];
         switch (c) {
             case IDLE -> undirected(i, BlameKind.IDLE, initialThreads, w);
-            case BARRIER -> undirected(i, BlameKind.BARRIER, team(s.region[i]), w);
+            case BARRIER -> undirected(i, BlameKind.BARRIER, team(s.region[i], s.threadIndex(s.thread[i])), w);
             case MUTEX -> directed(i, w);
             default -> { }
         }
     }
 
-    private int[] team(long region) {
+    /**
+     * The threads with samples in the region; when the waiter is the only one (regions shorter
+     * than the sampling period: a region-heavy loop's other threads are seldom sampled inside
+     * the instance the waiter is), every thread, whose samples covering the moment then say who
+     * was working.
+     */
+    private int[] team(long region, int waiter) {
         int[] t = teams.get(region);
-        return t == null ? NO_THREADS : t;
+        if (t == null || t.length == 0 || (t.length == 1 && t[0] == waiter)) return allThreads;
+        return t;
     }
 
     /**

@@ -10,7 +10,9 @@
  *   sample stands for the time since the one before, so a working thread that was descheduled
  *   (or late to its signal) and sampled once with the overrun's weight is charged for the whole
  *   stretch. Where no sample covers the moment, its sample nearest in time counts if it lies
- *   within two sample weights; either must be a working sample.
+ *   within two sample weights; either must be a working sample. The region's other threads are
+ *   those with samples in it; when the waiter is alone there (regions shorter than the sampling
+ *   period), every thread, by its sample covering the moment.
  * <li><b>Directed</b> (the {@code MUTEX_*} kinds): a sample waiting for a lock, critical,
  *   atomic or ordered is charged, by its wait id, to the context of the thread holding that
  *   mutex at that moment (from the acquired/released events): the holder's sample nearest in

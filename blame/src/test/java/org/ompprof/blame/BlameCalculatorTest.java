@@ -48,6 +48,22 @@ class BlameCalculatorTest {
         assertEquals(0, c.unattributedNs(BlameKind.BARRIER));
     }
 
+    /**
+     * Regions shorter than the sampling period: thread 2's barrier samples are the only samples
+     * of regions 8 and 9; thread 1's samples, all taken in other instances, cover the moments:
+     * its work is what thread 2 waited for.
+     */
+    @Test
+    void aWaiterAloneInItsRegionIsBlamedOnWhoWorkedMeanwhile() {
+        SampleTable.Builder b = new SampleTable.Builder();
+        for (int t = 0; t < 4; t++) b.add(1, t * MS, MS, WaitClass.WORK, 0, 10 + t, NODE_HEAVY);
+        b.add(2, MS, MS, WaitClass.BARRIER, 0, 8, NODE_OTHER);
+        b.add(2, 2 * MS, MS, WaitClass.BARRIER, 0, 9, NODE_OTHER);
+        Charges c = BlameCalculator.compute(b.build(), new MutexHolds.Builder().build(), IntSets.immutable.of(1));
+        assertEquals(2 * MS, charged(c, NODE_HEAVY, 1, BlameKind.BARRIER));
+        assertEquals(0, c.unattributedNs(BlameKind.BARRIER));
+    }
+
     /** Three threads: one waits while two work in different contexts: half each, to the nanosecond. */
     @Test
     void sharesAreEqualPerWorkingThreadAndExact() {
