@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.OffsetDateTime;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -59,7 +58,7 @@ public final class Recorder {
     }
 
     /** Everything decided before the program starts. */
-    record Plan(List<String> typedCommand, List<String> command, Path program, OutputTarget output, Path agent, LibraryShim libraries,
+    record Plan(List<String> typedCommand, ProgramStart start, Path program, OutputTarget output, Path agent, LibraryShim libraries,
             RegionLayout layout, boolean keepRaw, int signal) {}
 
     private final Context ctx;
@@ -87,9 +86,9 @@ public final class Recorder {
         Path agent = Toolchain.agent(ctx.properties(), ctx.cwd());
         RegionLayout layout = layout(o);
         LibraryShim libraries = LibraryShim.plan(LoadedLibraries.of(program, ctx.env()), () -> Toolchain.libomp(ctx.properties()));
-        List<String> command = new ArrayList<>(o.command());
-        command.set(0, program.toString());
-        return new Plan(o.command(), command, program, output, agent, libraries, layout, o.keepRaw(), o.signal());
+        ProgramStart start = ProgramStart.plan(o.command(), program, agent, ctx.properties(), ctx.env().get("PATH"),
+                System.getenv("PATH"), Path.of("/proc/self/status"));
+        return new Plan(o.command(), start, program, output, agent, libraries, layout, o.keepRaw(), o.signal());
     }
 
     static RegionLayout layout(RecordOptions o) {
@@ -123,8 +122,9 @@ public final class Recorder {
 
     private Map<String, String> childEnvironment(Plan plan, Cleanup cleanup) throws IOException {
         Map<String, String> env = new HashMap<>(ctx.env());
+        plan.start().adjust(env);
         env.put("OMP_TOOL_LIBRARIES", plan.agent().toString());
-        env.put("OMP_TOOL", "enabled");
+        if (env.containsKey("OMP_TOOL")) env.put("OMP_TOOL", "enabled"); // unset means enabled: the program's own stays unset
         if (!plan.libraries().isEmpty()) {
             Path shim = plan.libraries().create();
             cleanup.add(() -> LibraryShim.delete(shim));
@@ -161,13 +161,13 @@ public final class Recorder {
     }
 
     private Process start(Plan plan, Map<String, String> env) {
-        ProcessBuilder pb = new ProcessBuilder(plan.command()).directory(ctx.cwd().toFile()).inheritIO();
+        ProcessBuilder pb = new ProcessBuilder(plan.start().command()).directory(ctx.cwd().toFile()).inheritIO();
         pb.environment().clear();
         pb.environment().putAll(env);
         try {
             return pb.start();
         } catch (IOException e) {
-            throw new UserError("cannot run " + plan.command().getFirst() + ": " + e.getMessage());
+            throw new UserError("cannot run " + plan.typedCommand().getFirst() + ": " + e.getMessage());
         }
     }
 

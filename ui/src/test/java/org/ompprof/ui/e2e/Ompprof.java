@@ -20,7 +20,12 @@ public final class Ompprof {
 
     /** Starts ompprof with ARGS and extra environment; output goes to files in {@code work}. */
     static Process start(Path work, Map<String, String> env, List<String> args) throws IOException {
-        List<String> cmd = new ArrayList<>();
+        return start(work, env, List.of(), args);
+    }
+
+    /** Starts {@code wrapper} followed by the ompprof command line (java ... Main ARGS). */
+    static Process start(Path work, Map<String, String> env, List<String> wrapper, List<String> args) throws IOException {
+        List<String> cmd = new ArrayList<>(wrapper);
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         if (!args.isEmpty() && args.getFirst().equals("record")) cmd.add("-XX:TieredStopAtLevel=1"); // as ./ompprof does
         cmd.addAll(List.of("--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC",
@@ -43,7 +48,12 @@ public final class Ompprof {
 
     /** Runs ompprof to completion (at most two minutes). */
     public static Result run(Path work, Map<String, String> env, String... args) throws Exception {
-        Process p = start(work, env, List.of(args));
+        return runWrapped(work, env, List.of(), args);
+    }
+
+    /** Runs {@code wrapper} followed by the ompprof command line to completion (at most two minutes). */
+    public static Result runWrapped(Path work, Map<String, String> env, List<String> wrapper, String... args) throws Exception {
+        Process p = start(work, env, wrapper, List.of(args));
         if (!p.waitFor(120, TimeUnit.SECONDS)) {
             p.destroyForcibly();
             throw new AssertionError("ompprof did not finish: " + List.of(args));
