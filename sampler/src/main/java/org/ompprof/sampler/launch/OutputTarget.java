@@ -17,6 +17,10 @@ public record OutputTarget(Path path, String shown) {
     static final String EXTENSION = ".ompprof";
 
     static OutputTarget choose(Optional<String> requested, Path program, Path cwd) {
+        if (requested.isPresent() && requested.get().equals("-")) {
+            throw new UserError("record: -o - cannot be standard output, which the program writes to; give a file name "
+                    + "(ompprof export -o - streams it afterwards)");
+        }
         return of(requested.orElse(program.getFileName() + EXTENSION), cwd);
     }
 

@@ -62,6 +62,8 @@ public final class Ompprof {
     }
 
     static Result result(Path work, int status) throws IOException {
-        return new Result(status, Files.readString(work.resolve("stdout.txt")), Files.readString(work.resolve("stderr.txt")));
+        // decoded leniently: -o - puts profiles and images on standard output
+        return new Result(status, new String(Files.readAllBytes(work.resolve("stdout.txt")), java.nio.charset.StandardCharsets.UTF_8),
+                new String(Files.readAllBytes(work.resolve("stderr.txt")), java.nio.charset.StandardCharsets.UTF_8));
     }
 }
