@@ -15,10 +15,12 @@ import org.ompprof.sampler.wire.Wire;
  * @param startPaused sample only once the program calls {@code omp_control_tool(omp_control_tool_start, ...)}
  * @param keepRaw also keep the raw recording (stack snapshots and callback records) as {@code FILE.raw}
  * @param timelineResolutionNs 0: the timelines keep every sample; else one entry per thread per this much time
+ * @param cpuTimers cpu mode on the threads' POSIX CPU-clock timers even where perf events are allowed
  * @param command the program and its arguments
  */
 public record RecordOptions(Optional<String> output, int mode, int rateHz, int stackBytes, int slots, int ringKib,
-        int eventRingKib, boolean startPaused, boolean keepRaw, long timelineResolutionNs, int signal, boolean help, List<String> command) {
+        int eventRingKib, boolean startPaused, boolean keepRaw, long timelineResolutionNs, int signal, boolean cpuTimers, boolean help,
+        List<String> command) {
     public static final int DEFAULT_RATE = 1000;
     public static final int DEFAULT_STACK_BYTES = 16 * 1024;
     public static final int DEFAULT_SLOTS = 64;
@@ -33,7 +35,7 @@ public record RecordOptions(Optional<String> output, int mode, int rateHz, int s
 
     public static final String USAGE = """
             usage: ompprof record [-o FILE] [--mode wall|cpu] [--rate HZ] [--stack-bytes N]
-                                  [--slots N] [--ring-kib N] [--event-ring-kib N] [--start-paused] [--signal SIG] [--keep-raw]
+                                  [--slots N] [--ring-kib N] [--event-ring-kib N] [--start-paused] [--signal SIG] [--cpu-timers] [--keep-raw]
                                   [--timeline-resolution DURATION] -- PROGRAM ARGS...
 
             Runs PROGRAM under the profiler and writes its profile (default: PROGRAM.ompprof
@@ -41,7 +43,10 @@ public record RecordOptions(Optional<String> output, int mode, int rateHz, int s
 
               -o, --output FILE   where to write the profile
               --mode wall|cpu     sample on wall-clock time (default; sees waiting threads too)
-                                  or on each thread's CPU time
+                                  or on each thread's CPU time (perf cpu-clock events where the
+                                  kernel allows them, perf_event_paranoid <= 2; else CPU-clock
+                                  timers, which fire at the kernel's tick: often 250 Hz at most)
+              --cpu-timers        cpu mode on CPU-clock timers even where perf events are allowed
               --rate HZ           samples per second per thread (default 1000)
               --stack-bytes N     bytes of stack copied per sample (default 16384, at most 65536)
               --slots N           threads that can be recorded at once (default 64)
@@ -87,6 +92,7 @@ public record RecordOptions(Optional<String> output, int mode, int rateHz, int s
         private boolean keepRaw;
         private long timelineResolutionNs;
         private int signal = SamplingSignal.SIGPROF;
+        private boolean cpuTimers;
         private boolean help;
 
         Parser(List<String> args) {
@@ -109,8 +115,9 @@ public record RecordOptions(Optional<String> output, int mode, int rateHz, int s
                 throw new UserError("record: no program given; usage: ompprof record [OPTIONS] -- PROGRAM ARGS...");
             }
             if (!help && command.getFirst().isEmpty()) throw new UserError("record: the program name is empty");
+            if (cpuTimers && mode != Wire.MODE_CPU) throw new UserError("record: --cpu-timers is for --mode cpu; add --mode cpu or drop it");
             return new RecordOptions(Optional.ofNullable(output), mode, rate, stack, slots, ringKib, eventRingKib, startPaused, keepRaw, timelineResolutionNs,
-                    signal, help, command);
+                    signal, cpuTimers, help, command);
         }
 
         private void option(String a) {
@@ -125,6 +132,7 @@ public record RecordOptions(Optional<String> output, int mode, int rateHz, int s
                 case "-h", "--help" -> help = true;
                 case "-o", "--output" -> output = value(name, inline);
                 case "--keep-raw" -> keepRaw = true;
+                case "--cpu-timers" -> cpuTimers = true;
                 case "--start-paused" -> startPaused = true;
                 case "--signal" -> signal = SamplingSignal.parse(value(name, inline));
                 case "--mode" -> mode = mode(value(name, inline));

@@ -22,6 +22,7 @@ import org.ompprof.sampler.collect.DrainWarmup;
 import org.ompprof.sampler.collect.Drainer;
 import org.ompprof.sampler.collect.RecordingBuilder;
 import org.ompprof.sampler.collect.RunCollector;
+import org.ompprof.sampler.collect.SamplingRate;
 import org.ompprof.sampler.collect.Spool;
 import org.ompprof.sampler.posix.Posix;
 import org.ompprof.sampler.recording.Metadata;
@@ -102,7 +103,7 @@ public final class Recorder {
         }
         long eventRing = Math.max(o.eventRingKib() * 1024L, Long.highestOneBit(8 * biggestSample - 1) * 2);
         return new RegionLayout(o.slots(), ring, eventRing, o.mode(), o.rateHz(), o.stackBytes(),
-                o.startPaused() ? Wire.REGION_START_PAUSED : 0);
+                (o.startPaused() ? Wire.REGION_START_PAUSED : 0) | (o.cpuTimers() ? Wire.REGION_CPU_TIMERS : 0));
     }
 
     private int execute(Plan plan) throws IOException, InterruptedException {
@@ -234,6 +235,16 @@ public final class Recorder {
         m.put(Metadata.PID, Long.toString(region.agentPid()));
         m.put(Metadata.MODE, OmptNames.mode(plan.layout().mode()));
         m.put(Metadata.RATE_HZ, Integer.toString(plan.layout().rateHz()));
+        SamplingRate rate = c.samplingRate();
+        if (rate.threads() > 0) {
+            m.put(Metadata.ACHIEVED_RATE_HZ, String.format(java.util.Locale.ROOT, "%.1f", rate.medianHz()));
+            m.put(Metadata.ACHIEVED_RATE_LOWEST_HZ, String.format(java.util.Locale.ROOT, "%.1f", rate.lowestHz()));
+            m.put(Metadata.ACHIEVED_RATE_THREADS, Integer.toString(rate.threads()));
+        }
+        if (plan.layout().mode() == Wire.MODE_CPU) {
+            m.put(Metadata.PERF_SAMPLES, Long.toString(rate.perfSamples()));
+            if ((plan.layout().flags() & Wire.REGION_CPU_TIMERS) != 0) m.put(Metadata.CPU_TIMERS_ASKED, "true");
+        }
         m.put(Metadata.STACK_BYTES, Integer.toString(plan.layout().stackBytes()));
         m.put(Metadata.SLOTS, Integer.toString(plan.layout().slots()));
         if ((plan.layout().flags() & Wire.REGION_START_PAUSED) != 0) m.put(Metadata.START_PAUSED, "true");
