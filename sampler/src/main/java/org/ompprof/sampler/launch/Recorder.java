@@ -41,6 +41,7 @@ public final class Recorder {
     static final String NO_OMPT = "no OpenMP runtime with OMPT connected (is the program built with -fopenmp "
             + "and running on libomp?); recorded nothing";
     private static final long PROGRESS_INTERVAL_MS = 250;
+    static final String AUDIT_LIBRARY = "libompprof-audit.so";
 
     /**
      * What a recording needs from its surroundings; tests substitute their own.
@@ -125,6 +126,12 @@ public final class Recorder {
         Map<String, String> env = new HashMap<>(ctx.env());
         plan.start().adjust(env);
         env.put("OMP_TOOL_LIBRARIES", plan.agent().toString());
+        // the loader's auditor announces a library before dlclose unmaps it; it takes itself out of LD_AUDIT at start
+        Path audit = plan.agent().resolveSibling(AUDIT_LIBRARY);
+        if (Files.isRegularFile(audit)) {
+            String theirs = env.get("LD_AUDIT");
+            env.put("LD_AUDIT", theirs == null || theirs.isEmpty() ? audit.toString() : audit + ":" + theirs);
+        }
         if (env.containsKey("OMP_TOOL")) env.put("OMP_TOOL", "enabled"); // unset means enabled: the program's own stays unset
         if (!plan.libraries().isEmpty()) {
             Path shim = plan.libraries().create();
