@@ -44,7 +44,9 @@ record ProgramStart(List<String> command, boolean helper, boolean shellLevelWasU
      */
     static ProgramStart plan(List<String> typed, Path program, Path agent, Function<String, String> properties, String childPath,
             String jvmPath, Path procStatus) {
-        long ignored = mask(properties.apply(IGNORED_PROPERTY), 0);
+        // without the script's word (the jar run directly, tests) the shell's state is unknown: the JVM's stays
+        boolean known = properties.apply(IGNORED_PROPERTY) != null && properties.apply(BLOCKED_PROPERTY) != null;
+        long ignored = known ? mask(properties.apply(IGNORED_PROPERTY), 0) : jvmIgnored(procStatus);
         long blocked = mask(properties.apply(BLOCKED_PROPERTY), 0);
         boolean shlvlUnset = Boolean.parseBoolean(properties.apply(SHLVL_UNSET_PROPERTY));
         boolean jvmFindsOther = !typed.getFirst().contains("/") && !Objects.equals(childPath, jvmPath);
