@@ -47,6 +47,8 @@ enum ompprof_mode { OMPPROF_MODE_WALL = 0, OMPPROF_MODE_CPU = 1 };
 enum ompprof_region_flags {
   /* sampling starts paused: only omp_control_tool(omp_control_tool_start) starts it */
   OMPPROF_REGION_START_PAUSED = 1u << 8, /* above the signal number in the low 8 bits */
+  /* cpu mode with POSIX CPU-clock timers even where perf events are allowed */
+  OMPPROF_REGION_CPU_TIMERS = 1u << 9,
 };
 
 /* Written by the JVM before the program starts, except where marked. */
@@ -212,6 +214,8 @@ enum ompprof_sample_flags {
   OMPPROF_SAMPLE_OMPT_READY = 1, /* OMPT inquiry functions were available */
   OMPPROF_SAMPLE_UNKNOWN_THREAD = 2, /* slot claimed in the handler: no thread_begin seen */
   OMPPROF_SAMPLE_PAUSED = 4,         /* reserved */
+  OMPPROF_SAMPLE_PERF = 8,           /* cpu mode, from the thread's perf cpu-clock event: the weight
+                                        is the CPU time the kernel counted since the previous sample */
 };
 
 /* OMPPROF_REC_SAMPLE payload, followed by task_levels x ompprof_task_level,

@@ -95,7 +95,7 @@ static const char *validate(const struct ompprof_region_header *h, uint64_t file
   if (h->mode != OMPPROF_MODE_WALL && h->mode != OMPPROF_MODE_CPU)
     return "OMPPROF_SHM mode unknown";
   uint32_t sig = h->flags & 0xffu;
-  if ((h->flags & ~(0xffu | OMPPROF_REGION_START_PAUSED)) != 0 || (sig != 0 && (sig == SIGKILL || sig == SIGSTOP || (int)sig > SIGRTMAX)))
+  if ((h->flags & ~(0xffu | OMPPROF_REGION_START_PAUSED | OMPPROF_REGION_CPU_TIMERS)) != 0 || (sig != 0 && (sig == SIGKILL || sig == SIGSTOP || (int)sig > SIGRTMAX)))
     return "OMPPROF_SHM sampling signal unusable";
   if (h->stack_bytes > h->sample_ring_size / 4)
     return "OMPPROF_SHM stack_bytes too large for the sample ring";
@@ -161,6 +161,7 @@ ompt_start_tool(unsigned int omp_version, const char *runtime_version)
   if (h->flags & OMPPROF_REGION_START_PAUSED)
     g->gate |= GATE_PAUSED;
   g->signo = (h->flags & 0xffu) ? (int)(h->flags & 0xffu) : SIGPROF;
+  g->cpu_timers_only = (h->flags & OMPPROF_REGION_CPU_TIMERS) != 0;
   g->omp_version = omp_version;
   const char *dbg = getenv("OMPPROF_DEBUG");
   g->debug = dbg && *dbg && strcmp(dbg, "0") != 0;
@@ -194,6 +195,7 @@ static void atfork_parent(void)
 
 static void atfork_child(void)
 {
+  timer_forget_in_child();
   __atomic_store_n(&ompprof_g.attached, 0, __ATOMIC_RELEASE);
   __atomic_or_fetch(&ompprof_g.gate, GATE_DISABLED, __ATOMIC_RELAXED);
   __atomic_store_n(&ompprof_g.forking, 0, __ATOMIC_RELEASE);

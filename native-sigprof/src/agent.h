@@ -7,6 +7,7 @@
 #ifndef OMPPROF_AGENT_H
 #define OMPPROF_AGENT_H
 
+#include <signal.h>
 #include <stdint.h>
 #include <sys/syscall.h>
 #include <time.h>
@@ -38,11 +39,13 @@ struct priv {
   struct ring event;
   uint64_t stack_lo, stack_hi; /* hi == 0: unknown */
   timer_t timer;
+  int perf_fd;         /* has_timer == TIMER_PERF: the thread's cpu-clock perf event */
+  uint64_t perf_count; /* the event's count (CPU ns) at the previous sample */
   uint32_t index;
   uint32_t thread_seq;
   uint32_t os_tid;
   uint32_t thread_type;
-  uint8_t has_timer;
+  uint8_t has_timer; /* TIMER_NONE, TIMER_POSIX or TIMER_PERF */
   uint8_t unknown_thread; /* claimed by the handler, no thread_begin since */
   uint8_t end_deferred;   /* thread_end seen, slot kept OWNED for finalize */
   uint8_t in_handler;
@@ -67,6 +70,8 @@ struct priv {
     uint64_t start_ns;     /* non-zero: ACQUIRED was written, at this time */
   } held[HELD_MAX];
 } __attribute__((aligned(64)));
+
+enum { TIMER_NONE = 0, TIMER_POSIX = 1, TIMER_PERF = 2 };
 
 /* TLS is only ever a pointer (initial-exec: the library is dlopen'ed and the
  * general-dynamic model may allocate on first access, i.e. malloc in a
@@ -97,6 +102,7 @@ struct agent {
   int ompt_ready;
   int signo;        /* the sampling signal */
   int sampling_off; /* 1: the program owns the signal, no timer is armed */
+  int cpu_timers_only; /* cpu mode: POSIX CPU-clock timers, no perf events (OMPPROF_REGION_CPU_TIMERS) */
 
   ompt_set_callback_t set_callback;
   ompt_get_state_t get_state;
@@ -175,6 +181,9 @@ void slot_end_deferred(void);
 /* timers.c */
 void timer_arm(struct priv *p);
 void timer_disarm(struct priv *p);
+void timer_forget_in_child(void);
+int timer_is_perf_signal(const struct priv *p, const siginfo_t *si); /* signal-safe */
+uint64_t timer_perf_elapsed(struct priv *p);                        /* signal-safe */
 
 /* handler.c */
 int handler_install(void);

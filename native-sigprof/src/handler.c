@@ -148,13 +148,16 @@ static void take_sample(struct priv *p, const siginfo_t *si, const ucontext_t *u
     struct ompprof_record_header *h = (struct ompprof_record_header *)(void *)res.rec;
     struct ompprof_sample *s = (struct ompprof_sample *)(void *)(h + 1);
     /* si_overrun is only meaningful for POSIX timer signals; an external
-     * kill(SIGPROF) stands for one period. */
+     * kill(SIGPROF) stands for one period. A perf event's sample stands for
+     * the CPU time its count grew by since the thread's previous one. */
     uint64_t overrun = si && si->si_code == SI_TIMER && si->si_overrun > 0
                            ? (uint64_t)si->si_overrun : 0;
+    int perf = timer_is_perf_signal(p, si);
+    uint64_t counted = perf ? timer_perf_elapsed(p) : 0;
     s->time_ns = t0;
-    s->weight_ns = g->period_ns * (1 + overrun);
+    s->weight_ns = counted ? counted : g->period_ns * (1 + overrun);
     s->os_tid = p->os_tid;
-    s->flags = p->unknown_thread ? OMPPROF_SAMPLE_UNKNOWN_THREAD : 0;
+    s->flags = (p->unknown_thread ? OMPPROF_SAMPLE_UNKNOWN_THREAD : 0) | (perf ? OMPPROF_SAMPLE_PERF : 0);
     s->wait_id = 0;
     uint32_t levels_bytes = 0;
     if (__atomic_load_n(&g->ompt_ready, __ATOMIC_ACQUIRE)) {
@@ -214,10 +217,11 @@ static void on_sigprof(int sig, siginfo_t *si, void *ucv) /* signal-safe */
   int saved_errno = errno;
   if (!agent_attached())
     goto out;
-  /* our timers' signals carry SI_TIMER; anything else is the program's (setitimer, kill) */
-  if (!si || si->si_code != SI_TIMER)
-    __atomic_add_fetch(&ompprof_g.hdr->foreign_signals, 1, __ATOMIC_RELAXED);
   struct priv *p = handler_priv();
+  /* our timers' signals carry SI_TIMER, our perf events' POLL_IN and their
+   * descriptor; anything else is the program's (setitimer, kill) */
+  if (!si || (si->si_code != SI_TIMER && !timer_is_perf_signal(p, si)))
+    __atomic_add_fetch(&ompprof_g.hdr->foreign_signals, 1, __ATOMIC_RELAXED);
   if (!p)
     goto out;
   if (p->in_handler) {

@@ -339,6 +339,16 @@ static void unload_vanished(struct priv *p)
   }
 }
 
+/* Called by libompprof-audit.so (LD_AUDIT) from la_objclose, on the thread
+ * that closes a library, before the loader unmaps it: a rescan announces it
+ * (file held) while it is still listed. */
+__attribute__((visibility("default"))) void ompprof_objclose(void)
+{
+  if (!agent_attached() || !table)
+    return;
+  modules_rescan(priv_for_agent(), 1);
+}
+
 void modules_rescan(struct priv *p, int force)
 {
   if (!p || !table)

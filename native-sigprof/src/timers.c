@@ -1,11 +1,25 @@
 /*
- * Per-thread sampling timers. Each thread owns a POSIX timer that delivers
- * SIGPROF to that thread only (SIGEV_THREAD_ID), so samples are spread over
- * threads by their own clock instead of whichever thread the kernel picks
- * for a process-directed signal.
+ * Per-thread sampling timers. Each thread owns a timer that signals that
+ * thread only, so samples are spread over threads by their own clock instead
+ * of whichever thread the kernel picks for a process-directed signal.
+ *
+ * Wall mode: a POSIX timer on CLOCK_MONOTONIC (SIGEV_THREAD_ID).
+ * CPU mode: a perf software cpu-clock event of the thread (hrtimer based, so
+ * it keeps the asked rate; POSIX CPU-clock timers only fire at the kernel's
+ * tick, 250 Hz on common kernels), delivering the sampling signal to the
+ * thread (F_SETOWN_EX/F_OWNER_TID, F_SETSIG, O_ASYNC) on every overflow.
+ * Where the kernel refuses perf events (perf_event_paranoid, seccomp) the
+ * thread's CPU-clock POSIX timer stands in.
  */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
 #include <signal.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "agent.h"
 
@@ -18,10 +32,57 @@ static uint64_t mix64(uint64_t x)
   return x ^ (x >> 31);
 }
 
+static int perf_open(struct perf_event_attr *a, uint32_t tid)
+{
+  return (int)syscall(SYS_perf_event_open, a, (pid_t)tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+/* 1 armed; 0 not allowed here (the caller falls back to a POSIX timer). */
+static int perf_arm(struct priv *p)
+{
+  struct agent *g = &ompprof_g;
+  struct perf_event_attr a;
+  memset(&a, 0, sizeof a);
+  a.type = PERF_TYPE_SOFTWARE;
+  a.size = sizeof a;
+  a.config = PERF_COUNT_SW_CPU_CLOCK;
+  a.sample_period = g->period_ns;
+  a.wakeup_events = 1;
+  a.disabled = 1; /* enabled once the signal is routed: SIGIO's default would end the program */
+  int fd = perf_open(&a, p->os_tid);
+  if (fd < 0 && (errno == EACCES || errno == EPERM)) {
+    /* perf_event_paranoid 2: user time only (time in the kernel is then not sampled) */
+    a.exclude_kernel = 1;
+    a.exclude_hv = 1;
+    fd = perf_open(&a, p->os_tid);
+  }
+  if (fd < 0)
+    return 0;
+  struct f_owner_ex owner = {F_OWNER_TID, (pid_t)p->os_tid};
+  int fl = fcntl(fd, F_GETFL);
+  if (fl < 0 || fcntl(fd, F_SETOWN_EX, &owner) != 0 || fcntl(fd, F_SETSIG, g->signo) != 0 ||
+      fcntl(fd, F_SETFL, fl | O_ASYNC) != 0) {
+    close(fd);
+    return 0;
+  }
+  p->perf_fd = fd;
+  p->perf_count = 0;
+  __atomic_signal_fence(__ATOMIC_SEQ_CST); /* the handler sees the fd before the first signal */
+  p->has_timer = TIMER_PERF;
+  if (ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) != 0) {
+    p->has_timer = TIMER_NONE;
+    close(fd);
+    return 0;
+  }
+  return 1;
+}
+
 void timer_arm(struct priv *p)
 {
   struct agent *g = &ompprof_g;
   if (p->has_timer || __atomic_load_n(&g->sampling_off, __ATOMIC_ACQUIRE))
+    return;
+  if (g->mode == OMPPROF_MODE_CPU && !g->cpu_timers_only && perf_arm(p))
     return;
   struct sigevent sev = {0};
   sev.sigev_notify = SIGEV_THREAD_ID;
@@ -47,13 +108,52 @@ void timer_arm(struct priv *p)
     return;
   }
   p->timer = t;
-  p->has_timer = 1;
+  p->has_timer = TIMER_POSIX;
 }
 
 void timer_disarm(struct priv *p)
 {
-  if (!p->has_timer)
+  uint8_t kind = p->has_timer;
+  if (kind == TIMER_NONE)
     return;
-  p->has_timer = 0;
-  timer_delete(p->timer);
+  p->has_timer = TIMER_NONE;
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  if (kind == TIMER_PERF) {
+    ioctl(p->perf_fd, PERF_EVENT_IOC_DISABLE, 0);
+    close(p->perf_fd);
+  } else {
+    timer_delete(p->timer);
+  }
+}
+
+/* A fork child inherits the perf events' descriptors (POSIX timers are not
+ * inherited): they count and signal the parent's threads, so the child only
+ * closes its copies, which leaves the parent's events alone. */
+void timer_forget_in_child(void)
+{
+  struct agent *g = &ompprof_g;
+  for (uint32_t i = 0; g->privs && i < g->slot_count; i++) {
+    struct priv *p = &g->privs[i];
+    if (p->has_timer == TIMER_PERF)
+      close(p->perf_fd);
+    p->has_timer = TIMER_NONE;
+  }
+}
+
+/* Whether this signal is the overflow of this thread's perf event (the
+ * kernel sends it with si_code POLL_IN and the event's descriptor). */
+int timer_is_perf_signal(const struct priv *p, const siginfo_t *si) /* signal-safe */
+{
+  return si && p && p->has_timer == TIMER_PERF && si->si_code == POLL_IN && si->si_fd == p->perf_fd;
+}
+
+/* CPU time counted since the previous sample; read(2) is async-signal-safe. */
+uint64_t timer_perf_elapsed(struct priv *p) /* signal-safe */
+{
+  uint64_t count = 0;
+  if (read(p->perf_fd, &count, sizeof count) != (ssize_t)sizeof count || count < p->perf_count)
+    return 0;
+  uint64_t d = count - p->perf_count;
+  p->perf_count = count;
+  return d;
 }

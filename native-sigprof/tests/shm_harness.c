@@ -235,7 +235,7 @@ static int analyze(int expect_threads, uint32_t mode, uint32_t rate, int status,
   struct thread_info th[64];
   int nth = 0;
   uint64_t count[OMPPROF_REC_TASK_BATCH_PACKED + 1] = {0};
-  uint64_t batched = 0;
+  uint64_t batched = 0, perf_samples = 0;
   uint64_t state_count[0x200] = {0};
   uint64_t fd_held = 0, agent_end_threads = 0, agent_end_timers_failed = 0;
   uint64_t callbacks = 0, with_stack = 0, truncated = 0, parallel_ids_in_samples = 0;
@@ -347,8 +347,14 @@ static int analyze(int expect_threads, uint32_t mode, uint32_t rate, int status,
       fail("unknown state 0x%x", s->state);
     else
       state_count[s->state]++;
-    if (s->weight_ns < period || s->weight_ns % period)
+    if (s->flags & OMPPROF_SAMPLE_PERF) {
+      perf_samples++;
+      /* a perf event's sample weighs the CPU time counted since the previous one */
+      if (H->mode != OMPPROF_MODE_CPU || s->weight_ns == 0 || s->weight_ns > 1000000000ull)
+        fail("perf sample in mode %u weighing %" PRIu64 " ns", H->mode, s->weight_ns);
+    } else if (s->weight_ns < period || s->weight_ns % period) {
       fail("weight %" PRIu64 " not a multiple of the period", s->weight_ns);
+    }
     if (s->os_tid != t->os_tid)
       fail("sample tid %u, thread's %u", s->os_tid, t->os_tid);
     if (s->ctx.stack_len > STACK_BYTES || s->task_levels > OMPPROF_MAX_LEVELS ||
@@ -393,6 +399,8 @@ static int analyze(int expect_threads, uint32_t mode, uint32_t rate, int status,
     printf(" #%u(tid %u, type %u, %" PRIu64 " samples weighing %.0f ms)", th[k].seq, th[k].os_tid,
            th[k].type, th[k].samples, (double)th[k].weight_ns / 1e6);
   printf("\n");
+  if (mode == OMPPROF_MODE_CPU)
+    printf("cpu clock: %" PRIu64 " samples from perf events\n", perf_samples);
 
   /* handler cost, as measured by the agent */
   uint64_t calls = 0, ns = 0, hist[OMPPROF_HIST_BUCKETS] = {0}, reentered = 0;

@@ -12,7 +12,8 @@ import org.ompprof.ui.pipeline.ProfileDiffer;
 final class DiffCommand {
     static final String USAGE = """
         usage: ompprof diff [-o OUT] A B
-          a differential profile of B against the base A (default OUT: B-minus-A.ompprof):
+          a differential profile of B against the base A (default OUT: B-minus-A.ompprof;
+          -o - writes it to standard output):
           B's profile, whose every calling context also holds A's values (metrics a.NAME) and
           B minus A (delta.NAME), thread by thread number. Then:
             ompprof export --format html -o diff.html OUT      flame graph of B colored by change
@@ -34,8 +35,11 @@ final class DiffCommand {
             if (Files.isDirectory(in)) throw new UserError("diff: " + in + " is a directory, not a profile");
         }
         if (output == null) output = Path.of(stem(inputs.get(1)) + "-minus-" + stem(inputs.get(0)) + ".ompprof");
-        ProfileDiffer.Result r = ProfileDiffer.diff(inputs.get(0), inputs.get(1), output);
-        err.printf("ompprof: wrote %s (%,d contexts, %,d bytes)%n", output, r.contexts(), r.bytes());
+        ProfileDiffer.Result r = StandardOutput.means(output)
+                ? StandardOutput.through(file -> ProfileDiffer.diff(inputs.get(0), inputs.get(1), file), out)
+                : ProfileDiffer.diff(inputs.get(0), inputs.get(1), output);
+        err.printf("ompprof: wrote %s (%,d contexts, %,d bytes)%n", StandardOutput.means(output) ? "standard output" : output,
+                r.contexts(), r.bytes());
         return 0;
     }
 

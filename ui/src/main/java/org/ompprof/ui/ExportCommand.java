@@ -50,7 +50,7 @@ final class ExportCommand {
           --metric   what weighs the stacks: samples (default), time, time.work_parallel,
                      time.barrier, time.lock, time.idle, ... (an unknown name lists them all)
           --thread   one thread only (its number in `ompprof info`)
-          -o OUT     write to OUT instead of standard output
+          -o OUT     write to OUT instead of standard output (-o -: standard output)
           --self-profile FILE.jfr   record what ompprof itself costs (JFR) into FILE.jfr
         """;
 
@@ -117,7 +117,10 @@ final class ExportCommand {
                 case "--metric" -> metric = value(args, ++i, a);
                 case SelfProfile.OPTION -> selfProfile = value(args, ++i, a);
                 case "--thread" -> thread = number(value(args, ++i, a));
-                case "-o", "--output" -> output = OutputTarget.of(value(args, ++i, a), Path.of("").toAbsolutePath());
+                case "-o", "--output" -> {
+                    String v = value(args, ++i, a);
+                    output = v.equals(StandardOutput.NAME) ? null : OutputTarget.of(v, Path.of("").toAbsolutePath());
+                }
                 default -> {
                     if (a.startsWith("-")) throw new UserError("unknown option " + a + "; see ompprof export --help");
                     files.add(a);

@@ -87,15 +87,37 @@ public final class InfoCommand {
         line(s, "started", m.get(Metadata.START_TIME, "?") + " on " + m.get(Metadata.HOST, "?") + ", pid " + m.get(Metadata.PID, "?"));
         m.get(Metadata.MPI_RANK).ifPresent(rank -> line(s, "mpi", "rank " + rank + m.get(Metadata.MPI_WORLD_SIZE).map(n -> " of " + n).orElse("")
                 + m.get(Metadata.JOB_ID).map(j -> ", job " + j).orElse("")));
-        line(s, "sampling", m.get(Metadata.MODE, "?") + " time, " + m.get(Metadata.RATE_HZ, "?") + " Hz per thread, stack snapshots up to "
-                + m.get(Metadata.STACK_BYTES, "?") + " bytes"
+        line(s, "sampling", m.get(Metadata.MODE, "?") + " time, " + m.get(Metadata.RATE_HZ, "?") + " Hz per thread asked"
+                + achievedRate(m) + ", stack snapshots up to " + m.get(Metadata.STACK_BYTES, "?") + " bytes"
                 + (m.flag(Metadata.START_PAUSED) ? "; started paused, scoped by the program's omp_control_tool calls" : ""));
+        cpuClock(m).ifPresent(c -> line(s, "cpu clock", c));
         line(s, "runtime", runtime(m));
         signal(s, m);
         line(s, "duration", String.format(Locale.ROOT, "%.2f s, exit status %s", m.getLong(Metadata.WALL_NS, 0) / 1e9,
                 m.get(Metadata.EXIT_STATUS, "?")));
         line(s, "ompprof", m.get(Metadata.OMPPROF_VERSION, "?") + (m.flag(Metadata.GOMP_SHIM) ? " (GCC program run on libomp)" : ""));
         s.append('\n');
+    }
+
+    /** ", 998 Hz achieved (...)": per thread, samples per second of the time they stand for. */
+    static String achievedRate(Metadata m) {
+        if (m.get(Metadata.ACHIEVED_RATE_HZ).isEmpty()) return "";
+        String per = "cpu".equals(m.get(Metadata.MODE, "")) ? "CPU-second" : "second";
+        long threads = m.getLong(Metadata.ACHIEVED_RATE_THREADS, 0);
+        String median = m.get(Metadata.ACHIEVED_RATE_HZ, "?"), lowest = m.get(Metadata.ACHIEVED_RATE_LOWEST_HZ, median);
+        return String.format(Locale.ROOT, ", %.0f Hz achieved (samples per %s per thread%s)", Double.parseDouble(median), per,
+                threads > 1 ? String.format(Locale.ROOT, ": median of %d threads, lowest %.0f", threads, Double.parseDouble(lowest)) : "");
+    }
+
+    /** cpu mode: what delivered the samples, and what to do when it was the slow timers. */
+    static java.util.Optional<String> cpuClock(Metadata m) {
+        if (!"cpu".equals(m.get(Metadata.MODE, "")) || m.get(Metadata.PERF_SAMPLES).isEmpty()) return java.util.Optional.empty();
+        long perf = m.getLong(Metadata.PERF_SAMPLES, 0);
+        if (perf > 0) return java.util.Optional.of("perf cpu-clock events (" + String.format(Locale.ROOT, "%,d", perf) + " samples)");
+        return java.util.Optional.of(m.flag(Metadata.CPU_TIMERS_ASKED)
+                ? "CPU-clock timers (--cpu-timers); they fire at the kernel's tick"
+                : "CPU-clock timers, which fire at the kernel's tick: the kernel refused perf events (perf_event_paranoid "
+                        + "above 2, or a container's seccomp); allow them (sysctl kernel.perf_event_paranoid=2) for the asked rate");
     }
 
     /** The runs of a merged profile, one line each; their full metadata is under input.N.*. */

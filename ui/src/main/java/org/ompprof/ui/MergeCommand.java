@@ -13,6 +13,7 @@ import org.ompprof.ui.pipeline.ProfileMerge;
 final class MergeCommand {
     static final String USAGE = """
         usage: ompprof merge [--timeline-resolution DURATION] [--self-profile FILE.jfr] -o OUT FILE...
+          (-o - writes the merged profile to standard output)
           merges profiles (runs of a program, its MPI ranks, ...) into one: calling contexts
           merged by path with their values added; every input's threads kept apart (thread t
           of an input is numbered t plus the thread numbers used by the inputs before it);
@@ -56,12 +57,15 @@ final class MergeCommand {
         for (Path in : inputs) {
             if (Files.isDirectory(in)) throw new UserError("merge: " + in + " is a directory, not a profile");
         }
+        final long resolution = resolutionNs;
         ProfileMerge.Result r;
         try (SelfProfile self = SelfProfile.start("merge", selfProfile, err)) {
-            r = ProfileMerge.merge(inputs, output, resolutionNs);
+            r = StandardOutput.means(output)
+                    ? StandardOutput.through(file -> ProfileMerge.merge(inputs, file, resolution), out)
+                    : ProfileMerge.merge(inputs, output, resolution);
         }
         err.printf("ompprof: merged %d profiles into %s (%,d samples, %,d contexts, %d threads, %,d bytes)%n",
-                r.inputs(), output, r.samples(), r.contexts(), r.threads(), r.bytes());
+                r.inputs(), StandardOutput.means(output) ? "standard output" : output, r.samples(), r.contexts(), r.threads(), r.bytes());
         return 0;
     }
 }

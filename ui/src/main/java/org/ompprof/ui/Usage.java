@@ -36,6 +36,8 @@ final class Usage {
 
             options common to all commands:
               --debug        print stack traces for internal errors
+            -o - (and view --screenshot -) writes to standard output: export, merge, diff, view.
+            record's profile is a file (the program writes to standard output itself).
 
             options of record, view, merge and export:
               --self-profile FILE.jfr

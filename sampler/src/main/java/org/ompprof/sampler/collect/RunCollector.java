@@ -68,7 +68,8 @@ public final class RunCollector {
             return;
         }
         int p = RecordHeader.SIZEOF;
-        thread(seq).sample(Le.u64(rec, p + Wire.Sample.TIME_NS), Le.u32(rec, p + Wire.Sample.OS_TID), Le.u32(rec, p + Wire.Sample.STATE));
+        thread(seq).sample(Le.u64(rec, p + Wire.Sample.TIME_NS), Le.u32(rec, p + Wire.Sample.OS_TID), Le.u32(rec, p + Wire.Sample.STATE),
+                Le.u64(rec, p + Wire.Sample.WEIGHT_NS), (Le.u32(rec, p + Wire.Sample.FLAGS) & Wire.SAMPLE_PERF) != 0);
         samples = samples + 1; // single writer
     }
 
@@ -134,6 +135,22 @@ public final class RunCollector {
 
     public long samples() {
         return samples;
+    }
+
+    /**
+     * The rate sampling achieved: per thread, its samples per second of the time they stand for
+     * (CPU time in cpu mode: a perf event's samples weigh the CPU time the kernel counted, a
+     * timer's the periods that expired); threads with fewer than 20 samples say too little.
+     */
+    public SamplingRate samplingRate() {
+        List<Double> rates = new ArrayList<>();
+        long perf = 0, all = 0;
+        for (ThreadAccumulator t : threads.values()) {
+            perf += t.perfSamples;
+            all += t.samples;
+            if (t.samples >= 20 && t.weightNs > 0) rates.add(t.samples / (t.weightNs / 1e9));
+        }
+        return SamplingRate.of(rates, perf, all);
     }
 
     /** Records dropped because a ring was full (slot shortage is counted by the agent). */

@@ -18,6 +18,8 @@ final class ThreadAccumulator {
     long firstNs;
     long lastNs;
     long samples;
+    long weightNs;
+    long perfSamples;
     long events;
     long samplesDropped;
     long eventsDropped;
@@ -32,8 +34,10 @@ final class ThreadAccumulator {
         if (timeNs > lastNs) lastNs = timeNs;
     }
 
-    void sample(long timeNs, int osTid, int state) {
+    void sample(long timeNs, int osTid, int state, long weightNs, boolean perf) {
         samples++;
+        this.weightNs += weightNs;
+        if (perf) perfSamples++;
         if (this.osTid == 0) this.osTid = osTid;
         byState.addToValue(state, 1);
         saw(timeNs);

@@ -18,6 +18,10 @@ public record OutputTarget(Path path, String shown) {
 
     /** The requested name, or the program's, made this rank's own when the program runs in an MPI job. */
     static OutputTarget choose(Optional<String> requested, Path program, Path cwd, Optional<JobRank> rank) {
+        if (requested.isPresent() && requested.get().equals("-")) {
+            throw new UserError("record: -o - cannot be standard output, which the program writes to; give a file name "
+                    + "(ompprof export -o - streams it afterwards)");
+        }
         return of(JobRank.outputName(requested.orElse(program.getFileName() + EXTENSION), rank), cwd);
     }
 

@@ -16,11 +16,12 @@ import org.ompprof.sampler.wire.Wire;
  * @param keepRaw also keep the raw recording (stack snapshots and callback records) as {@code FILE.raw}
  * @param timelineResolutionNs 0: the timelines keep every sample; else one entry per thread per this much time
  * @param selfProfile where to write a JFR recording of what ompprof itself does ({@code --self-profile}), if anywhere
+ * @param cpuTimers cpu mode on the threads' POSIX CPU-clock timers even where perf events are allowed
  * @param command the program and its arguments
  */
 public record RecordOptions(Optional<String> output, int mode, int rateHz, int stackBytes, int slots, int ringKib,
         int eventRingKib, boolean startPaused, boolean keepRaw, long timelineResolutionNs, int signal, Optional<String> selfProfile,
-        boolean help, List<String> command) {
+        boolean cpuTimers, boolean help, List<String> command) {
     public static final int DEFAULT_RATE = 1000;
     public static final int DEFAULT_STACK_BYTES = 16 * 1024;
     public static final int DEFAULT_SLOTS = 64;
@@ -36,15 +37,18 @@ public record RecordOptions(Optional<String> output, int mode, int rateHz, int s
     public static final String USAGE = """
             usage: ompprof record [-o FILE] [--mode wall|cpu] [--rate HZ] [--stack-bytes N]
                                   [--slots N] [--ring-kib N] [--event-ring-kib N] [--start-paused] [--signal SIG]
-                                  [--keep-raw] [--timeline-resolution DURATION] [--self-profile FILE.jfr]
-                                  -- PROGRAM ARGS...
+                                  [--cpu-timers] [--keep-raw] [--timeline-resolution DURATION]
+                                  [--self-profile FILE.jfr] -- PROGRAM ARGS...
 
             Runs PROGRAM under the profiler and writes its profile (default: PROGRAM.ompprof
             in the current directory; an existing file is replaced only by a complete profile).
 
               -o, --output FILE   where to write the profile
               --mode wall|cpu     sample on wall-clock time (default; sees waiting threads too)
-                                  or on each thread's CPU time
+                                  or on each thread's CPU time (perf cpu-clock events where the
+                                  kernel allows them, perf_event_paranoid <= 2; else CPU-clock
+                                  timers, which fire at the kernel's tick: often 250 Hz at most)
+              --cpu-timers        cpu mode on CPU-clock timers even where perf events are allowed
               --rate HZ           samples per second per thread (default 1000)
               --stack-bytes N     bytes of stack copied per sample (default 16384, at most 65536)
               --slots N           threads that can be recorded at once (default 64)
@@ -98,6 +102,7 @@ public record RecordOptions(Optional<String> output, int mode, int rateHz, int s
         private long timelineResolutionNs;
         private int signal = SamplingSignal.SIGPROF;
         private String selfProfile;
+        private boolean cpuTimers;
         private boolean help;
 
         Parser(List<String> args) {
@@ -120,8 +125,9 @@ public record RecordOptions(Optional<String> output, int mode, int rateHz, int s
                 throw new UserError("record: no program given; usage: ompprof record [OPTIONS] -- PROGRAM ARGS...");
             }
             if (!help && command.getFirst().isEmpty()) throw new UserError("record: the program name is empty");
+            if (cpuTimers && mode != Wire.MODE_CPU) throw new UserError("record: --cpu-timers is for --mode cpu; add --mode cpu or drop it");
             return new RecordOptions(Optional.ofNullable(output), mode, rate, stack, slots, ringKib, eventRingKib, startPaused, keepRaw,
-                    timelineResolutionNs, signal, Optional.ofNullable(selfProfile), help, command);
+                    timelineResolutionNs, signal, Optional.ofNullable(selfProfile), cpuTimers, help, command);
         }
 
         private void option(String a) {
@@ -137,6 +143,7 @@ public record RecordOptions(Optional<String> output, int mode, int rateHz, int s
                 case "-o", "--output" -> output = value(name, inline);
                 case "--self-profile" -> selfProfile = value(name, inline);
                 case "--keep-raw" -> keepRaw = true;
+                case "--cpu-timers" -> cpuTimers = true;
                 case "--start-paused" -> startPaused = true;
                 case "--signal" -> signal = SamplingSignal.parse(value(name, inline));
                 case "--mode" -> mode = mode(value(name, inline));

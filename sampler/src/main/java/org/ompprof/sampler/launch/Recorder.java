@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.OffsetDateTime;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,6 +22,7 @@ import org.ompprof.sampler.collect.DrainWarmup;
 import org.ompprof.sampler.collect.Drainer;
 import org.ompprof.sampler.collect.RecordingBuilder;
 import org.ompprof.sampler.collect.RunCollector;
+import org.ompprof.sampler.collect.SamplingRate;
 import org.ompprof.sampler.collect.Spool;
 import org.ompprof.sampler.posix.Posix;
 import org.ompprof.sampler.recording.Metadata;
@@ -41,6 +41,7 @@ public final class Recorder {
     static final String NO_OMPT = "no OpenMP runtime with OMPT connected (is the program built with -fopenmp "
             + "and running on libomp?); recorded nothing";
     private static final long PROGRESS_INTERVAL_MS = 250;
+    static final String AUDIT_LIBRARY = "libompprof-audit.so";
 
     /**
      * What a recording needs from its surroundings; tests substitute their own.
@@ -59,7 +60,7 @@ public final class Recorder {
     }
 
     /** Everything decided before the program starts. */
-    record Plan(List<String> typedCommand, List<String> command, Path program, OutputTarget output, Path agent, LibraryShim libraries,
+    record Plan(List<String> typedCommand, ProgramStart start, Path program, OutputTarget output, Path agent, LibraryShim libraries,
             RegionLayout layout, boolean keepRaw, int signal, Optional<JobRank> rank) {}
 
     private final Context ctx;
@@ -88,9 +89,9 @@ public final class Recorder {
         Path agent = Toolchain.agent(ctx.properties(), ctx.cwd());
         RegionLayout layout = layout(o);
         LibraryShim libraries = LibraryShim.plan(LoadedLibraries.of(program, ctx.env()), () -> Toolchain.libomp(ctx.properties()));
-        List<String> command = new ArrayList<>(o.command());
-        command.set(0, program.toString());
-        return new Plan(o.command(), command, program, output, agent, libraries, layout, o.keepRaw(), o.signal(), rank);
+        ProgramStart start = ProgramStart.plan(o.command(), program, agent, ctx.properties(), ctx.env().get("PATH"),
+                System.getenv("PATH"), Path.of("/proc/self/status"));
+        return new Plan(o.command(), start, program, output, agent, libraries, layout, o.keepRaw(), o.signal(), rank);
     }
 
     static RegionLayout layout(RecordOptions o) {
@@ -104,7 +105,7 @@ public final class Recorder {
         }
         long eventRing = Math.max(o.eventRingKib() * 1024L, Long.highestOneBit(8 * biggestSample - 1) * 2);
         return new RegionLayout(o.slots(), ring, eventRing, o.mode(), o.rateHz(), o.stackBytes(),
-                o.startPaused() ? Wire.REGION_START_PAUSED : 0);
+                (o.startPaused() ? Wire.REGION_START_PAUSED : 0) | (o.cpuTimers() ? Wire.REGION_CPU_TIMERS : 0));
     }
 
     private int execute(Plan plan) throws IOException, InterruptedException {
@@ -124,8 +125,15 @@ public final class Recorder {
 
     private Map<String, String> childEnvironment(Plan plan, Cleanup cleanup) throws IOException {
         Map<String, String> env = new HashMap<>(ctx.env());
+        plan.start().adjust(env);
         env.put("OMP_TOOL_LIBRARIES", plan.agent().toString());
-        env.put("OMP_TOOL", "enabled");
+        // the loader's auditor announces a library before dlclose unmaps it; it takes itself out of LD_AUDIT at start
+        Path audit = plan.agent().resolveSibling(AUDIT_LIBRARY);
+        if (Files.isRegularFile(audit)) {
+            String theirs = env.get("LD_AUDIT");
+            env.put("LD_AUDIT", theirs == null || theirs.isEmpty() ? audit.toString() : audit + ":" + theirs);
+        }
+        if (env.containsKey("OMP_TOOL")) env.put("OMP_TOOL", "enabled"); // unset means enabled: the program's own stays unset
         if (!plan.libraries().isEmpty()) {
             Path shim = plan.libraries().create();
             cleanup.add(() -> LibraryShim.delete(shim));
@@ -167,13 +175,13 @@ public final class Recorder {
     }
 
     private Process start(Plan plan, Map<String, String> env) {
-        ProcessBuilder pb = new ProcessBuilder(plan.command()).directory(ctx.cwd().toFile()).inheritIO();
+        ProcessBuilder pb = new ProcessBuilder(plan.start().command()).directory(ctx.cwd().toFile()).inheritIO();
         pb.environment().clear();
         pb.environment().putAll(env);
         try {
             return pb.start();
         } catch (IOException e) {
-            throw new UserError("cannot run " + plan.command().getFirst() + ": " + e.getMessage());
+            throw new UserError("cannot run " + plan.typedCommand().getFirst() + ": " + e.getMessage());
         }
     }
 
@@ -246,6 +254,16 @@ public final class Recorder {
         m.put(Metadata.PID, Long.toString(region.agentPid()));
         m.put(Metadata.MODE, OmptNames.mode(plan.layout().mode()));
         m.put(Metadata.RATE_HZ, Integer.toString(plan.layout().rateHz()));
+        SamplingRate rate = c.samplingRate();
+        if (rate.threads() > 0) {
+            m.put(Metadata.ACHIEVED_RATE_HZ, String.format(java.util.Locale.ROOT, "%.1f", rate.medianHz()));
+            m.put(Metadata.ACHIEVED_RATE_LOWEST_HZ, String.format(java.util.Locale.ROOT, "%.1f", rate.lowestHz()));
+            m.put(Metadata.ACHIEVED_RATE_THREADS, Integer.toString(rate.threads()));
+        }
+        if (plan.layout().mode() == Wire.MODE_CPU) {
+            m.put(Metadata.PERF_SAMPLES, Long.toString(rate.perfSamples()));
+            if ((plan.layout().flags() & Wire.REGION_CPU_TIMERS) != 0) m.put(Metadata.CPU_TIMERS_ASKED, "true");
+        }
         m.put(Metadata.STACK_BYTES, Integer.toString(plan.layout().stackBytes()));
         m.put(Metadata.SLOTS, Integer.toString(plan.layout().slots()));
         if ((plan.layout().flags() & Wire.REGION_START_PAUSED) != 0) m.put(Metadata.START_PAUSED, "true");

@@ -19,6 +19,13 @@ public record Metadata(Map<String, String> entries) {
     public static final String PID = "pid";
     public static final String MODE = "mode";
     public static final String RATE_HZ = "rate_hz";
+    /** Per thread, samples per second of the time they stand for: the median and the lowest over the threads. */
+    public static final String ACHIEVED_RATE_HZ = "achieved_rate_hz";
+    public static final String ACHIEVED_RATE_LOWEST_HZ = "achieved_rate_lowest_hz";
+    public static final String ACHIEVED_RATE_THREADS = "achieved_rate_threads";
+    /** cpu mode: the samples perf cpu-clock events delivered (the others came from CPU-clock timers). */
+    public static final String PERF_SAMPLES = "perf_samples";
+    public static final String CPU_TIMERS_ASKED = "cpu_timers_asked";
     public static final String STACK_BYTES = "stack_bytes";
     public static final String SLOTS = "slots";
     public static final String SAMPLE_RING_BYTES = "sample_ring_bytes";

@@ -35,6 +35,8 @@ public final class Wire {
 
     /** Region header flag: sampling starts paused, until the program calls omp_control_tool(start). */
     public static final int REGION_START_PAUSED = 1 << 8; // above the sampling signal in the low 8 bits
+    /** cpu mode on POSIX CPU-clock timers even where perf events are allowed. */
+    public static final int REGION_CPU_TIMERS = 1 << 9;
 
     public static final int SLOT_FREE = 0;
     public static final int SLOT_OWNED = 1;
@@ -90,6 +92,8 @@ public final class Wire {
 
     public static final int SAMPLE_OMPT_READY = 1;
     public static final int SAMPLE_UNKNOWN_THREAD = 2;
+    /** From a perf cpu-clock event: the weight is the CPU time the kernel counted since the previous sample. */
+    public static final int SAMPLE_PERF = 8;
     public static final int SAMPLE_PAUSED = 4;
 
     public static final int MUTEX_ACQUIRE = 1;

@@ -30,6 +30,11 @@ final class Png {
             r.getPixels(0, y, w, 1, javafx.scene.image.PixelFormat.getIntArgbInstance(), row, 0, w);
             out.setRGB(0, y, w, 1, row, 0, w);
         }
+        if (file.toString().equals("-")) { // standard output
+            if (!ImageIO.write(out, "png", System.out)) throw new IOException("no PNG writer");
+            System.out.flush();
+            return;
+        }
         Path dir = file.toAbsolutePath().getParent();
         Path tmp = Files.createTempFile(dir, "." + file.getFileName(), ".tmp");
         try {

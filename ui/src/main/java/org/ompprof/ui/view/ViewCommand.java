@@ -42,7 +42,7 @@ public final class ViewCommand {
             Path dir = o.screenshot().toAbsolutePath().getParent();
             if (!Files.isDirectory(dir)) throw new UserError("view: cannot write " + o.screenshot() + ": no directory " + dir);
             Screenshot.take(load(o.file()), o);
-            err.println("ompprof: wrote " + o.screenshot() + " (" + o.view().name().toLowerCase() + ", " + o.width() + "x" + o.height() + ")");
+            err.println("ompprof: wrote " + (o.screenshot().toString().equals("-") ? "standard output" : o.screenshot()) + " (" + o.view().name().toLowerCase() + ", " + o.width() + "x" + o.height() + ")");
             return 0;
         }
         if (System.getenv("DISPLAY") == null && System.getenv("WAYLAND_DISPLAY") == null) {

@@ -20,7 +20,7 @@ record ViewOptions(Path file, Path screenshot, Viewer.View view, int width, int 
                ompprof view --screenshot OUT.png [--view VIEW] [--size WxH] [--select REGEX] [--self-profile FILE.jfr] FILE
           opens the viewer: top-down, bottom-up and flat tables, flame graph, timeline, source
           and per-region charts, with the report's findings at the side
-          --screenshot OUT.png   render one view to a PNG without a display, and exit
+          --screenshot OUT.png   render one view to a PNG without a display, and exit (-: standard output)
           --view VIEW            topdown (default), bottomup, flat, flame, timeline, source, regions
           --size WxH             the picture's size in pixels (default 1400x800)
           --select REGEX         select the heaviest context whose name matches (default: the end

@@ -76,4 +76,31 @@ class KnownPathsEndToEndTest {
         assertKnownPath(profile, List.of(List.of("main", "main.omp_outlined", "main.omp_outlined_debug__", "plugin_work", "spin_for"),
                 List.of("main", "main.omp_outlined.3", "main.omp_outlined_debug__.2", "plugin_work", "spin_for")));
     }
+
+    /**
+     * A library dlopen'ed, used for 0.3 s, dlclose'd and deleted with no OpenMP event in between:
+     * the loader's auditor has the agent announce it before it is unmapped, so its function is
+     * named on its full path (without it: {@code <truncated>;?+0x7f...}) and no frame is unnamed.
+     */
+    @Test
+    void libraryClosedBetweenOpenMpEventsIsNamed() throws Exception {
+        Path copy = work.resolve("closed-plugin.so");
+        Path profile = record("dlclose", CPrograms.clang("dlclose_between").toString(), CPrograms.sharedLibrary("plugin").toString(),
+                copy.toString());
+        assertTrue(Files.notExists(copy), "the program deleted its copy");
+        Ompprof.Result r = Ompprof.run(work, Map.of(), "export", "--format", "collapsed", profile.toString());
+        assertEquals(0, r.status(), r.err());
+        long inPlugin = 0, onPath = 0, unnamed = 0;
+        for (String line : r.out().lines().toList()) {
+            long weight = Long.parseLong(line.substring(line.lastIndexOf(' ') + 1));
+            if (line.contains("?+0x") || line.contains("<truncated>")) unnamed += weight;
+            if (!line.contains("plugin_work")) continue;
+            inPlugin += weight;
+            if (line.startsWith("main;plugin_work;spin_for")) onPath += weight;
+        }
+        String info = Ompprof.run(work, Map.of(), "info", profile.toString()).out();
+        assertTrue(inPlugin >= 100, "only " + inPlugin + " samples in plugin_work\n" + r.out() + info);
+        assertTrue(onPath >= TOLERANCE * inPlugin, onPath + " of " + inPlugin + " on main;plugin_work;spin_for\n" + r.out());
+        assertEquals(0, unnamed, r.out());
+    }
 }

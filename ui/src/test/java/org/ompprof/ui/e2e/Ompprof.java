@@ -23,7 +23,7 @@ public final class Ompprof {
         return start(work, env, List.of(), args);
     }
 
-    /** The same, started by {@code launcher} (e.g. mpirun and its options) as its command. */
+    /** Starts {@code launcher} (e.g. mpirun and its options, a shell) followed by the ompprof command line. */
     static Process start(Path work, Map<String, String> env, List<String> launcher, List<String> args) throws IOException {
         List<String> cmd = new ArrayList<>(launcher);
         cmd.addAll(commandLine(args));
@@ -55,7 +55,12 @@ public final class Ompprof {
 
     /** Runs ompprof to completion (at most two minutes). */
     public static Result run(Path work, Map<String, String> env, String... args) throws Exception {
-        Process p = start(work, env, List.of(args));
+        return runWrapped(work, env, List.of(), args);
+    }
+
+    /** Runs {@code wrapper} followed by the ompprof command line to completion (at most two minutes). */
+    public static Result runWrapped(Path work, Map<String, String> env, List<String> wrapper, String... args) throws Exception {
+        Process p = start(work, env, wrapper, List.of(args));
         if (!p.waitFor(120, TimeUnit.SECONDS)) {
             p.destroyForcibly();
             throw new AssertionError("ompprof did not finish: " + List.of(args));
@@ -64,6 +69,8 @@ public final class Ompprof {
     }
 
     static Result result(Path work, int status) throws IOException {
-        return new Result(status, Files.readString(work.resolve("stdout.txt")), Files.readString(work.resolve("stderr.txt")));
+        // decoded leniently: -o - puts profiles and images on standard output
+        return new Result(status, new String(Files.readAllBytes(work.resolve("stdout.txt")), java.nio.charset.StandardCharsets.UTF_8),
+                new String(Files.readAllBytes(work.resolve("stderr.txt")), java.nio.charset.StandardCharsets.UTF_8));
     }
 }

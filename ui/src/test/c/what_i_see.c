@@ -1,0 +1,43 @@
+/* Prints what a program can see of how it was started: argv, the environment (sorted),
+ * the signals ignored or blocked, all at the start of main and after an OpenMP region;
+ * recorded and plain runs must print the same (the tool's own variables aside). */
+#include <omp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern char **environ;
+
+static int by_string(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+static void show(const char *when, int argc, char **argv) {
+  for (int i = 0; i < argc; i++) printf("%s argv[%d]=%s\n", when, i, argv[i]);
+  size_t n = 0;
+  while (environ[n]) n++;
+  char **env = malloc((n + 1) * sizeof *env);
+  memcpy(env, environ, (n + 1) * sizeof *env);
+  qsort(env, n, sizeof *env, by_string);
+  for (size_t i = 0; i < n; i++) printf("%s env %s\n", when, env[i]);
+  free(env);
+  sigset_t blocked;
+  sigprocmask(SIG_BLOCK, NULL, &blocked);
+  for (int s = 1; s < NSIG; s++) {
+    struct sigaction sa;
+    if (sigaction(s, NULL, &sa) != 0) continue;
+    if (sa.sa_handler == SIG_IGN) printf("%s signal %d ignored\n", when, s);
+    if (sigismember(&blocked, s) == 1) printf("%s signal %d blocked\n", when, s);
+  }
+}
+
+int main(int argc, char **argv) {
+  show("start", argc, argv);
+  int threads = 0;
+#pragma omp parallel
+  {
+#pragma omp atomic
+    threads++;
+  }
+  show("after-region", argc, argv);
+  return threads > 0 ? 7 : 1;
+}

@@ -1,0 +1,97 @@
+package org.ompprof.ui.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The program runs exactly as without ompprof: what_i_see prints its argv, its environment and
+ * the signals it finds ignored or blocked, at the start of main and after an OpenMP region. Run
+ * plain and recorded from the same shell, it prints the same, apart from the two variables that
+ * load the tool, and exits with the same status (7).
+ */
+class FidelityEndToEndTest {
+    /** The variables loading the tool needs, and nothing else. */
+    private static final List<String> TOOL_VARIABLES = List.of("OMPPROF_SHM=", "OMP_TOOL_LIBRARIES=");
+    /** The shell ignores these, as nohup, CI runners and `cmd &` do; the JVM takes over USR2 and PIPE for itself. */
+    private static final String SHELL = "trap '' HUP USR2 PIPE; ";
+    private static final Path ROOT = Path.of(System.getProperty("ompprof.root"));
+
+    @TempDir Path dir;
+
+    private record Seen(int status, String out) {}
+
+    /** `sh -c 'SHELL; exec COMMAND'` in dir (which holds what_i_see, also on PATH), recorded or not. */
+    private Seen run(List<String> command, boolean recorded, boolean blocking) throws Exception {
+        Path program = dir.resolve("what_i_see");
+        if (!Files.exists(program)) Files.copy(CPrograms.clang("what_i_see"), program);
+        Map<String, String> env = Map.of("PATH", dir + ":/usr/bin:/bin", "OMP_NUM_THREADS", "2", "MY_VAR", "a b=c", "PWD",
+                dir.toString());
+        List<String> sh = new ArrayList<>();
+        if (blocking) sh.add(CPrograms.plain("blocked_exec").toString()); // USR1, TERM and WINCH blocked
+        sh.addAll(List.of("/bin/sh", "-c"));
+        if (recorded) {
+            // as the ompprof script does: the shell's signal state goes to the launcher
+            sh.add(SHELL + "java=$1; shift; exec \"$java\" $(\"$0\") \"$@\"");
+            sh.add(ROOT.resolve("scripts/signal-state").toString());
+            List<String> args = new ArrayList<>(List.of("record", "-o", dir.resolve("run.ompprof").toString(), "--"));
+            args.addAll(command);
+            Process p = Ompprof.start(dir, withOnly(env), sh, args);
+            assertTrue(p.waitFor(120, TimeUnit.SECONDS));
+            Ompprof.Result r = Ompprof.result(dir, p.exitValue());
+            assertTrue(r.err().contains("ompprof: recorded"), r.err());
+            return new Seen(r.status(), String.join("\n", r.out().lines()
+                    .filter(l -> TOOL_VARIABLES.stream().noneMatch(v -> l.contains(" env " + v))).toList()));
+        }
+        sh.add(SHELL + "exec \"$@\"");
+        sh.add("sh");
+        sh.addAll(command);
+        ProcessBuilder pb = new ProcessBuilder(sh).directory(dir.toFile()).redirectErrorStream(true);
+        pb.environment().clear();
+        pb.environment().putAll(env);
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes());
+        assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+        return new Seen(p.exitValue(), String.join("\n", out.lines().toList()));
+    }
+
+    /** The test JVM's environment replaced by {@code env} (a null value unsets a variable in Ompprof.start). */
+    private static Map<String, String> withOnly(Map<String, String> env) {
+        Map<String, String> all = new java.util.HashMap<>();
+        System.getenv().keySet().forEach(k -> all.put(k, null));
+        all.putAll(env);
+        return all;
+    }
+
+    private void sameAsPlain(List<String> command, String argv0, boolean blocking) throws Exception {
+        Seen plain = run(command, false, blocking);
+        Seen recorded = run(command, true, blocking);
+        assertEquals(7, plain.status(), plain.out());
+        assertTrue(plain.out().contains("start argv[0]=" + argv0 + "\n"), plain.out());
+        for (String sig : List.of("1", "12", "13")) assertTrue(plain.out().contains("start signal " + sig + " ignored"), plain.out());
+        if (blocking) {
+            for (String sig : List.of("10", "15", "28")) assertTrue(plain.out().contains("start signal " + sig + " blocked"), plain.out());
+        }
+        assertEquals(plain.out(), recorded.out());
+        assertEquals(plain.status(), recorded.status());
+    }
+
+    @Test
+    void aNameFoundInPathIsArgv0AsTyped() throws Exception {
+        sameAsPlain(List.of("what_i_see", "one", "two words"), "what_i_see", false);
+    }
+
+    @Test
+    void aRelativePathIsArgv0AsTypedAndBlockedSignalsStayBlocked() throws Exception {
+        sameAsPlain(List.of("./what_i_see", "x"), "./what_i_see", true);
+    }
+}
