@@ -8,17 +8,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "copy_file.h"
 #include "omp_util.h"
 
-static void copy_file(const char *from, const char *to) {
-  FILE *in = fopen(from, "rb"), *out = fopen(to, "wb");
-  if (!in || !out) { perror("copy"); exit(2); }
-  char buf[65536];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, in)) > 0) fwrite(buf, 1, n, out);
-  fclose(in);
-  fclose(out);
-}
 
 int main(int argc, char **argv) {
   if (argc < 3) return 2;
