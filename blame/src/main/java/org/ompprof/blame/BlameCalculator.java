@@ -1,5 +1,7 @@
 package org.ompprof.blame;
 
+import org.ompprof.sampler.omp.WaitClass;
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -84,7 +86,7 @@ public final class BlameCalculator {
     }
 
     private void charge(int i) {
-        WaitClass c = WaitClass.of(s.cls[i]);
+        WaitClass c = WaitClass.ofOrdinal(s.cls[i]);
         long w = s.weight[i];
         switch (c) {
             case IDLE -> undirected(i, BlameKind.IDLE, initialThreads, w);
@@ -121,7 +123,7 @@ public final class BlameCalculator {
                 j = s.nearest(k, s.time[i], cursor);
                 if (j >= 0 && !close(i, j)) j = -1;
             }
-            if (j >= 0 && WaitClass.of(s.cls[j]) == WaitClass.WORK) blamees.add(j);
+            if (j >= 0 && WaitClass.ofOrdinal(s.cls[j]) == WaitClass.WORK) blamees.add(j);
         }
         if (blamees.isEmpty()) {
             unattributed(i, kind, w);
@@ -174,8 +176,8 @@ public final class BlameCalculator {
         int first = s.firstAtOrAfter(k, end);
         int after = first < s.to[k] ? first : -1;
         int before = first > s.from[k] ? first - 1 : -1;
-        boolean beforeWorks = before >= 0 && WaitClass.of(s.cls[before]) == WaitClass.WORK;
-        boolean afterWorks = after >= 0 && WaitClass.of(s.cls[after]) == WaitClass.WORK;
+        boolean beforeWorks = before >= 0 && WaitClass.ofOrdinal(s.cls[before]) == WaitClass.WORK;
+        boolean afterWorks = after >= 0 && WaitClass.ofOrdinal(s.cls[after]) == WaitClass.WORK;
         if (beforeWorks != afterWorks) return beforeWorks ? before : after;
         if (before < 0) return after;
         if (after < 0) return before;

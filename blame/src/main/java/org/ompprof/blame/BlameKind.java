@@ -1,5 +1,7 @@
 package org.ompprof.blame;
 
+import org.ompprof.sampler.omp.MutexKind;
+
 /** What waiting a charge stands for; each has its metric, and conservation holds per kind. */
 public enum BlameKind {
     IDLE("idle_blame"),
@@ -26,13 +28,13 @@ public enum BlameKind {
         return ordinal() >= MUTEX_LOCK.ordinal();
     }
 
-    /** By ompt_mutex_t (lock, test_lock, nest_lock, test_nest_lock, critical, atomic, ordered); locks for unknown kinds. */
+    /** By ompt_mutex_t: a construct's own kind, locks for the lock routines and unknown kinds. */
     public static BlameKind ofMutex(int omptMutexKind) {
-        return switch (omptMutexKind) {
-            case 5 -> MUTEX_CRITICAL;
-            case 6 -> MUTEX_ATOMIC;
-            case 7 -> MUTEX_ORDERED;
-            default -> MUTEX_LOCK;
+        return switch (MutexKind.of(omptMutexKind)) {
+            case CRITICAL -> MUTEX_CRITICAL;
+            case ATOMIC -> MUTEX_ATOMIC;
+            case ORDERED -> MUTEX_ORDERED;
+            case LOCK, TEST_LOCK, NEST_LOCK, TEST_NEST_LOCK -> MUTEX_LOCK;
         };
     }
 }

@@ -1,5 +1,7 @@
 package org.ompprof.blame;
 
+import org.ompprof.sampler.omp.WaitClass;
+
 import java.util.Arrays;
 
 import org.eclipse.collections.impl.map.mutable.primitive.IntIntHashMap;
@@ -62,7 +64,7 @@ public final class SampleTable {
     }
 
     public WaitClass waitClass(int i) {
-        return WaitClass.of(cls[i]);
+        return WaitClass.ofOrdinal(cls[i]);
     }
 
     public int node(int i) {
@@ -166,7 +168,7 @@ public final class SampleTable {
         /** Appends all of {@code other}'s samples. */
         public Builder addAll(Builder other) {
             for (int i = 0; i < other.n; i++) {
-                add(other.thread[i], other.time[i], other.weight[i], WaitClass.of(other.cls[i]), other.waitId[i], other.region[i], other.node[i]);
+                add(other.thread[i], other.time[i], other.weight[i], WaitClass.ofOrdinal(other.cls[i]), other.waitId[i], other.region[i], other.node[i]);
             }
             return this;
         }

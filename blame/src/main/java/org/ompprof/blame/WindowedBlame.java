@@ -1,5 +1,7 @@
 package org.ompprof.blame;
 
+import org.ompprof.sampler.omp.WaitClass;
+
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,5 +1,7 @@
 package org.ompprof.blame;
 
+import org.ompprof.sampler.omp.WaitClass;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

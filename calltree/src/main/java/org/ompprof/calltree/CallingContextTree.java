@@ -1,5 +1,6 @@
 package org.ompprof.calltree;
 
+import org.ompprof.sampler.omp.OmpState;
 import java.util.Arrays;
 import java.util.function.IntPredicate;
 import java.util.function.IntUnaryOperator;

@@ -1,5 +1,7 @@
 package org.ompprof.calltree;
 
+import org.ompprof.sampler.omp.OmpState;
+
 /**
  * The metric indices one sample is added to, resolved once per tree so that adding a sample
  * costs no name look-ups.

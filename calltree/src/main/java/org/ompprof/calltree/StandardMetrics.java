@@ -1,5 +1,6 @@
 package org.ompprof.calltree;
 
+import org.ompprof.sampler.omp.OmpState;
 import java.util.LinkedHashSet;
 import java.util.Set;
 

@@ -20,3 +20,5 @@
  * change.
  */
 package org.ompprof.calltree;
+
+import org.ompprof.sampler.omp.OmpState;

@@ -1,5 +1,6 @@
 package org.ompprof.calltree;
 
+import org.ompprof.sampler.omp.OmpState;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;

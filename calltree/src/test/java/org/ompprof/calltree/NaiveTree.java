@@ -1,5 +1,6 @@
 package org.ompprof.calltree;
 
+import org.ompprof.sampler.omp.OmpState;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;

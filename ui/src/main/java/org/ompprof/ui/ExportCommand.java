@@ -26,7 +26,7 @@ import org.ompprof.calltree.Metric;
 import org.ompprof.calltree.profile.Timeline;
 import org.ompprof.sampler.recording.Metadata;
 import org.ompprof.sampler.recording.ThreadInfo;
-import org.ompprof.sampler.wire.OmptNames;
+import org.ompprof.sampler.omp.ThreadType;
 import org.ompprof.calltree.merge.ProfileDiff;
 import org.ompprof.sampler.UserError;
 import org.ompprof.sampler.launch.OutputTarget;
@@ -64,7 +64,7 @@ final class ExportCommand {
     record Source(Profile profile, Metadata meta, List<ThreadInfo> threads) {
         String threadName(int seq) {
             for (ThreadInfo t : threads) {
-                if (t.seq() == seq) return "thread " + seq + " (" + OmptNames.threadType(t.threadType()) + ", tid " + t.osTid() + ")";
+                if (t.seq() == seq) return "thread " + seq + " (" + ThreadType.nameOf(t.threadType()) + ", tid " + t.osTid() + ")";
             }
             return "thread " + seq;
         }

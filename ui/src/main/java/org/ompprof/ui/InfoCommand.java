@@ -29,7 +29,8 @@ import org.ompprof.unwinder.stitch.StitchCounters;
 import org.ompprof.unwinder.stitch.StitchedSample;
 import org.ompprof.sampler.recording.Stats;
 import org.ompprof.sampler.recording.ThreadInfo;
-import org.ompprof.sampler.wire.OmptNames;
+import org.ompprof.sampler.omp.OmpState;
+import org.ompprof.sampler.omp.ThreadType;
 
 /**
  * {@code ompprof info FILE}: what a recording holds, without analysing it: the run, the threads
@@ -154,15 +155,15 @@ public final class InfoCommand {
     }
 
     private static void threads(StringBuilder s, List<ThreadInfo> threads) {
-        TreeSet<Integer> states = new TreeSet<>((a, b) -> Integer.compare(OmptNames.stateOrder(a), OmptNames.stateOrder(b)));
+        TreeSet<Integer> states = new TreeSet<>((a, b) -> Integer.compare(OmpState.order(a), OmpState.order(b)));
         for (ThreadInfo t : threads) states.addAll(t.samplesByState().keySet());
         List<String> header = new ArrayList<>(List.of("thread", "tid", "type", "samples", "dropped"));
-        for (int st : states) header.add(OmptNames.state(st));
+        for (int st : states) header.add(OmpState.nameOf(st));
         List<List<String>> rows = new ArrayList<>();
         long[] total = new long[2 + states.size()];
         for (ThreadInfo t : threads) {
             List<String> row = new ArrayList<>(List.of(Integer.toString(t.seq()), t.osTid() == 0 ? "-" : Integer.toString(t.osTid()),
-                    OmptNames.threadType(t.threadType()), count(t.samples()), count(t.samplesDropped() + t.eventsDropped())));
+                    ThreadType.nameOf(t.threadType()), count(t.samples()), count(t.samplesDropped() + t.eventsDropped())));
             total[0] += t.samples();
             total[1] += t.samplesDropped() + t.eventsDropped();
             int i = 2;

@@ -76,7 +76,7 @@ class InfoCommandTest {
         assertEquals(0, InfoCommand.run(List.of(file.toString()), new PrintStream(out, true, StandardCharsets.UTF_8), System.err));
         String text = out.toString(StandardCharsets.UTF_8);
         for (String expected : List.of("command    ./app 4", "wall time, 1000 Hz per thread", "LLVM OMP version: 5.0.20140926 (OMPT 201611)",
-                "3.21 s, exit status 0", "work_parallel", "barrier_implicit_parallel", "wait_critical", "6,400", "12,800",
+                "3.21 s, exit status 0", "work_parallel", "barrier.implicit_parallel", "critical", "6,400", "12,800",
                 "ring full:          12 samples", "thread 2: 12",
                 "peak ring fill:     samples 600.0 kB of 1.0 MB (57%), callback records 200.0 kB of 2.1 MB (10%) (raise --ring-kib)", "no free slot:       3 records (raise --slots)",
                 "12,800 calls, mean 1,200 ns, median 1,136 ns, p99 3,216 ns, max 3,216 ns",
@@ -84,8 +84,8 @@ class InfoCommandTest {
             assertTrue(text.contains(expected), () -> "missing '" + expected + "' in\n" + text);
         }
         String header = text.lines().filter(l -> l.contains("work_parallel")).findFirst().orElseThrow();
-        assertTrue(header.indexOf("work_parallel") < header.indexOf("barrier_implicit_parallel"));
-        assertTrue(header.indexOf("barrier_implicit_parallel") < header.indexOf("wait_critical"));
+        assertTrue(header.indexOf("work_parallel") < header.indexOf("barrier.implicit_parallel"));
+        assertTrue(header.indexOf("barrier.implicit_parallel") < header.indexOf(" critical"));
     }
 
     /** Each ring's advice names the option that grows that ring: callback records have their own. */

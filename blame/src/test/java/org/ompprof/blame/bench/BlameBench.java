@@ -12,7 +12,7 @@ import org.ompprof.blame.BlameKind;
 import org.ompprof.blame.Charges;
 import org.ompprof.blame.MutexHolds;
 import org.ompprof.blame.SampleTable;
-import org.ompprof.blame.WaitClass;
+import org.ompprof.sampler.omp.WaitClass;
 
 /**
  * Blame over 10 million samples on one thread (goal: under 5 s): a synthetic run of 16

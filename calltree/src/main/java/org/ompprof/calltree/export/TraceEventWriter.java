@@ -8,7 +8,7 @@ import java.util.function.IntFunction;
 
 import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.Frame;
-import org.ompprof.calltree.OmpState;
+import org.ompprof.sampler.omp.OmpState;
 import org.ompprof.calltree.profile.DeviceTable;
 import org.ompprof.calltree.profile.Timeline;
 
@@ -118,17 +118,11 @@ public final class TraceEventWriter {
             boolean gap = i < t.size() && t.timeNs(i) > t.timeNs(i - 1) + 2 * Math.max(1, t.weightNs(i - 1));
             if (i < t.size() && t.state(i) == t.state(from) && !gap) continue;
             long start = t.timeNs(from), stop = gap || i == t.size() ? t.timeNs(i - 1) + Math.max(1, t.weightNs(i - 1)) : t.timeNs(i);
-            json.beginObject().field("ph", "X").field("name", stateName(t.state(from))).field("cat", "omp_state");
+            json.beginObject().field("ph", "X").field("name", OmpState.nameOf(t.state(from))).field("cat", "omp_state");
             json.field("pid", HOST_PID).field("tid", STATE_TID_BASE + t.thread()).name("ts").micros(start - origin)
                     .name("dur").micros(stop - start).name("args").beginObject().field("samples", i - from).endObject().endObject();
             from = i;
         }
-    }
-
-    /** {@code work_parallel}, {@code barrier.implicit_parallel}: the state's metric without its {@code time.} */
-    private static String stateName(int state) {
-        String metric = OmpState.of(state).metricName();
-        return metric.substring(metric.indexOf('.') + 1);
     }
 
     private void devices(DeviceTable devices) throws IOException {

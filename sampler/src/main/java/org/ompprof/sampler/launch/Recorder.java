@@ -29,7 +29,6 @@ import org.ompprof.sampler.recording.Metadata;
 import org.ompprof.sampler.ring.Region;
 import org.ompprof.sampler.ring.StaleRegions;
 import org.ompprof.sampler.ring.RegionLayout;
-import org.ompprof.sampler.wire.OmptNames;
 import org.ompprof.sampler.wire.Wire;
 
 /**
@@ -252,7 +251,7 @@ public final class Recorder {
             if (!r.jobId().isEmpty()) m.put(Metadata.JOB_ID, r.jobId());
         });
         m.put(Metadata.PID, Long.toString(region.agentPid()));
-        m.put(Metadata.MODE, OmptNames.mode(plan.layout().mode()));
+        m.put(Metadata.MODE, Wire.modeName(plan.layout().mode()));
         m.put(Metadata.RATE_HZ, Integer.toString(plan.layout().rateHz()));
         SamplingRate rate = c.samplingRate();
         if (rate.threads() > 0) {

@@ -33,6 +33,15 @@ public final class Wire {
     public static final int MODE_WALL = 0;
     public static final int MODE_CPU = 1;
 
+    /** The name of a {@code MODE_*} value, as {@code record --mode} takes it. */
+    public static String modeName(int mode) {
+        return switch (mode) {
+            case MODE_WALL -> "wall";
+            case MODE_CPU -> "cpu";
+            default -> "mode" + mode;
+        };
+    }
+
     /** Region header flag: sampling starts paused, until the program calls omp_control_tool(start). */
     public static final int REGION_START_PAUSED = 1 << 8; // above the sampling signal in the low 8 bits
     /** cpu mode on POSIX CPU-clock timers even where perf events are allowed. */

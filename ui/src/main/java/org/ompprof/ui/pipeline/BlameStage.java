@@ -12,7 +12,7 @@ import org.eclipse.collections.impl.set.mutable.primitive.IntHashSet;
 import org.ompprof.blame.BlameKind;
 import org.ompprof.blame.Charges;
 import org.ompprof.blame.MutexHolds;
-import org.ompprof.blame.WaitClass;
+import org.ompprof.sampler.omp.WaitClass;
 import org.ompprof.blame.WindowedBlame;
 import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.Frame;

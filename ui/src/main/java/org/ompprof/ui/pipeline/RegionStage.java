@@ -7,7 +7,7 @@ import org.eclipse.collections.impl.list.mutable.primitive.IntArrayList;
 import org.eclipse.collections.impl.map.mutable.primitive.IntIntHashMap;
 import org.eclipse.collections.impl.map.mutable.primitive.IntObjectHashMap;
 import org.eclipse.collections.impl.map.mutable.primitive.LongIntHashMap;
-import org.ompprof.blame.WaitClass;
+import org.ompprof.sampler.omp.WaitClass;
 import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.profile.RegionTable;
 import org.ompprof.unwinder.stitch.PathFrame;

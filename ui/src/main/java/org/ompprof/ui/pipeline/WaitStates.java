@@ -2,7 +2,7 @@ package org.ompprof.ui.pipeline;
 
 import org.ompprof.calltree.Frame;
 import org.ompprof.calltree.FrameKind;
-import org.ompprof.calltree.OmpState;
+import org.ompprof.sampler.omp.OmpState;
 import org.ompprof.unwinder.stitch.StitchedSample;
 
 /**

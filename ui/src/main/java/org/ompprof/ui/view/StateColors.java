@@ -2,7 +2,7 @@ package org.ompprof.ui.view;
 
 import javafx.scene.paint.Color;
 
-import org.ompprof.calltree.OmpState;
+import org.ompprof.sampler.omp.OmpState;
 
 /** One color per group of OMPT states, the same in the timeline, its legend and the region chart. */
 final class StateColors {

@@ -20,7 +20,7 @@ import javafx.scene.paint.Color;
 import javafx.scene.shape.Rectangle;
 
 import org.ompprof.calltree.CallingContextTree;
-import org.ompprof.calltree.OmpState;
+import org.ompprof.sampler.omp.OmpState;
 import org.ompprof.calltree.profile.DeviceTable;
 import org.ompprof.calltree.profile.Timeline;
 import org.ompprof.calltree.profile.TimelineWindow;
@@ -315,7 +315,7 @@ final class TimelinePane {
         Timeline t = lanes.get(s[0]);
         int node = t.node(s[1]);
         state.status.set(String.format(Locale.ROOT, "thread %d at %s: %s   %s", t.thread(), seconds(t.timeNs(s[1]) - start),
-                OmpState.of(t.state(s[1])).metricName(), Paths.text(tree, node)));
+                OmpState.nameOf(t.state(s[1])), Paths.text(tree, node)));
     }
 
     /** Names the kernel or transfer (else the target region) under the cursor on a device lane; false if not on one. */

@@ -1,5 +1,6 @@
 package org.ompprof.unwinder.stitch;
 
+import org.ompprof.sampler.omp.TaskFlags;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -51,10 +52,10 @@ final class ContextResolver {
      * drop the frames of the code that created it.
      */
     ContextNode ofTask(TaskLevel task) {
-        if ((task.taskFlags() & OmptStates.TASK_INITIAL) != 0) return ContextNode.ROOT;
+        if ((task.taskFlags() & TaskFlags.INITIAL) != 0) return ContextNode.ROOT;
         long id = task.taskId();
         if (creations.tasks.containsKey(id)) return resolve(Kind.TASK, id);
-        if ((task.taskFlags() & OmptStates.TASK_EXPLICIT) != 0) return ContextNode.UNKNOWN;
+        if ((task.taskFlags() & TaskFlags.EXPLICIT) != 0) return ContextNode.UNKNOWN;
         long region = task.parallelId() != 0 ? task.parallelId() : creations.regionOfImplicitTask.getIfAbsent(id, 0);
         if (region == 0) return creations.initialTasks.contains(id) ? ContextNode.ROOT : ContextNode.UNKNOWN;
         return resolve(Kind.REGION, region);

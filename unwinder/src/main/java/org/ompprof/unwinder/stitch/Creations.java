@@ -1,5 +1,6 @@
 package org.ompprof.unwinder.stitch;
 
+import org.ompprof.sampler.omp.TaskFlags;
 import org.eclipse.collections.impl.map.mutable.primitive.IntIntHashMap;
 import org.eclipse.collections.impl.map.mutable.primitive.LongLongHashMap;
 import org.eclipse.collections.impl.map.mutable.primitive.LongObjectHashMap;
@@ -25,8 +26,6 @@ import org.ompprof.sampler.record.WireRecord;
  * the same call site in the same context share one.
  */
 final class Creations {
-    private static final int TASK_INITIAL = 1;
-
     /** @param parentTaskId the encountering task */
     record Origin(long parentTaskId, Segment segment) {}
 
@@ -110,7 +109,7 @@ final class Creations {
     private void implicitTask(ImplicitTask i) {
         if (i.endpoint() != 1) return;
         if (i.parallelId() != 0) regionOfImplicitTask.put(i.taskId(), i.parallelId());
-        if ((i.flags() & TASK_INITIAL) != 0) {
+        if ((i.flags() & TaskFlags.INITIAL) != 0) {
             initialTasks.add(i.taskId());
             if (i.parallelId() != 0) initialRegions.add(i.parallelId());
         }

@@ -1,5 +1,10 @@
 package org.ompprof.unwinder.stitch;
 
+import org.ompprof.sampler.wire.Wire;
+import org.ompprof.sampler.omp.WaitClass;
+import org.ompprof.sampler.omp.ThreadType;
+import org.ompprof.sampler.omp.TaskFlags;
+import org.ompprof.sampler.omp.OmpState;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -39,11 +44,11 @@ final class SampleStitcher {
     }
 
     private StitchedSample classify(SampleRecord s) {
-        if (s.state() == OmptStates.IDLE) return idle(s);
-        boolean omptKnown = (s.flags() & OmptStates.SAMPLE_OMPT_READY) != 0 && !s.taskLevels().isEmpty();
+        if (s.state() == OmpState.IDLE.code()) return idle(s);
+        boolean omptKnown = (s.flags() & Wire.SAMPLE_OMPT_READY) != 0 && !s.taskLevels().isEmpty();
         if (!omptKnown) {
             // A worker with no task is between regions; any other thread is plain code (OMPT not up yet, or no OpenMP).
-            if (creations.threadTypes.get(s.threadSeq()) == OmptStates.THREAD_WORKER) return idle(s);
+            if (creations.threadTypes.get(s.threadSeq()) == ThreadType.WORKER.code()) return idle(s);
             return taskPath(s, ContextNode.ROOT, 0, 0, true);
         }
         return classify(s, s.taskLevels());
@@ -59,11 +64,11 @@ final class SampleStitcher {
             return outer.kind() == StitchedSample.Kind.EXACT ? withKind(outer, StitchedSample.Kind.RUNTIME_WINDOW) : outer;
         }
         long region = task.parallelId() != 0 ? task.parallelId() : creations.regionOfImplicitTask.getIfAbsent(task.taskId(), 0);
-        if (OmptStates.isRegionEndBarrier(s.state()) && region != 0 && s.timeNs() >= creations.regionEnd(region)) return idle(s);
-        if ((task.taskFlags() & OmptStates.TASK_INITIAL) != 0) return taskPath(s, ContextNode.ROOT, 0, task.enterFrame(), true);
+        if (OmpState.of(s.state()).isRegionEndBarrier() && region != 0 && s.timeNs() >= creations.regionEnd(region)) return idle(s);
+        if ((task.taskFlags() & TaskFlags.INITIAL) != 0) return taskPath(s, ContextNode.ROOT, 0, task.enterFrame(), true);
         ContextNode context = contexts.ofLevels(levels);
         if (!context.isKnown()) tally.unknownContexts++;
-        if (task.exitFrame() == 0) return runtimeWindow(s, context, (task.taskFlags() & OmptStates.TASK_EXPLICIT) == 0);
+        if (task.exitFrame() == 0) return runtimeWindow(s, context, (task.taskFlags() & TaskFlags.EXPLICIT) == 0);
         return taskPath(s, context, task.exitFrame(), task.enterFrame(), false);
     }
 
@@ -124,7 +129,7 @@ final class SampleStitcher {
      *     start or has just finished, whatever the state)
      */
     private StitchedSample runtimeWindow(SampleRecord s, ContextNode context, boolean regionEnd) {
-        boolean barrier = regionEnd && OmptStates.isBarrier(s.state());
+        boolean barrier = regionEnd && OmpState.of(s.state()).waitClass() == WaitClass.BARRIER;
         List<PathFrame> path = new ArrayList<>(context.depth() + 1);
         context.appendTo(path);
         path.add(barrier ? Placeholder.OMP_BARRIER : Placeholder.OMP_RUNTIME);

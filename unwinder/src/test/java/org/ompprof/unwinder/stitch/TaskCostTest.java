@@ -1,5 +1,6 @@
 package org.ompprof.unwinder.stitch;
 
+import org.ompprof.sampler.omp.TaskFlags;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -78,7 +79,7 @@ class TaskCostTest {
     }
 
     private static TaskLevel level(long taskId) {
-        return new TaskLevel(1, 0, 0, 0, OmptStates.TASK_EXPLICIT, 0, taskId, 0, 2);
+        return new TaskLevel(1, 0, 0, 0, TaskFlags.EXPLICIT, 0, taskId, 0, 2);
     }
 
     /** After collections until the figure settles (a few GCs are needed to get there). */

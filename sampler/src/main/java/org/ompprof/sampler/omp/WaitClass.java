@@ -1,4 +1,4 @@
-package org.ompprof.blame;
+package org.ompprof.sampler.omp;
 
 /** What a sample's thread was doing, as far as blame is concerned. */
 public enum WaitClass {
@@ -15,16 +15,13 @@ public enum WaitClass {
 
     private static final WaitClass[] VALUES = values();
 
-    /** By ompt_state_t; {@code idle} says the stitcher found the thread idle whatever its state said. */
+    /** By ompt_state_t ({@link OmpState#waitClass()}); {@code idle} says the stitcher found the thread idle whatever its state said. */
     public static WaitClass of(int ompState, boolean idle) {
-        if (idle || ompState == 0x100) return IDLE;
-        if (ompState >= 0x000 && ompState <= 0x002) return WORK;
-        if (ompState >= 0x010 && ompState <= 0x016) return BARRIER;
-        if (ompState >= 0x040 && ompState <= 0x044) return MUTEX;
-        return OTHER;
+        return idle ? IDLE : OmpState.of(ompState).waitClass();
     }
 
-    static WaitClass of(int ordinal) {
+    /** The class of a stored ordinal (samples keep it as a byte). */
+    public static WaitClass ofOrdinal(int ordinal) {
         return VALUES[ordinal];
     }
 }
