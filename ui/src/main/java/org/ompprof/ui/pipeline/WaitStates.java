@@ -3,6 +3,7 @@ package org.ompprof.ui.pipeline;
 import org.ompprof.calltree.Frame;
 import org.ompprof.calltree.FrameKind;
 import org.ompprof.sampler.omp.OmpState;
+import org.ompprof.sampler.omp.WaitClass;
 import org.ompprof.unwinder.stitch.StitchedSample;
 
 /**
@@ -13,7 +14,6 @@ import org.ompprof.unwinder.stitch.StitchedSample;
  * stitcher found to be idleness, so it counts as idle.
  */
 final class WaitStates {
-    private static final int WORK_LAST = OmpState.WORK_REDUCTION.code();
     private static final int WAIT_TASKWAIT = OmpState.WAIT_TASKWAIT.code();
     private static final int WAIT_TASKGROUP = OmpState.WAIT_TASKGROUP.code();
     private static final int IDLE = OmpState.IDLE.code();
@@ -22,7 +22,7 @@ final class WaitStates {
 
     static StitchedSample corrected(StitchedSample s, Frame leaf) {
         if (s.kind() == StitchedSample.Kind.IDLE && s.state() != IDLE) return withState(s, IDLE);
-        if (leaf == null || leaf.kind() != FrameKind.RUNTIME || s.state() > WORK_LAST || leaf.function() == null) return s;
+        if (leaf == null || leaf.kind() != FrameKind.RUNTIME || OmpState.of(s.state()).waitClass() != WaitClass.WORK || leaf.function() == null) return s;
         int state = switch (leaf.function()) {
             case "__kmpc_omp_taskwait", "__kmpc_omp_taskwait_deps_51" -> WAIT_TASKWAIT;
             case "__kmpc_end_taskgroup" -> WAIT_TASKGROUP;
