@@ -36,7 +36,7 @@ final class DisplayNames {
 
     private static final Pattern CLANG = Pattern.compile("(.*?)\\.omp_outlined(_debug__|\\._debug__)?(\\.\\d*)?");
     private static final Pattern GCC = Pattern.compile("(.+?)\\._omp_fn\\.\\d+");
-    private static final Pattern TASK_ENTRY = Pattern.compile("\\.omp_task_entry\\.(\\d*)");
+    private static final Pattern TASK_ENTRY = Pattern.compile("\\.omp_task_entry\\.\\.?\\d*");
     private static final Pattern OFFLOAD = Pattern.compile("__omp_offloading_[0-9a-f]+_[0-9a-f]+_(.+)_l(\\d+)(\\.\\d+)?");
     private static final Pattern GFORTRAN = Pattern.compile("__(.+)_MOD_(.+)");
 
@@ -121,7 +121,8 @@ final class DisplayNames {
             int j = i + 1;
             while (j < rest.length() && "MFP".indexOf(rest.charAt(j)) < 0) j++;
             String part = rest.substring(i + 1, j);
-            if (part.isEmpty() || !part.chars().allMatch(c -> Character.isLetterOrDigit(c) || c == '_')) return null;
+            // flang spells names in lower case: an upper-case letter is a tag this does not know
+            if (part.isEmpty() || !part.chars().allMatch(c -> c < 128 && (Character.isLowerCase(c) || Character.isDigit(c) || c == '_'))) return null;
             if (any) out.append("::");
             out.append(part);
             any = true;

@@ -3,6 +3,7 @@ package org.ompprof.ui.pipeline;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntFunction;
 
 import org.eclipse.collections.impl.list.mutable.primitive.IntArrayList;
 import org.eclipse.collections.impl.map.mutable.primitive.IntObjectHashMap;
@@ -40,9 +41,9 @@ final class FrameNames {
     static final Frame OVERHEAD = Frame.placeholder("<ompprof>");
 
     /** What path assembly must know of a frame: the outlined kind and origin, or that it is the agent's. */
-    private record Role(DisplayNames.Outlined outlined, String from, boolean agent) {}
+    record Role(DisplayNames.Outlined outlined, String from, boolean agent) {}
 
-    private static final Role AGENT = new Role(null, null, true);
+    static final Role AGENT = new Role(null, null, true);
 
     /**
      * Frame ids, outermost first, and the source line each is at: for a function into which the
@@ -56,6 +57,7 @@ final class FrameNames {
     private final StageClock clock;
     private final LongObjectHashMap<LongObjectHashMap<Named>> byModule = new LongObjectHashMap<>();
     private final IntObjectHashMap<Role> roles = new IntObjectHashMap<>();
+    private final LongObjectHashMap<String> programNames = new LongObjectHashMap<>();
     private final Demangler demangler;
 
     /** The first naming of each pc goes to {@code clock}'s symbolize stage (cache hits stay with the caller's). */
@@ -93,26 +95,35 @@ final class FrameNames {
         int start = path.size();
         for (PathFrame element : rootFirst) {
             Named named = named(element);
-            for (int i = 0; i < named.ids().length; i++) {
-                int id = named.ids()[i];
-                Role role = roles.get(id);
-                if (role != null) {
-                    if (role.agent()) {
-                        while (path.size() > start) path.removeAtIndex(path.size() - 1);
-                        while (lines.size() > start) lines.removeAtIndex(lines.size() - 1);
-                        path.add(frames.intern(OVERHEAD));
-                        lines.add(0);
-                        return;
-                    }
-                    if (path.size() > start && absorbed(roles.get(path.getLast()), role)) {
-                        lines.set(lines.size() - 1, named.lines()[i]);
-                        continue;
-                    }
-                }
-                path.add(id);
-                lines.add(named.lines()[i]);
+            if (!append(named.ids(), named.lines(), roles::get, start, path, lines)) {
+                while (path.size() > start) path.removeAtIndex(path.size() - 1);
+                while (lines.size() > start) lines.removeAtIndex(lines.size() - 1);
+                path.add(frames.intern(OVERHEAD));
+                lines.add(0);
+                return;
             }
         }
+    }
+
+    /**
+     * Appends one element's frames (ids, with their lines) to a path begun at {@code start}: a
+     * frame {@link #absorbed} by the one before it gives that one its line instead. False, as soon
+     * as a frame is the agent's (the caller then makes the path {@link #OVERHEAD}).
+     */
+    static boolean append(int[] ids, int[] idLines, IntFunction<Role> roles, int start, IntArrayList path, IntArrayList lines) {
+        for (int i = 0; i < ids.length; i++) {
+            Role role = roles.apply(ids[i]);
+            if (role != null) {
+                if (role.agent()) return false;
+                if (path.size() > start && absorbed(roles.apply(path.getLast()), role)) {
+                    lines.set(lines.size() - 1, idLines[i]);
+                    continue;
+                }
+            }
+            path.add(ids[i]);
+            lines.add(idLines[i]);
+        }
+        return true;
     }
 
     /** Whether an outlined frame right under {@code outer} is the same construct: the debug body under its wrapper, a body under its task entry. */
@@ -192,7 +203,8 @@ final class FrameNames {
             FrameKind k = s.inlined() && kind == FrameKind.USER ? FrameKind.INLINED : kind;
             Frame raw = frame(k, c, s);
             Role role = agent ? AGENT : role(raw);
-            Frame shown = role != null && role.outlined() != null ? raw.named(construct(role.outlined(), module, c, s)) : fortran(raw);
+            Frame shown = role != null && role.outlined() != null ? raw.named(construct(role.outlined(), module, c, s))
+                    : fortran(raw, module, c);
             ids[n - 1 - i] = intern(shown, role);
             lines[n - 1 - i] = Math.max(0, s.line());
         }
@@ -212,14 +224,33 @@ final class FrameNames {
         return base.startsWith("libompprof.so") || base.startsWith("libompprof-");
     }
 
-    private static Role role(Frame raw) {
+    static Role role(Frame raw) {
         DisplayNames.Outlined o = DisplayNames.outlined(raw.function());
         return o == null ? null : new Role(o, DisplayNames.outlinedFrom(raw.function()), false);
     }
 
-    private static Frame fortran(Frame raw) {
-        String f = DisplayNames.fortran(raw.function(), null);
+    private Frame fortran(Frame raw, Module module, PathFrame.Code c) {
+        String program = "MAIN__".equals(raw.function()) ? programName(module, c) : null;
+        String f = DisplayNames.fortran(raw.function(), program);
         return f == null ? raw : raw.named(f);
+    }
+
+    /**
+     * gfortran's main program ({@code MAIN__}) by the name its source gives it: the debug info's
+     * subprogram name (DW_AT_name, where the symbol is the linkage name), asked of llvm-symbolizer
+     * once per module with {@code --functions=short}; null (shown as {@code program}) without it.
+     */
+    private String programName(Module module, PathFrame.Code c) {
+        if (programNames.containsKey(c.moduleId())) return programNames.get(c.moduleId());
+        String name = null;
+        SymbolHit hit = symbolizer.symbolTable(module).lookup(c.lookupPc());
+        var llvm = symbolizer.llvm();
+        java.nio.file.Path file = java.nio.file.Path.of(c.modulePath());
+        if (hit != null && llvm.isPresent() && java.nio.file.Files.isRegularFile(file)) {
+            name = ProgramName.ask(llvm.get().executable(), file, hit.start());
+        }
+        programNames.put(c.moduleId(), name);
+        return name;
     }
 
     /**
