@@ -14,6 +14,7 @@ import java.util.TreeSet;
 import org.ompprof.calltree.Frame;
 import org.ompprof.calltree.FrameKind;
 import org.ompprof.calltree.FrameTable;
+import org.ompprof.ui.pipeline.DisplayNames;
 import org.ompprof.sampler.UserError;
 import org.ompprof.sampler.launch.DurationArg;
 import org.ompprof.sampler.launch.SamplingSignal;
@@ -196,8 +197,7 @@ public final class InfoCommand {
                 if (f.kind() == FrameKind.PLACEHOLDER && "<ompprof>".equals(f.function())) agent++;
                 continue;
             }
-            if (f.function().contains(" at ") || f.function().startsWith("parallel") || f.function().startsWith("task")
-                    || f.function().startsWith("target")) {
+            if (DisplayNames.isOutlined(f.symbol())) {
                 constructs.add("  " + f.function() + "  =  " + f.symbol() + "\n");
             } else {
                 others++;

@@ -99,6 +99,14 @@ final class Demangler {
                 // it died: the short answer says so
             }
         });
+        // a hung llvm-cxxfilt is killed: its answers then come up short, and the names stay as they were
+        Thread.ofPlatform().daemon().name("cxxfilt-watchdog").start(() -> {
+            try {
+                if (!p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) p.destroyForcibly();
+            } catch (InterruptedException e) {
+                p.destroyForcibly();
+            }
+        });
         try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
             for (String line; (line = r.readLine()) != null; ) answers.add(line);
         } finally {

@@ -9,8 +9,13 @@ import java.util.regex.Pattern;
  * names become {@code module::procedure}. C++ demangling is {@link Demangler}'s (a batch through
  * llvm-cxxfilt). Pure functions: any string in, never an exception.
  */
-final class DisplayNames {
+public final class DisplayNames {
     private DisplayNames() {}
+
+    /** Whether {@code symbol} is a body a compiler outlined for an OpenMP construct (shown as the construct). */
+    public static boolean isOutlined(String symbol) {
+        return outlined(symbol) != null;
+    }
 
     /** What a compiler-outlined OpenMP function stands for. */
     enum Outlined {
@@ -37,7 +42,7 @@ final class DisplayNames {
     private static final Pattern CLANG = Pattern.compile("(.*?)\\.omp_outlined(_debug__|\\._debug__)?(\\.\\d*)?");
     private static final Pattern GCC = Pattern.compile("(.+?)\\._omp_fn\\.\\d+");
     private static final Pattern TASK_ENTRY = Pattern.compile("\\.omp_task_entry\\.\\.?\\d*");
-    private static final Pattern OFFLOAD = Pattern.compile("__omp_offloading_[0-9a-f]+_[0-9a-f]+_(.+)_l(\\d+)(\\.\\d+)?");
+    private static final Pattern OFFLOAD = Pattern.compile("__omp_offloading_[0-9a-f]+_[0-9a-f]+_(.+)_l(\\d+)(_debug__)?(\\.\\d+)?");
     private static final Pattern GFORTRAN = Pattern.compile("__(.+)_MOD_(.+)");
 
     /** The kind of outlined OpenMP function {@code symbol} is, or null for any other name. */
@@ -59,6 +64,15 @@ final class DisplayNames {
         return m.matches() ? m.group(1) : null;
     }
 
+    /**
+     * Whether {@code symbol} is clang's outlined body of a target region's entry
+     * ({@code __omp_offloading_..._l15_debug__.omp_outlined}): the region's body, a target construct.
+     */
+    static boolean inTarget(String symbol) {
+        String from = outlinedFrom(symbol);
+        return from != null && OFFLOAD.matcher(from).matches();
+    }
+
     /** The source line an offloading entry's name carries ({@code _l27}), 0 when none. */
     static int offloadLine(String symbol) {
         Matcher m = symbol == null ? null : OFFLOAD.matcher(symbol);
@@ -75,6 +89,10 @@ final class DisplayNames {
      * ({@code parallel at heat.c} without a line, {@code parallel in main} without a file).
      */
     static String construct(Outlined kind, String symbol, String file, int line) {
+        if ((kind == Outlined.PARALLEL_WRAPPER || kind == Outlined.PARALLEL_BODY) && inTarget(symbol)) {
+            String entry = outlinedFrom(symbol);
+            return construct(Outlined.TARGET, entry, file, line > 0 ? line : offloadLine(entry));
+        }
         String where = file == null || file.isEmpty() ? null : file.substring(file.lastIndexOf('/') + 1);
         if (where != null) return kind.construct + " at " + where + (line > 0 ? ":" + line : "");
         String from = kind == Outlined.TARGET ? offloadFunction(symbol) : outlinedFrom(symbol);

@@ -41,7 +41,11 @@ final class FrameNames {
     static final Frame OVERHEAD = Frame.placeholder("<ompprof>");
 
     /** What path assembly must know of a frame: the outlined kind and origin, or that it is the agent's. */
-    record Role(DisplayNames.Outlined outlined, String from, boolean agent) {}
+    record Role(DisplayNames.Outlined outlined, String from, boolean agent, boolean target) {
+        Role(DisplayNames.Outlined outlined, String from, boolean agent) {
+            this(outlined, from, agent, outlined == DisplayNames.Outlined.TARGET);
+        }
+    }
 
     static final Role AGENT = new Role(null, null, true);
 
@@ -129,6 +133,8 @@ final class FrameNames {
     /** Whether an outlined frame right under {@code outer} is the same construct: the debug body under its wrapper, a body under its task entry. */
     private static boolean absorbed(Role outer, Role inner) {
         if (outer == null || outer.outlined() == null || inner.outlined() == null) return false;
+        // a target entry, its debug twin and the body outlined from it are the one target region
+        if (outer.outlined() == DisplayNames.Outlined.TARGET && inner.target()) return true;
         boolean clangBody = inner.outlined() == DisplayNames.Outlined.PARALLEL_BODY || inner.outlined() == DisplayNames.Outlined.PARALLEL_WRAPPER;
         if (outer.outlined() == DisplayNames.Outlined.TASK) return clangBody;
         return outer.outlined() == DisplayNames.Outlined.PARALLEL_WRAPPER && inner.outlined() == DisplayNames.Outlined.PARALLEL_BODY
@@ -226,7 +232,9 @@ final class FrameNames {
 
     static Role role(Frame raw) {
         DisplayNames.Outlined o = DisplayNames.outlined(raw.function());
-        return o == null ? null : new Role(o, DisplayNames.outlinedFrom(raw.function()), false);
+        if (o == null) return null;
+        boolean target = o == DisplayNames.Outlined.TARGET || DisplayNames.inTarget(raw.function());
+        return new Role(o, DisplayNames.outlinedFrom(raw.function()), false, target);
     }
 
     private Frame fortran(Frame raw, Module module, PathFrame.Code c) {

@@ -35,6 +35,7 @@ class DisplayNamesTest {
             ".omp_task_entry.|TASK|",
             ".omp_task_entry..5|TASK|",
             "__omp_offloading_10302_b4e2d1_main_l27|TARGET|",
+            "__omp_offloading_fe00_51847f_launch_kernels_l15_debug__|TARGET|",
             "main.omp_outlined_debug__.omp.reduction.reduction_func|REDUCTION|",
             "main._omp_fn.0|GCC_BODY|",
             "__solver_MOD_relax._omp_fn.12|GCC_BODY|"})
@@ -60,7 +61,10 @@ class DisplayNamesTest {
             "PARALLEL_WRAPPER|main.omp_outlined|''|0|parallel in main",
             "GCC_BODY|work._omp_fn.3|''|0|parallel in work",
             "TARGET|__omp_offloading_10302_b4e2d1_main_l27|''|27|target in main at line 27",
-            "TASK|.omp_task_entry.|''|0|task"})
+            "TASK|.omp_task_entry.|''|0|task",
+            "PARALLEL_WRAPPER|__omp_offloading_fe00_51847f_launch_kernels_l15_debug__.omp_outlined|offload.c|15|target at offload.c:15",
+            "PARALLEL_BODY|__omp_offloading_fe00_51847f_launch_kernels_l15_debug__.omp_outlined_debug__|''|0|target in launch_kernels at line 15",
+            "PARALLEL_WRAPPER|__omp_offloading_fe00_51847f_launch_kernels_l15_debug__.omp_outlined_debug__.omp_outlined|offload.c|15|parallel at offload.c:15"})
     void constructsAreNamedWithTheirLine(Outlined kind, String symbol, String file, int line, String shown) {
         assertEquals(shown, DisplayNames.construct(kind, symbol, file, line));
     }
@@ -206,6 +210,21 @@ class DisplayNamesTest {
         assertEquals(IntArrayList.newListWith(1, 10, 30), path, "another function's body under a wrapper stays");
         path.clear();
         lines.clear();
+        // a target entry, its debug twin, the body outlined from it (and its debug twin): one target region; a parallel in it stays
+        Map<Integer, FrameNames.Role> target = Map.of(40, FrameNames.role(frame("__omp_offloading_fe00_5_k_l15")),
+                41, FrameNames.role(frame("__omp_offloading_fe00_5_k_l15_debug__")),
+                42, FrameNames.role(frame("__omp_offloading_fe00_5_k_l15_debug__.omp_outlined")),
+                43, FrameNames.role(frame("__omp_offloading_fe00_5_k_l15_debug__.omp_outlined_debug__")),
+                44, FrameNames.role(frame("__omp_offloading_fe00_5_k_l15_debug__.omp_outlined_debug__.omp_outlined")),
+                45, FrameNames.role(frame("__omp_offloading_fe00_5_k_l15_debug__.omp_outlined_debug__.omp_outlined_debug__")));
+        assertTrue(FrameNames.append(new int[] {1, 40, 41, 42, 43, 44, 45, 5}, new int[8], target::get, 0, path, lines));
+        assertEquals(IntArrayList.newListWith(1, 40, 44, 5), path);
+        path.clear();
+        lines.clear();
+        assertTrue(FrameNames.append(new int[] {1, 42, 43, 44, 45, 5}, new int[6], target::get, 0, path, lines));
+        assertEquals(IntArrayList.newListWith(1, 42, 44, 5), path, "without its entry on the stack, the target's body stands for it");
+        path.clear();
+        lines.clear();
         assertFalse(FrameNames.append(new int[] {1, 10, 99, 5}, new int[] {1, 2, 3, 4}, roles::get, 0, path, lines));
         // an absorbed frame never merges across the start of a path
         path.clear();
@@ -214,6 +233,10 @@ class DisplayNamesTest {
         lines.add(1);
         assertTrue(FrameNames.append(new int[] {11}, new int[] {7}, roles::get, 1, path, lines));
         assertEquals(IntArrayList.newListWith(10, 11), path);
+    }
+
+    private static Frame frame(String function) {
+        return Frame.of(FrameKind.USER, "app", function, null, 0);
     }
 
     @Test
