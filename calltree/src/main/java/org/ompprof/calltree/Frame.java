@@ -15,8 +15,11 @@ import java.util.Objects;
  * @param offset module-relative address; kept only when {@code function} is null, since it is
  *     then the only name the frame has (and keeping it otherwise would split one function into
  *     as many frames as it has sampled instructions)
+ * @param symbol the compiler's (linkage) name when {@code function} is a name made for people
+ *     (demangled C++, an outlined region shown as {@code parallel at f.c:27}, a Fortran
+ *     {@code mod::proc}); null when the function is shown as the symbol names it
  */
-public record Frame(FrameKind kind, String module, String function, String file, int line, long offset) {
+public record Frame(FrameKind kind, String module, String function, String file, int line, long offset, String symbol) {
     public static final Frame OMP_RUNTIME = placeholder("<omp runtime>");
     public static final Frame OMP_IDLE = placeholder("<omp idle>");
     public static final Frame TRUNCATED = placeholder("<truncated>");
@@ -27,6 +30,23 @@ public record Frame(FrameKind kind, String module, String function, String file,
         if (function == null && module == null) throw new IllegalArgumentException("a frame needs a function or a module");
         if (line < 0) throw new IllegalArgumentException("negative line " + line);
         if (function != null) offset = 0;
+        if (symbol != null && (function == null || symbol.equals(function))) symbol = null;
+    }
+
+    /** A frame shown as the compiler named it (no separate symbol). */
+    public Frame(FrameKind kind, String module, String function, String file, int line, long offset) {
+        this(kind, module, function, file, line, offset, null);
+    }
+
+    /** This frame shown as {@code display}, keeping the name it had as its symbol (unless it already has one). */
+    public Frame named(String display) {
+        if (function == null || display == null || display.equals(function)) return this;
+        return new Frame(kind, module, display, file, line, offset, symbol != null ? symbol : function);
+    }
+
+    /** The compiler's name of the function: the symbol, or the function when it is shown as named. */
+    public String symbolName() {
+        return symbol != null ? symbol : function;
     }
 
     /** A resolved frame. */
@@ -48,10 +68,14 @@ public record Frame(FrameKind kind, String module, String function, String file,
         return function != null ? function : baseName(module) + "+0x" + Long.toHexString(offset);
     }
 
-    /** {@code function (file:line)} for detailed views; the short name when the source is unknown. */
+    /**
+     * {@code function (file:line)} for detailed views, the short name when the source is unknown,
+     * followed by {@code [symbol]} when the function is shown otherwise than the compiler named it.
+     */
     public String detailedName() {
-        if (file == null) return name();
-        return name() + " (" + file + (line > 0 ? ":" + line : "") + ")";
+        String sym = symbol == null ? "" : " [" + symbol + "]";
+        if (file == null) return name() + sym;
+        return name() + " (" + file + (line > 0 ? ":" + line : "") + ")" + sym;
     }
 
     private static String baseName(String path) {

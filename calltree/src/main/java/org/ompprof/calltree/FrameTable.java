@@ -26,6 +26,20 @@ public final class FrameTable {
         return ids.getIfAbsent(frame, -1);
     }
 
+    /**
+     * Puts {@code frame} in place of frame {@code id}, which keeps its id (a new name for a frame
+     * already in trees). False, changing nothing, when {@code frame} is already another id's.
+     */
+    public boolean replace(int id, Frame frame) {
+        Frame old = frames.get(id);
+        if (old.equals(frame)) return true;
+        if (ids.containsKey(frame)) return false;
+        ids.remove(old);
+        ids.put(frame, id);
+        frames.set(id, frame);
+        return true;
+    }
+
     public Frame frame(int id) {
         return frames.get(id);
     }

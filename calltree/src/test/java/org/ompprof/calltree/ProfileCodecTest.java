@@ -55,6 +55,40 @@ class ProfileCodecTest {
         assertEquals(NaiveTree.contents(tree), NaiveTree.contents(back));
     }
 
+    /** Frames shown otherwise than the compiler named them keep their symbol through a file; cuts and damage fail cleanly. */
+    @ParameterizedTest
+    @ValueSource(longs = {5, 6, 7})
+    void framesKeepTheirSymbols(long seed) {
+        Random random = new Random(seed);
+        CallingContextTree tree = randomTree(seed, 500);
+        FrameTable frames = tree.frames();
+        int named = 0;
+        for (int i = 0; i < frames.size(); i++) {
+            Frame f = frames.frame(i);
+            if (f.function() != null && random.nextBoolean() && frames.replace(i, f.named("shown " + i))) named++;
+        }
+        assertTrue(named > 0);
+        byte[] bytes = FrameTableCodec.encode(frames);
+        FrameTable back = FrameTableCodec.decode(bytes);
+        assertEquals(frames.size(), back.size());
+        for (int i = 0; i < frames.size(); i++) assertEquals(frames.frame(i), back.frame(i));
+        for (int i = 0; i < frames.size(); i++) {
+            if (frames.frame(i).symbol() != null) assertEquals("shown " + i, back.frame(i).function());
+        }
+        assertTimeoutPreemptively(Duration.ofSeconds(60), () -> damage(random, bytes, FrameTableCodec::decode));
+    }
+
+    /** A FRAMES section written before frames had symbols (no version marker) still reads. */
+    @Test
+    void versionOneFrameTableStillReads() {
+        // strings: "app", "main"; one USER frame (app, main, no file), line 3, offset 0
+        byte[] v1 = {2, 3, 'a', 'p', 'p', 4, 'm', 'a', 'i', 'n', 1, 0, 1, 2, 0, 3, 0};
+        FrameTable t = FrameTableCodec.decode(v1);
+        assertEquals(1, t.size());
+        assertEquals(new Frame(FrameKind.USER, "app", "main", null, 3, 0), t.frame(0));
+        assertEquals(0, FrameTableCodec.decode(new byte[] {0, 0}).size());
+    }
+
     /** A loaded tree builds its look-up indexes on first use: adding to it finds the loaded nodes and slots. */
     @ParameterizedTest
     @ValueSource(longs = {8, 9})

@@ -4,12 +4,17 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeSet;
 
+import org.ompprof.calltree.Frame;
+import org.ompprof.calltree.FrameKind;
+import org.ompprof.calltree.FrameTable;
+import org.ompprof.ui.pipeline.DisplayNames;
 import org.ompprof.sampler.UserError;
 import org.ompprof.sampler.launch.DurationArg;
 import org.ompprof.sampler.launch.SamplingSignal;
@@ -183,6 +188,31 @@ public final class InfoCommand {
     }
 
     /** What the file holds beyond the tables: the profile and how its samples were stitched, or raw samples. */
+    /** Frames shown otherwise than their compiler named them: OpenMP constructs (with their symbols), and how many others. */
+    private static void names(StringBuilder s, FrameTable frames) {
+        List<String> constructs = new ArrayList<>();
+        int others = 0, agent = 0;
+        for (int i = 0; i < frames.size(); i++) {
+            Frame f = frames.frame(i);
+            if (f.symbol() == null) {
+                if (f.kind() == FrameKind.PLACEHOLDER && "<ompprof>".equals(f.function())) agent++;
+                continue;
+            }
+            if (DisplayNames.isOutlined(f.symbol())) {
+                constructs.add("  " + f.function() + "  =  " + f.symbol() + "\n");
+            } else {
+                others++;
+            }
+        }
+        if (constructs.isEmpty() && others == 0 && agent == 0) return;
+        s.append("names (as the program's source writes them; the compiler's symbols here and on hover in the viewer)\n");
+        constructs.stream().sorted().distinct().limit(40).forEach(s::append);
+        if (constructs.size() > 40) s.append("  ... ").append(constructs.size() - 40).append(" more outlined bodies\n");
+        if (others > 0) s.append("  ").append(count(others)).append(" other functions shown demangled (C++) or as module::procedure (Fortran)\n");
+        if (agent > 0) s.append("  samples taken inside ompprof's own agent are under <ompprof> (profiler overhead), never under the program's code\n");
+        s.append('\n');
+    }
+
     private static void profile(StringBuilder s, Recording r, long fileSize) {
         if (!r.isProfile()) {
             s.append("raw recording: stack snapshots and callback records (export and report build the profile from them)\n\n");
@@ -210,6 +240,7 @@ public final class InfoCommand {
                 .append(" explicit tasks, ").append(count(c.distinctContexts())).append(" distinct");
         if (c.unknownContexts() > 0) s.append("; ").append(count(c.unknownContexts())).append(" samples in a region or task whose creation was not recorded");
         s.append("\n\n");
+        names(s, p.tree().frames());
         DeviceTotals devices = DeviceTotals.of(p.devices());
         if (!devices.isEmpty()) {
             s.append("devices (target regions, kernels and transfers; times on the host clock)\n").append(devices.table());

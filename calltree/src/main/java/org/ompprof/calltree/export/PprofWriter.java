@@ -137,11 +137,13 @@ public final class PprofWriter {
     }
 
     private byte[] function(int frameId, Frame f) throws IOException {
-        long name = id(name(f)), file = f.file() == null || f.file().isEmpty() ? 0 : id(f.file());
+        // system_name: the compiler's symbol where the name is made for people (demangled, a construct)
+        long name = id(name(f)), system = f.symbol() == null ? name : id(f.symbol());
+        long file = f.file() == null || f.file().isEmpty() ? 0 : id(f.file());
         return message(s -> {
             s.writeUInt64(1, frameId + 1L);
             s.writeInt64(2, name);
-            s.writeInt64(3, name);
+            s.writeInt64(3, system);
             if (file != 0) s.writeInt64(4, file);
         });
     }

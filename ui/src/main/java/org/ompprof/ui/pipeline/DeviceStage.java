@@ -60,8 +60,6 @@ final class DeviceStage {
     }
 
     private static int launchNode(CallingContextTree tree, Stitcher stitcher, FrameNames names, long targetId) {
-        IntArrayList path = new IntArrayList();
-        for (PathFrame f : stitcher.targetContext(targetId)) path.addAll(names.frames(f));
-        return tree.path(path.toArray());
+        return tree.path(names.path(stitcher.targetContext(targetId)));
     }
 }

@@ -1,7 +1,12 @@
 package org.ompprof.ui.pipeline;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.function.IntFunction;
 
+import org.eclipse.collections.impl.list.mutable.primitive.IntArrayList;
+import org.eclipse.collections.impl.map.mutable.primitive.IntObjectHashMap;
 import org.eclipse.collections.impl.map.mutable.primitive.LongObjectHashMap;
 import org.ompprof.calltree.Frame;
 import org.ompprof.calltree.FrameKind;
@@ -13,15 +18,36 @@ import org.ompprof.unwinder.stitch.PathFrame;
 import org.ompprof.unwinder.stitch.Placeholder;
 import org.ompprof.unwinder.stitch.Stitcher;
 import org.ompprof.unwinder.symbols.SourceFrame;
+import org.ompprof.unwinder.symbols.SymbolHit;
 import org.ompprof.unwinder.symbols.Symbolizer;
 
 /**
  * Turns stitched path elements into interned tree frames: a pc becomes its function (and the
  * functions inlined into it, outermost first); a placeholder becomes its label. Answers are
  * cached per (module, pc), since the same few thousand pcs recur in millions of samples.
+ *
+ * <p>This is the one place where frames get the names people read (reports, exports and the
+ * viewer all show {@link Frame#name()}); the compiler's name stays in {@link Frame#symbol()}.
+ * A body the compiler outlined for an OpenMP construct is named by the construct and its line
+ * ({@code parallel at heat.c:27}, {@code task at ...}, {@code target at ...}), clang's wrapper and
+ * its debug body being one frame; Fortran's linker names become {@code module::procedure} and
+ * the main program {@code program} (or its name); C++ names from symbol tables are demangled at
+ * {@link #finish()}, all at once. A sample taken in the profiler's own agent is not user code:
+ * its path is the single frame {@link #OVERHEAD}, so the profiler's cost shows apart from the program's.
  */
 final class FrameNames {
     private static final Named NONE = new Named(new int[0], new int[0]);
+    /** Where samples taken inside the profiler's agent (libompprof.so) go: the profiler's overhead. */
+    static final Frame OVERHEAD = Frame.placeholder("<ompprof>");
+
+    /** What path assembly must know of a frame: the outlined kind and origin, or that it is the agent's. */
+    record Role(DisplayNames.Outlined outlined, String from, boolean agent, boolean target) {
+        Role(DisplayNames.Outlined outlined, String from, boolean agent) {
+            this(outlined, from, agent, outlined == DisplayNames.Outlined.TARGET);
+        }
+    }
+
+    static final Role AGENT = new Role(null, null, true);
 
     /**
      * Frame ids, outermost first, and the source line each is at: for a function into which the
@@ -34,6 +60,9 @@ final class FrameNames {
     private final FrameTable frames;
     private final StageClock clock;
     private final LongObjectHashMap<LongObjectHashMap<Named>> byModule = new LongObjectHashMap<>();
+    private final IntObjectHashMap<Role> roles = new IntObjectHashMap<>();
+    private final LongObjectHashMap<String> programNames = new LongObjectHashMap<>();
+    private final Demangler demangler;
 
     /** The first naming of each pc goes to {@code clock}'s symbolize stage (cache hits stay with the caller's). */
     FrameNames(Stitcher stitcher, Symbolizer symbolizer, FrameTable frames, StageClock clock) {
@@ -41,6 +70,7 @@ final class FrameNames {
         this.symbolizer = symbolizer;
         this.frames = frames;
         this.clock = clock;
+        this.demangler = Demangler.create();
     }
 
     StageClock clock() {
@@ -50,6 +80,90 @@ final class FrameNames {
     /** Frame ids for one path element, outermost first. */
     int[] frames(PathFrame element) {
         return named(element).ids();
+    }
+
+    /** The frame ids of a whole path, root first, as {@link #append} assembles them. */
+    int[] path(List<? extends PathFrame> rootFirst) {
+        IntArrayList path = new IntArrayList(), lines = new IntArrayList();
+        append(rootFirst, path, lines);
+        return path.toArray();
+    }
+
+    /**
+     * Appends a path's frames, root first, and the line each is at to {@code path} and
+     * {@code lines}: clang's debug body of an outlined region right under its wrapper (or a task
+     * body under its task entry) is one frame with it, at the inner one's line; a path through the
+     * profiler's agent is {@link #OVERHEAD} alone.
+     */
+    void append(List<? extends PathFrame> rootFirst, IntArrayList path, IntArrayList lines) {
+        int start = path.size();
+        for (PathFrame element : rootFirst) {
+            Named named = named(element);
+            if (!append(named.ids(), named.lines(), roles::get, start, path, lines)) {
+                while (path.size() > start) path.removeAtIndex(path.size() - 1);
+                while (lines.size() > start) lines.removeAtIndex(lines.size() - 1);
+                path.add(frames.intern(OVERHEAD));
+                lines.add(0);
+                return;
+            }
+        }
+    }
+
+    /**
+     * Appends one element's frames (ids, with their lines) to a path begun at {@code start}: a
+     * frame {@link #absorbed} by the one before it gives that one its line instead. False, as soon
+     * as a frame is the agent's (the caller then makes the path {@link #OVERHEAD}).
+     */
+    static boolean append(int[] ids, int[] idLines, IntFunction<Role> roles, int start, IntArrayList path, IntArrayList lines) {
+        for (int i = 0; i < ids.length; i++) {
+            Role role = roles.apply(ids[i]);
+            if (role != null) {
+                if (role.agent()) return false;
+                if (path.size() > start && absorbed(roles.apply(path.getLast()), role)) {
+                    lines.set(lines.size() - 1, idLines[i]);
+                    continue;
+                }
+            }
+            path.add(ids[i]);
+            lines.add(idLines[i]);
+        }
+        return true;
+    }
+
+    /** Whether an outlined frame right under {@code outer} is the same construct: the debug body under its wrapper, a body under its task entry. */
+    private static boolean absorbed(Role outer, Role inner) {
+        if (outer == null || outer.outlined() == null || inner.outlined() == null) return false;
+        // a target entry, its debug twin and the body outlined from it are the one target region
+        if (outer.outlined() == DisplayNames.Outlined.TARGET && inner.target()) return true;
+        boolean clangBody = inner.outlined() == DisplayNames.Outlined.PARALLEL_BODY || inner.outlined() == DisplayNames.Outlined.PARALLEL_WRAPPER;
+        if (outer.outlined() == DisplayNames.Outlined.TASK) return clangBody;
+        return outer.outlined() == DisplayNames.Outlined.PARALLEL_WRAPPER && inner.outlined() == DisplayNames.Outlined.PARALLEL_BODY
+                && outer.from() != null && outer.from().equals(inner.from());
+    }
+
+    /**
+     * Demangles the C++ names of every frame interned so far, in one batch (llvm-cxxfilt, one
+     * process); a frame keeps its id and its mangled name as its symbol. Call once, when all
+     * samples are in.
+     */
+    void finish() {
+        List<String> mangled = new ArrayList<>();
+        for (int id = 0; id < frames.size(); id++) {
+            Frame f = frames.frame(id);
+            if (f.symbol() == null && DisplayNames.itanium(f.function())) mangled.add(f.function());
+        }
+        if (mangled.isEmpty()) return;
+        Map<String, String> demangled = demangler.demangle(mangled);
+        for (int id = 0; id < frames.size(); id++) {
+            Frame f = frames.frame(id);
+            String d = f.symbol() == null ? demangled.get(f.function()) : null;
+            if (d != null) frames.replace(id, f.named(d));
+        }
+    }
+
+    /** Why C++ names stayed mangled, or null. */
+    String demangleProblem() {
+        return demangler.problem();
     }
 
     /** Frame ids and their lines for one path element. */
@@ -84,7 +198,8 @@ final class FrameNames {
     private Named symbolize(PathFrame.Code c) {
         FrameKind kind = stitcher.isRuntime(c.moduleId()) ? FrameKind.RUNTIME : FrameKind.USER;
         Module module = stitcher.module(c.moduleId()).orElse(null);
-        if (module == null) return one(frames.intern(Frame.unresolved(kind, c.modulePath(), c.lookupPc())));
+        boolean agent = isAgent(c.modulePath());
+        if (module == null) return one(intern(Frame.unresolved(kind, c.modulePath(), c.lookupPc()), agent ? AGENT : null));
         List<SourceFrame> innermostFirst = symbolizer.symbolize(module, c.lookupPc());
         if (innermostFirst.isEmpty()) return NONE;
         int n = innermostFirst.size();
@@ -92,10 +207,80 @@ final class FrameNames {
         for (int i = n - 1; i >= 0; i--) {
             SourceFrame s = innermostFirst.get(i);
             FrameKind k = s.inlined() && kind == FrameKind.USER ? FrameKind.INLINED : kind;
-            ids[n - 1 - i] = frames.intern(frame(k, c, s));
+            Frame raw = frame(k, c, s);
+            Role role = agent ? AGENT : role(raw);
+            Frame shown = role != null && role.outlined() != null ? raw.named(construct(role.outlined(), module, c, s))
+                    : fortran(raw, module, c);
+            ids[n - 1 - i] = intern(shown, role);
             lines[n - 1 - i] = Math.max(0, s.line());
         }
         return new Named(ids, lines);
+    }
+
+    private int intern(Frame frame, Role role) {
+        int id = frames.intern(frame);
+        if (role != null) roles.put(id, role);
+        return id;
+    }
+
+    /** The agent's own library (and its loader auditor): {@code libompprof.so}, {@code libompprof-audit.so}. */
+    static boolean isAgent(String modulePath) {
+        if (modulePath == null) return false;
+        String base = modulePath.substring(modulePath.lastIndexOf('/') + 1);
+        return base.startsWith("libompprof.so") || base.startsWith("libompprof-");
+    }
+
+    static Role role(Frame raw) {
+        DisplayNames.Outlined o = DisplayNames.outlined(raw.function());
+        if (o == null) return null;
+        boolean target = o == DisplayNames.Outlined.TARGET || DisplayNames.inTarget(raw.function());
+        return new Role(o, DisplayNames.outlinedFrom(raw.function()), false, target);
+    }
+
+    private Frame fortran(Frame raw, Module module, PathFrame.Code c) {
+        String program = "MAIN__".equals(raw.function()) ? programName(module, c) : null;
+        String f = DisplayNames.fortran(raw.function(), program);
+        return f == null ? raw : raw.named(f);
+    }
+
+    /**
+     * gfortran's main program ({@code MAIN__}) by the name its source gives it: the debug info's
+     * subprogram name (DW_AT_name, where the symbol is the linkage name), asked of llvm-symbolizer
+     * once per module with {@code --functions=short}; null (shown as {@code program}) without it.
+     */
+    private String programName(Module module, PathFrame.Code c) {
+        if (programNames.containsKey(c.moduleId())) return programNames.get(c.moduleId());
+        String name = null;
+        SymbolHit hit = symbolizer.symbolTable(module).lookup(c.lookupPc());
+        var llvm = symbolizer.llvm();
+        java.nio.file.Path file = java.nio.file.Path.of(c.modulePath());
+        if (hit != null && llvm.isPresent() && java.nio.file.Files.isRegularFile(file)) {
+            name = ProgramName.ask(llvm.get().executable(), file, hit.start());
+        }
+        programNames.put(c.moduleId(), name);
+        return name;
+    }
+
+    /**
+     * {@code parallel at heat.c:27}: the construct's line is that of the outlined function's first
+     * instruction (clang and gcc put the pragma's line there); a target region's is in its name.
+     */
+    private String construct(DisplayNames.Outlined kind, Module module, PathFrame.Code c, SourceFrame s) {
+        String symbol = s.function();
+        String file = s.file();
+        int line = kind == DisplayNames.Outlined.TARGET ? DisplayNames.offloadLine(symbol) : 0;
+        if (line == 0 && !s.inlined()) {
+            SymbolHit hit = symbolizer.symbolTable(module).lookup(c.lookupPc());
+            if (hit != null && symbol.equals(hit.name())) {
+                List<SourceFrame> entry = symbolizer.symbolize(module, hit.start());
+                SourceFrame outer = entry.getLast();
+                if (outer.function().equals(symbol) && outer.hasLine()) {
+                    line = outer.line();
+                    file = outer.file();
+                }
+            }
+        }
+        return DisplayNames.construct(kind, symbol, file, line);
     }
 
     private static Frame frame(FrameKind kind, PathFrame.Code c, SourceFrame s) {

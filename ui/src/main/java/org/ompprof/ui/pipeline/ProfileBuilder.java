@@ -83,6 +83,7 @@ public final class ProfileBuilder {
             BlameStage.Result blame = b.blame.apply(recording, b.tree, stitcher, symbolizer);
             RegionTable regions = b.regions.table();
             DeviceTable devices = DeviceStage.apply(recording, b.tree, stitcher, names);
+            names.finish();
             return new Profile(b.tree, timelines.finish(), stitcher.counters(), blame.totals(), regions, blame.mutexes(), b.lineTimes.build(),
                     b.samples, devices);
         } finally {
@@ -93,11 +94,7 @@ public final class ProfileBuilder {
     private void add(FrameNames names, StitchedSample stitched) {
         path.clear();
         lines.clear();
-        for (PathFrame element : stitched.pathRootFirst()) {
-            FrameNames.Named named = names.named(element);
-            path.addAll(named.ids());
-            lines.addAll(named.lines());
-        }
+        names.append(stitched.pathRootFirst(), path, lines);
         int node = tree.path(path.toArray());
         addLines(node, stitched.weightNs());
         StitchedSample s = WaitStates.corrected(stitched, path.isEmpty() ? null : tree.frames().frame(path.getLast()));

@@ -64,9 +64,7 @@ final class RegionStage {
         List<PathFrame> context = stitcher.regionContext(region);
         int node = IMPLICIT;
         if (!context.isEmpty()) {
-            IntArrayList path = new IntArrayList();
-            for (PathFrame f : context) path.addAll(names.frames(f));
-            node = tree.path(path.toArray());
+            node = tree.path(names.path(context));
             instances.addToValue(node, 1);
             if (!site.containsKey(node)) {
                 int n = node;

@@ -30,13 +30,19 @@ final class Names {
                 + (site == null ? "" : " at " + site);
     }
 
-    /** {@code work_units() called from heavy_phase()}: the user-level function and its caller. */
+    /**
+     * {@code work_units() called from heavy_phase()}: the user-level function and its caller
+     * ({@code ()} added to plain function names only: not to {@code <placeholders>}, C++ names that
+     * have their parameters, or constructs such as {@code parallel at heat.c:27}).
+     */
     static String call(CallingContextTree tree, int node) {
-        String f = tree.frameOf(node).name();
+        String fn = function(tree.frameOf(node).name());
         int parent = tree.parent(node);
-        String fn = f.startsWith("<") ? f : f + "()";
         if (parent == CallingContextTree.ROOT) return fn;
-        String caller = tree.frameOf(parent).name();
-        return fn + " called from " + (caller.startsWith("<") ? caller : caller + "()");
+        return fn + " called from " + function(tree.frameOf(parent).name());
+    }
+
+    private static String function(String name) {
+        return name.startsWith("<") || name.indexOf('(') >= 0 || name.indexOf(' ') >= 0 ? name : name + "()";
     }
 }

@@ -42,15 +42,19 @@ final class ViewerState {
         return metric.get().index();
     }
 
-    /** Whether {@code node}'s name matches the search. */
+    /** Whether {@code node}'s name (or the compiler's symbol behind it) matches the search. */
     boolean matches(int node) {
-        Pattern p = search.get();
-        return p != null && node > 0 && p.matcher(tree.frameOf(node).name()).find();
+        return matches(search.get(), node);
     }
 
-    /** Whether {@code node} is hidden by the filter. */
+    /** Whether {@code node} is hidden by the filter (on its name or the compiler's symbol behind it). */
     boolean hidden(int node) {
-        Pattern p = filter.get();
-        return p != null && node > 0 && p.matcher(tree.frameOf(node).name()).find();
+        return matches(filter.get(), node);
+    }
+
+    private boolean matches(Pattern p, int node) {
+        if (p == null || node <= 0) return false;
+        var frame = tree.frameOf(node);
+        return p.matcher(frame.name()).find() || frame.symbol() != null && p.matcher(frame.symbol()).find();
     }
 }

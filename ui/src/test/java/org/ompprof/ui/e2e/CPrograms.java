@@ -44,6 +44,16 @@ public final class CPrograms {
                 List.of());
     }
 
+    /** The C++ program {@code name}.cc built with clang++-19 -fopenmp (libstdc++, which has no debug info here). */
+    static Path cxx(String name) {
+        return build(name + ".cc", name, List.of("clang++-19", "-fopenmp", "-g", "-O1", "-fno-omit-frame-pointer"), List.of());
+    }
+
+    /** The Fortran program {@code name}.f90 built with gfortran -fopenmp (run on libomp's GOMP entry points). */
+    static Path gfortran(String name) {
+        return build(name + ".f90", name, List.of("gfortran", "-fopenmp", "-g", "-O1", "-fno-omit-frame-pointer"), List.of());
+    }
+
     /** The shared library {@code lib<name>.so} built from {@code name}.c with clang-19. */
     static Path sharedLibrary(String name) {
         return build(name, "lib" + name + ".so", List.of("clang-19", "-shared", "-fPIC", "-g", "-O1"), List.of());
@@ -59,7 +69,7 @@ public final class CPrograms {
     }
 
     private static synchronized Path build(String name, String out, List<String> compiler, List<String> libs) {
-        Path source = SOURCES.resolve(name + ".c");
+        Path source = SOURCES.resolve(name.contains(".") ? name : name + ".c");
         Path binary = BIN.resolve(out);
         try {
             Files.createDirectories(BIN);

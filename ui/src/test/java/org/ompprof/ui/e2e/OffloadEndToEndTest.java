@@ -120,8 +120,10 @@ class OffloadEndToEndTest {
         Path rawFile = profile.resolveSibling(profile.getFileName() + ".raw");
         Ompprof.Result r = Ompprof.run(work, Map.of(), "export", "--format", "collapsed", rawFile.toString());
         assertEquals(0, r.status(), r.err());
-        assertTrue(r.out().lines().anyMatch(l -> l.startsWith("main;launch_kernels;") && l.contains("__omp_offloading_")
-                && l.contains("launch_kernels_l")), r.out());
+        // the kernel's outlined body (__omp_offloading_..._launch_kernels_l15_debug__.omp_outlined), named from the image's
+        // debug info as its construct and the line of its pragma
+        assertTrue(r.out().lines().anyMatch(l -> l.startsWith("main;launch_kernels;") && l.contains(";target at offload.c:15;parallel at offload.c:15")),
+                r.out());
     }
 
     /** Targets launched by the two threads of a parallel region: charged to each thread under the region's opener. */

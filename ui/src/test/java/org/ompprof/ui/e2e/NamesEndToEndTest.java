@@ -1,0 +1,114 @@
+package org.ompprof.ui.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Names as their programmers write them, through the whole product (record, profile file,
+ * export, report, info): C++ demangled, libstdc++'s symbol-table names included; a parallel
+ * region as {@code parallel at FILE:LINE} of its pragma (clang and gfortran), its compiler's
+ * symbol in {@code info}; a gfortran module procedure as {@code solver::relax} under the
+ * program's own name; and no frame of ompprof's agent under the program's code. No mangled or
+ * linker's name may appear at all; at least 95% of the known leaf's samples must sit under the
+ * exact expected path (as in KnownPathsEndToEndTest: a few samples land under {@code <truncated>}
+ * when an unwind stops early, which is the stitcher's business, not the names'). Names do not
+ * depend on timing, so one (quiet) variant proves them.
+ */
+class NamesEndToEndTest {
+    private static final double TOLERANCE = 0.95;
+    private static final Map<String, String> TWO_THREADS = Map.of("OMP_NUM_THREADS", "2");
+    /** names_stream.cc: the line of its {@code #pragma omp parallel}. */
+    private static final int STREAM_PRAGMA = 21;
+    /** names_heat.f90: the line of its {@code !$omp parallel do}. */
+    private static final int HEAT_PRAGMA = 12;
+
+    @TempDir Path work;
+
+    private Path record(String name, Path program) throws Exception {
+        Path profile = work.resolve(name + ".ompprof");
+        Ompprof.Result r = Ompprof.run(work, TWO_THREADS, "record", "-o", profile.toString(), "--", program.toString(), "0.6");
+        assertEquals(0, r.status(), r.err());
+        return profile;
+    }
+
+    private String collapsed(Path profile) throws Exception {
+        Ompprof.Result r = Ompprof.run(work, Map.of(), "export", "--format", "collapsed", profile.toString());
+        assertEquals(0, r.status(), r.err());
+        return r.out();
+    }
+
+    private static List<String> frames(String line) {
+        return Arrays.asList(line.substring(0, line.lastIndexOf(' ')).split(";"));
+    }
+
+    private static long weight(String line) {
+        return Long.parseLong(line.substring(line.lastIndexOf(' ') + 1));
+    }
+
+    /** No agent frame anywhere but as the root placeholder {@code <ompprof>}. */
+    private static void assertNoAgentFrames(String collapsed) {
+        for (String line : collapsed.lines().toList()) {
+            List<String> f = frames(line);
+            assertFalse(f.contains("tool_initialize") || f.contains("modules_rescan") || line.contains("libompprof"), line);
+            assertTrue(!f.contains("<ompprof>") || f.size() == 1, "the agent's frames are one root <ompprof>: " + line);
+        }
+    }
+
+    @Test
+    void cxxNamesAreDemangledAndTheRegionIsItsPragma() throws Exception {
+        Path profile = record("stream", CPrograms.cxx("names_stream"));
+        String out = collapsed(profile);
+        List<String> expected = List.of("main", "parallel at names_stream.cc:" + STREAM_PRAGMA, "format_numbers(double)",
+                "std::ostream::operator<<(double)", "std::ostream& std::ostream::_M_insert<double>(double)");
+        long inInsert = 0, exact = 0;
+        for (String line : out.lines().toList()) {
+            List<String> f = frames(line);
+            for (String frame : f) assertFalse(frame.startsWith("_Z"), "a mangled name: " + line);
+            int at = f.indexOf(expected.getLast());
+            if (at < 0) continue;
+            inInsert += weight(line);
+            if (f.subList(0, at + 1).equals(expected)) exact += weight(line);
+        }
+        assertTrue(inInsert >= 100, "only " + inInsert + " samples in _M_insert<double>\n" + out);
+        assertTrue(exact >= TOLERANCE * inInsert, exact + " of " + inInsert + " samples of _M_insert<double> under " + expected + "\n" + out);
+        assertNoAgentFrames(out);
+        Ompprof.Result info = Ompprof.run(work, Map.of(), "info", profile.toString());
+        assertEquals(0, info.status(), info.err());
+        assertTrue(info.out().contains("parallel at names_stream.cc:" + STREAM_PRAGMA + "  =  main.omp_outlined"),
+                "info shows the compiler's symbol of the region\n" + info.out());
+        Ompprof.Result report = Ompprof.run(work, Map.of(), "report", profile.toString());
+        assertEquals(0, report.status(), report.err());
+        assertTrue(report.out().contains("main;parallel at names_stream.cc:" + STREAM_PRAGMA + ";format_numbers(double)"), report.out());
+        assertFalse(report.out().contains("_ZN"), report.out());
+    }
+
+    @Test
+    void gfortranModuleProcedureUnderTheProgramsName() throws Exception {
+        Path profile = record("heat", CPrograms.gfortran("names_heat"));
+        String out = collapsed(profile);
+        List<String> expected = List.of("main", "names_heat", "solver::relax", "parallel at names_heat.f90:" + HEAT_PRAGMA);
+        long inRegion = 0, exact = 0;
+        for (String line : out.lines().toList()) {
+            assertFalse(line.contains("MAIN__") || line.contains("_MOD_") || line.contains("_omp_fn"), "a linker's name: " + line);
+            List<String> f = frames(line);
+            int at = f.indexOf(expected.getLast());
+            if (at < 0) continue;
+            inRegion += weight(line);
+            if (f.subList(0, at + 1).equals(expected)) exact += weight(line);
+        }
+        assertTrue(inRegion >= 50, "only " + inRegion + " samples in the region\n" + out);
+        assertTrue(exact >= TOLERANCE * inRegion, exact + " of " + inRegion + " samples of the region under " + expected + "\n" + out);
+        assertNoAgentFrames(out);
+        Ompprof.Result info = Ompprof.run(work, Map.of(), "info", profile.toString());
+        assertTrue(info.out().contains("parallel at names_heat.f90:" + HEAT_PRAGMA + "  =  __solver_MOD_relax._omp_fn.0"), info.out());
+    }
+}
