@@ -45,9 +45,19 @@ public final class DisplayNames {
     private static final Pattern OFFLOAD = Pattern.compile("__omp_offloading_[0-9a-f]+_[0-9a-f]+_(.+)_l(\\d+)(_debug__)?(\\.\\d+)?");
     private static final Pattern GFORTRAN = Pattern.compile("__(.+)_MOD_(.+)");
 
+    /** A C++ function's outlined body as its demangler prints it: {@code f(double*) (.omp_outlined_debug__)}. */
+    private static final Pattern DEMANGLED_CLANG = Pattern.compile("(.*) \\((\\.omp_outlined[^)]*)\\)");
+
+    /** clang's outlined names in one form: a demangled C++ one as its symbol reads ({@code f(double*).omp_outlined_debug__}). */
+    private static String clangForm(String symbol) {
+        Matcher m = DEMANGLED_CLANG.matcher(symbol);
+        return m.matches() ? m.group(1) + m.group(2) : symbol;
+    }
+
     /** The kind of outlined OpenMP function {@code symbol} is, or null for any other name. */
     static Outlined outlined(String symbol) {
         if (symbol == null) return null;
+        symbol = clangForm(symbol);
         if (symbol.endsWith(".omp.reduction.reduction_func")) return Outlined.REDUCTION;
         Matcher m = CLANG.matcher(symbol);
         if (m.matches()) return m.group(2) != null ? Outlined.PARALLEL_BODY : Outlined.PARALLEL_WRAPPER;
@@ -60,7 +70,7 @@ public final class DisplayNames {
     /** The function clang outlined a body from ({@code main} for {@code main.omp_outlined_debug__.3}); "" for anonymous ones; null otherwise. */
     static String outlinedFrom(String symbol) {
         if (symbol == null) return null;
-        Matcher m = CLANG.matcher(symbol);
+        Matcher m = CLANG.matcher(clangForm(symbol));
         return m.matches() ? m.group(1) : null;
     }
 

@@ -51,11 +51,17 @@ final class Findings {
         double ratio = Report.imbalance(rows);
         int blamed = topIn(BlameKind.BARRIER.metric(), region);
         String site = Names.site(rows.getFirst().callSiteFile(), rows.getFirst().callSiteLine());
-        String where = "the parallel region " + (site == null ? "" : "at " + site + " ") + "opened in " + Names.call(tree, region).replace("()", "");
-        String cause = blamed < 0 ? "" : (ratio >= 1.1 ? ": imbalance, caused by " : ": blamed on ") + Names.call(tree, blamed);
         String who = ratio >= 1.1 ? String.format(Locale.ROOT, "; thread %d works %.1fx the mean", heaviest.thread(), ratio) : "";
-        out.add(new Finding(barrier, String.format(Locale.ROOT, "%s of thread time is barrier waiting in %s%s%s", Report.pct(barrier, total),
-                where, who, cause), blamed >= 0 ? blamed : region));
+        String text = null;
+        for (boolean callers : new boolean[] {true, false}) { // without the callers when the sentence would run too long
+            String opener = callers ? Names.call(tree, region) : Names.function(tree.frameOf(region).name());
+            String where = "the parallel region " + (site == null ? "" : "at " + site + " ") + "opened in " + opener.replace("()", "");
+            String blamee = blamed < 0 ? "" : callers ? Names.call(tree, blamed) : Names.function(tree.frameOf(blamed).name());
+            String cause = blamed < 0 ? "" : (ratio >= 1.1 ? ": imbalance, caused by " : ": blamed on ") + blamee;
+            text = String.format(Locale.ROOT, "%s of thread time is barrier waiting in %s%s%s", Report.pct(barrier, total), where, who, cause);
+            if (text.length() <= Finding.MAX_LENGTH) break;
+        }
+        out.add(new Finding(barrier, text, blamed >= 0 ? blamed : region));
     }
 
     /** {@code critical `shared_table` at q.c:156: waiters lose 5.2 s (12% of thread time), blamed on crit_body() (holder)}. */

@@ -31,9 +31,11 @@ final class Names {
     }
 
     /**
-     * {@code work_units() called from heavy_phase()}: the user-level function and its caller
-     * ({@code ()} added to plain function names only: not to {@code <placeholders>}, C++ names that
-     * have their parameters, or constructs such as {@code parallel at heat.c:27}).
+     * {@code work_units() called from heavy_phase()}: the user-level function and its caller, as
+     * a sentence names them: a C++ function by its qualified name without its parameter list and
+     * return type ({@code Domain::CalcForce()}; the full signature is in the path), a plain
+     * function with {@code ()}, {@code <placeholders>} and constructs such as {@code parallel at
+     * heat.c:27} as they are.
      */
     static String call(CallingContextTree tree, int node) {
         String fn = function(tree.frameOf(node).name());
@@ -42,7 +44,44 @@ final class Names {
         return fn + " called from " + function(tree.frameOf(parent).name());
     }
 
-    private static String function(String name) {
-        return name.startsWith("<") || name.indexOf('(') >= 0 || name.indexOf(' ') >= 0 ? name : name + "()";
+    static String function(String name) {
+        if (name.startsWith("<") || name.contains(" at ")) return name;
+        int open = topLevel(name, '(');
+        if (open < 0) return name.indexOf(' ') >= 0 ? name : name + "()";
+        if (open == 0) return name; // not a function name
+        String head = name.substring(0, open);
+        int space = lastTopLevelSpace(head); // a return type before the name (templates' instances)
+        String qualified = space >= 0 ? head.substring(space + 1) : head;
+        return qualified.isEmpty() ? name : qualified + "()";
+    }
+
+    /** The first {@code c} outside angle brackets, -1 if none. */
+    private static int topLevel(String s, char c) {
+        int depth = 0;
+        for (int i = 0; i < s.length(); i++) {
+            char x = s.charAt(i);
+            if (x == '<') depth++;
+            else if (x == '>' && depth > 0) depth--;
+            else if (x == c && depth == 0) {
+                // "operator()" and "operator<" are names, not the parameter list
+                if (c == '(' && s.startsWith("operator", Math.max(0, i - 8)) && i + 1 < s.length() && s.charAt(i + 1) == ')') {
+                    i++;
+                    continue;
+                }
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private static int lastTopLevelSpace(String s) {
+        int depth = 0;
+        for (int i = s.length() - 1; i >= 0; i--) {
+            char x = s.charAt(i);
+            if (x == '>') depth++;
+            else if (x == '<' && depth > 0) depth--;
+            else if (x == ' ' && depth == 0) return i;
+        }
+        return -1;
     }
 }

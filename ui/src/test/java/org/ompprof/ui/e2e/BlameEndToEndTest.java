@@ -135,6 +135,8 @@ class BlameEndToEndTest {
                 && findings.contains("works 1.3x the mean: imbalance, caused by spin_for() called from work_units()"), r.out());
         assertTrue(r.out().contains("imbalance 1.33") || r.out().contains("imbalance 1.34") || r.out().contains("imbalance 1.32"), r.out());
         assertTrue(r.out().contains("time per OpenMP state, per thread"), r.out());
+        findings.lines().filter(l -> l.matches("\\s+\\d+\\. .*"))
+                .forEach(l -> assertTrue(l.trim().replaceFirst("^\\d+\\. ", "").length() <= 240, "a finding of at most 240 characters: " + l));
 
         Path critical = record(Map.of("OMP_NUM_THREADS", "2"), CPrograms.clang("critical_body"), "10", "0.02");
         Ompprof.Result c = Ompprof.run(work, Map.of(), "report", critical.toString());
