@@ -190,7 +190,7 @@ public final class Symbolizer implements AutoCloseable {
             return switch (origin.get()) {
                 case ImageOrigin.OnDisk d -> DebugInfo.hasDwarf(elf) ? quotable(d.path(), label) : debugFileTarget(elf, d.path(), label);
                 case ImageOrigin.InMemory m -> DebugInfo.hasDwarf(elf) ? scratch.write(m.bytes(), label)
-                        : debugFiles.byBuildId(elf).map(p -> quotableOrNull(p, label)).orElse(null);
+                        : debugFiles.find(elf, mappedPath(module)).map(p -> quotableOrNull(p, label)).orElse(null);
             };
         } catch (IOException e) {
             problems.add(module.name() + ": cannot make a file for llvm-symbolizer: " + e.getMessage());
@@ -238,7 +238,7 @@ public final class Symbolizer implements AutoCloseable {
             problems.add(module.name() + ": " + e.getMessage());
         }
         Optional<Path> file = origins.originOf(module).flatMap(o -> o instanceof ImageOrigin.OnDisk d ? Optional.of(d.path()) : Optional.empty());
-        Optional<Path> debug = debugFiles.find(elf, file);
+        Optional<Path> debug = debugFiles.find(elf, file.or(() -> mappedPath(module)));
         if (debug.isPresent()) {
             try {
                 out.add(ElfFile.read(debug.get()));
@@ -247,6 +247,19 @@ public final class Symbolizer implements AutoCloseable {
             }
         }
         return out;
+    }
+
+    /**
+     * Where the module was mapped from, as a directory for .gnu_debuglink names to be found in
+     * even when its image was captured in memory (the debug file's CRC guards the match).
+     */
+    private static Optional<Path> mappedPath(Module module) {
+        try {
+            Path p = Path.of(module.name());
+            return p.isAbsolute() ? Optional.of(p) : Optional.empty();
+        } catch (java.nio.file.InvalidPathException e) {
+            return Optional.empty();
+        }
     }
 
     /** The file name of a module, as frames name it. */
