@@ -68,4 +68,16 @@ class StrippedEndToEndTest {
         long leaf = stacks.stream().filter(l -> l.contains("hidden_middle;hidden_leaf")).count();
         assertTrue(leaf > 0, variant + ": no hidden_middle;hidden_leaf in\n" + e.out());
     }
+
+    @org.junit.jupiter.api.Test
+    void infoCountsUnnamedFramesPerModule(@org.junit.jupiter.api.io.TempDir Path work) throws Exception {
+        Path profile = work.resolve("bare.ompprof");
+        Ompprof.Result r = Ompprof.run(work, Map.of("OMP_NUM_THREADS", "2"), "record", "-o", profile.toString(), "--",
+                DIR.resolve("bare").toString());
+        assertEquals(0, r.status(), r.err());
+        Ompprof.Result info = Ompprof.run(work, Map.of(), "info", profile.toString());
+        assertEquals(0, info.status(), info.err());
+        assertTrue(info.out().lines().anyMatch(l -> l.matches("\\s+\\d+ unnamed frames? in " + java.util.regex.Pattern.quote(DIR.resolve("bare").toString()))),
+                info.out());
+    }
 }
