@@ -27,12 +27,12 @@ final class UnnamedFrames {
         return out;
     }
 
+    /** The symbolizer's stand-in for a name: {@code file+0xoffset} (the file as the image was mapped). */
+    private static final java.util.regex.Pattern OFFSET_NAME = java.util.regex.Pattern.compile("[^/\\s]+\\+0x[0-9a-f]+");
+
     /** No function, or the symbolizer's stand-in {@code module+0xoffset} for one. */
     static boolean unnamed(Frame f) {
-        if (f.function() == null) return true;
-        String base = f.module().substring(f.module().lastIndexOf('/') + 1);
-        String fn = f.function();
-        return fn.startsWith(base + "+0x") && fn.substring(base.length() + 3).chars().allMatch(c -> Character.digit(c, 16) >= 0);
+        return f.function() == null || OFFSET_NAME.matcher(f.function()).matches();
     }
 
     private static String pathOf(String module, List<ModuleInfo> modules) {
