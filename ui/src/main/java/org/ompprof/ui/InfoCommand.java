@@ -220,6 +220,9 @@ public final class InfoCommand {
         }
         Profile p = ProfileReader.read(r);
         s.append("profile\n");
+        for (String u : UnnamedFrames.lines(UnnamedFrames.count(p.tree().frames(), r.modules()), DebianPackages::owner)) {
+            s.append("  ").append(u).append('\n');
+        }
         s.append("  ").append(count(p.tree().size() - 1L)).append(" calling contexts over ").append(count(p.tree().frames().size()))
                 .append(" frames; ").append(count(p.samples())).append(" samples in ").append(p.timelines().size()).append(" thread timelines");
         if (p.samples() > 0) s.append(String.format(Locale.ROOT, " (%.1f bytes per sample in this file)", (double) fileSize / p.samples()));

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 import org.ompprof.unwinder.elf.ElfFile;
 
@@ -16,20 +17,23 @@ final class ImageSymbols {
     private static final int MAX_CACHED = 1 << 20;
 
     private final ElfFile elf;
+    private final Supplier<List<ElfFile>> supplements;
     private final Map<Long, List<SourceFrame>> answers = new ConcurrentHashMap<>();
     private volatile SymbolTable table;
     private boolean decided;
     private Path llvmTarget;
 
-    ImageSymbols(ElfFile elf) {
+    /** @param supplements other images whose symbols name this one's code (MiniDebugInfo, debug files), read once on first use */
+    ImageSymbols(ElfFile elf, Supplier<List<ElfFile>> supplements) {
         this.elf = elf;
+        this.supplements = supplements;
     }
 
     SymbolTable table() {
         SymbolTable t = table;
         if (t == null) {
             // Benign race: two threads may both build it; the tables are equal.
-            t = SymbolTable.of(elf);
+            t = SymbolTable.of(elf, supplements.get());
             table = t;
         }
         return t;

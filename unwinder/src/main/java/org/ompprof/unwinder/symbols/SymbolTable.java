@@ -40,9 +40,26 @@ public final class SymbolTable {
 
     /** Never throws: a damaged symbol table gives an empty table whose {@link #problem()} says why. */
     public static SymbolTable of(ElfFile elf) {
+        return of(elf, List.of());
+    }
+
+    /**
+     * The image's functions together with those of {@code supplements}: images at the same
+     * addresses that keep what stripping removed (MiniDebugInfo, a separate debug file).
+     * Never throws; a damaged supplement is skipped.
+     */
+    public static SymbolTable of(ElfFile elf, List<ElfFile> supplements) {
         long base = baseVaddr(elf);
         try {
-            return build(elf, base);
+            List<Sized> functions = functions(elf);
+            for (ElfFile s : supplements) {
+                try {
+                    functions.addAll(functions(s));
+                } catch (ElfFormatException e) {
+                    // the image's own symbols still stand
+                }
+            }
+            return build(functions, base);
         } catch (ElfFormatException e) {
             return new SymbolTable(new long[0], new long[0], new String[0], base, "symbol table unreadable: " + e.getMessage());
         }
@@ -56,40 +73,51 @@ public final class SymbolTable {
         return 0;
     }
 
-    private static SymbolTable build(ElfFile elf, long base) {
-        List<Symbol> functions = new ArrayList<>();
+    /** A function symbol with the image whose sections bound it. */
+    private record Sized(Symbol symbol, ElfFile elf) {}
+
+    private static List<Sized> functions(ElfFile elf) {
+        List<Sized> functions = new ArrayList<>();
         for (Symbol s : elf.symbols()) {
-            if (s.type() == STT_FUNC || s.type() == STT_GNU_IFUNC) functions.add(s);
+            if (s.type() == STT_FUNC || s.type() == STT_GNU_IFUNC) functions.add(new Sized(s, elf));
         }
-        functions.sort(Comparator.comparingLong(Symbol::value));
-        List<Symbol> merged = mergeAliases(functions);
+        return functions;
+    }
+
+    private static SymbolTable build(List<Sized> functions, long base) {
+        functions.sort(Comparator.comparingLong(f -> f.symbol().value()));
+        List<Sized> merged = mergeAliases(functions);
         int n = merged.size();
         long[] starts = new long[n], ends = new long[n];
         String[] names = new String[n];
         for (int i = 0; i < n; i++) {
-            Symbol s = merged.get(i);
+            Symbol s = merged.get(i).symbol();
             starts[i] = s.value();
             names[i] = s.name();
-            long next = i + 1 < n ? merged.get(i + 1).value() : Long.MAX_VALUE;
-            ends[i] = s.size() > 0 ? s.value() + s.size() : zeroSizeEnd(elf, s, next);
+            long next = i + 1 < n ? merged.get(i + 1).symbol().value() : Long.MAX_VALUE;
+            ends[i] = s.size() > 0 ? s.value() + s.size() : zeroSizeEnd(merged.get(i).elf(), s, next);
         }
         return new SymbolTable(starts, ends, names, base, null);
     }
 
     /** One symbol per address: the best name, and the largest size any alias states. */
-    private static List<Symbol> mergeAliases(List<Symbol> sorted) {
-        List<Symbol> out = new ArrayList<>();
+    private static List<Sized> mergeAliases(List<Sized> sorted) {
+        List<Sized> out = new ArrayList<>();
         int i = 0;
         while (i < sorted.size()) {
-            Symbol best = sorted.get(i);
+            Sized bestAt = sorted.get(i);
+            Symbol best = bestAt.symbol();
             long size = best.size();
             int j = i + 1;
-            for (; j < sorted.size() && sorted.get(j).value() == best.value(); j++) {
-                Symbol s = sorted.get(j);
+            for (; j < sorted.size() && sorted.get(j).symbol().value() == best.value(); j++) {
+                Symbol s = sorted.get(j).symbol();
                 size = Math.max(size, s.size());
-                if (betterName(s, best)) best = s;
+                if (betterName(s, best)) {
+                    best = s;
+                    bestAt = sorted.get(j);
+                }
             }
-            out.add(new Symbol(best.name(), best.value(), size, best.type(), best.bind(), best.sectionIndex()));
+            out.add(new Sized(new Symbol(best.name(), best.value(), size, best.type(), best.bind(), best.sectionIndex()), bestAt.elf()));
             i = j;
         }
         return out;

@@ -12,6 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.ompprof.unwinder.elf.ElfFile;
+import org.ompprof.unwinder.elf.ElfFormatException;
 import org.ompprof.unwinder.image.ImageOrigin;
 import org.ompprof.unwinder.image.ImageOrigins;
 import org.ompprof.unwinder.stack.Frame;
@@ -33,6 +34,7 @@ public final class Symbolizer implements AutoCloseable {
     private final ImageOrigins origins;
     private final LlvmSymbolizer llvm;
     private final ScratchFiles scratch = new ScratchFiles();
+    private final DebugFileLookup debugFiles = DebugFileLookup.fromSystem();
     private final Map<ElfFile, ImageSymbols> images = new ConcurrentHashMap<>();
     private final List<String> problems = new CopyOnWriteArrayList<>();
     private volatile boolean closed;
@@ -75,7 +77,7 @@ public final class Symbolizer implements AutoCloseable {
 
     /** The frames at one pc, innermost inlined function first; never empty. */
     public List<SourceFrame> symbolize(Module module, long relativePc) {
-        List<SourceFrame> hit = closed ? null : images.computeIfAbsent(module.elf(), ImageSymbols::new).cached(relativePc);
+        List<SourceFrame> hit = closed ? null : image(module).cached(relativePc);
         // The common case once a profile is warm: skip building a batch of one.
         if (hit != null) return relabel(hit, label(module));
         return symbolizeAll(module, new long[] {relativePc}).get(relativePc);
@@ -90,7 +92,7 @@ public final class Symbolizer implements AutoCloseable {
     /** Every pc's frames, in the order of first appearance; one round trip to llvm-symbolizer for all misses. */
     public Map<Long, List<SourceFrame>> symbolizeAll(Module module, long[] relativePcs) {
         if (closed) throw new IllegalStateException("the symbolizer is closed");
-        ImageSymbols image = images.computeIfAbsent(module.elf(), ImageSymbols::new);
+        ImageSymbols image = image(module);
         String label = label(module);
         Map<Long, List<SourceFrame>> out = new LinkedHashMap<>();
         List<Long> misses = new ArrayList<>();
@@ -186,11 +188,26 @@ public final class Symbolizer implements AutoCloseable {
         }
         try {
             return switch (origin.get()) {
-                case ImageOrigin.OnDisk d -> DebugInfo.available(elf, Optional.of(d.path())) ? quotable(d.path(), label) : null;
-                case ImageOrigin.InMemory m -> DebugInfo.available(elf, Optional.empty()) ? scratch.write(m.bytes(), label) : null;
+                case ImageOrigin.OnDisk d -> DebugInfo.hasDwarf(elf) ? quotable(d.path(), label) : debugFileTarget(elf, d.path(), label);
+                case ImageOrigin.InMemory m -> DebugInfo.hasDwarf(elf) ? scratch.write(m.bytes(), label)
+                        : debugFiles.find(elf, mappedPath(module)).map(p -> quotableOrNull(p, label)).orElse(null);
             };
         } catch (IOException e) {
             problems.add(module.name() + ": cannot make a file for llvm-symbolizer: " + e.getMessage());
+            return null;
+        }
+    }
+
+    /** A separate debug file has the module's addresses, DWARF and full .symtab: llvm-symbolizer reads it instead. */
+    private Path debugFileTarget(ElfFile elf, Path module, String label) throws IOException {
+        Optional<Path> debug = debugFiles.find(elf, Optional.of(module));
+        return debug.isPresent() ? quotable(debug.get(), label) : null;
+    }
+
+    private Path quotableOrNull(Path path, String label) {
+        try {
+            return quotable(path, label);
+        } catch (IOException e) {
             return null;
         }
     }
@@ -207,6 +224,44 @@ public final class Symbolizer implements AutoCloseable {
         return frames.stream().map(f -> f.withModule(label)).toList();
     }
 
+    private ImageSymbols image(Module module) {
+        return images.computeIfAbsent(module.elf(), elf -> new ImageSymbols(elf, () -> supplements(module)));
+    }
+
+    /** Symbol tables that name what a stripped image's own lost: MiniDebugInfo, then a separate debug file. */
+    private List<ElfFile> supplements(Module module) {
+        List<ElfFile> out = new ArrayList<>();
+        ElfFile elf = module.elf();
+        try {
+            MiniDebugInfo.of(elf).ifPresent(out::add);
+        } catch (ElfFormatException e) {
+            problems.add(module.name() + ": " + e.getMessage());
+        }
+        Optional<Path> file = origins.originOf(module).flatMap(o -> o instanceof ImageOrigin.OnDisk d ? Optional.of(d.path()) : Optional.empty());
+        Optional<Path> debug = debugFiles.find(elf, file.or(() -> mappedPath(module)));
+        if (debug.isPresent()) {
+            try {
+                out.add(ElfFile.read(debug.get()));
+            } catch (IOException | ElfFormatException e) {
+                problems.add(module.name() + ": debug file " + debug.get() + " unreadable: " + e.getMessage());
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Where the module was mapped from, as a directory for .gnu_debuglink names to be found in
+     * even when its image was captured in memory (the debug file's CRC guards the match).
+     */
+    private static Optional<Path> mappedPath(Module module) {
+        try {
+            Path p = Path.of(module.name());
+            return p.isAbsolute() ? Optional.of(p) : Optional.empty();
+        } catch (java.nio.file.InvalidPathException e) {
+            return Optional.empty();
+        }
+    }
+
     /** The file name of a module, as frames name it. */
     static String label(Module module) {
         String name = module.name();
@@ -217,7 +272,7 @@ public final class Symbolizer implements AutoCloseable {
 
     /** The symbol table of a module's image (built once per image). */
     public SymbolTable symbolTable(Module module) {
-        return images.computeIfAbsent(module.elf(), ImageSymbols::new).table();
+        return image(module).table();
     }
 
     /** Why some modules (or all) got symbol-table answers only; empty when all went well. */
