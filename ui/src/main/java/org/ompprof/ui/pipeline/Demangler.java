@@ -6,7 +6,6 @@ import java.io.InputStreamReader;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -15,6 +14,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+
+import org.ompprof.unwinder.symbols.ExecutableOnPath;
 
 /**
  * C++ (Itanium) names demangled by llvm-cxxfilt, all of a profile's at once: one process, the
@@ -44,14 +45,7 @@ final class Demangler {
     }
 
     static Optional<Path> locate() {
-        String path = System.getenv().getOrDefault("PATH", "/usr/bin:/bin");
-        for (String name : EXECUTABLES) {
-            for (String dir : path.split(":")) {
-                Path p = Path.of(dir.isEmpty() ? "." : dir, name);
-                if (Files.isRegularFile(p) && Files.isExecutable(p)) return Optional.of(p);
-            }
-        }
-        return Optional.empty();
+        return ExecutableOnPath.first(EXECUTABLES);
     }
 
     /** Why names were left as they were; null when all went well. */

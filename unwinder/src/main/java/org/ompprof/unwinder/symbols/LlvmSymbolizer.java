@@ -45,14 +45,7 @@ public final class LlvmSymbolizer implements AutoCloseable {
 
     /** The first of {@link #EXECUTABLES} on PATH. */
     public static Optional<Path> locate() {
-        String path = System.getenv().getOrDefault("PATH", "/usr/bin:/bin");
-        for (String name : EXECUTABLES) {
-            for (String dir : path.split(":")) {
-                Path p = Path.of(dir.isEmpty() ? "." : dir, name);
-                if (Files.isRegularFile(p) && Files.isExecutable(p)) return Optional.of(p);
-            }
-        }
-        return Optional.empty();
+        return ExecutableOnPath.first(EXECUTABLES);
     }
 
     public static LlvmSymbolizer start() throws SymbolizerException {
