@@ -55,6 +55,24 @@ class NamesEndToEndTest {
     }
 
     /** No agent frame anywhere but as the root placeholder {@code <ompprof>}. */
+    /**
+     * At least {@code minSamples} samples pass through the last frame of {@code expected}, and
+     * {@link #TOLERANCE} of them reach it exactly by that path from the root.
+     */
+    private static void assertMostlyUnder(String collapsed, List<String> expected, long minSamples) {
+        long through = 0, exact = 0;
+        for (String line : collapsed.lines().toList()) {
+            List<String> f = frames(line);
+            int at = f.indexOf(expected.getLast());
+            if (at < 0) continue;
+            through += weight(line);
+            if (f.subList(0, at + 1).equals(expected)) exact += weight(line);
+        }
+        assertTrue(through >= minSamples, "only " + through + " samples in " + expected.getLast() + "\n" + collapsed);
+        assertTrue(exact >= TOLERANCE * through, exact + " of " + through + " samples of " + expected.getLast() + " under " + expected
+                + "\n" + collapsed);
+    }
+
     private static void assertNoAgentFrames(String collapsed) {
         for (String line : collapsed.lines().toList()) {
             List<String> f = frames(line);
@@ -69,17 +87,10 @@ class NamesEndToEndTest {
         String out = collapsed(profile);
         List<String> expected = List.of("main", "parallel at names_stream.cc:" + STREAM_PRAGMA, "format_numbers(double)",
                 "std::ostream::operator<<(double)", "std::ostream& std::ostream::_M_insert<double>(double)");
-        long inInsert = 0, exact = 0;
         for (String line : out.lines().toList()) {
-            List<String> f = frames(line);
-            for (String frame : f) assertFalse(frame.startsWith("_Z"), "a mangled name: " + line);
-            int at = f.indexOf(expected.getLast());
-            if (at < 0) continue;
-            inInsert += weight(line);
-            if (f.subList(0, at + 1).equals(expected)) exact += weight(line);
+            for (String frame : frames(line)) assertFalse(frame.startsWith("_Z"), "a mangled name: " + line);
         }
-        assertTrue(inInsert >= 100, "only " + inInsert + " samples in _M_insert<double>\n" + out);
-        assertTrue(exact >= TOLERANCE * inInsert, exact + " of " + inInsert + " samples of _M_insert<double> under " + expected + "\n" + out);
+        assertMostlyUnder(out, expected, 100);
         assertNoAgentFrames(out);
         Ompprof.Result info = Ompprof.run(work, Map.of(), "info", profile.toString());
         assertEquals(0, info.status(), info.err());
@@ -96,17 +107,10 @@ class NamesEndToEndTest {
         Path profile = record("heat", CPrograms.gfortran("names_heat"));
         String out = collapsed(profile);
         List<String> expected = List.of("main", "names_heat", "solver::relax", "parallel at names_heat.f90:" + HEAT_PRAGMA);
-        long inRegion = 0, exact = 0;
         for (String line : out.lines().toList()) {
             assertFalse(line.contains("MAIN__") || line.contains("_MOD_") || line.contains("_omp_fn"), "a linker's name: " + line);
-            List<String> f = frames(line);
-            int at = f.indexOf(expected.getLast());
-            if (at < 0) continue;
-            inRegion += weight(line);
-            if (f.subList(0, at + 1).equals(expected)) exact += weight(line);
         }
-        assertTrue(inRegion >= 50, "only " + inRegion + " samples in the region\n" + out);
-        assertTrue(exact >= TOLERANCE * inRegion, exact + " of " + inRegion + " samples of the region under " + expected + "\n" + out);
+        assertMostlyUnder(out, expected, 50);
         assertNoAgentFrames(out);
         Ompprof.Result info = Ompprof.run(work, Map.of(), "info", profile.toString());
         assertTrue(info.out().contains("parallel at names_heat.f90:" + HEAT_PRAGMA + "  =  __solver_MOD_relax._omp_fn.0"), info.out());
