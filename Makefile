@@ -25,6 +25,7 @@ bench: build
 	scripts/bench-rates
 	scripts/bench-profile
 	scripts/bench-blame
+	scripts/bench-unwind
 	scripts/bench-merge
 	scripts/bench-viewer
 	scripts/bench-longrun

@@ -1,22 +1,21 @@
 package org.ompprof.unwinder.stack;
 
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import java.util.ArrayList;
 import java.util.List;
 
-import org.junit.jupiter.api.Test;
 import org.ompprof.unwinder.cfi.ModuleCfi;
 
 /**
- * A rough measurement, printed and never asserted: unwinding the real captures over and over
+ * Unwinding speed (`make bench`, scripts/bench-unwind): the real captures unwound over and over
  * with warm caches (the steady state of a profile), and once with cold ones (first samples).
+ * Run from the unwinder module's directory (the fixture builds its programs under target/).
  */
-class UnwindSpeedTest {
+public final class UnwindBench {
     private record Sample(AddressSpace space, Registers registers, StackSnapshot snapshot) {}
 
-    @Test
-    void measure() throws Exception {
+    private UnwindBench() {}
+
+    public static void main(String[] args) throws Exception {
         List<Sample> samples = new ArrayList<>();
         for (SelfStackFixture.Case c : SelfStackFixture.cases()) {
             SelfStackCapture capture = SelfStackFixture.capture(c);
@@ -30,7 +29,7 @@ class UnwindSpeedTest {
         double seconds = (System.nanoTime() - start) / 1e9;
         System.out.printf("warm: %,d samples, %,d frames in %.2f s: %,.0f frames/s, %,.0f samples/s (%.1f frames each)%n",
                 counts[0], counts[1], seconds, counts[1] / seconds, counts[0] / seconds, (double) counts[1] / counts[0]);
-        assertTrue(counts[1] > 0);
+        if (counts[1] == 0) throw new IllegalStateException("no frame was unwound");
     }
 
     private static long[] run(List<Sample> samples, List<StackUnwinder> unwinders, long nanos) {

@@ -1,24 +1,25 @@
 package org.ompprof.unwinder.symbols;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-import org.junit.jupiter.api.Test;
 import org.ompprof.unwinder.elf.ElfFile;
 import org.ompprof.unwinder.elf.Section;
 import org.ompprof.unwinder.stack.Module;
 
-/** A rough measurement, printed and never asserted: cold (llvm-symbolizer, symbol tables) and warm (cached). */
-class SymbolizeSpeedTest {
+/**
+ * Symbolizing speed (`make bench`, scripts/bench-unwind): cold (llvm-symbolizer, symbol tables) and warm (cached).
+ * Run from the unwinder module's directory (the fixture builds its programs under target/).
+ */
+public final class SymbolizeBench {
     private static final Path LIBOMP = Path.of("/usr/lib/llvm-19/lib/libomp.so.5");
 
-    @Test
-    void measure() throws Exception {
+    private SymbolizeBench() {}
+
+    public static void main(String[] args) throws Exception {
         Module program = Module.open(SymbolsFixture.binaries().debug(), 0x5555_0000_0000L);
         long[] programPcs = textPcs(program.elf(), 1);
         try (Symbolizer s = Symbolizer.create()) {
@@ -28,7 +29,7 @@ class SymbolizeSpeedTest {
             t0 = System.nanoTime();
             Map<Long, List<SourceFrame>> cold = s.symbolizeAll(program, programPcs);
             report("cold, llvm-symbolizer, one batch", programPcs.length - 1, t0);
-            assertEquals(programPcs.length, cold.size());
+            if (cold.size() != programPcs.length) throw new IllegalStateException("pcs left unanswered");
             warm(s, program, programPcs, "warm, cached llvm answers");
         }
         coldRounds(program, programPcs);
