@@ -20,6 +20,8 @@ import org.eclipse.collections.impl.set.mutable.primitive.IntHashSet;
 public final class BlameCalculator {
     /** A candidate's nearest sample counts as "at that moment" within this many sample weights. */
     private static final int WINDOW_WEIGHTS = 2;
+    /** How far idle waiting passes on along waiting threads: one level per nesting level of teams. */
+    private static final int PASS_ON = 4;
     private static final int KINDS = BlameKind.values().length;
 
     private final MutexHolds holds;
@@ -29,6 +31,8 @@ public final class BlameCalculator {
     private final long[] unattributed = new long[KINDS];
     private final long[] outsideHold = new long[KINDS];
     private final IntArrayList blamees = new IntArrayList();
+    /** The threads already asked for one waiting sample: each at most once, however waiting passes on. */
+    private final IntHashSet asked = new IntHashSet();
     private final LongLongHashMap waitedByMutex = new LongLongHashMap();
     private final LongObjectHashMap<IntLongHashMap> blameByMutex = new LongObjectHashMap<>();
     /** The samples being charged and what is derived from them: one window of the run, or all of it. */
@@ -37,8 +41,6 @@ public final class BlameCalculator {
     private int[] allThreads;
     /** Region to the thread indices that have samples in it. */
     private LongObjectHashMap<int[]> teams;
-    /** Per thread index: where the last look-up in its samples ended. */
-    private int[] cursor;
 
     BlameCalculator(MutexHolds holds, IntSet initialThreads) {
         this.holds = holds;
@@ -68,10 +70,8 @@ public final class BlameCalculator {
         });
         initialThreads = initial.toSortedArray();
         allThreads = java.util.stream.IntStream.range(0, s.threads.length).toArray();
-        cursor = new int[s.threads.length];
         indexTeams();
         for (int k = 0; k < s.threads.length; k++) {
-            java.util.Arrays.fill(cursor, -1); // one thread's samples come in time order: cursors only move forward
             for (int i = s.from[k]; i < s.to[k]; i++) if (s.time[i] >= fromNs && s.time[i] < toNs) charge(i);
         }
     }
@@ -89,8 +89,8 @@ public final class BlameCalculator {
         WaitClass c = WaitClass.ofOrdinal(s.cls[i]);
         long w = s.weight[i];
         switch (c) {
-            case IDLE -> undirected(i, BlameKind.IDLE, initialThreads, w);
-            case BARRIER -> undirected(i, BlameKind.BARRIER, team(s.region[i], s.threadIndex(s.thread[i])), w);
+            case IDLE -> undirected(i, BlameKind.IDLE, initialThreads, w, PASS_ON);
+            case BARRIER -> undirected(i, BlameKind.BARRIER, team(s.region[i], s.threadIndex(s.thread[i])), w, 0);
             case MUTEX -> directed(i, w);
             default -> { }
         }
@@ -109,21 +109,25 @@ public final class BlameCalculator {
     }
 
     /**
-     * Equal shares among the candidates working at that moment: the candidate's sample whose
-     * stretch covers it, else its nearest within {@link #WINDOW_WEIGHTS} sample weights.
+     * Equal shares among what the candidates are working on at that moment: each candidate's
+     * sample whose stretch covers it, if a working one. When no candidate has one, the moment is
+     * read from the samples around it (see {@link #addNearCause}).
+     *
+     * @param passOn how many times a candidate that waits at another region's barrier passes the
+     *     waiting on to that region's threads (idle threads wait for the initial thread, which may
+     *     itself wait for its team, whose threads may wait for their nested teams)
      */
-    private void undirected(int i, BlameKind kind, int[] candidates, long w) {
+    private void undirected(int i, BlameKind kind, int[] candidates, long w, int passOn) {
         waited[kind.ordinal()] += w;
         int own = s.threadIndex(s.thread[i]);
         blamees.clear();
-        for (int k : candidates) {
-            if (k == own) continue;
-            int j = s.covering(k, s.time[i]);
-            if (j < 0) {
-                j = s.nearest(k, s.time[i], cursor);
-                if (j >= 0 && !close(i, j)) j = -1;
-            }
-            if (j >= 0 && WaitClass.ofOrdinal(s.cls[j]) == WaitClass.WORK) blamees.add(j);
+        asked.clear();
+        asked.add(own);
+        for (int k : candidates) if (asked.add(k)) addCoveringCause(k, i, passOn);
+        if (blamees.isEmpty()) {
+            asked.clear();
+            asked.add(own);
+            for (int k : candidates) if (asked.add(k)) addNearCause(k, i, passOn);
         }
         if (blamees.isEmpty()) {
             unattributed(i, kind, w);
@@ -136,8 +140,52 @@ public final class BlameCalculator {
         }
     }
 
-    private boolean close(int i, int j) {
-        return Math.abs(s.time[j] - s.time[i]) <= WINDOW_WEIGHTS * Math.max(s.weight[i], s.weight[j]);
+    /** Thread k's sample covering waiting sample i's moment if it works then; a k waiting at another region's barrier passes the waiting on. */
+    private void addCoveringCause(int k, int i, int passOn) {
+        int j = s.covering(k, s.time[i]);
+        if (j < 0) return;
+        WaitClass c = WaitClass.ofOrdinal(s.cls[j]);
+        if (c == WaitClass.WORK) addBlamee(j);
+        else if (passOn > 0 && passesOn(j, i)) {
+            for (int m : team(s.region[j], k)) if (asked.add(m)) addCoveringCause(m, i, passOn - 1);
+        }
+    }
+
+    /**
+     * Nobody's covering sample was a working one (a region shorter than the sampling period is
+     * over by the others' next samples, which show them idle or waiting already; a descheduled
+     * thread's next sample comes late): someone was late, and what it did around that moment is
+     * the best account. Thread k's working sample in the waiter's region instance nearest the
+     * moment, else a k that waits at another region's barrier around then passes the waiting on
+     * (as above), else k's working sample nearest the moment within {@link #WINDOW_WEIGHTS}
+     * weights of the waiter's sample or of k's covering one.
+     */
+    private void addNearCause(int k, int i, int passOn) {
+        long t = s.time[i];
+        int inRegion = s.region[i] == 0 ? -1 : s.workingInRegion(k, t, s.region[i]);
+        if (inRegion >= 0) {
+            addBlamee(inRegion);
+            return;
+        }
+        int j = s.covering(k, t);
+        long window = WINDOW_WEIGHTS * Math.max(s.weight[i], j >= 0 ? s.weight[j] : 0);
+        if (j < 0) j = s.nearestWithin(k, t, t - window, t + window + 1);
+        int found = blamees.size();
+        if (j >= 0 && passOn > 0 && passesOn(j, i)) {
+            for (int m : team(s.region[j], k)) if (asked.add(m)) addNearCause(m, i, passOn - 1);
+        }
+        if (blamees.size() > found) return;
+        int n = s.nearestWorking(k, t, window);
+        if (n >= 0) addBlamee(n);
+    }
+
+    /** Sample j waits at the barrier of a region other than waiting sample i's. */
+    private boolean passesOn(int j, int i) {
+        return WaitClass.ofOrdinal(s.cls[j]) == WaitClass.BARRIER && s.region[j] != 0 && s.region[j] != s.region[i];
+    }
+
+    private void addBlamee(int j) {
+        if (!blamees.contains(j)) blamees.add(j);
     }
 
     /**

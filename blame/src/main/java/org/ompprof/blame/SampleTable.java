@@ -11,6 +11,9 @@ import org.eclipse.collections.impl.map.mutable.primitive.IntIntHashMap;
  * thread (the builder sorts them if they came otherwise). Immutable once built.
  */
 public final class SampleTable {
+    /** How many of a thread's samples on either side of a moment are searched for its work in a region instance. */
+    static final int REGION_SCAN = 8;
+
     final int[] thread;
     final long[] time;
     final long[] weight;
@@ -88,22 +91,6 @@ public final class SampleTable {
     }
 
     /**
-     * As {@link #nearest(int, long)}, starting from {@code cursor[k]} (a sample of thread k at or
-     * before an earlier, smaller {@code t}) and leaving it at the last sample at or before t: a
-     * walk through one thread's samples in time order costs O(1) per look-up, not a search.
-     */
-    int nearest(int k, long t, int[] cursor) {
-        int lo = from[k], hi = to[k];
-        if (lo == hi) return -1;
-        int c = cursor[k];
-        if (c < lo || c >= hi || time[c] > t) return nearest(k, t);
-        while (c + 1 < hi && time[c + 1] <= t) c++;
-        cursor[k] = c;
-        if (c + 1 < hi && time[c + 1] - t < t - time[c]) return c + 1;
-        return c;
-    }
-
-    /**
      * The sample of thread index {@code k} whose stretch covers {@code t}: a sample stands for
      * the {@code weight} before it (a thread descheduled or late to its signal is sampled once,
      * with the overrun's weight, for all of that time), so it is the first sample at or after t
@@ -114,6 +101,35 @@ public final class SampleTable {
         return a < to[k] && time[a] - weight[a] <= t ? a : -1;
     }
 
+    /**
+     * The working sample of thread index {@code k} in region instance {@code r} nearest {@code t},
+     * among its {@link #REGION_SCAN} samples on either side of t; -1 if none. (One thread's samples
+     * in one instance are contiguous, and an instance is short where this is asked.)
+     */
+    int workingInRegion(int k, long t, long r) {
+        int after = firstAtOrAfter(k, t), before = after - 1;
+        for (int step = 0; step < 2 * REGION_SCAN; step++) {
+            boolean later = after < to[k];
+            boolean earlier = before >= from[k];
+            if (!later && !earlier) return -1;
+            int j = later && (!earlier || time[after] - t <= t - time[before]) ? after++ : before--;
+            if (region[j] == r && WaitClass.ofOrdinal(cls[j]) == WaitClass.WORK) return j;
+        }
+        return -1;
+    }
+
+    /** The working sample of thread index {@code k} nearest {@code t}, at most {@code maxDistance} away; -1 if none. */
+    int nearestWorking(int k, long t, long maxDistance) {
+        int after = firstAtOrAfter(k, t), before = after - 1;
+        while (true) {
+            boolean later = after < to[k] && time[after] - t <= maxDistance;
+            boolean earlier = before >= from[k] && t - time[before] <= maxDistance;
+            if (!later && !earlier) return -1;
+            int j = later && (!earlier || time[after] - t <= t - time[before]) ? after++ : before--;
+            if (WaitClass.ofOrdinal(cls[j]) == WaitClass.WORK) return j;
+        }
+    }
+
     /** The sample of thread index {@code k} within [start, end) nearest in time to {@code t}, -1 if it has none there. */
     int nearestWithin(int k, long t, long start, long end) {
         int first = firstAtOrAfter(k, start), last = firstAtOrAfter(k, end) - 1;
@@ -121,18 +137,6 @@ public final class SampleTable {
         if (t <= time[first]) return first;
         if (t >= time[last]) return last;
         int after = firstAtOrAfter(k, t);
-        return t - time[after - 1] <= time[after] - t ? after - 1 : after;
-    }
-
-    /** The sample of thread index {@code k} nearest in time to {@code t}, -1 if the thread has none. */
-    int nearest(int k, long t) {
-        int lo = from[k], hi = to[k];
-        if (lo == hi) return -1;
-        int i = Arrays.binarySearch(time, lo, hi, t);
-        if (i >= 0) return i;
-        int after = -i - 1;
-        if (after == lo) return lo;
-        if (after == hi) return hi - 1;
         return t - time[after - 1] <= time[after] - t ? after - 1 : after;
     }
 

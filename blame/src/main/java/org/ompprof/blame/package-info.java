@@ -9,10 +9,15 @@
  *   thread's context. "At that moment" is the other thread's sample whose stretch covers it: a
  *   sample stands for the time since the one before, so a working thread that was descheduled
  *   (or late to its signal) and sampled once with the overrun's weight is charged for the whole
- *   stretch. Where no sample covers the moment, its sample nearest in time counts if it lies
- *   within two sample weights; either must be a working sample. The region's other threads are
- *   those with samples in it; when the waiter is alone there (regions shorter than the sampling
- *   period), every thread, by its sample covering the moment.
+ *   stretch. An initial thread that itself waits at a barrier then passes an idle thread's
+ *   waiting on to its team, level by level for nested teams. When no covering sample is a
+ *   working one (regions shorter than the sampling period are over by the others' next samples;
+ *   a descheduled thread's next sample comes late), someone was late, and each other thread's
+ *   work around that moment stands for it: its working sample in the waiter's region instance
+ *   nearest the moment, else its working sample nearest the moment within two sample weights.
+ *   The region's other threads are those with samples in it; when the waiter is alone there,
+ *   every thread. What finds nobody working (every thread waiting at the same barrier: the
+ *   runtime's own fork and join latency) stays unattributed.
  * <li><b>Directed</b> (the {@code MUTEX_*} kinds): a sample waiting for a lock, critical,
  *   atomic or ordered is charged, by its wait id, to the context of the thread holding that
  *   mutex at that moment (from the acquired/released events): the holder's sample nearest in

@@ -55,6 +55,23 @@ class BlameEndToEndTest {
         assertTrue(totalMs(profile, "barrier_blame", 0, "<unattributed>") <= 0.05 * totalWait, "unattributed barrier waiting");
     }
 
+    /**
+     * Regions shorter than the sampling period (0.3 ms units, 1 ms samples): the waiter is mostly
+     * the only thread sampled in its region instance, and the worker's next sample often shows it
+     * idle already; the waiting still finds the worker's work_units (at most 5% unattributed).
+     * Twice as many threads as cores too.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {2, 4})
+    void shortRegionsFindTheirCause(int threads) throws Exception {
+        Path profile = record(Map.of("OMP_NUM_THREADS", Integer.toString(threads)), CPrograms.clang("imbalance_loop"), "0.0003", "2000");
+        double waited = totalMs(profile, "time.barrier", 0, null);
+        assertTrue(waited > 0, "barrier waiting");
+        double unattributed = totalMs(profile, "barrier_blame", 0, "<unattributed>");
+        assertTrue(unattributed <= 0.05 * waited, "unattributed " + unattributed + " of " + waited + " ms");
+        assertTrue(totalMs(profile, "barrier_blame", 0, "work_units") >= 0.9 * waited, "on work_units");
+    }
+
     /** Two locks held in different functions: the waiting for each is blamed on its own holder's function, within 5%. */
     @Test
     void eachLocksWaitingIsBlamedOnItsHolder() throws Exception {
@@ -87,11 +104,10 @@ class BlameEndToEndTest {
      * work in wall time: an outer thread may still be in its inner team's inner_work while the
      * other waits at the outer barrier, and that waiting then rightly goes to inner_work (seen:
      * up to 13% more on inner_work, 28% less on outer_extra at load 5); a descheduled worker
-     * leaves gaps in its samples, so some waiting finds no working sample near it and goes to
-     * {@code <unattributed>}. What the rules guarantee whatever the load is asserted: outer_extra
-     * never gets inner waiting (its team never waits for it); inner waiting goes to inner_work
-     * unless unattributed; nothing else is blamed; every nanosecond is charged once. The paper
-     * values are bounds.
+     * leaves gaps in its samples, read from its samples around them. What the rules guarantee
+     * whatever the load is asserted: outer_extra never gets inner waiting (its team never waits
+     * for it); inner waiting goes to inner_work unless unattributed; at most 5% unattributed;
+     * nothing else is blamed; every nanosecond is charged once. The paper values are bounds.
      */
     @Test
     void nestedWaitsAreBlamedAtTheirOwnLevel() throws Exception {
@@ -109,7 +125,7 @@ class BlameEndToEndTest {
         assertTrue(onOuter <= 1.05 * outer, "outer_extra gets outer waiting only: " + seen);
         assertTrue(onInner >= 0.9 * inner - unattributed, "inner waiting goes to inner_work unless unattributed: " + seen);
         assertTrue(onInner >= 0.5 * inner && onOuter >= 0.5 * outer, "most waiting at each level is blamed on its own code: " + seen);
-        assertTrue(unattributed <= 0.35 * all, "most waiting finds its cause: " + seen);
+        assertTrue(unattributed <= 0.05 * all, "waiting finds its cause: " + seen);
         assertEquals(all, onInner + onOuter + unattributed, 0.002 * all, "nothing else is blamed: " + seen);
         assertEquals(all, totalMs(profile, "barrier_blame", 0, null), 0.001 * all, "conservation");
     }
