@@ -1,6 +1,8 @@
 package org.ompprof.ui.report;
 
 import org.ompprof.calltree.CallingContextTree;
+import org.ompprof.calltree.Frame;
+import org.ompprof.calltree.FrameKind;
 import org.ompprof.calltree.profile.MutexTable;
 
 /** How the report names contexts. */
@@ -35,13 +37,32 @@ final class Names {
      * a sentence names them: a C++ function by its qualified name without its parameter list and
      * return type ({@code Domain::CalcForce()}; the full signature is in the path), a plain
      * function with {@code ()}, {@code <placeholders>} and constructs such as {@code parallel at
-     * heat.c:27} as they are.
+     * heat.c:27} as they are. A context that ends in the system's libraries or the OpenMP runtime
+     * ({@code __vdso_clock_gettime} under {@code clock_gettime} under {@code now}) is named by the
+     * program's code that called into them ({@code now() called from spin_for()}).
      */
     static String call(CallingContextTree tree, int node) {
-        String fn = function(tree.frameOf(node).name());
-        int parent = tree.parent(node);
+        int own = ownCode(tree, node);
+        String fn = function(tree.frameOf(own).name());
+        int parent = tree.parent(own);
         if (parent == CallingContextTree.ROOT) return fn;
         return fn + " called from " + function(tree.frameOf(parent).name());
+    }
+
+    /** The nearest context at or above node whose frame is not in a system library or the runtime; node if none. */
+    static int ownCode(CallingContextTree tree, int node) {
+        for (int n = node; n != CallingContextTree.ROOT; n = tree.parent(n)) {
+            if (!isSystem(tree.frameOf(n))) return n;
+        }
+        return node;
+    }
+
+    private static boolean isSystem(Frame f) {
+        if (f.kind() == FrameKind.RUNTIME) return true;
+        String m = f.module();
+        if (m == null) return false;
+        return m.startsWith("/lib/") || m.startsWith("/lib64/") || m.startsWith("/usr/lib/") || m.startsWith("/usr/lib64/")
+                || m.contains("vdso") || m.startsWith("[");
     }
 
     static String function(String name) {

@@ -5,6 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import java.util.Random;
 
+import org.junit.jupiter.api.Test;
+import org.ompprof.calltree.CallingContextTree;
+import org.ompprof.calltree.Frame;
+import org.ompprof.calltree.FrameKind;
+
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -40,5 +45,23 @@ class NamesTest {
             String shown = Names.function(b.toString());
             assertFalse(shown.length() > b.length() + 2, b + " -> " + shown);
         }
+    }
+
+    /** A holder sampled inside libc or the vDSO is named by the program's function that called into them. */
+    @Test
+    void contextsInSystemLibrariesAreNamedByTheProgramsCaller() {
+        CallingContextTree tree = CallingContextTree.create();
+        int[] path = {
+            tree.frames().intern(Frame.of(FrameKind.USER, "/work/app", "main", "app.c", 3)),
+            tree.frames().intern(Frame.of(FrameKind.USER, "/work/app", "spin_for", "app.c", 9)),
+            tree.frames().intern(Frame.of(FrameKind.USER, "/work/app", "now_s", "app.c", 5)),
+            tree.frames().intern(Frame.of(FrameKind.USER, "/usr/lib/x86_64-linux-gnu/libc.so.6", "__clock_gettime", null, 0)),
+            tree.frames().intern(Frame.of(FrameKind.USER, "linux-vdso.so.1", "__vdso_clock_gettime", null, 0)),
+        };
+        int leaf = tree.path(path, path.length);
+        assertEquals("now_s() called from spin_for()", Names.call(tree, leaf));
+        assertEquals("spin_for() called from main()", Names.call(tree, tree.parent(tree.parent(tree.parent(leaf)))));
+        int libcOnly = tree.path(new int[] {path[3]}, 1);
+        assertEquals("__clock_gettime()", Names.call(tree, libcOnly), "nothing of the program's own: the frame itself");
     }
 }
