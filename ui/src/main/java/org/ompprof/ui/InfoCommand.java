@@ -34,6 +34,10 @@ import org.ompprof.unwinder.stitch.StitchCounters;
 import org.ompprof.unwinder.stitch.StitchedSample;
 import org.ompprof.sampler.recording.Stats;
 import org.ompprof.sampler.recording.ThreadInfo;
+import org.ompprof.calltree.CallingContextTree;
+import org.ompprof.calltree.Metric;
+import org.ompprof.calltree.StandardMetrics;
+import org.ompprof.ui.report.Report;
 import org.ompprof.sampler.omp.OmpState;
 import org.ompprof.sampler.omp.ThreadType;
 
@@ -182,12 +186,36 @@ public final class InfoCommand {
         List<String> totals = new ArrayList<>(List.of("total", "", "", count(total[0]), count(total[1])));
         for (int i = 2; i < total.length; i++) totals.add(count(total[i]));
         rows.add(totals);
-        s.append("threads (").append(threads.size()).append("), samples per OpenMP state\n");
+        s.append("threads (").append(threads.size()).append("), samples per OpenMP state as the runtime reported it\n");
         table(s, header, rows);
         s.append('\n');
     }
 
     /** What the file holds beyond the tables: the profile and how its samples were stitched, or raw samples. */
+    /**
+     * The profile's time per state, the one story report, exports and the viewer tell: the table
+     * above counts the states the runtime reported, and libomp reports a thread waiting in a
+     * taskwait or at a taskgroup's end as working.
+     */
+    private static void states(StringBuilder s, CallingContextTree tree) {
+        List<String> parts = new ArrayList<>();
+        long taskWaiting = 0;
+        for (Metric m : tree.metrics().all()) {
+            if (!m.name().startsWith("time.") || !m.hasParent()
+                    || !tree.metrics().metric(m.parent()).name().equals(StandardMetrics.TIME_NAME)) continue;
+            long v = tree.total(m.index());
+            if (v == 0) continue;
+            String state = m.name().substring("time.".length());
+            parts.add(state + " " + Report.time(v));
+            if (state.equals(OmpState.WAIT_TASKWAIT.displayName()) || state.equals(OmpState.WAIT_TASKGROUP.displayName())) taskWaiting += v;
+        }
+        if (parts.isEmpty()) return;
+        s.append("  time per state (as report, exports and the viewer count it): ").append(String.join(", ", parts)).append('\n');
+        if (taskWaiting > 0) {
+            s.append("  the runtime reported task waiting as work: samples inside its taskwait or taskgroup are counted as waiting\n");
+        }
+    }
+
     /** Frames shown otherwise than their compiler named them: OpenMP constructs (with their symbols), and how many others. */
     private static void names(StringBuilder s, FrameTable frames) {
         List<String> constructs = new ArrayList<>();
@@ -239,6 +267,7 @@ public final class InfoCommand {
             if (c.samples(k) > 0) kinds.add(count(c.samples(k)) + " " + k.name().toLowerCase(Locale.ROOT).replace('_', ' '));
         }
         s.append("  stitched: ").append(kinds.isEmpty() ? "no samples" : String.join(", ", kinds)).append('\n');
+        states(s, p.tree());
         s.append("  creation contexts: ").append(count(c.regions())).append(" parallel regions, ").append(count(c.tasks()))
                 .append(" explicit tasks, ").append(count(c.distinctContexts())).append(" distinct");
         if (c.unknownContexts() > 0) s.append("; ").append(count(c.unknownContexts())).append(" samples in a region or task whose creation was not recorded");

@@ -8,15 +8,28 @@ import java.util.Map;
 
 import org.ompprof.blame.BlameKind;
 import org.ompprof.calltree.CallingContextTree;
+import org.ompprof.calltree.Frame;
+import org.ompprof.calltree.FrameKind;
 import org.ompprof.calltree.Metric;
+import org.ompprof.calltree.StandardMetrics;
 import org.ompprof.calltree.profile.MutexTable;
 import org.ompprof.calltree.profile.RegionTable;
+import org.ompprof.sampler.omp.OmpState;
 import org.ompprof.ui.pipeline.Profile;
 
-/** Plain-sentence findings: imbalance at barriers, mutex bottlenecks, idleness; each with its cost. */
+/**
+ * Plain-sentence findings, each with the thread time it costs (what fixing it would save, in
+ * the spirit of VTune's potential gain): imbalance at a region's barrier, regions too small for
+ * their overhead, mutex contention, serial code that leaves threads idle, tasks too small for
+ * their overhead, and waiting that found no cause.
+ */
 final class Findings {
     /** Findings below this share of all thread time are not worth a sentence. */
     private static final double WORTH = 0.02;
+    /** A region opened at least this often, ... */
+    private static final int SMALL_REGION_INSTANCES = 1000;
+    /** ... for at most this long per instance (its slowest thread), with a tenth of its work or more waiting, is too small. */
+    private static final long SMALL_REGION_NS = 100_000;
 
     private final Profile p;
     private final CallingContextTree tree;
@@ -32,9 +45,12 @@ final class Findings {
 
     List<Finding> all() {
         List<Finding> out = new ArrayList<>();
-        regions.forEach((node, rows) -> barrier(node, rows, out));
+        regions.forEach((node, rows) -> {
+            if (!tooSmall(node, rows, out)) barrier(node, rows, out);
+        });
         for (MutexTable.Row m : p.mutexes().rows()) mutex(m, out);
         idle(out);
+        tasks(out);
         unattributed(out);
         out.sort(Comparator.comparingLong(f -> -f.costNs()));
         return out;
@@ -54,9 +70,9 @@ final class Findings {
         String who = ratio >= 1.1 ? String.format(Locale.ROOT, "; thread %d works %.1fx the mean", heaviest.thread(), ratio) : "";
         String text = null;
         for (boolean callers : new boolean[] {true, false}) { // without the callers when the sentence would run too long
-            String opener = callers ? Names.call(tree, region) : Names.function(tree.frameOf(region).name());
+            String opener = callers ? Names.call(tree, p.lines(), region) : Names.function(tree.frameOf(region).name());
             String where = "the parallel region " + (site == null ? "" : "at " + site + " ") + "opened in " + opener.replace("()", "");
-            String blamee = blamed < 0 ? "" : callers ? Names.call(tree, blamed) : Names.function(tree.frameOf(blamed).name());
+            String blamee = blamed < 0 ? "" : callers ? Names.call(tree, p.lines(), blamed) : Names.function(tree.frameOf(blamed).name());
             String cause = blamed < 0 ? "" : (ratio >= 1.1 ? ": imbalance, caused by " : ": blamed on ") + blamee;
             text = String.format(Locale.ROOT, "%s of thread time is barrier waiting in %s%s%s", Report.pct(barrier, total), where, who, cause);
             if (text.length() <= Finding.MAX_LENGTH) break;
@@ -70,15 +86,137 @@ final class Findings {
         boolean known = m.topNode() >= 0 && !tree.frameOf(m.topNode()).name().startsWith("<");
         out.add(new Finding(m.waitedNs(), String.format(Locale.ROOT, "%s: waiters lose %s (%s of thread time), blamed on %s",
                 Names.mutex(m), Report.time(m.waitedNs()), Report.pct(m.waitedNs(), total),
-                known ? Names.call(tree, m.topNode()) + " (holder)" : "no known holder (<unattributed>)"), m.topNode()));
+                known ? Names.call(tree, p.lines(), m.topNode()) + " (holder)" : "no known holder (<unattributed>)"), m.topNode()));
     }
 
+    /**
+     * Idle threads: the initial thread runs serial code outside any parallel region (the blamed
+     * context is not inside one), or there is too little parallel work (too few tasks).
+     */
     private void idle(List<Finding> out) {
         long waited = p.blame("waited_ns.idle");
         if (!worth(waited)) return;
         int blamed = topIn(BlameKind.IDLE.metric(), -1);
-        out.add(new Finding(waited, String.format(Locale.ROOT, "%s of thread time is idle (threads with no work: serial code or "
-                + "too few tasks), blamed on %s", Report.pct(waited, total), blamed < 0 ? "nothing running" : Names.call(tree, blamed)), blamed));
+        String text;
+        if (blamed >= 0 && tree.frameOf(blamed).kind() != FrameKind.PLACEHOLDER && !insideConstruct(blamed)) {
+            text = String.format(Locale.ROOT, "%s of thread time is idle while serial code runs outside parallel regions, mostly %s: "
+                    + "parallelize it or shorten it", Report.pct(waited, total), Names.call(tree, p.lines(), blamed));
+        } else {
+            text = String.format(Locale.ROOT, "%s of thread time is idle (threads with no work: too few tasks or iterations), "
+                    + "blamed on %s", Report.pct(waited, total), blamed < 0 ? "nothing running" : Names.call(tree, p.lines(), blamed));
+        }
+        out.add(new Finding(waited, text, blamed));
+    }
+
+    /**
+     * Task granularity: task waiting (taskwait, taskgroup) plus time in the runtime's own task
+     * code, against the mean work a task does; suggests fewer, larger tasks.
+     */
+    private void tasks(List<Finding> out) {
+        long tasks = p.counters().tasks();
+        if (tasks == 0) return;
+        long waiting = total(OmpState.WAIT_TASKWAIT) + total(OmpState.WAIT_TASKGROUP);
+        long[] inTask = workInTasks();
+        long cost = waiting + inTask[1];
+        long mean = (inTask[0] - inTask[1]) / tasks;
+        if (!worth(cost)) return;
+        int site = topTaskConstruct();
+        String where = site < 0 ? "" : " (" + tree.frameOf(site).name() + " in " + Names.function(tree.frameOf(ownCaller(site)).name()) + ")";
+        out.add(new Finding(cost, String.format(Locale.ROOT, "%s of thread time is task waiting and task overhead: %,d tasks%s do %s of "
+                + "work each on average; make them larger (a cut-off, an if or final clause)", Report.pct(cost, total), tasks, where,
+                mean < 1000 ? "under a microsecond" : Report.time(mean)), site));
+    }
+
+    /**
+     * Regions too small for their overhead: many instances of a few tens of microseconds, much
+     * of it waiting. Reported instead of the region's barrier finding (the same time).
+     */
+    private boolean tooSmall(int region, List<RegionTable.Row> rows, List<Finding> out) {
+        int instances = rows.getFirst().instances();
+        long work = 0, waiting = 0, longest = 0;
+        for (RegionTable.Row r : rows) {
+            long all = 0;
+            for (RegionTable.Column c : RegionTable.Column.values()) all += r.ns(c);
+            work += r.ns(RegionTable.Column.WORK);
+            waiting += all - r.ns(RegionTable.Column.WORK);
+            longest = Math.max(longest, all);
+        }
+        long perInstance = instances == 0 ? 0 : longest / instances;
+        if (instances < SMALL_REGION_INSTANCES || perInstance > SMALL_REGION_NS || !worth(waiting) || waiting < work / 10) return false;
+        String site = Names.site(rows.getFirst().callSiteFile(), rows.getFirst().callSiteLine());
+        out.add(new Finding(waiting, String.format(Locale.ROOT, "%s of thread time is overhead and waiting in the parallel region %sopened "
+                + "%,d times in %s, %s each: too small; merge it with its neighbours into one region or run it serially (if clause)",
+                Report.pct(waiting, total), site == null ? "" : "at " + site + " ", instances,
+                Names.function(tree.frameOf(ownCaller(region)).name()), Report.time(perInstance)), region));
+        return true;
+    }
+
+    private long total(OmpState state) {
+        Metric m = tree.metrics().find(state.metricName());
+        return m == null ? 0 : tree.total(m.index());
+    }
+
+    /** Work in explicit tasks, and the part of it in the runtime's code (creating and scheduling tasks). */
+    private long[] workInTasks() {
+        long[] time = new long[tree.size()];
+        for (OmpState st : new OmpState[] {OmpState.WORK_SERIAL, OmpState.WORK_PARALLEL, OmpState.WORK_REDUCTION}) {
+            Metric m = tree.metrics().find(st.metricName());
+            if (m == null) continue;
+            long[] v = tree.inclusiveByNode(m.index());
+            for (int n = 0; n < time.length; n++) time[n] += v[n];
+        }
+        long work = 0, runtime = 0;
+        java.util.ArrayDeque<int[]> stack = new java.util.ArrayDeque<>(); // {node, inside a task}
+        stack.push(new int[] {CallingContextTree.ROOT, 0});
+        while (!stack.isEmpty()) {
+            int[] e = stack.pop();
+            int n = e[0];
+            boolean in = e[1] == 1 || (n != CallingContextTree.ROOT && isTask(tree.frameOf(n)));
+            long own = time[n];
+            for (int c : tree.children(n)) {
+                own -= time[c];
+                stack.push(new int[] {c, in ? 1 : 0});
+            }
+            if (!in) continue;
+            work += own;
+            if (tree.frameOf(n).kind() == FrameKind.RUNTIME) runtime += own;
+        }
+        return new long[] {work, runtime};
+    }
+
+    /** The task construct with the most inclusive time, -1 if none. */
+    private int topTaskConstruct() {
+        long[] time = tree.inclusiveByNode(StandardMetrics.TIME);
+        int best = -1;
+        for (int n = 1; n < tree.size(); n++) {
+            if (isTask(tree.frameOf(n)) && (best < 0 || time[n] > time[best])) best = n;
+        }
+        return best;
+    }
+
+    private static boolean isTask(Frame f) {
+        return f.function() != null && (f.function().startsWith("task at ") || f.function().startsWith("task in "));
+    }
+
+    /** Whether node lies inside a parallel region or a task (a construct frame above it). */
+    private boolean insideConstruct(int node) {
+        for (int n = node; n != CallingContextTree.ROOT; n = tree.parent(n)) {
+            String fn = tree.frameOf(n).function();
+            if (fn != null && (fn.contains(" at ") || fn.contains(" in ")) && !fn.startsWith("<")) return true;
+        }
+        return false;
+    }
+
+    /** The nearest frame above a construct that is not itself a construct: the function that opened it. */
+    private int ownCaller(int construct) {
+        int n = tree.parent(construct);
+        while (n != CallingContextTree.ROOT && tree.parent(n) != CallingContextTree.ROOT && isConstruct(tree.frameOf(n))) n = tree.parent(n);
+        return n == CallingContextTree.ROOT ? construct : n;
+    }
+
+    private static boolean isConstruct(Frame f) {
+        String fn = f.function();
+        return fn != null && !fn.startsWith("<") && (fn.contains(" at ") || fn.contains(" in "));
     }
 
     private void unattributed(List<Finding> out) {

@@ -3,6 +3,7 @@ package org.ompprof.ui.report;
 import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.Frame;
 import org.ompprof.calltree.FrameKind;
+import org.ompprof.calltree.profile.LineTable;
 import org.ompprof.calltree.profile.MutexTable;
 
 /** How the report names contexts. */
@@ -33,20 +34,37 @@ final class Names {
     }
 
     /**
-     * {@code work_units() called from heavy_phase()}: the user-level function and its caller, as
+     * {@code work_units() called from heavy_phase() at app.c:40}: the user-level function and its caller, as
      * a sentence names them: a C++ function by its qualified name without its parameter list and
      * return type ({@code Domain::CalcForce()}; the full signature is in the path), a plain
      * function with {@code ()}, {@code <placeholders>} and constructs such as {@code parallel at
      * heat.c:27} as they are. A context that ends in the system's libraries or the OpenMP runtime
      * ({@code __vdso_clock_gettime} under {@code clock_gettime} under {@code now}) is named by the
-     * program's code that called into them ({@code now() called from spin_for()}).
+     * program's code that called into them ({@code now() called from spin_for() at util.c:12}: the
+     * caller's line with the most time under it).
      */
-    static String call(CallingContextTree tree, int node) {
+    static String call(CallingContextTree tree, LineTable lines, int node) {
         int own = ownCode(tree, node);
         String fn = function(tree.frameOf(own).name());
         int parent = tree.parent(own);
         if (parent == CallingContextTree.ROOT) return fn;
-        return fn + " called from " + function(tree.frameOf(parent).name());
+        Frame caller = tree.frameOf(parent);
+        boolean construct = caller.name().contains(" at "); // parallel at f.c:12 says where already
+        String at = caller.kind() == FrameKind.PLACEHOLDER || construct ? null : site(caller.file(), hottestLine(lines, parent));
+        return fn + " called from " + function(caller.name()) + (at == null ? "" : " at " + at);
+    }
+
+    /** The line of the context's function with the most inclusive time (the call most of its callees' time is under), 0 if none. */
+    static int hottestLine(LineTable lines, int node) {
+        int best = 0;
+        long most = -1;
+        for (LineTable.Row r : lines.of(node)) {
+            if (r.line() > 0 && r.inclusiveNs() > most) {
+                best = r.line();
+                most = r.inclusiveNs();
+            }
+        }
+        return best;
     }
 
     /** The nearest context at or above node whose frame is not in a system library or the runtime; node if none. */

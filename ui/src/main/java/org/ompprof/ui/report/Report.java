@@ -244,7 +244,7 @@ public final class Report {
         s.append(String.format(Locale.ROOT, format, args)).append('\n');
     }
 
-    static String time(long ns) {
+    public static String time(long ns) {
         if (ns == 0) return "-";
         if (ns >= 1_000_000_000L) return String.format(Locale.ROOT, "%.2f s", ns / 1e9);
         if (ns >= 1_000_000L) return String.format(Locale.ROOT, "%.1f ms", ns / 1e6);

@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.Frame;
 import org.ompprof.calltree.FrameKind;
+import org.ompprof.calltree.profile.LineTable;
 
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -59,9 +60,16 @@ class NamesTest {
             tree.frames().intern(Frame.of(FrameKind.USER, "linux-vdso.so.1", "__vdso_clock_gettime", null, 0)),
         };
         int leaf = tree.path(path, path.length);
-        assertEquals("now_s() called from spin_for()", Names.call(tree, leaf));
-        assertEquals("spin_for() called from main()", Names.call(tree, tree.parent(tree.parent(tree.parent(leaf)))));
+        int spin = tree.parent(tree.parent(tree.parent(leaf))), main = tree.parent(spin);
+        LineTable.Builder lines = new LineTable.Builder();
+        lines.add(spin, 9, 5, false);
+        lines.add(spin, 11, 2, false);
+        lines.add(main, 3, 7, false);
+        LineTable table = lines.build();
+        assertEquals("now_s() called from spin_for() at app.c:9", Names.call(tree, table, leaf));
+        assertEquals("spin_for() called from main() at app.c:3", Names.call(tree, table, spin));
+        assertEquals("spin_for() called from main() at app.c", Names.call(tree, LineTable.EMPTY, spin), "no line known: the file");
         int libcOnly = tree.path(new int[] {path[3]}, 1);
-        assertEquals("__clock_gettime()", Names.call(tree, libcOnly), "nothing of the program's own: the frame itself");
+        assertEquals("__clock_gettime()", Names.call(tree, table, libcOnly), "nothing of the program's own: the frame itself");
     }
 }

@@ -1,0 +1,85 @@
+package org.ompprof.ui.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Findings a user can act on, on known-answer programs recorded for real: task granularity
+ * (the exact task count, which comes from the runtime's events, not from samples), serial code
+ * that leaves threads idle, and one story of task waiting in info and report. The 4-thread
+ * cases run twice as many threads as this machine's cores.
+ */
+class FindingsEndToEndTest {
+    @TempDir Path work;
+
+    private Path record(int threads, Path program, String... args) throws Exception {
+        Path profile = work.resolve(program.getFileName() + "-" + threads + ".ompprof");
+        List<String> cmd = new java.util.ArrayList<>(List.of("record", "-o", profile.toString(), "--", program.toString()));
+        cmd.addAll(List.of(args));
+        Ompprof.Result r = Ompprof.run(work, Map.of("OMP_NUM_THREADS", Integer.toString(threads)), cmd.toArray(String[]::new));
+        assertEquals(0, r.status(), r.err());
+        return profile;
+    }
+
+    private String findings(Path profile) throws Exception {
+        Ompprof.Result r = Ompprof.run(work, Map.of(), "report", profile.toString());
+        assertEquals(0, r.status(), r.err());
+        String out = r.out();
+        String findings = out.substring(out.indexOf("findings, by cost"));
+        findings.lines().filter(l -> l.matches("\\s+\\d+\\. .*"))
+                .forEach(l -> assertTrue(l.trim().replaceFirst("^\\d+\\. ", "").length() <= 240, "at most 240 characters: " + l));
+        return findings;
+    }
+
+    /** fib(25) with a task per call: 2 * (F(26) - 1) = 242,784 tasks, named by their construct, first finding. */
+    @ParameterizedTest
+    @ValueSource(ints = {2, 4})
+    void tinyTasksAreTheFirstFinding(int threads) throws Exception {
+        String findings = findings(record(threads, CPrograms.clang("task_fib"), "25"));
+        Matcher m = Pattern.compile("1\\. (\\d+\\.\\d)% of thread time is task waiting and task overhead: 242,784 tasks "
+                + "\\(task at task_fib\\.c:\\d+ in fib\\(\\)\\) do (under a microsecond|\\d+ us) of work each on average; make them larger")
+                .matcher(findings);
+        assertTrue(m.find(), findings);
+        assertTrue(Double.parseDouble(m.group(1)) >= 30, "most of the time: " + findings);
+    }
+
+    /** Serial setup between regions: the idle threads' time is a finding naming serial_setup and its line. */
+    @ParameterizedTest
+    @ValueSource(ints = {2, 4})
+    void serialCodeIsAFinding(int threads) throws Exception {
+        String findings = findings(record(threads, CPrograms.clang("serial_phases"), "0.05", "0.2", "3"));
+        Matcher m = Pattern.compile("(\\d+\\.\\d)% of thread time is idle while serial code runs outside parallel regions, mostly "
+                + "(serial_setup|spin_for)\\(\\) called from (main|serial_setup)\\(\\) at serial_phases\\.c:\\d+").matcher(findings);
+        assertTrue(m.find(), findings);
+        // every thread lives 3 x 0.25 s (the workers from the first fork on); the T-1 workers idle 3 x 0.2 s of it.
+        // Sampled: within 8 points
+        double paper = 100.0 * (threads - 1) * 0.6 / (threads * 0.75);
+        assertEquals(paper, Double.parseDouble(m.group(1)), 8, findings);
+    }
+
+    /** info and report tell one story of task waiting: the profile's states, with taskwait, in both. */
+    @Test
+    void infoAndReportCountTaskWaitingAlike() throws Exception {
+        Path profile = record(2, CPrograms.clang("task_fib"), "25");
+        Ompprof.Result info = Ompprof.run(work, Map.of(), "info", profile.toString());
+        Ompprof.Result report = Ompprof.run(work, Map.of(), "report", profile.toString());
+        Matcher i = Pattern.compile("time per state \\(as report, exports and the viewer count it\\): .*taskwait ([0-9.]+ m?s)")
+                .matcher(info.out());
+        Matcher r = Pattern.compile("\\n  taskwait +([0-9.]+ m?s)").matcher(report.out());
+        assertTrue(i.find(), info.out());
+        assertTrue(r.find(), report.out());
+        assertEquals(r.group(1), i.group(1), "the same taskwait time in info and report");
+        assertTrue(info.out().contains("the runtime reported task waiting as work"), info.out());
+    }
+}
