@@ -29,6 +29,9 @@ public final class BlameCalculator {
     private final LongLongHashMap sums = new LongLongHashMap();
     private final long[] waited = new long[KINDS];
     private final long[] unattributed = new long[KINDS];
+    private final long[] latency = new long[KINDS];
+    /** Region latency charges, by the waiter's own context. */
+    private final LongLongHashMap latencySums = new LongLongHashMap();
     private final long[] outsideHold = new long[KINDS];
     private final IntArrayList blamees = new IntArrayList();
     /** The threads already asked for one waiting sample: each at most once, however waiting passes on. */
@@ -130,7 +133,8 @@ public final class BlameCalculator {
             for (int k : candidates) if (asked.add(k)) addNearCause(k, i, passOn);
         }
         if (blamees.isEmpty()) {
-            unattributed(i, kind, w);
+            if (kind == BlameKind.BARRIER && s.region[i] != 0) regionLatency(i, kind, w);
+            else unattributed(i, kind, w);
             return;
         }
         long share = w / blamees.size(), rest = w % blamees.size();
@@ -232,30 +236,49 @@ public final class BlameCalculator {
         return end - s.time[before] <= s.time[after] - end ? before : after;
     }
 
+    /**
+     * Barrier waiting while nobody in the team works (all at the barrier, or between their
+     * samples: fork and join latency, threads descheduled at the barrier): the region's own cost,
+     * charged to the waiter's context, which lies in the region (the calculation's user places it
+     * at the region's construct).
+     */
+    private void regionLatency(int i, BlameKind kind, long w) {
+        latency[kind.ordinal()] += w;
+        addTo(latencySums, s.node[i], s.thread[i], kind, w);
+    }
+
     private void unattributed(int i, BlameKind kind, long w) {
         unattributed[kind.ordinal()] += w;
         add(Charges.UNATTRIBUTED, s.thread[i], kind, w);
     }
 
     private void add(int node, int thread, BlameKind kind, long value) {
+        addTo(sums, node, thread, kind, value);
+    }
+
+    private static void addTo(LongLongHashMap to, int node, int thread, BlameKind kind, long value) {
         if (value == 0) return;
-        sums.addToValue((node + 1L) << 24 | (long) thread << 3 | kind.ordinal(), value);
+        to.addToValue((node + 1L) << 24 | (long) thread << 3 | kind.ordinal(), value);
     }
 
     Charges result() {
-        int n = sums.size();
-        int[] node = new int[n], thread = new int[n];
-        byte[] kind = new byte[n];
-        long[] value = new long[n];
-        long[] keys = sums.keysView().toSortedArray(); // a stable order for equal inputs
-        for (int i = 0; i < n; i++) {
-            long key = keys[i];
-            node[i] = (int) (key >>> 24) - 1;
-            thread[i] = (int) (key >>> 3) & 0x1F_FFFF;
-            kind[i] = (byte) (key & 7);
-            value[i] = sums.get(key);
+        int n = sums.size(), m = latencySums.size();
+        int[] node = new int[n + m], thread = new int[n + m];
+        byte[] kind = new byte[n + m];
+        long[] value = new long[n + m];
+        boolean[] isLatency = new boolean[n + m];
+        int i = 0;
+        for (LongLongHashMap map : List.of(sums, latencySums)) {
+            for (long key : map.keysView().toSortedArray()) { // a stable order for equal inputs
+                node[i] = (int) (key >>> 24) - 1;
+                thread[i] = (int) (key >>> 3) & 0x1F_FFFF;
+                kind[i] = (byte) (key & 7);
+                value[i] = map.get(key);
+                isLatency[i] = map == latencySums;
+                i++;
+            }
         }
-        return new Charges(node, thread, kind, value, waited, unattributed, outsideHold, mutexes());
+        return new Charges(new Charges.Sums(node, thread, kind, value, isLatency), waited, unattributed, latency, outsideHold, mutexes());
     }
 
     /** Each mutex waited for, with the context most of its waiting went to. */

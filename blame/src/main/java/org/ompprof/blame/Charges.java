@@ -15,9 +15,11 @@ public final class Charges {
     private final int[] thread;
     private final byte[] kind;
     private final long[] value;
+    private final boolean[] regionLatency;
     private final long[] waited;
     private final long[] charged;
     private final long[] unattributed;
+    private final long[] latency;
     private final long[] outsideHold;
 
     private final List<Mutex> mutexes;
@@ -29,15 +31,19 @@ public final class Charges {
      */
     public record Mutex(long waitId, BlameKind kind, long waitedNs, int topNode, long topNodeNs) {}
 
-    Charges(int[] node, int[] thread, byte[] kind, long[] value, long[] waited, long[] unattributed, long[] outsideHold,
-            List<Mutex> mutexes) {
+    /** The (node, thread, kind) sums, in columns; a region latency sum's node is the waiter's own context. */
+    record Sums(int[] node, int[] thread, byte[] kind, long[] value, boolean[] regionLatency) {}
+
+    Charges(Sums sums, long[] waited, long[] unattributed, long[] latency, long[] outsideHold, List<Mutex> mutexes) {
         this.mutexes = List.copyOf(mutexes);
-        this.node = node;
-        this.thread = thread;
-        this.kind = kind;
-        this.value = value;
+        this.node = sums.node();
+        this.thread = sums.thread();
+        this.kind = sums.kind();
+        this.value = sums.value();
+        this.regionLatency = sums.regionLatency();
         this.waited = waited;
         this.unattributed = unattributed;
+        this.latency = latency;
         this.outsideHold = outsideHold;
         this.charged = new long[waited.length];
         for (int i = 0; i < value.length; i++) charged[kind[i]] += value[i];
@@ -53,7 +59,7 @@ public final class Charges {
         return value.length;
     }
 
-    /** The blamed context, or {@link #UNATTRIBUTED}. */
+    /** The blamed context, or {@link #UNATTRIBUTED}; for a {@link #isRegionLatency region latency} sum, the waiter's context. */
     public int node(int i) {
         return node[i];
     }
@@ -61,6 +67,15 @@ public final class Charges {
     /** The thread whose work is blamed (the waiter's own, for unattributed charges). */
     public int thread(int i) {
         return thread[i];
+    }
+
+    /**
+     * Whether sum i is barrier waiting while nobody in the team worked (fork and join latency,
+     * threads descheduled at the barrier): the barrier's own cost, charged to the waiter's own
+     * context ({@link #node}), the barrier.
+     */
+    public boolean isRegionLatency(int i) {
+        return regionLatency[i];
     }
 
     public BlameKind kind(int i) {
@@ -85,6 +100,11 @@ public final class Charges {
         return unattributed[k.ordinal()];
     }
 
+    /** Waiting of this kind charged as {@link #isRegionLatency region latency}. */
+    public long regionLatencyNs(BlameKind k) {
+        return latency[k.ordinal()];
+    }
+
     /** Mutex waiting charged to the holder's context nearest its release, because the hold had no sample of the holder. */
     public long outsideHoldNs(BlameKind k) {
         return outsideHold[k.ordinal()];
@@ -93,6 +113,6 @@ public final class Charges {
     @Override
     public String toString() {
         return "Charges[waited " + Arrays.toString(waited) + ", charged " + Arrays.toString(charged) + ", unattributed "
-                + Arrays.toString(unattributed) + ", " + value.length + " sums]";
+                + Arrays.toString(unattributed) + ", region latency " + Arrays.toString(latency) + ", " + value.length + " sums]";
     }
 }

@@ -3,6 +3,7 @@ package org.ompprof.blame;
 import org.ompprof.sampler.omp.WaitClass;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.eclipse.collections.impl.factory.primitive.IntSets;
 import org.junit.jupiter.api.Test;
@@ -78,15 +79,32 @@ class BlameCalculatorTest {
         assertEquals(1_000_001, c.chargedNs(BlameKind.BARRIER));
     }
 
-    /** Everyone waits: nobody to blame, all of it unattributed, none lost. */
+    /** Everyone waits at the same barrier: nobody to blame; the barrier's own latency, charged to the waiters' own contexts, none lost. */
     @Test
-    void waitingWithNobodyWorkingIsUnattributed() {
+    void barrierWaitingWithNobodyWorkingIsTheBarriersLatency() {
         SampleTable.Builder b = new SampleTable.Builder();
         spin(b, 1, 0, 5, WaitClass.BARRIER, 7, NODE_OTHER);
         spin(b, 2, 0, 5, WaitClass.BARRIER, 7, NODE_OTHER);
         Charges c = BlameCalculator.compute(b.build(), new MutexHolds.Builder().build(), IntSets.immutable.of(1));
-        assertEquals(10 * MS, c.unattributedNs(BlameKind.BARRIER));
-        assertEquals(10 * MS, charged(c, Charges.UNATTRIBUTED, 1, BlameKind.BARRIER) + charged(c, Charges.UNATTRIBUTED, 2, BlameKind.BARRIER));
+        assertEquals(0, c.unattributedNs(BlameKind.BARRIER));
+        assertEquals(10 * MS, c.regionLatencyNs(BlameKind.BARRIER));
+        long onBarrier = 0;
+        for (int i = 0; i < c.size(); i++) {
+            assertTrue(c.isRegionLatency(i) && c.node(i) == NODE_OTHER, "every charge is latency at the waiter's own context");
+            onBarrier += c.valueNs(i);
+        }
+        assertEquals(10 * MS, onBarrier);
+    }
+
+    /** An idle thread while nobody works: nobody to blame, unattributed, none lost. */
+    @Test
+    void idlenessWithNobodyWorkingIsUnattributed() {
+        SampleTable.Builder b = new SampleTable.Builder();
+        spin(b, 1, 0, 5, WaitClass.IDLE, 0, NODE_OTHER);
+        spin(b, 2, 0, 5, WaitClass.IDLE, 0, NODE_OTHER);
+        Charges c = BlameCalculator.compute(b.build(), new MutexHolds.Builder().build(), IntSets.immutable.of(1));
+        assertEquals(10 * MS, c.unattributedNs(BlameKind.IDLE));
+        assertEquals(10 * MS, charged(c, Charges.UNATTRIBUTED, 1, BlameKind.IDLE) + charged(c, Charges.UNATTRIBUTED, 2, BlameKind.IDLE));
     }
 
     /** An idle worker is blamed on what the initial thread does meanwhile (serial code between regions). */

@@ -80,7 +80,8 @@ final class BlameStage {
         int parent = tree.metrics().require(BlameKind.MUTEX_METRIC).index();
         int unattributed = -1;
         for (int i = 0; i < charges.size(); i++) {
-            int node = charges.node(i);
+            int node = charges.node(i); // region latency: the waiter's own context, the barrier
+
             if (node == Charges.UNATTRIBUTED) {
                 if (unattributed < 0) unattributed = tree.child(CallingContextTree.ROOT, tree.frames().intern(Frame.UNATTRIBUTED));
                 node = unattributed;
@@ -143,7 +144,8 @@ final class BlameStage {
     private static String description(BlameKind k) {
         return switch (k) {
             case IDLE -> "idleness of other threads, charged to what the initial thread was running";
-            case BARRIER -> "barrier waiting of other threads, shared among the team's working contexts";
+            case BARRIER -> "barrier waiting of other threads, shared among the team's working contexts (while nobody works: "
+                    + "the barrier's own latency, at the barrier)";
             default -> k.metric().substring(k.metric().indexOf('.') + 1) + " waiting charged to the holder's context";
         };
     }
@@ -155,6 +157,7 @@ final class BlameStage {
             m.put("waited_ns." + name, c.waitedNs(k));
             m.put("charged_ns." + name, c.chargedNs(k));
             m.put("unattributed_ns." + name, c.unattributedNs(k));
+            m.put("region_latency_ns." + name, c.regionLatencyNs(k));
             m.put("outside_hold_ns." + name, c.outsideHoldNs(k));
         }
         return m;

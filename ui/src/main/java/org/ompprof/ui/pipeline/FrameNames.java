@@ -271,7 +271,8 @@ final class FrameNames {
         int line = kind == DisplayNames.Outlined.TARGET ? DisplayNames.offloadLine(symbol) : 0;
         if (line == 0 && !s.inlined()) {
             SymbolHit hit = symbolizer.symbolTable(module).lookup(c.lookupPc());
-            if (hit != null && symbol.equals(hit.name())) {
+            // the debug info's name of the function at the symbol's start (demangled, as symbol is) says it is the same function
+            if (hit != null) {
                 List<SourceFrame> entry = symbolizer.symbolize(module, hit.start());
                 SourceFrame outer = entry.getLast();
                 if (outer.function().equals(symbol) && outer.hasLine()) {

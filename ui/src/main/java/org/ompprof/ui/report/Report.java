@@ -120,8 +120,9 @@ public final class Report {
             String key = k.name().toLowerCase(Locale.ROOT);
             long waited = p.blame("waited_ns." + key);
             if (waited == 0) continue;
-            long un = p.blame("unattributed_ns." + key);
-            line("  %-22s %10s waited, %s unattributed", k.metric(), time(waited), pct(un, waited));
+            long un = p.blame("unattributed_ns." + key), latency = p.blame("region_latency_ns." + key);
+            line("  %-22s %10s waited, %s unattributed%s", k.metric(), time(waited), pct(un, waited),
+                    latency == 0 ? "" : ", " + pct(latency, waited) + " the barrier's own latency (nobody worked)");
         }
         for (MutexTable.Row m : p.mutexes().rows().subList(0, Math.min(top, p.mutexes().rows().size()))) {
             line("    %s: %s waited, %s of it on %s", Names.mutex(m), Report.time(m.waitedNs()), pct(m.topNodeNs(), m.waitedNs()),
