@@ -6,7 +6,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 import org.ompprof.sampler.UserError;
-import org.ompprof.ui.pipeline.ProfileDiffer;
+import org.ompprof.calltree.merge.ProfileDiffer;
 
 /** {@code ompprof diff [-o OUT] A B}: what changed from profile A (the base) to B. */
 final class DiffCommand {

@@ -31,8 +31,8 @@ import org.ompprof.calltree.merge.ProfileDiff;
 import org.ompprof.sampler.UserError;
 import org.ompprof.sampler.launch.OutputTarget;
 import org.ompprof.sampler.recording.Recording;
-import org.ompprof.ui.pipeline.Profile;
-import org.ompprof.ui.pipeline.ProfileReader;
+import org.ompprof.calltree.profile.Profile;
+import org.ompprof.calltree.profile.ProfileReader;
 
 /** {@code ompprof export}: a recording's calling-context tree as folded stacks or a flame graph. */
 final class ExportCommand {

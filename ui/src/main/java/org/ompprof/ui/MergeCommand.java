@@ -7,7 +7,7 @@ import java.util.List;
 
 import org.ompprof.sampler.UserError;
 import org.ompprof.sampler.launch.DurationArg;
-import org.ompprof.ui.pipeline.ProfileMerge;
+import org.ompprof.calltree.merge.ProfileMerge;
 
 /** {@code ompprof merge -o OUT FILE...}: the profiles of many runs or processes as one. */
 final class MergeCommand {

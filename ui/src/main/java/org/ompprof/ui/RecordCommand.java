@@ -8,7 +8,7 @@ import java.util.List;
 import org.ompprof.sampler.launch.RecordOptions;
 import org.ompprof.sampler.launch.Recorder;
 import org.ompprof.sampler.recording.Recording;
-import org.ompprof.ui.pipeline.ProfileWriter;
+import org.ompprof.calltree.build.ProfileBuilder;
 
 /** {@code ompprof record [OPTIONS] -- PROGRAM ARGS...}: runs the program and writes its profile. */
 public final class RecordCommand {
@@ -30,7 +30,7 @@ public final class RecordCommand {
     /** The raw recording becomes the profile: unwound, stitched, symbolized, in a tree with timelines. */
     static long profile(Path raw, Path output, long timelineResolutionNs) throws IOException {
         try (Recording r = Recording.open(raw)) {
-            return ProfileWriter.fromRecording(output, r, timelineResolutionNs);
+            return ProfileBuilder.buildInto(output, r, timelineResolutionNs);
         }
     }
 }

@@ -9,8 +9,8 @@ import java.util.List;
 import org.ompprof.sampler.UserError;
 import org.ompprof.sampler.recording.Metadata;
 import org.ompprof.sampler.recording.Recording;
-import org.ompprof.ui.pipeline.Profile;
-import org.ompprof.ui.pipeline.ProfileReader;
+import org.ompprof.calltree.profile.Profile;
+import org.ompprof.calltree.profile.ProfileReader;
 import org.ompprof.ui.report.Report;
 
 /** {@code ompprof report [--top N] [--thread-table] FILE}: where the time goes, who makes threads wait, per region. */

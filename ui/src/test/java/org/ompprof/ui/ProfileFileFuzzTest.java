@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Timeout;
 import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.sampler.UserError;
 import org.ompprof.sampler.recording.Recording;
-import org.ompprof.ui.pipeline.Profile;
-import org.ompprof.ui.pipeline.ProfileReader;
+import org.ompprof.calltree.profile.Profile;
+import org.ompprof.calltree.profile.ProfileReader;
 
 /**
  * Coverage-guided fuzzing of the {@code .ompprof} reader (with Jazzer): the container, its

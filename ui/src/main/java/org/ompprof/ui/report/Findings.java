@@ -11,7 +11,7 @@ import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.Metric;
 import org.ompprof.calltree.profile.MutexTable;
 import org.ompprof.calltree.profile.RegionTable;
-import org.ompprof.ui.pipeline.Profile;
+import org.ompprof.calltree.profile.Profile;
 
 /** Plain-sentence findings: imbalance at barriers, mutex bottlenecks, idleness; each with its cost. */
 final class Findings {

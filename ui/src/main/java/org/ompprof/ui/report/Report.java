@@ -15,7 +15,7 @@ import org.ompprof.calltree.profile.MutexTable;
 import org.ompprof.calltree.profile.RegionTable;
 import org.ompprof.sampler.recording.Metadata;
 import org.ompprof.sampler.recording.ThreadInfo;
-import org.ompprof.ui.pipeline.Profile;
+import org.ompprof.calltree.profile.Profile;
 
 /**
  * The text of {@code ompprof report}: summary, state breakdown, top contexts by inclusive time

@@ -18,8 +18,8 @@ import javafx.stage.Stage;
 import org.ompprof.sampler.UserError;
 import org.ompprof.sampler.recording.Recording;
 import org.ompprof.ui.SelfProfile;
-import org.ompprof.ui.pipeline.Profile;
-import org.ompprof.ui.pipeline.ProfileReader;
+import org.ompprof.calltree.profile.Profile;
+import org.ompprof.calltree.profile.ProfileReader;
 
 /** {@code ompprof view}: the JavaFX viewer in a window, or one of its views rendered to a PNG. */
 public final class ViewCommand {

@@ -33,7 +33,7 @@ import javafx.scene.layout.Priority;
 
 import org.ompprof.calltree.Metric;
 import org.ompprof.calltree.views.BottomUp;
-import org.ompprof.ui.pipeline.Profile;
+import org.ompprof.calltree.profile.Profile;
 import org.ompprof.ui.report.Report;
 
 /**

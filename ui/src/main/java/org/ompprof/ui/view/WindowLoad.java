@@ -9,8 +9,8 @@ import javafx.stage.Stage;
 
 import org.ompprof.calltree.profile.Timeline;
 import org.ompprof.sampler.recording.Recording;
-import org.ompprof.ui.pipeline.Profile;
-import org.ompprof.ui.pipeline.ProfileReader;
+import org.ompprof.calltree.profile.Profile;
+import org.ompprof.calltree.profile.ProfileReader;
 
 /**
  * Fills a window with a profile as early as it can: the tree is read on a thread of its own

@@ -12,8 +12,8 @@ import java.util.Random;
 import org.ompprof.sampler.recording.HandlerHistogram;
 import org.ompprof.sampler.recording.Metadata;
 import org.ompprof.sampler.recording.Stats;
-import org.ompprof.ui.pipeline.ProfileMerge;
-import org.ompprof.ui.pipeline.ProfileWriter;
+import org.ompprof.calltree.merge.ProfileMerge;
+import org.ompprof.calltree.profile.ProfileWriter;
 
 /**
  * Merge throughput: COUNT synthetic profiles (NODES contexts, SAMPLES samples over THREADS

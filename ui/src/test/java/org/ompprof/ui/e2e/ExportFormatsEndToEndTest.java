@@ -18,8 +18,8 @@ import org.ompprof.calltree.export.Json;
 import org.ompprof.calltree.export.PprofWriterTest;
 import org.ompprof.calltree.profile.Timeline;
 import org.ompprof.sampler.recording.Recording;
-import org.ompprof.ui.pipeline.Profile;
-import org.ompprof.ui.pipeline.ProfileReader;
+import org.ompprof.calltree.profile.Profile;
+import org.ompprof.calltree.profile.ProfileReader;
 
 import com.google.protobuf.DynamicMessage;
 

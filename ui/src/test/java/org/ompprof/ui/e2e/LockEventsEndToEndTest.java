@@ -16,8 +16,8 @@ import org.ompprof.sampler.record.MutexEvent;
 import org.ompprof.sampler.recording.Recording;
 import org.ompprof.sampler.recording.Stats;
 import org.ompprof.sampler.wire.Wire;
-import org.ompprof.ui.pipeline.Profile;
-import org.ompprof.ui.pipeline.ProfileReader;
+import org.ompprof.calltree.profile.Profile;
+import org.ompprof.calltree.profile.ProfileReader;
 
 /**
  * Lock events at real rates: uncontended acquisitions write nothing (and are counted), so a

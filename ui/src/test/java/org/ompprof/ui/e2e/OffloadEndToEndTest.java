@@ -18,8 +18,8 @@ import org.ompprof.calltree.profile.DeviceTable;
 import org.ompprof.sampler.recording.ImageSource;
 import org.ompprof.sampler.recording.ModuleInfo;
 import org.ompprof.sampler.recording.Recording;
-import org.ompprof.ui.pipeline.Profile;
-import org.ompprof.ui.pipeline.ProfileReader;
+import org.ompprof.calltree.profile.Profile;
+import org.ompprof.calltree.profile.ProfileReader;
 
 /**
  * A program offloaded to the host device (clang-19 -fopenmp-targets=x86_64-pc-linux-gnu) through

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.ompprof.sampler.recording.Metadata;
 import org.ompprof.sampler.recording.Recording;
-import org.ompprof.ui.pipeline.ProfileReader;
+import org.ompprof.calltree.profile.ProfileReader;
 import org.ompprof.unwinder.clock.Stage;
 
 /**

@@ -22,8 +22,8 @@ import org.ompprof.sampler.recording.HandlerHistogram;
 import org.ompprof.sampler.recording.Metadata;
 import org.ompprof.sampler.recording.Stats;
 import org.ompprof.ui.bench.ProfileBench;
-import org.ompprof.ui.pipeline.Profile;
-import org.ompprof.ui.pipeline.ProfileWriter;
+import org.ompprof.calltree.profile.Profile;
+import org.ompprof.calltree.profile.ProfileWriter;
 
 /**
  * The viewer on a big profile (scripts/bench-viewer runs it in a fresh JVM): 1,000,000 contexts

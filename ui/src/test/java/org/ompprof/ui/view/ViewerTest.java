@@ -30,7 +30,7 @@ import org.ompprof.calltree.Metric;
 import org.ompprof.calltree.StandardMetrics;
 import org.ompprof.ui.e2e.CPrograms;
 import org.ompprof.ui.e2e.Ompprof;
-import org.ompprof.ui.pipeline.Profile;
+import org.ompprof.calltree.profile.Profile;
 import org.testfx.api.FxRobot;
 import org.testfx.framework.junit5.ApplicationExtension;
 import org.testfx.framework.junit5.Start;

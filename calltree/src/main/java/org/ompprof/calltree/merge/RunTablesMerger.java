@@ -1,4 +1,4 @@
-package org.ompprof.ui.pipeline;
+package org.ompprof.calltree.merge;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -12,6 +12,7 @@ import org.ompprof.sampler.recording.ModuleInfo;
 import org.ompprof.sampler.recording.RingStats;
 import org.ompprof.sampler.recording.Stats;
 import org.ompprof.sampler.recording.ThreadInfo;
+import org.ompprof.calltree.profile.RunTables;
 
 /**
  * The run tables of merged profiles: each input's threads under their new numbers, the modules

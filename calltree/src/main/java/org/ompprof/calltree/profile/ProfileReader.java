@@ -1,4 +1,4 @@
-package org.ompprof.ui.pipeline;
+package org.ompprof.calltree.profile;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -7,23 +7,12 @@ import org.eclipse.collections.impl.map.mutable.primitive.IntObjectHashMap;
 import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.FrameTable;
 import org.ompprof.calltree.MetricRegistry;
-import org.ompprof.calltree.profile.DeviceTable;
-import org.ompprof.calltree.profile.DeviceTableCodec;
-import org.ompprof.calltree.profile.FrameTableCodec;
-import org.ompprof.calltree.profile.MetricCodec;
-import org.ompprof.calltree.profile.LineTable;
-import org.ompprof.calltree.profile.LineTableCodec;
-import org.ompprof.calltree.profile.MutexTable;
-import org.ompprof.calltree.profile.MutexTableCodec;
-import org.ompprof.calltree.profile.RegionTable;
-import org.ompprof.calltree.profile.RegionTableCodec;
-import org.ompprof.calltree.profile.Timeline;
-import org.ompprof.calltree.profile.TimelineCodec;
 import org.ompprof.calltree.TreeCodec;
 import org.ompprof.sampler.recording.Recording;
 import org.ompprof.sampler.recording.RecordingFormatException;
 import org.ompprof.sampler.recording.SectionKind;
 import org.ompprof.unwinder.stitch.StitchCounters;
+import org.ompprof.calltree.build.ProfileBuilder;
 
 /**
  * The profile in a file: decoded from its sections, or built from the samples if the file is a

@@ -1,4 +1,4 @@
-package org.ompprof.ui.pipeline;
+package org.ompprof.calltree.merge;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -6,15 +6,17 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.function.Consumer;
 
-import org.ompprof.calltree.merge.InputMapping;
-import org.ompprof.calltree.merge.ProfileMerger;
-import org.ompprof.calltree.merge.ProfileParts;
 import org.ompprof.calltree.profile.Timeline;
 import org.ompprof.sampler.UserError;
 import org.ompprof.sampler.recording.Metadata;
 import org.ompprof.sampler.recording.Recording;
 import org.ompprof.sampler.recording.RecordingWriter;
 import org.ompprof.unwinder.stitch.StitchCounters;
+import org.ompprof.calltree.profile.Profile;
+import org.ompprof.calltree.profile.ProfileReader;
+import org.ompprof.calltree.profile.ProfileWriter;
+import org.ompprof.calltree.profile.RunTables;
+import org.ompprof.calltree.profile.TimelineStream;
 
 /**
  * Merges profile files into one ({@code ompprof merge}), one input at a time: an input's tree

@@ -1,8 +1,7 @@
-package org.ompprof.ui.pipeline;
+package org.ompprof.calltree.profile;
 
 import java.util.function.Function;
 
-import org.ompprof.calltree.profile.ProfileFormatException;
 import org.ompprof.sampler.recording.BadSectionException;
 import org.ompprof.sampler.recording.Recording;
 

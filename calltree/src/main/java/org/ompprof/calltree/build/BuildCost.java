@@ -1,4 +1,4 @@
-package org.ompprof.ui.pipeline;
+package org.ompprof.calltree.build;
 
 import java.nio.file.Path;
 
@@ -6,6 +6,7 @@ import org.ompprof.sampler.launch.CollectorCost;
 import org.ompprof.sampler.recording.Metadata;
 import org.ompprof.unwinder.clock.Stage;
 import org.ompprof.unwinder.clock.StageClock;
+import org.ompprof.calltree.profile.Profile;
 
 /**
  * What building one profile cost: its {@link StageClock}, kept in the profile's metadata

@@ -1,4 +1,4 @@
-package org.ompprof.ui.pipeline;
+package org.ompprof.calltree.merge;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -7,12 +7,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import org.ompprof.calltree.merge.InputMapping;
-import org.ompprof.calltree.merge.ProfileDiff;
 import org.ompprof.calltree.profile.Timeline;
 import org.ompprof.sampler.recording.Metadata;
 import org.ompprof.sampler.recording.Recording;
 import org.ompprof.sampler.recording.RecordingWriter;
+import org.ompprof.calltree.profile.Profile;
+import org.ompprof.calltree.profile.ProfileReader;
+import org.ompprof.calltree.profile.ProfileWriter;
+import org.ompprof.calltree.profile.RunTables;
 
 /**
  * Writes the differential profile of a base profile A and a new one B ({@code ompprof diff}):

@@ -1,4 +1,4 @@
-package org.ompprof.ui.pipeline;
+package org.ompprof.calltree.merge;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -24,6 +24,9 @@ import org.ompprof.sampler.recording.RingStats;
 import org.ompprof.sampler.recording.Stats;
 import org.ompprof.sampler.recording.ThreadInfo;
 import org.ompprof.unwinder.stitch.StitchCounters;
+import org.ompprof.calltree.profile.Profile;
+import org.ompprof.calltree.profile.ProfileReader;
+import org.ompprof.calltree.profile.ProfileWriter;
 
 /** Seeded random profile files, and a profile file's contents in terms that do not depend on node ids. */
 final class ProfileFiles {
