@@ -15,27 +15,27 @@ import org.ompprof.calltree.Frame;
 import org.ompprof.calltree.FrameKind;
 import org.ompprof.calltree.FrameTable;
 import org.ompprof.calltree.build.DisplayNames;
+import org.ompprof.calltree.merge.ProfileDiffer;
+import org.ompprof.calltree.merge.RunMetadata;
+import org.ompprof.calltree.profile.Profile;
+import org.ompprof.calltree.profile.ProfileReader;
 import org.ompprof.sampler.UserError;
 import org.ompprof.sampler.launch.DurationArg;
 import org.ompprof.sampler.launch.SamplingSignal;
+import org.ompprof.sampler.omp.OmpState;
+import org.ompprof.sampler.omp.ThreadType;
 import org.ompprof.sampler.recording.HandlerHistogram;
 import org.ompprof.sampler.recording.ImageSource;
 import org.ompprof.sampler.recording.Metadata;
 import org.ompprof.sampler.recording.ModuleInfo;
 import org.ompprof.sampler.recording.Recording;
-import org.ompprof.calltree.merge.RunMetadata;
-import org.ompprof.calltree.profile.Profile;
+import org.ompprof.sampler.recording.Stats;
+import org.ompprof.sampler.recording.ThreadInfo;
 import org.ompprof.ui.report.DeviceTotals;
 import org.ompprof.ui.report.OffloadNote;
-import org.ompprof.calltree.merge.ProfileDiffer;
-import org.ompprof.calltree.profile.ProfileReader;
 import org.ompprof.unwinder.clock.Stage;
 import org.ompprof.unwinder.stitch.StitchCounters;
 import org.ompprof.unwinder.stitch.StitchedSample;
-import org.ompprof.sampler.recording.Stats;
-import org.ompprof.sampler.recording.ThreadInfo;
-import org.ompprof.sampler.omp.OmpState;
-import org.ompprof.sampler.omp.ThreadType;
 
 /**
  * {@code ompprof info FILE}: what a recording holds, without analysing it: the run, the threads

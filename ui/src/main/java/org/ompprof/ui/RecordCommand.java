@@ -5,10 +5,10 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
 
+import org.ompprof.calltree.build.ProfileBuilder;
 import org.ompprof.sampler.launch.RecordOptions;
 import org.ompprof.sampler.launch.Recorder;
 import org.ompprof.sampler.recording.Recording;
-import org.ompprof.calltree.build.ProfileBuilder;
 
 /** {@code ompprof record [OPTIONS] -- PROGRAM ARGS...}: runs the program and writes its profile. */
 public final class RecordCommand {

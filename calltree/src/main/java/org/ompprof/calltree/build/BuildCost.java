@@ -2,11 +2,11 @@ package org.ompprof.calltree.build;
 
 import java.nio.file.Path;
 
+import org.ompprof.calltree.profile.Profile;
 import org.ompprof.sampler.launch.CollectorCost;
 import org.ompprof.sampler.recording.Metadata;
 import org.ompprof.unwinder.clock.Stage;
 import org.ompprof.unwinder.clock.StageClock;
-import org.ompprof.calltree.profile.Profile;
 
 /**
  * What building one profile cost: its {@link StageClock}, kept in the profile's metadata

@@ -3,16 +3,18 @@ package org.ompprof.calltree.build;
 import java.io.IOException;
 import java.nio.file.Path;
 import org.eclipse.collections.impl.list.mutable.primitive.IntArrayList;
+import org.ompprof.blame.WindowedBlame;
 import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.profile.DeviceTable;
 import org.ompprof.calltree.profile.LineTable;
-import org.ompprof.calltree.profile.RegionTable;
-import org.ompprof.blame.WindowedBlame;
-import org.ompprof.sampler.recording.RecordingWriter;
-import org.ompprof.sampler.recording.Metadata;
-import org.ompprof.calltree.profile.RunTables;
+import org.ompprof.calltree.profile.Profile;
 import org.ompprof.calltree.profile.ProfileWriter;
+import org.ompprof.calltree.profile.RegionTable;
+import org.ompprof.calltree.profile.RunTables;
+import org.ompprof.calltree.profile.TimelineStream;
+import org.ompprof.sampler.recording.Metadata;
 import org.ompprof.sampler.recording.Recording;
+import org.ompprof.sampler.recording.RecordingWriter;
 import org.ompprof.unwinder.clock.Stage;
 import org.ompprof.unwinder.clock.StageClock;
 import org.ompprof.unwinder.image.ModuleImages;
@@ -20,8 +22,6 @@ import org.ompprof.unwinder.stitch.PathFrame;
 import org.ompprof.unwinder.stitch.StitchedSample;
 import org.ompprof.unwinder.stitch.Stitcher;
 import org.ompprof.unwinder.symbols.Symbolizer;
-import org.ompprof.calltree.profile.Profile;
-import org.ompprof.calltree.profile.TimelineStream;
 
 /**
  * Wires the stages for one raw recording: stitch every sample into its full user call path,

@@ -6,13 +6,13 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 
+import org.ompprof.calltree.profile.RunTables;
 import org.ompprof.sampler.recording.HandlerHistogram;
 import org.ompprof.sampler.recording.Metadata;
 import org.ompprof.sampler.recording.ModuleInfo;
 import org.ompprof.sampler.recording.RingStats;
 import org.ompprof.sampler.recording.Stats;
 import org.ompprof.sampler.recording.ThreadInfo;
-import org.ompprof.calltree.profile.RunTables;
 
 /**
  * The run tables of merged profiles: each input's threads under their new numbers, the modules

@@ -15,6 +15,9 @@ import org.ompprof.calltree.FrameKind;
 import org.ompprof.calltree.Metric;
 import org.ompprof.calltree.profile.LineTable;
 import org.ompprof.calltree.profile.MutexTable;
+import org.ompprof.calltree.profile.Profile;
+import org.ompprof.calltree.profile.ProfileReader;
+import org.ompprof.calltree.profile.ProfileWriter;
 import org.ompprof.calltree.profile.RegionTable;
 import org.ompprof.calltree.profile.Timeline;
 import org.ompprof.sampler.recording.HandlerHistogram;
@@ -24,9 +27,6 @@ import org.ompprof.sampler.recording.RingStats;
 import org.ompprof.sampler.recording.Stats;
 import org.ompprof.sampler.recording.ThreadInfo;
 import org.ompprof.unwinder.stitch.StitchCounters;
-import org.ompprof.calltree.profile.Profile;
-import org.ompprof.calltree.profile.ProfileReader;
-import org.ompprof.calltree.profile.ProfileWriter;
 
 /** Seeded random profile files, and a profile file's contents in terms that do not depend on node ids. */
 final class ProfileFiles {

@@ -10,8 +10,8 @@ import org.ompprof.blame.BlameKind;
 import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.Metric;
 import org.ompprof.calltree.profile.MutexTable;
-import org.ompprof.calltree.profile.RegionTable;
 import org.ompprof.calltree.profile.Profile;
+import org.ompprof.calltree.profile.RegionTable;
 
 /** Plain-sentence findings: imbalance at barriers, mutex bottlenecks, idleness; each with its cost. */
 final class Findings {

@@ -5,9 +5,9 @@ import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
 import java.nio.file.Path;
 
-import org.ompprof.sampler.recording.Recording;
 import org.ompprof.calltree.build.ProfileBuilder;
 import org.ompprof.calltree.profile.ProfileWriter;
+import org.ompprof.sampler.recording.Recording;
 
 /**
  * {@code BuildProfile RAW OUT stream|whole [RESOLUTION_NS]}: builds the profile of a raw recording as
