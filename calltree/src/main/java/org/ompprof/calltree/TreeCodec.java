@@ -2,7 +2,7 @@ package org.ompprof.calltree;
 
 import org.ompprof.calltree.profile.ByteSink;
 import org.ompprof.calltree.profile.ByteSource;
-import org.ompprof.calltree.profile.ProfileFormatException;
+import org.ompprof.sampler.recording.BadSectionException;
 
 /**
  * The TREE section of a profile: the shape, node by id (node minus parent, frame id; parents
@@ -59,8 +59,8 @@ public final class TreeCodec {
     public static CallingContextTree decode(byte[] payload, FrameTable frames, MetricRegistry metrics) {
         ByteSource in = new ByteSource(payload);
         int size = in.count(0, "nodes");
-        if (size < 1) throw new ProfileFormatException(0, "a tree has at least its root");
-        if ((long) (size - 1) * 2 > payload.length) throw new ProfileFormatException(0, size + " nodes cannot fit in " + payload.length + " bytes");
+        if (size < 1) throw new BadSectionException(0, "a tree has at least its root");
+        if ((long) (size - 1) * 2 > payload.length) throw new BadSectionException(0, size + " nodes cannot fit in " + payload.length + " bytes");
         CallingContextTree tree = new CallingContextTree(frames, metrics);
         NodeTable nodes = tree.nodeTable();
         nodes.ensureCapacity(size);
@@ -78,7 +78,7 @@ public final class TreeCodec {
             int at = in.position();
             node += in.zigzag();
             int thread = in.bounded(CallingContextTree.MAX_THREAD, "thread");
-            if (node < 0 || node >= size) throw new ProfileFormatException(at, "value slot for node " + node + " of " + size);
+            if (node < 0 || node >= size) throw new BadSectionException(at, "value slot for node " + node + " of " + size);
             values.appendLoaded((int) node, thread);
         }
         int metricCount = in.bounded(metrics.size(), "metric count");
@@ -96,8 +96,8 @@ public final class TreeCodec {
             int at = in.position();
             slot += in.zigzag();
             long value = in.zigzag();
-            if (slot < 0 || slot >= slots) throw new ProfileFormatException(at, "value in slot " + slot + " of " + slots);
-            if (value == 0) throw new ProfileFormatException(at, "a stored value is zero");
+            if (slot < 0 || slot >= slots) throw new BadSectionException(at, "value in slot " + slot + " of " + slots);
+            if (value == 0) throw new BadSectionException(at, "a stored value is zero");
             values.add((int) slot, metric, value);
         }
     }

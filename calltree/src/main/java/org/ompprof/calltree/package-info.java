@@ -1,6 +1,8 @@
 /**
- * Calling-context trees, their metrics, the {@code .ompprof} profile format and the exports
- * (issue 3).
+ * The profile layer, below the user interface and above the sampler, the unwinder and blame:
+ * calling-context trees and their metrics (this package), the stages that build a profile from a
+ * raw recording ({@code build}), the profile model and its {@code .ompprof} file ({@code profile}),
+ * merge and diff ({@code merge}), views ({@code views}) and exports ({@code export}).
  *
  * <p>The stitcher interns each {@link org.ompprof.calltree.Frame} once in a
  * {@link org.ompprof.calltree.FrameTable} and hands each sample to

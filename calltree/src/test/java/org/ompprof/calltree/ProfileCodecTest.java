@@ -16,18 +16,18 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.ompprof.calltree.profile.FrameTableCodec;
+import org.ompprof.calltree.profile.LineTable;
+import org.ompprof.calltree.profile.LineTableCodec;
 import org.ompprof.calltree.profile.MetricCodec;
 import org.ompprof.calltree.profile.MutexTable;
 import org.ompprof.calltree.profile.MutexTableCodec;
-import org.ompprof.calltree.profile.ProfileFormatException;
-import org.ompprof.calltree.profile.LineTable;
-import org.ompprof.calltree.profile.LineTableCodec;
 import org.ompprof.calltree.profile.RegionTable;
 import org.ompprof.calltree.profile.RegionTableCodec;
 import org.ompprof.calltree.profile.Timeline;
 import org.ompprof.calltree.profile.TimelineCodec;
+import org.ompprof.sampler.recording.BadSectionException;
 
-/** The profile sections round-trip exactly, and damaged bytes give a ProfileFormatException, never anything else. */
+/** The profile sections round-trip exactly, and damaged bytes give a BadSectionException, never anything else. */
 class ProfileCodecTest {
     private static CallingContextTree randomTree(long seed, int samples) {
         CallingContextTree tree = CallingContextTree.create();
@@ -255,7 +255,7 @@ class ProfileCodecTest {
         try {
             decoder.accept(bytes);
             if (mustFail && bytes.length > 1) throw new AssertionError("a cut section of " + bytes.length + " bytes decoded");
-        } catch (ProfileFormatException e) {
+        } catch (BadSectionException e) {
             assertTrue(e.offset() >= 0 && e.offset() <= bytes.length, "offset " + e.offset() + " of " + bytes.length);
             assertTrue(!e.getMessage().isBlank());
         }

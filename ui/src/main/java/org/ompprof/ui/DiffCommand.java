@@ -5,8 +5,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
+import org.ompprof.calltree.merge.ProfileDiffer;
 import org.ompprof.sampler.UserError;
-import org.ompprof.ui.pipeline.ProfileDiffer;
 
 /** {@code ompprof diff [-o OUT] A B}: what changed from profile A (the base) to B. */
 final class DiffCommand {

@@ -15,6 +15,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.ompprof.calltree.CallingContextTree;
+import org.ompprof.calltree.Metric;
+import org.ompprof.calltree.build.ReadOrBuild;
 import org.ompprof.calltree.export.CollapsedOptions;
 import org.ompprof.calltree.export.CollapsedWriter;
 import org.ompprof.calltree.export.FlameGraphOptions;
@@ -22,17 +24,15 @@ import org.ompprof.calltree.export.FlameGraphWriter;
 import org.ompprof.calltree.export.PprofWriter;
 import org.ompprof.calltree.export.SpeedscopeWriter;
 import org.ompprof.calltree.export.TraceEventWriter;
-import org.ompprof.calltree.Metric;
-import org.ompprof.calltree.profile.Timeline;
-import org.ompprof.sampler.recording.Metadata;
-import org.ompprof.sampler.recording.ThreadInfo;
-import org.ompprof.sampler.omp.ThreadType;
 import org.ompprof.calltree.merge.ProfileDiff;
+import org.ompprof.calltree.profile.Profile;
+import org.ompprof.calltree.profile.Timeline;
 import org.ompprof.sampler.UserError;
 import org.ompprof.sampler.launch.OutputTarget;
+import org.ompprof.sampler.omp.ThreadType;
+import org.ompprof.sampler.recording.Metadata;
 import org.ompprof.sampler.recording.Recording;
-import org.ompprof.ui.pipeline.Profile;
-import org.ompprof.ui.pipeline.ProfileReader;
+import org.ompprof.sampler.recording.ThreadInfo;
 
 /** {@code ompprof export}: a recording's calling-context tree as folded stacks or a flame graph. */
 final class ExportCommand {
@@ -88,7 +88,7 @@ final class ExportCommand {
     private static int export(Options o, PrintStream out, PrintStream err) throws IOException {
         Source source;
         try (Recording recording = Recording.open(o.input())) {
-            source = new Source(ProfileReader.read(recording), recording.metadata(), recording.threads());
+            source = new Source(ReadOrBuild.profile(recording), recording.metadata(), recording.threads());
         }
         Profile profile = source.profile();
         CallingContextTree tree = profile.tree();

@@ -5,9 +5,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
+import org.ompprof.calltree.merge.ProfileMerge;
 import org.ompprof.sampler.UserError;
 import org.ompprof.sampler.launch.DurationArg;
-import org.ompprof.ui.pipeline.ProfileMerge;
 
 /** {@code ompprof merge -o OUT FILE...}: the profiles of many runs or processes as one. */
 final class MergeCommand {

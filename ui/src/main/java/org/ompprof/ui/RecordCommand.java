@@ -5,10 +5,10 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
 
+import org.ompprof.calltree.build.ProfileBuilder;
 import org.ompprof.sampler.launch.RecordOptions;
 import org.ompprof.sampler.launch.Recorder;
 import org.ompprof.sampler.recording.Recording;
-import org.ompprof.ui.pipeline.ProfileWriter;
 
 /** {@code ompprof record [OPTIONS] -- PROGRAM ARGS...}: runs the program and writes its profile. */
 public final class RecordCommand {
@@ -30,7 +30,7 @@ public final class RecordCommand {
     /** The raw recording becomes the profile: unwound, stitched, symbolized, in a tree with timelines. */
     static long profile(Path raw, Path output, long timelineResolutionNs) throws IOException {
         try (Recording r = Recording.open(raw)) {
-            return ProfileWriter.fromRecording(output, r, timelineResolutionNs);
+            return ProfileBuilder.buildInto(output, r, timelineResolutionNs);
         }
     }
 }

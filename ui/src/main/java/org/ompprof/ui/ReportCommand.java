@@ -5,12 +5,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import org.ompprof.calltree.build.ReadOrBuild;
 
+import org.ompprof.calltree.profile.Profile;
 import org.ompprof.sampler.UserError;
 import org.ompprof.sampler.recording.Metadata;
 import org.ompprof.sampler.recording.Recording;
-import org.ompprof.ui.pipeline.Profile;
-import org.ompprof.ui.pipeline.ProfileReader;
 import org.ompprof.ui.report.Report;
 
 /** {@code ompprof report [--top N] [--thread-table] FILE}: where the time goes, who makes threads wait, per region. */
@@ -49,7 +49,7 @@ final class ReportCommand {
         Path file = Path.of(files.getFirst());
         if (Files.isDirectory(file)) throw new UserError("report: " + file + " is a directory, not a profile");
         try (Recording r = Recording.open(file)) {
-            Profile p = ProfileReader.read(r);
+            Profile p = ReadOrBuild.profile(r);
             Metadata m = r.metadata();
             out.print(new Report(p, m, r.threads(), file.toString(), top, threadTable).text());
         }

@@ -15,10 +15,10 @@ import java.util.zip.CRC32C;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import org.junit.jupiter.api.Timeout;
 import org.ompprof.calltree.CallingContextTree;
+import org.ompprof.calltree.profile.Profile;
+import org.ompprof.calltree.profile.ProfileReader;
 import org.ompprof.sampler.UserError;
 import org.ompprof.sampler.recording.Recording;
-import org.ompprof.ui.pipeline.Profile;
-import org.ompprof.ui.pipeline.ProfileReader;
 
 /**
  * Coverage-guided fuzzing of the {@code .ompprof} reader (with Jazzer): the container, its

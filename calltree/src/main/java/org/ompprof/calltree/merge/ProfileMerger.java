@@ -10,7 +10,9 @@ import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.profile.DeviceTable;
 import org.ompprof.calltree.profile.LineTable;
 import org.ompprof.calltree.profile.MutexTable;
+import org.ompprof.calltree.profile.Profile;
 import org.ompprof.calltree.profile.RegionTable;
+import org.ompprof.unwinder.stitch.StitchCounters;
 
 /**
  * Merges profiles one at a time into one: trees by path (values added), threads kept apart by
@@ -33,6 +35,7 @@ public final class ProfileMerger {
     private final Map<String, Long> blame = new TreeMap<>();
     private final RunMetadata metadata = new RunMetadata();
     private int threadSpan;
+    private long samples;
     private final List<DeviceTable.Device> devices = new ArrayList<>();
     private final List<DeviceTable.Activity> activities = new ArrayList<>();
     private long devicesUnmatched;
@@ -40,13 +43,16 @@ public final class ProfileMerger {
     private int deviceSpan;
 
     /**
-     * Adds an input; {@code source} names it in the metadata (its file).
+     * Adds an input profile (its timelines are the caller's to carry across), with its run's
+     * metadata and thread span (its threads are numbered 0 .. threadSpan-1); {@code source}
+     * names it in the metadata (its file).
      *
      * @throws IllegalArgumentException if the threads of all inputs do not fit the thread numbers a tree has
      */
-    public InputMapping add(ProfileParts input, String source) {
+    public InputMapping add(Profile input, Map<String, String> inputMetadata, int inputThreadSpan, String source) {
+        if (inputThreadSpan < 0) throw new IllegalArgumentException("negative thread span " + inputThreadSpan);
         int offset = threadSpan;
-        long span = (long) offset + input.threadSpan();
+        long span = (long) offset + inputThreadSpan;
         if (span - 1 > CallingContextTree.MAX_THREAD) {
             throw new IllegalArgumentException("the inputs have more than " + (CallingContextTree.MAX_THREAD + 1) + " threads between them");
         }
@@ -58,9 +64,9 @@ public final class ProfileMerger {
                 (x, y) -> x)).forEach((node, n) -> instances.merge(node, n, Integer::sum));
         mutexes.addAll(input.mutexes().remapped(nodeMap).rows());
         lines.addAll(input.lines(), nodeMap);
-        input.stitch().forEach((k, v) -> stitch.merge(k, v, Long::sum));
+        input.counters().asMap().forEach((k, v) -> stitch.merge(k, v, Long::sum));
         input.blame().forEach((k, v) -> blame.merge(k, v, Long::sum));
-        metadata.add(input.metadata(), source, offset);
+        metadata.add(inputMetadata, source, offset);
         DeviceTable inputDevices = input.devices().remapped(nodeMap, offset, deviceSpan);
         devices.addAll(inputDevices.devices());
         activities.addAll(inputDevices.activities());
@@ -68,11 +74,12 @@ public final class ProfileMerger {
         devicesLate += inputDevices.late();
         deviceSpan += input.devices().span();
         threadSpan = (int) span;
+        samples += input.samples();
         return new InputMapping(offset, nodeMap);
     }
 
-    /** The inputs added so far, as one profile. */
-    public ProfileParts result() {
+    /** The inputs added so far, as one profile without timelines; its samples are the inputs' added. */
+    public Profile result() {
         // a stable sort keeps equal waits in input order, whatever the grouping of the merges
         List<MutexTable.Row> byWait = new ArrayList<>(mutexes);
         byWait.sort(Comparator.comparingLong(MutexTable.Row::waitedNs).reversed());
@@ -80,7 +87,17 @@ public final class ProfileMerger {
                 r.callSiteFile(), r.callSiteLine(), r.thread(), r.ns())).toList();
         List<DeviceTable.Activity> byStart = new ArrayList<>(activities); // stable: equal starts keep input order
         byStart.sort(Comparator.comparingLong(DeviceTable.Activity::startNs));
-        return new ProfileParts(tree, new RegionTable(counted), new MutexTable(byWait), lines.build(), stitch, blame, metadata.result(), threadSpan,
-                new DeviceTable(devices, byStart, devicesUnmatched, devicesLate));
+        return new Profile(tree, List.of(), StitchCounters.fromMap(stitch), blame, new RegionTable(counted), new MutexTable(byWait),
+                lines.build(), samples, new DeviceTable(devices, byStart, devicesUnmatched, devicesLate));
+    }
+
+    /** The metadata of the inputs added so far ({@link RunMetadata}). */
+    public Map<String, String> metadata() {
+        return metadata.result();
+    }
+
+    /** The threads of the inputs added so far are numbered 0 .. threadSpan-1. */
+    public int threadSpan() {
+        return threadSpan;
     }
 }

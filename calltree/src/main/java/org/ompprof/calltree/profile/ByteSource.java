@@ -1,11 +1,12 @@
 package org.ompprof.calltree.profile;
 
 import java.nio.charset.StandardCharsets;
+import org.ompprof.sampler.recording.BadSectionException;
 
 /**
  * Reads what {@link ByteSink} wrote, trusting nothing: every read is bounded by the bytes
  * present, every count is checked against what is left before anything is allocated, and every
- * failure is a {@link ProfileFormatException} at the offending byte.
+ * failure is a {@link BadSectionException} at the offending byte.
  */
 public final class ByteSource {
     private final byte[] b;
@@ -32,12 +33,12 @@ public final class ByteSource {
         int start = pos;
         long v = 0;
         for (int shift = 0; shift < 64; shift += 7) {
-            if (pos >= b.length) throw new ProfileFormatException(start, "unexpected end of section in a number");
+            if (pos >= b.length) throw new BadSectionException(start, "unexpected end of section in a number");
             int x = b[pos++];
             v |= (long) (x & 0x7F) << shift;
             if (x >= 0) return v;
         }
-        throw new ProfileFormatException(start, "number longer than 10 bytes");
+        throw new BadSectionException(start, "number longer than 10 bytes");
     }
 
     public long zigzag() {
@@ -49,7 +50,7 @@ public final class ByteSource {
     public int bounded(long limit, String what) {
         int start = pos;
         long v = varint();
-        if (v < 0 || v > limit) throw new ProfileFormatException(start, what + " " + Long.toUnsignedString(v) + " outside 0.." + limit);
+        if (v < 0 || v > limit) throw new BadSectionException(start, what + " " + Long.toUnsignedString(v) + " outside 0.." + limit);
         return (int) v;
     }
 
@@ -58,7 +59,7 @@ public final class ByteSource {
         int start = pos;
         long v = varint();
         if (v < 0 || v > (b.length - pos) / Math.max(1, minBytes)) { // no multiplication: a huge count must not overflow
-            throw new ProfileFormatException(start, Long.toUnsignedString(v) + " " + what + " cannot fit in the " + (b.length - pos) + " bytes left");
+            throw new BadSectionException(start, Long.toUnsignedString(v) + " " + what + " cannot fit in the " + (b.length - pos) + " bytes left");
         }
         return (int) v;
     }
@@ -74,7 +75,7 @@ public final class ByteSource {
         if (!atEnd()) throw fail((b.length - pos) + " unexpected bytes after the " + what);
     }
 
-    public ProfileFormatException fail(String message) {
-        return new ProfileFormatException(pos, message);
+    public BadSectionException fail(String message) {
+        return new BadSectionException(pos, message);
     }
 }

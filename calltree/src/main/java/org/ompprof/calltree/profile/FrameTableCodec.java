@@ -7,6 +7,7 @@ import org.eclipse.collections.impl.map.mutable.primitive.ObjectIntHashMap;
 import org.ompprof.calltree.Frame;
 import org.ompprof.calltree.FrameKind;
 import org.ompprof.calltree.FrameTable;
+import org.ompprof.sampler.recording.BadSectionException;
 
 /**
  * The FRAMES section: a string table, then each frame by id as kind, module, function, file
@@ -68,7 +69,7 @@ public final class FrameTableCodec {
         if (withSymbols) {
             in.u8();
             int version = in.u8();
-            if (version != VERSION) throw new ProfileFormatException(1, "frame table version " + version + " (this ompprof reads 1 and " + VERSION + ")");
+            if (version != VERSION) throw new BadSectionException(1, "frame table version " + version + " (this ompprof reads 1 and " + VERSION + ")");
         }
         int stringCount = in.count(1, "strings");
         String[] strings = new String[stringCount];
@@ -88,7 +89,7 @@ public final class FrameTableCodec {
                 String symbol = strings[in.bounded(stringCount - 1, "symbol string id")];
                 Frame f = frames[id];
                 if (f.function() == null || f.symbol() != null || symbol.equals(f.function())) {
-                    throw new ProfileFormatException(pos, "frame " + id + " cannot take symbol " + symbol);
+                    throw new BadSectionException(pos, "frame " + id + " cannot take symbol " + symbol);
                 }
                 frames[id] = new Frame(f.kind(), f.module(), f.function(), f.file(), f.line(), f.offset(), symbol);
             }
@@ -97,21 +98,21 @@ public final class FrameTableCodec {
         FrameTable table = new FrameTable();
         for (int i = 0; i < frameCount; i++) {
             int id = table.intern(frames[i]);
-            if (id != i) throw new ProfileFormatException(at[i], "frame " + i + " repeats frame " + id);
+            if (id != i) throw new BadSectionException(at[i], "frame " + i + " repeats frame " + id);
         }
         return table;
     }
 
     private static Frame frame(ByteSource in, String[] strings, int at) {
         int kind = in.u8();
-        if (kind >= KINDS.length) throw new ProfileFormatException(at, "unknown frame kind " + kind);
+        if (kind >= KINDS.length) throw new BadSectionException(at, "unknown frame kind " + kind);
         String module = string(in, strings), function = string(in, strings), file = string(in, strings);
         int line = in.bounded(Integer.MAX_VALUE, "line");
         long offset = in.varint();
         try {
             return new Frame(KINDS[kind], module, function, file, line, offset);
         } catch (IllegalArgumentException e) {
-            throw new ProfileFormatException(at, "bad frame: " + e.getMessage());
+            throw new BadSectionException(at, "bad frame: " + e.getMessage());
         }
     }
 

@@ -4,6 +4,7 @@ import org.ompprof.calltree.Metric;
 import org.ompprof.calltree.MetricRegistry;
 import org.ompprof.calltree.MetricStorage;
 import org.ompprof.calltree.MetricUnit;
+import org.ompprof.sampler.recording.BadSectionException;
 
 /** The METRICS section: each metric in registry order as name, unit, storage, parent index + 1 and description. */
 public final class MetricCodec {
@@ -35,14 +36,14 @@ public final class MetricCodec {
             int unit = in.u8(), storage = in.u8();
             int parent = in.bounded(i, "parent metric") - 1;
             String description = in.string();
-            if (unit >= UNITS.length || storage >= STORAGES.length) throw new ProfileFormatException(at, "metric " + name + " has an unknown unit or storage");
+            if (unit >= UNITS.length || storage >= STORAGES.length) throw new BadSectionException(at, "metric " + name + " has an unknown unit or storage");
             try {
                 Metric m = registry.register(name, UNITS[unit], description, STORAGES[storage], parent < 0 ? null : registry.metric(parent).name());
-                if (m.index() != i) throw new ProfileFormatException(at, "metric " + name + " appears twice");
-            } catch (ProfileFormatException e) {
+                if (m.index() != i) throw new BadSectionException(at, "metric " + name + " appears twice");
+            } catch (BadSectionException e) {
                 throw e;
             } catch (IllegalArgumentException e) {
-                throw new ProfileFormatException(at, "bad metric: " + e.getMessage());
+                throw new BadSectionException(at, "bad metric: " + e.getMessage());
             }
         }
         in.end("metric table");

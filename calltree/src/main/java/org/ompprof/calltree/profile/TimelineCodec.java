@@ -1,5 +1,7 @@
 package org.ompprof.calltree.profile;
 
+import org.ompprof.sampler.recording.BadSectionException;
+
 /**
  * A TIMELINE section holds a run of one thread's samples; a long timeline is cut into several
  * so that each stays small. Per sample: one varint whose low bits say whether the state and the
@@ -49,8 +51,8 @@ public final class TimelineCodec {
             time += in.zigzag();
             if ((head & STATE_CHANGED) != 0) state = in.bounded(0xFFFF_FFFFL, "state");
             if ((head & WEIGHT_CHANGED) != 0) weight = in.zigzag();
-            if (node < 0 || node >= nodes) throw new ProfileFormatException(at, "sample in node " + node + " of " + nodes);
-            if (weight < 0) throw new ProfileFormatException(at, "negative sample weight " + weight);
+            if (node < 0 || node >= nodes) throw new BadSectionException(at, "sample in node " + node + " of " + nodes);
+            if (weight < 0) throw new BadSectionException(at, "negative sample weight " + weight);
             into.add(time, (int) node, state, weight);
         }
         in.end("timeline");

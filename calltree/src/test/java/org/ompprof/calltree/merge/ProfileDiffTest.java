@@ -19,7 +19,7 @@ class ProfileDiffTest {
     @ParameterizedTest
     @ValueSource(longs = {1, 2, 10, 77})
     void eachContextHoldsBaseNewAndTheirDifference(long seed) {
-        CallingContextTree a = RandomRun.of(seed).parts().tree(), b = RandomRun.of(seed + 1).parts().tree();
+        CallingContextTree a = RandomRun.of(seed).profile().tree(), b = RandomRun.of(seed + 1).profile().tree();
         ProfileDiff.Result diff = ProfileDiff.of(a, b);
         Map<List<Object>, Long> va = values(a), vb = values(b), vd = values(diff.tree());
         Set<List<Object>> keys = new HashSet<>(va.keySet());

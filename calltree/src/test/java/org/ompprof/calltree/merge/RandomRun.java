@@ -14,15 +14,22 @@ import org.ompprof.calltree.MetricUnit;
 import org.ompprof.calltree.profile.DeviceTable;
 import org.ompprof.calltree.profile.LineTable;
 import org.ompprof.calltree.profile.MutexTable;
+import org.ompprof.calltree.profile.Profile;
 import org.ompprof.calltree.profile.RegionTable;
 import org.ompprof.calltree.profile.Timeline;
+import org.ompprof.unwinder.stitch.StitchCounters;
 
 /**
  * A seeded random profile as a merge input: a tree on its own frame table (frames shared with
  * other seeds' by value, so paths overlap), timelines whose nodes are the tree's, region and
- * mutex rows (with tied waits), counters and metadata that agree on some keys and not others.
+ * mutex rows (with tied waits), counters and metadata that agree on some keys and not others;
+ * with its run's metadata and thread span (its threads are numbered 0 .. threadSpan-1).
  */
-record RandomRun(ProfileParts parts, List<Timeline> timelines) {
+record RandomRun(Profile profile, Map<String, String> metadata, int threadSpan) {
+    List<Timeline> timelines() {
+        return profile.timelines();
+    }
+
     private static final int[] STATES = {0x001, 0x002, 0x011, 0x013, 0x016, 0x101};
 
     static RandomRun of(long seed) {
@@ -62,11 +69,12 @@ record RandomRun(ProfileParts parts, List<Timeline> timelines) {
         metadata.put("mode", "wall");
         metadata.put("rate_hz", random.nextInt(3) == 0 ? "2000" : "1000");
         metadata.put("pid", Long.toString(seed));
-        Map<String, Long> stitch = Map.of("exact", (long) random.nextInt(100), "seed" + seed % 3, 1L);
+        Map<String, Long> stitch = Map.of("samples.exact", (long) random.nextInt(100), seed % 3 == 0 ? "regions" : "tasks", 1L);
         Map<String, Long> blameTotals = Map.of("waited_ns.barrier", (long) random.nextInt(1000));
         int span = threads + 1 + random.nextInt(2); // a gap above the highest thread, as a real profile may have
-        return new RandomRun(new ProfileParts(tree, new RegionTable(regions), new MutexTable(mutexes), lines.build(), stitch, blameTotals,
-                metadata, span, devices(random, tree, threads)), timelines);
+        long samples = timelines.stream().mapToLong(Timeline::size).sum();
+        return new RandomRun(new Profile(tree, timelines, StitchCounters.fromMap(stitch), blameTotals, new RegionTable(regions),
+                new MutexTable(mutexes), lines.build(), samples, devices(random, tree, threads)), metadata, span);
     }
 
     /** None for some runs; else a few host devices with target regions, kernels and transfers between them. */

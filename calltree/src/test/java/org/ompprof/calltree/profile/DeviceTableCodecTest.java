@@ -15,6 +15,7 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.ompprof.sampler.recording.BadSectionException;
 
 class DeviceTableCodecTest {
     private static final int NODES = 400;
@@ -35,7 +36,7 @@ class DeviceTableCodecTest {
     void aLaunchNodeOutsideTheTreeIsRefused() {
         DeviceTable t = new DeviceTable(List.of(new DeviceTable.Device(0, "generic-64bit")), List.of(
                 new DeviceTable.Activity(DeviceTable.Kind.KERNEL, 0, 100, 200, 0, 1, 9, 0, -1, -1, 1, 2, false)));
-        ProfileFormatException e = assertThrows(ProfileFormatException.class, () -> DeviceTableCodec.decode(DeviceTableCodec.encode(t), 5));
+        BadSectionException e = assertThrows(BadSectionException.class, () -> DeviceTableCodec.decode(DeviceTableCodec.encode(t), 5));
         assertTrue(e.getMessage().contains("launch node"), e.getMessage());
     }
 
@@ -65,7 +66,7 @@ class DeviceTableCodecTest {
             DeviceTable t = DeviceTableCodec.decode(bytes, NODES);
             if (mustFail && bytes.length > 1) throw new AssertionError("a cut section of " + bytes.length + " bytes decoded");
             for (DeviceTable.Activity a : t.activities()) assertTrue(a.endNs() >= a.startNs() && a.launchNode() < NODES);
-        } catch (ProfileFormatException e) {
+        } catch (BadSectionException e) {
             assertTrue(e.offset() >= 0 && e.offset() <= bytes.length, "offset " + e.offset() + " of " + bytes.length);
             assertTrue(!e.getMessage().isBlank());
         }

@@ -14,13 +14,14 @@ import org.ompprof.calltree.FrameKind;
 import org.ompprof.calltree.FrameTable;
 import org.ompprof.calltree.MetricRegistry;
 import org.ompprof.calltree.TreeCodec;
+import org.ompprof.sampler.recording.BadSectionException;
 
 /**
  * Coverage-guided fuzzing of the profile's section codecs (with Jazzer), below the container:
  * there every section is checksummed, so mutated bytes would rarely get past the checksum to
  * the codecs. The first byte picks the codec (frames, metrics, tree, timeline, regions,
  * mutexes), the rest is its payload. Each either decodes into something every query answers
- * on, or throws a {@link ProfileFormatException} with an offset and a message; anything else,
+ * on, or throws a {@link BadSectionException} with an offset and a message; anything else,
  * an OutOfMemoryError or a hang is a finding.
  */
 class ProfileCodecFuzzTest {
@@ -42,7 +43,7 @@ class ProfileCodecFuzzTest {
                 case 4 -> RegionTableCodec.decode(payload, NODES).rows().forEach(r -> r.totalNs());
                 default -> MutexTableCodec.decode(payload, NODES).rows().size();
             }
-        } catch (ProfileFormatException e) {
+        } catch (BadSectionException e) {
             assertFalse(e.getMessage() == null || e.getMessage().isBlank(), "an error that says what is wrong");
         }
     }

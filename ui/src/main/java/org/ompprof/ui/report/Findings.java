@@ -13,9 +13,9 @@ import org.ompprof.calltree.FrameKind;
 import org.ompprof.calltree.Metric;
 import org.ompprof.calltree.StandardMetrics;
 import org.ompprof.calltree.profile.MutexTable;
+import org.ompprof.calltree.profile.Profile;
 import org.ompprof.calltree.profile.RegionTable;
 import org.ompprof.sampler.omp.OmpState;
-import org.ompprof.ui.pipeline.Profile;
 
 /**
  * Plain-sentence findings, each with the thread time it costs (what fixing it would save, in

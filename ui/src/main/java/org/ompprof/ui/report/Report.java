@@ -12,10 +12,10 @@ import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.Metric;
 import org.ompprof.calltree.StandardMetrics;
 import org.ompprof.calltree.profile.MutexTable;
+import org.ompprof.calltree.profile.Profile;
 import org.ompprof.calltree.profile.RegionTable;
 import org.ompprof.sampler.recording.Metadata;
 import org.ompprof.sampler.recording.ThreadInfo;
-import org.ompprof.ui.pipeline.Profile;
 
 /**
  * The text of {@code ompprof report}: summary, state breakdown, top contexts by inclusive time

@@ -10,7 +10,7 @@ import javafx.scene.Scene;
 import javafx.stage.Stage;
 
 import org.ompprof.calltree.CallingContextTree;
-import org.ompprof.ui.pipeline.Profile;
+import org.ompprof.calltree.profile.Profile;
 
 /** Renders one view of a profile to a PNG with JavaFX's headless platform: no display, no user. */
 final class Screenshot {

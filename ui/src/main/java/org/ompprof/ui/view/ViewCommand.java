@@ -14,12 +14,12 @@ import javafx.scene.control.Label;
 import javafx.scene.control.ProgressBar;
 import javafx.scene.layout.VBox;
 import javafx.stage.Stage;
+import org.ompprof.calltree.build.ReadOrBuild;
 
+import org.ompprof.calltree.profile.Profile;
 import org.ompprof.sampler.UserError;
 import org.ompprof.sampler.recording.Recording;
 import org.ompprof.ui.SelfProfile;
-import org.ompprof.ui.pipeline.Profile;
-import org.ompprof.ui.pipeline.ProfileReader;
 
 /** {@code ompprof view}: the JavaFX viewer in a window, or one of its views rendered to a PNG. */
 public final class ViewCommand {
@@ -55,7 +55,7 @@ public final class ViewCommand {
     static Profile load(Path file) {
         return BackgroundLoadEvent.timed("reading the profile", () -> {
             try (Recording r = Recording.open(file)) {
-                return ProfileReader.read(r);
+                return ReadOrBuild.profile(r);
             }
         });
     }

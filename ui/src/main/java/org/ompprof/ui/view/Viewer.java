@@ -32,8 +32,8 @@ import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 
 import org.ompprof.calltree.Metric;
+import org.ompprof.calltree.profile.Profile;
 import org.ompprof.calltree.views.BottomUp;
-import org.ompprof.ui.pipeline.Profile;
 import org.ompprof.ui.report.Report;
 
 /**

@@ -12,7 +12,7 @@ import javafx.beans.property.StringProperty;
 import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.Metric;
 import org.ompprof.calltree.StandardMetrics;
-import org.ompprof.ui.pipeline.Profile;
+import org.ompprof.calltree.profile.Profile;
 
 /**
  * What the panes of one window share: the profile, the metric that weighs views, the selected

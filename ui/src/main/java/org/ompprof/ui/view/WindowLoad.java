@@ -6,11 +6,12 @@ import java.util.function.Consumer;
 
 import javafx.application.Platform;
 import javafx.stage.Stage;
+import org.ompprof.calltree.build.ReadOrBuild;
 
+import org.ompprof.calltree.profile.Profile;
+import org.ompprof.calltree.profile.ProfileReader;
 import org.ompprof.calltree.profile.Timeline;
 import org.ompprof.sampler.recording.Recording;
-import org.ompprof.ui.pipeline.Profile;
-import org.ompprof.ui.pipeline.ProfileReader;
 
 /**
  * Fills a window with a profile as early as it can: the tree is read on a thread of its own
@@ -27,7 +28,7 @@ final class WindowLoad {
     static void start(ViewOptions o, CompletableFuture<Stage> stage, Consumer<Viewer> shown, Consumer<Throwable> failed) {
         Thread loader = new Thread(() -> {
             try (Recording r = Recording.open(o.file())) {
-                Profile p = BackgroundLoadEvent.timed("reading the profile", () -> ProfileReader.withoutTimelines(r));
+                Profile p = BackgroundLoadEvent.timed("reading the profile", () -> ReadOrBuild.withoutTimelines(r));
                 boolean later = p.timelines().isEmpty() && r.isProfile();
                 Stage s = stage.join();
                 CompletableFuture<Viewer> built = new CompletableFuture<>();

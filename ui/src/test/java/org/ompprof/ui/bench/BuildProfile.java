@@ -5,9 +5,9 @@ import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
 import java.nio.file.Path;
 
+import org.ompprof.calltree.build.ProfileBuilder;
+import org.ompprof.calltree.profile.ProfileWriter;
 import org.ompprof.sampler.recording.Recording;
-import org.ompprof.ui.pipeline.ProfileBuilder;
-import org.ompprof.ui.pipeline.ProfileWriter;
 
 /**
  * {@code BuildProfile RAW OUT stream|whole [RESOLUTION_NS]}: builds the profile of a raw recording as
@@ -23,7 +23,7 @@ public final class BuildProfile {
         long bytes;
         try (Recording r = Recording.open(Path.of(args[0]))) {
             bytes = switch (args[2]) {
-                case "stream" -> ProfileWriter.fromRecording(Path.of(args[1]), r, args.length > 3 ? Long.parseLong(args[3]) : 0);
+                case "stream" -> ProfileBuilder.buildInto(Path.of(args[1]), r, args.length > 3 ? Long.parseLong(args[3]) : 0);
                 case "whole" -> ProfileWriter.write(Path.of(args[1]), r, ProfileBuilder.build(r));
                 default -> throw new IllegalArgumentException("stream or whole, not " + args[2]);
             };

@@ -9,11 +9,11 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 
+import org.ompprof.calltree.merge.ProfileMerge;
+import org.ompprof.calltree.profile.ProfileWriter;
 import org.ompprof.sampler.recording.HandlerHistogram;
 import org.ompprof.sampler.recording.Metadata;
 import org.ompprof.sampler.recording.Stats;
-import org.ompprof.ui.pipeline.ProfileMerge;
-import org.ompprof.ui.pipeline.ProfileWriter;
 
 /**
  * Merge throughput: COUNT synthetic profiles (NODES contexts, SAMPLES samples over THREADS

@@ -16,10 +16,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.ompprof.calltree.StandardMetrics;
 import org.ompprof.calltree.export.Json;
 import org.ompprof.calltree.export.PprofWriterTest;
+import org.ompprof.calltree.profile.Profile;
+import org.ompprof.calltree.profile.ProfileReader;
 import org.ompprof.calltree.profile.Timeline;
 import org.ompprof.sampler.recording.Recording;
-import org.ompprof.ui.pipeline.Profile;
-import org.ompprof.ui.pipeline.ProfileReader;
 
 import com.google.protobuf.DynamicMessage;
 

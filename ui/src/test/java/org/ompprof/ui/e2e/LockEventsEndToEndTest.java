@@ -12,12 +12,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.ompprof.calltree.profile.Profile;
+import org.ompprof.calltree.profile.ProfileReader;
 import org.ompprof.sampler.record.MutexEvent;
 import org.ompprof.sampler.recording.Recording;
 import org.ompprof.sampler.recording.Stats;
 import org.ompprof.sampler.wire.Wire;
-import org.ompprof.ui.pipeline.Profile;
-import org.ompprof.ui.pipeline.ProfileReader;
 
 /**
  * Lock events at real rates: uncontended acquisitions write nothing (and are counted), so a

@@ -13,10 +13,11 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.ompprof.calltree.build.ProfileBuilder;
+import org.ompprof.calltree.profile.Profile;
+import org.ompprof.calltree.profile.ProfileReader;
 import org.ompprof.calltree.profile.Timeline;
 import org.ompprof.sampler.recording.Recording;
-import org.ompprof.ui.pipeline.Profile;
-import org.ompprof.ui.pipeline.ProfileReader;
 
 /**
  * A long run is turned into its profile in memory that does not grow with the run, and its file
@@ -80,7 +81,7 @@ class LongRunTest {
         assertEquals(0, rec.status(), rec.err());
         Profile full;
         try (Recording raw = Recording.open(work.resolve("coarse.ompprof.raw"))) {
-            full = ProfileReader.read(raw); // every sample, built from the same recording
+            full = ProfileBuilder.build(raw); // every sample, built from the same recording
         }
         Profile p10 = read(coarse);
         assertDownsampled(full, p10, 10_000_000L);

@@ -17,13 +17,13 @@ import javafx.scene.Scene;
 import javafx.stage.Stage;
 
 import org.ompprof.calltree.CallingContextTree;
+import org.ompprof.calltree.profile.Profile;
+import org.ompprof.calltree.profile.ProfileWriter;
 import org.ompprof.calltree.views.BottomUp;
 import org.ompprof.sampler.recording.HandlerHistogram;
 import org.ompprof.sampler.recording.Metadata;
 import org.ompprof.sampler.recording.Stats;
 import org.ompprof.ui.bench.ProfileBench;
-import org.ompprof.ui.pipeline.Profile;
-import org.ompprof.ui.pipeline.ProfileWriter;
 
 /**
  * The viewer on a big profile (scripts/bench-viewer runs it in a fresh JVM): 1,000,000 contexts

@@ -1,4 +1,4 @@
-package org.ompprof.ui.pipeline;
+package org.ompprof.calltree.merge;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -6,9 +6,12 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.ompprof.calltree.build.ReadOrBuild;
 
-import org.ompprof.calltree.merge.InputMapping;
-import org.ompprof.calltree.merge.ProfileDiff;
+import org.ompprof.calltree.profile.Profile;
+import org.ompprof.calltree.profile.ProfileReader;
+import org.ompprof.calltree.profile.ProfileWriter;
+import org.ompprof.calltree.profile.RunTables;
 import org.ompprof.calltree.profile.Timeline;
 import org.ompprof.sampler.recording.Metadata;
 import org.ompprof.sampler.recording.Recording;
@@ -30,8 +33,8 @@ public final class ProfileDiffer {
 
     public static Result diff(Path base, Path now, Path output) throws IOException {
         try (Recording ra = Recording.open(base); Recording rb = Recording.open(now); RecordingWriter w = RecordingWriter.create(output)) {
-            Profile a = ProfileReader.withoutTimelines(ra);
-            Profile b = ProfileReader.withoutTimelines(rb);
+            Profile a = ReadOrBuild.withoutTimelines(ra);
+            Profile b = ReadOrBuild.withoutTimelines(rb);
             ProfileDiff.Result d = ProfileDiff.of(a.tree(), b.tree());
             InputMapping mapping = new InputMapping(0, d.nodeMapOfB());
             long[] samples = {0};

@@ -1,15 +1,10 @@
-package org.ompprof.ui.pipeline;
+package org.ompprof.calltree.profile;
 
 import java.util.List;
 import java.util.Map;
 
 import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.StandardMetrics;
-import org.ompprof.calltree.profile.DeviceTable;
-import org.ompprof.calltree.profile.LineTable;
-import org.ompprof.calltree.profile.MutexTable;
-import org.ompprof.calltree.profile.RegionTable;
-import org.ompprof.calltree.profile.Timeline;
 import org.ompprof.unwinder.stitch.StitchCounters;
 
 /**

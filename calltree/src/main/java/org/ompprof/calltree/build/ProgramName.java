@@ -1,4 +1,4 @@
-package org.ompprof.ui.pipeline;
+package org.ompprof.calltree.build;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

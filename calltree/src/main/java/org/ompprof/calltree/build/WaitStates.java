@@ -1,4 +1,4 @@
-package org.ompprof.ui.pipeline;
+package org.ompprof.calltree.build;
 
 import org.ompprof.calltree.Frame;
 import org.ompprof.calltree.FrameKind;

@@ -1,4 +1,4 @@
-package org.ompprof.ui.pipeline;
+package org.ompprof.calltree.profile;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -7,53 +7,47 @@ import org.eclipse.collections.impl.map.mutable.primitive.IntObjectHashMap;
 import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.FrameTable;
 import org.ompprof.calltree.MetricRegistry;
-import org.ompprof.calltree.profile.DeviceTable;
-import org.ompprof.calltree.profile.DeviceTableCodec;
-import org.ompprof.calltree.profile.FrameTableCodec;
-import org.ompprof.calltree.profile.MetricCodec;
-import org.ompprof.calltree.profile.LineTable;
-import org.ompprof.calltree.profile.LineTableCodec;
-import org.ompprof.calltree.profile.MutexTable;
-import org.ompprof.calltree.profile.MutexTableCodec;
-import org.ompprof.calltree.profile.RegionTable;
-import org.ompprof.calltree.profile.RegionTableCodec;
-import org.ompprof.calltree.profile.Timeline;
-import org.ompprof.calltree.profile.TimelineCodec;
 import org.ompprof.calltree.TreeCodec;
+import org.ompprof.sampler.UserError;
 import org.ompprof.sampler.recording.Recording;
 import org.ompprof.sampler.recording.RecordingFormatException;
 import org.ompprof.sampler.recording.SectionKind;
 import org.ompprof.unwinder.stitch.StitchCounters;
 
 /**
- * The profile in a file: decoded from its sections, or built from the samples if the file is a
- * raw recording (made with {@code --keep-raw}, or by an older ompprof).
+ * The profile in a profile file, decoded from its sections. A raw recording holds samples, not
+ * a profile: its profile is built ({@code ReadOrBuild} in the build package reads either).
  */
 public final class ProfileReader {
     private ProfileReader() {}
 
+    /** @throws UserError if the file is a raw recording */
     public static Profile read(Recording file) {
-        if (!file.isProfile()) return ProfileBuilder.build(file);
         Profile p = withoutTimelines(file);
         return p.withTimelines(timelines(file, p.tree().size()));
     }
 
     /**
      * A profile file's tree and tables without its timelines, which are most of its bytes: what a
-     * viewer shows first while {@link #timelines} are decoded. Raw recordings are built whole.
+     * viewer shows first while {@link #timelines} are decoded.
+     *
+     * @throws UserError if the file is a raw recording
      */
     public static Profile withoutTimelines(Recording file) {
-        if (!file.isProfile()) return ProfileBuilder.build(file);
-        FrameTable frames = required(file, SectionKind.FRAMES, file.section(SectionKind.FRAMES, ProfileSections.decoder(FrameTableCodec::decode)));
-        MetricRegistry metrics = required(file, SectionKind.METRICS, file.section(SectionKind.METRICS, ProfileSections.decoder(MetricCodec::decode)));
-        CallingContextTree tree = file.section(SectionKind.TREE, ProfileSections.decoder(b -> TreeCodec.decode(b, frames, metrics))).orElseThrow();
-        RegionTable regions = file.section(SectionKind.REGIONS, ProfileSections.decoder(b -> RegionTableCodec.decode(b, tree.size())))
+        if (!file.isProfile()) {
+            throw new UserError(file.path() + ": a raw recording (samples), not a profile; ompprof info, report, export, view and merge"
+                    + " build its profile");
+        }
+        FrameTable frames = required(file, SectionKind.FRAMES, file.section(SectionKind.FRAMES, FrameTableCodec::decode));
+        MetricRegistry metrics = required(file, SectionKind.METRICS, file.section(SectionKind.METRICS, MetricCodec::decode));
+        CallingContextTree tree = file.section(SectionKind.TREE, b -> TreeCodec.decode(b, frames, metrics)).orElseThrow();
+        RegionTable regions = file.section(SectionKind.REGIONS, b -> RegionTableCodec.decode(b, tree.size()))
                 .orElse(new RegionTable(List.of()));
-        MutexTable mutexes = file.section(SectionKind.MUTEXES, ProfileSections.decoder(b -> MutexTableCodec.decode(b, tree.size())))
+        MutexTable mutexes = file.section(SectionKind.MUTEXES, b -> MutexTableCodec.decode(b, tree.size()))
                 .orElse(new MutexTable(List.of()));
-        LineTable lines = file.section(SectionKind.LINES, ProfileSections.decoder(b -> LineTableCodec.decode(b, tree.size())))
+        LineTable lines = file.section(SectionKind.LINES, b -> LineTableCodec.decode(b, tree.size()))
                 .orElse(LineTable.EMPTY);
-        DeviceTable devices = file.section(SectionKind.DEVICES, ProfileSections.decoder(b -> DeviceTableCodec.decode(b, tree.size())))
+        DeviceTable devices = file.section(SectionKind.DEVICES, b -> DeviceTableCodec.decode(b, tree.size()))
                 .orElse(DeviceTable.empty());
         return new Profile(tree, List.of(), StitchCounters.fromMap(file.counters(SectionKind.STITCH)), file.counters(SectionKind.BLAME),
                 regions, mutexes, lines, 0, devices);
@@ -63,10 +57,7 @@ public final class ProfileReader {
     public static void forEachTimelineRun(Recording file, int treeSize, java.util.function.Consumer<Timeline> consumer) {
         file.forEachSection(SectionKind.TIMELINE, (thread, payload) -> {
             Timeline.Builder b = new Timeline.Builder((int) thread);
-            ProfileSections.decoder(p -> {
-                TimelineCodec.decode(p, treeSize, b);
-                return null;
-            }).decode(payload);
+            TimelineCodec.decode(payload, treeSize, b);
             consumer.accept(b.build());
         });
     }
@@ -76,10 +67,7 @@ public final class ProfileReader {
         IntObjectHashMap<Timeline.Builder> builders = new IntObjectHashMap<>();
         file.forEachSection(SectionKind.TIMELINE, (thread, payload) -> {
             Timeline.Builder b = builders.getIfAbsentPut((int) thread, () -> new Timeline.Builder((int) thread));
-            ProfileSections.decoder(p -> {
-                TimelineCodec.decode(p, treeSize, b);
-                return null;
-            }).decode(payload);
+            TimelineCodec.decode(payload, treeSize, b);
         });
         List<Timeline> timelines = new ArrayList<>();
         for (int thread : builders.keySet().toSortedArray()) timelines.add(builders.get(thread).build());

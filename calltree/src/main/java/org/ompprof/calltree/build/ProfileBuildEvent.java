@@ -1,4 +1,4 @@
-package org.ompprof.ui.pipeline;
+package org.ompprof.calltree.build;
 
 import jdk.jfr.Category;
 import jdk.jfr.DataAmount;
@@ -6,6 +6,7 @@ import jdk.jfr.Description;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
 import jdk.jfr.StackTrace;
+import org.ompprof.calltree.profile.Profile;
 
 /**
  * JFR event {@code ompprof.ProfileBuild}: one profile built from a raw recording, from the

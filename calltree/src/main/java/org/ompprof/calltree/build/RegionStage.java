@@ -1,4 +1,4 @@
-package org.ompprof.ui.pipeline;
+package org.ompprof.calltree.build;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -7,9 +7,9 @@ import org.eclipse.collections.impl.list.mutable.primitive.IntArrayList;
 import org.eclipse.collections.impl.map.mutable.primitive.IntIntHashMap;
 import org.eclipse.collections.impl.map.mutable.primitive.IntObjectHashMap;
 import org.eclipse.collections.impl.map.mutable.primitive.LongIntHashMap;
-import org.ompprof.sampler.omp.WaitClass;
 import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.profile.RegionTable;
+import org.ompprof.sampler.omp.WaitClass;
 import org.ompprof.unwinder.stitch.PathFrame;
 import org.ompprof.unwinder.stitch.StitchedSample;
 import org.ompprof.unwinder.stitch.Stitcher;

@@ -1,20 +1,22 @@
-package org.ompprof.ui.pipeline;
+package org.ompprof.calltree.merge;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.function.Consumer;
+import org.ompprof.calltree.build.ReadOrBuild;
 
-import org.ompprof.calltree.merge.InputMapping;
-import org.ompprof.calltree.merge.ProfileMerger;
-import org.ompprof.calltree.merge.ProfileParts;
+import org.ompprof.calltree.profile.Profile;
+import org.ompprof.calltree.profile.ProfileReader;
+import org.ompprof.calltree.profile.ProfileWriter;
+import org.ompprof.calltree.profile.RunTables;
 import org.ompprof.calltree.profile.Timeline;
+import org.ompprof.calltree.profile.TimelineStream;
 import org.ompprof.sampler.UserError;
 import org.ompprof.sampler.recording.Metadata;
 import org.ompprof.sampler.recording.Recording;
 import org.ompprof.sampler.recording.RecordingWriter;
-import org.ompprof.unwinder.stitch.StitchCounters;
 
 /**
  * Merges profile files into one ({@code ompprof merge}), one input at a time: an input's tree
@@ -46,25 +48,22 @@ public final class ProfileMerge {
             };
             for (Path input : inputs) samples += add(input, merger, tables, sink);
             if (coarse != null) coarse.finish();
-            ProfileParts out = merger.result();
-            Profile merged = new Profile(out.tree(), List.of(), StitchCounters.fromMap(out.stitch()), out.blame(), out.regions(),
-                    out.mutexes(), out.lines(), samples, out.devices());
-            RunTables run = tables.result(out.metadata(), out.threadSpan());
+            Profile merged = merger.result();
+            RunTables run = tables.result(merger.metadata(), merger.threadSpan());
             if (timelineResolutionNs != 0) run = run.withMetadata(run.metadata().with(Metadata.TIMELINE_RESOLUTION_NS, Long.toString(timelineResolutionNs)));
             ProfileWriter.tables(w, run, merged);
-            return new Result(w.commit(), inputs.size(), samples, out.tree().size() - 1, run.threads().size());
+            return new Result(w.commit(), inputs.size(), samples, merged.tree().size() - 1, run.threads().size());
         }
     }
 
     /** Adds one input, its timelines (remapped) to {@code timelines}; returns the samples of its timelines. */
     private static long add(Path input, ProfileMerger merger, RunTablesMerger tables, Consumer<Timeline> timelines) throws IOException {
         try (Recording r = Recording.open(input)) {
-            Profile p = ProfileReader.withoutTimelines(r);
+            Profile p = ReadOrBuild.withoutTimelines(r);
             RunTables run = RunTables.of(r);
             InputMapping mapping;
             try {
-                mapping = merger.add(new ProfileParts(p.tree(), p.regions(), p.mutexes(), p.lines(), p.counters().asMap(), p.blame(),
-                        run.metadata().entries(), run.threadSpan(p.tree(), p.timelines()), p.devices()), input.toString());
+                mapping = merger.add(p, run.metadata().entries(), run.threadSpan(p.tree(), p.timelines()), input.toString());
             } catch (IllegalArgumentException e) {
                 throw new UserError("cannot merge " + input + ": " + e.getMessage());
             }

@@ -1,10 +1,10 @@
-package org.ompprof.ui.pipeline;
+package org.ompprof.calltree.build;
 
 import java.util.ArrayList;
 import java.util.List;
 
-import org.eclipse.collections.impl.map.mutable.primitive.LongIntHashMap;
 import org.eclipse.collections.impl.list.mutable.primitive.IntArrayList;
+import org.eclipse.collections.impl.map.mutable.primitive.LongIntHashMap;
 import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.MetricStorage;
 import org.ompprof.calltree.MetricUnit;

@@ -1,12 +1,20 @@
-package org.ompprof.ui.pipeline;
+package org.ompprof.calltree.build;
 
+import java.io.IOException;
+import java.nio.file.Path;
 import org.eclipse.collections.impl.list.mutable.primitive.IntArrayList;
+import org.ompprof.blame.WindowedBlame;
 import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.profile.DeviceTable;
 import org.ompprof.calltree.profile.LineTable;
+import org.ompprof.calltree.profile.Profile;
+import org.ompprof.calltree.profile.ProfileWriter;
 import org.ompprof.calltree.profile.RegionTable;
-import org.ompprof.blame.WindowedBlame;
+import org.ompprof.calltree.profile.RunTables;
+import org.ompprof.calltree.profile.TimelineStream;
+import org.ompprof.sampler.recording.Metadata;
 import org.ompprof.sampler.recording.Recording;
+import org.ompprof.sampler.recording.RecordingWriter;
 import org.ompprof.unwinder.clock.Stage;
 import org.ompprof.unwinder.clock.StageClock;
 import org.ompprof.unwinder.image.ModuleImages;
@@ -86,6 +94,46 @@ public final class ProfileBuilder {
             names.finish();
             return new Profile(b.tree, timelines.finish(), stitcher.counters(), blame.totals(), regions, blame.mutexes(), b.lineTimes.build(),
                     b.samples, devices);
+        } finally {
+            clock.enter(was);
+        }
+    }
+
+    /**
+     * Builds the profile of a raw recording straight into {@code output}: the timelines are
+     * written as they grow (see {@link TimelineStream}), downsampled to one entry per thread per
+     * {@code timelineResolutionNs} unless that is 0, the tables at the end. Returns the size of
+     * the file written.
+     */
+    public static long buildInto(Path output, Recording raw, long timelineResolutionNs) throws IOException {
+        BuildCost cost = BuildCost.start(raw.path());
+        StageClock clock = cost.clock();
+        ModuleImages images = new ModuleImages();
+        Profile profile;
+        long bytes;
+        clock.enter(Stage.WRITE);
+        try (RecordingWriter w = RecordingWriter.create(output); Symbolizer symbolizer = symbolizer(images, clock)) {
+            TimelineStream timelines = TimelineStream.to(w, TimelineStream.DEFAULT_BUDGET).downsampled(timelineResolutionNs);
+            profile = ProfileBuilder.build(raw, images, symbolizer, timelines, clock);
+            Metadata metadata = timelineResolutionNs == 0 ? raw.metadata()
+                    : raw.metadata().with(Metadata.TIMELINE_RESOLUTION_NS, Long.toString(timelineResolutionNs));
+            clock.enter(Stage.WRITE);
+            ProfileWriter.tablesButMetadata(w, new RunTables(metadata, raw.threads(), raw.modules(), raw.stats()), profile);
+            long before = w.position();
+            clock.count(Stage.WRITE, before);
+            w.metadata(cost.withCost(metadata)); // last: the build's cost is known only now (sections are found by kind)
+            bytes = w.commit();
+            clock.count(Stage.WRITE, bytes - before);
+            clock.enter(Stage.SYMBOLIZE); // llvm-symbolizer stops as the writer closes
+        }
+        cost.finish(output, profile, bytes);
+        return bytes;
+    }
+
+    private static Symbolizer symbolizer(ModuleImages images, StageClock clock) {
+        Stage was = clock.enter(Stage.SYMBOLIZE); // starting llvm-symbolizer
+        try {
+            return Symbolizer.create(images);
         } finally {
             clock.enter(was);
         }

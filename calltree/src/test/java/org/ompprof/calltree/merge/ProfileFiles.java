@@ -1,4 +1,4 @@
-package org.ompprof.ui.pipeline;
+package org.ompprof.calltree.merge;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -15,6 +15,9 @@ import org.ompprof.calltree.FrameKind;
 import org.ompprof.calltree.Metric;
 import org.ompprof.calltree.profile.LineTable;
 import org.ompprof.calltree.profile.MutexTable;
+import org.ompprof.calltree.profile.Profile;
+import org.ompprof.calltree.profile.ProfileReader;
+import org.ompprof.calltree.profile.ProfileWriter;
 import org.ompprof.calltree.profile.RegionTable;
 import org.ompprof.calltree.profile.Timeline;
 import org.ompprof.sampler.recording.HandlerHistogram;

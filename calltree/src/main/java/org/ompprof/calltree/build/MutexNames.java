@@ -1,4 +1,4 @@
-package org.ompprof.ui.pipeline;
+package org.ompprof.calltree.build;
 
 import org.ompprof.sampler.record.ModuleSegment;
 import org.ompprof.sampler.recording.ModuleInfo;

@@ -1,4 +1,4 @@
-package org.ompprof.ui.pipeline;
+package org.ompprof.calltree.build;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -12,13 +12,13 @@ import org.eclipse.collections.impl.set.mutable.primitive.IntHashSet;
 import org.ompprof.blame.BlameKind;
 import org.ompprof.blame.Charges;
 import org.ompprof.blame.MutexHolds;
-import org.ompprof.sampler.omp.WaitClass;
 import org.ompprof.blame.WindowedBlame;
 import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.Frame;
 import org.ompprof.calltree.MetricStorage;
 import org.ompprof.calltree.MetricUnit;
 import org.ompprof.calltree.profile.MutexTable;
+import org.ompprof.sampler.omp.WaitClass;
 import org.ompprof.sampler.record.MutexEvent;
 import org.ompprof.sampler.recording.Recording;
 import org.ompprof.sampler.recording.ThreadInfo;

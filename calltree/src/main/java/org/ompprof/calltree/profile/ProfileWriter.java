@@ -1,18 +1,10 @@
-package org.ompprof.ui.pipeline;
+package org.ompprof.calltree.profile;
 
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 
 import org.ompprof.calltree.CallingContextTree;
-import org.ompprof.calltree.profile.DeviceTableCodec;
-import org.ompprof.calltree.profile.FrameTableCodec;
-import org.ompprof.calltree.profile.MetricCodec;
-import org.ompprof.calltree.profile.LineTableCodec;
-import org.ompprof.calltree.profile.MutexTableCodec;
-import org.ompprof.calltree.profile.RegionTableCodec;
-import org.ompprof.calltree.profile.Timeline;
-import org.ompprof.calltree.profile.TimelineCodec;
 import org.ompprof.calltree.TreeCodec;
 import org.ompprof.sampler.recording.ImageSource;
 import org.ompprof.sampler.recording.Metadata;
@@ -22,10 +14,6 @@ import org.ompprof.sampler.recording.RecordingWriter;
 import org.ompprof.sampler.recording.SectionKind;
 import org.ompprof.sampler.recording.Stats;
 import org.ompprof.sampler.recording.ThreadInfo;
-import org.ompprof.unwinder.clock.Stage;
-import org.ompprof.unwinder.clock.StageClock;
-import org.ompprof.unwinder.image.ModuleImages;
-import org.ompprof.unwinder.symbols.Symbolizer;
 
 /**
  * Writes a profile: the raw recording's tables (metadata, threads, modules, run statistics),
@@ -38,46 +26,6 @@ public final class ProfileWriter {
     /** The profile of a raw recording, with its tables; returns the size of the file written. */
     public static long write(Path output, Recording raw, Profile profile) throws IOException {
         return write(output, raw.metadata(), raw.threads(), raw.modules(), raw.stats(), profile);
-    }
-
-    /**
-     * Builds the profile of a raw recording straight into {@code output}: the timelines are
-     * written as they grow (see {@link TimelineStream}), downsampled to one entry per thread per
-     * {@code timelineResolutionNs} unless that is 0, the tables at the end. Returns the size of
-     * the file written.
-     */
-    public static long fromRecording(Path output, Recording raw, long timelineResolutionNs) throws IOException {
-        BuildCost cost = BuildCost.start(raw.path());
-        StageClock clock = cost.clock();
-        ModuleImages images = new ModuleImages();
-        Profile profile;
-        long bytes;
-        clock.enter(Stage.WRITE);
-        try (RecordingWriter w = RecordingWriter.create(output); Symbolizer symbolizer = symbolizer(images, clock)) {
-            TimelineStream timelines = TimelineStream.to(w, TimelineStream.DEFAULT_BUDGET).downsampled(timelineResolutionNs);
-            profile = ProfileBuilder.build(raw, images, symbolizer, timelines, clock);
-            Metadata metadata = timelineResolutionNs == 0 ? raw.metadata()
-                    : raw.metadata().with(Metadata.TIMELINE_RESOLUTION_NS, Long.toString(timelineResolutionNs));
-            clock.enter(Stage.WRITE);
-            profileTables(w, new RunTables(metadata, raw.threads(), raw.modules(), raw.stats()), profile);
-            long before = w.position();
-            clock.count(Stage.WRITE, before);
-            w.metadata(cost.withCost(metadata)); // last: the build's cost is known only now (sections are found by kind)
-            bytes = w.commit();
-            clock.count(Stage.WRITE, bytes - before);
-            clock.enter(Stage.SYMBOLIZE); // llvm-symbolizer stops as the writer closes
-        }
-        cost.finish(output, profile, bytes);
-        return bytes;
-    }
-
-    private static Symbolizer symbolizer(ModuleImages images, StageClock clock) {
-        Stage was = clock.enter(Stage.SYMBOLIZE); // starting llvm-symbolizer
-        try {
-            return Symbolizer.create(images);
-        } finally {
-            clock.enter(was);
-        }
     }
 
     /** Returns the size of the file written. */
@@ -100,11 +48,14 @@ public final class ProfileWriter {
     /** Everything but the timelines, which may come before or after (sections are found by kind, not place). */
     public static void tables(RecordingWriter w, RunTables run, Profile profile) throws IOException {
         w.metadata(run.metadata());
-        profileTables(w, run, profile);
+        tablesButMetadata(w, run, profile);
     }
 
-    /** As {@link #tables}, all but the metadata. */
-    private static void profileTables(RecordingWriter w, RunTables run, Profile profile) throws IOException {
+    /**
+     * As {@link #tables}, all but the metadata, which a profile built straight into its file writes last
+     * (it holds the build's cost).
+     */
+    public static void tablesButMetadata(RecordingWriter w, RunTables run, Profile profile) throws IOException {
         CallingContextTree tree = profile.tree();
         w.threads(run.threads());
         w.modules(imagesNotKept(run.modules()));

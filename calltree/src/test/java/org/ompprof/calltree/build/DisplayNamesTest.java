@@ -1,4 +1,4 @@
-package org.ompprof.ui.pipeline;
+package org.ompprof.calltree.build;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -18,7 +18,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.ompprof.calltree.Frame;
 import org.ompprof.calltree.FrameKind;
-import org.ompprof.ui.pipeline.DisplayNames.Outlined;
+import org.ompprof.calltree.build.DisplayNames.Outlined;
 
 /** Each naming rule on the compilers' real spellings, and on garbage (never an exception). */
 class DisplayNamesTest {

@@ -1,4 +1,4 @@
-package org.ompprof.ui.pipeline;
+package org.ompprof.calltree.build;
 
 import jdk.jfr.Category;
 import jdk.jfr.Description;
@@ -7,6 +7,7 @@ import jdk.jfr.Name;
 import jdk.jfr.Percentage;
 import jdk.jfr.StackTrace;
 import jdk.jfr.Timespan;
+import org.ompprof.calltree.profile.Profile;
 
 /**
  * JFR event {@code ompprof.BuildStage}: one stage of building a profile from a raw recording

@@ -1,7 +1,8 @@
-package org.ompprof.ui.pipeline;
+package org.ompprof.calltree.build;
 
 import java.nio.file.Path;
 
+import org.ompprof.calltree.profile.Profile;
 import org.ompprof.sampler.launch.CollectorCost;
 import org.ompprof.sampler.recording.Metadata;
 import org.ompprof.unwinder.clock.Stage;

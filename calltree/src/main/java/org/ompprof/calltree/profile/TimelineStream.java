@@ -1,4 +1,4 @@
-package org.ompprof.ui.pipeline;
+package org.ompprof.calltree.profile;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -6,8 +6,6 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.eclipse.collections.impl.map.mutable.primitive.IntObjectHashMap;
-import org.ompprof.calltree.profile.Timeline;
-import org.ompprof.calltree.profile.TimelineDownsampler;
 import org.ompprof.sampler.recording.RecordingWriter;
 import org.ompprof.unwinder.clock.Stage;
 import org.ompprof.unwinder.clock.StageClock;
