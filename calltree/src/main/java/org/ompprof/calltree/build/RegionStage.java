@@ -2,6 +2,8 @@ package org.ompprof.calltree.build;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.HashMap;
 
 import org.eclipse.collections.impl.list.mutable.primitive.IntArrayList;
 import org.eclipse.collections.impl.map.mutable.primitive.IntIntHashMap;
@@ -38,6 +40,8 @@ final class RegionStage {
     /** Node to thread to time per column. */
     private final IntObjectHashMap<IntObjectHashMap<long[]>> byNode = new IntObjectHashMap<>();
     private final IntIntHashMap instances = new IntIntHashMap();
+    /** The node of each opening context seen in samples, to count the regions opened there that were never sampled. */
+    private final Map<List<PathFrame>, Integer> nodeOfContext = new HashMap<>();
     private final IntObjectHashMap<SourceFrame> site = new IntObjectHashMap<>();
 
     RegionStage(Stitcher stitcher, FrameNames names, Symbolizer symbolizer, CallingContextTree tree) {
@@ -66,6 +70,7 @@ final class RegionStage {
         if (!context.isEmpty()) {
             node = tree.path(names.path(context));
             instances.addToValue(node, 1);
+            nodeOfContext.putIfAbsent(context, node);
             if (!site.containsKey(node)) {
                 int n = node;
                 stitcher.regionCallSite(region).ifPresent(f -> site.put(n, SourceLines.of(stitcher, symbolizer, f, names.clock())));
@@ -75,14 +80,22 @@ final class RegionStage {
         return node;
     }
 
-    /** Regions opened in the same context are one row per thread. */
+    /**
+     * Regions opened in the same context are one row per thread, with how many regions that
+     * context opened in all (short ones are often not sampled at all).
+     */
     RegionTable table() {
+        IntIntHashMap all = new IntIntHashMap();
+        stitcher.regionCountsByContext().forEach((context, n) -> {
+            Integer node = nodeOfContext.get(context);
+            if (node != null) all.addToValue(node, n);
+        });
         List<RegionTable.Row> rows = new ArrayList<>();
         for (int node : byNode.keySet().toSortedArray()) {
             SourceFrame s = site.get(node);
             IntObjectHashMap<long[]> threads = byNode.get(node);
             for (int thread : threads.keySet().toSortedArray()) {
-                rows.add(new RegionTable.Row(node, instances.get(node), s == null ? null : s.file(), s == null ? 0 : Math.max(0, s.line()),
+                rows.add(new RegionTable.Row(node, Math.max(all.get(node), instances.get(node)), s == null ? null : s.file(), s == null ? 0 : Math.max(0, s.line()),
                         thread, threads.get(thread)));
             }
         }

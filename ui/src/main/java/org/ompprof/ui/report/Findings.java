@@ -147,7 +147,7 @@ final class Findings {
         out.add(new Finding(waiting, String.format(Locale.ROOT, "%s of thread time is overhead and waiting in the parallel region %sopened "
                 + "%,d times in %s, %s each: too small; merge it with its neighbours into one region or run it serially (if clause)",
                 Report.pct(waiting, total), site == null ? "" : "at " + site + " ", instances,
-                Names.function(tree.frameOf(ownCaller(region)).name()), Report.time(perInstance)), region));
+                Names.function(tree.frameOf(region).name()), Report.time(perInstance)), region));
         return true;
     }
 

@@ -68,6 +68,18 @@ class FindingsEndToEndTest {
         assertEquals(paper, Double.parseDouble(m.group(1)), 8, findings);
     }
 
+    /**
+     * 20,000 regions of a few hundred additions each: the finding counts every instance (from the
+     * runtime's events; most are never sampled) and names the function that opens them.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {2, 4})
+    void tooSmallRegionsAreAFinding(int threads) throws Exception {
+        String findings = findings(record(threads, CPrograms.clang("many_regions"), "20000"));
+        assertTrue(Pattern.compile("of thread time is overhead and waiting in the parallel region at many_regions\\.c:\\d+ opened "
+                + "20,000 times in region\\(\\), \\d+ us each: too small").matcher(findings).find(), findings);
+    }
+
     /** info and report tell one story of task waiting: the profile's states, with taskwait, in both. */
     @Test
     void infoAndReportCountTaskWaitingAlike() throws Exception {

@@ -3,6 +3,9 @@ package org.ompprof.unwinder.stitch;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
+import java.util.IdentityHashMap;
+import java.util.HashMap;
 import java.util.Optional;
 import java.util.Spliterator;
 import java.util.Spliterators;
@@ -149,6 +152,18 @@ public final class Stitcher {
      */
     public List<PathFrame> regionContext(long regionId) {
         return contexts.ofRegion(regionId).path();
+    }
+
+    /**
+     * How many parallel regions were opened in each calling context (every region whose creation
+     * was recorded, sampled or not), by the context's path as {@link #regionContext} gives it.
+     */
+    public Map<List<PathFrame>, Integer> regionCountsByContext() {
+        Map<ContextNode, int[]> byNode = new IdentityHashMap<>(); // contexts are interned: one node per distinct context
+        creations.regions.forEachKey(id -> byNode.computeIfAbsent(contexts.ofRegion(id), c -> new int[1])[0]++);
+        Map<List<PathFrame>, Integer> out = new HashMap<>();
+        byNode.forEach((node, n) -> out.merge(node.path(), n[0], Integer::sum));
+        return out;
     }
 
     /**
