@@ -81,7 +81,8 @@ struct ompprof_region_header {
   /* wall mode (agent src/wall.c), atomics */
   uint64_t wall_outside;     /* 384 samples of blocked threads taken from outside (no signal) */
   uint64_t wall_signalled;   /* 392 signals sent to running threads */
-  uint64_t wall_interrupted; /* 400 of those, ones that found the thread just blocked: the call returns EINTR */
+  uint64_t wall_interrupted; /* 400 of those, ones that found the thread just blocked: its call returned EINTR */
+  uint64_t wall_restarted;   /* 408 such calls the handler restarted instead (see agent src/wall.c) */
 };
 
 enum ompprof_slot_state {

@@ -87,6 +87,9 @@ struct priv {
   int wall_fd; /* has_timer == TIMER_WALL: /proc/self/task/TID/syscall, read by the wall sampler */
   int wall_was_blocked; /* the sampler's own: blocked at its previous look, not seen to run since */
   uint64_t wall_cpu_blocked; /* the sampler's own: the thread's CPU time when it was seen blocked */
+  int wall_signal_after_block; /* the sampler's last signal followed a look that saw the thread blocked */
+  uint8_t *wall_last;      /* the sampler's own: its last sample of the thread from outside (a whole record) */
+  uint32_t wall_last_size; /* 0: none since the thread last ran */
   uint64_t wall_carry;  /* the sampler's own: time of ticks not yet in a sample */
   struct wall_view view;
 } __attribute__((aligned(64)));
@@ -221,7 +224,7 @@ int wall_register(struct priv *p);
 void wall_unregister(struct priv *p);
 int wall_is_signal(const siginfo_t *si);                                          /* signal-safe */
 uint64_t wall_signal_weight(const siginfo_t *si);                                 /* signal-safe */
-void wall_note_interrupt(const ucontext_t *uc);                                   /* signal-safe */
+void wall_undo_interrupt(ucontext_t *uc);                                         /* signal-safe */
 void wall_view_store(struct priv *p, const struct ompprof_sample *s, const uint8_t *levels); /* signal-safe */
 void wall_view_refresh(struct priv *p, int initial);
 

@@ -227,7 +227,7 @@ static void on_sigprof(int sig, siginfo_t *si, void *ucv) /* signal-safe */
   if (!si || (si->si_code != SI_TIMER && !timer_is_perf_signal(p, si) && !wall))
     __atomic_add_fetch(&ompprof_g.hdr->foreign_signals, 1, __ATOMIC_RELAXED);
   if (wall)
-    wall_note_interrupt((const ucontext_t *)ucv);
+    wall_undo_interrupt((ucontext_t *)ucv);
   if (!p)
     goto out;
   /* A CAS, not a store: the wall sampler takes the ring the same way while

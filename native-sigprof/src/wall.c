@@ -27,7 +27,7 @@
  * time up. The sampler's own wakeups often coincide with the program's
  * (timer slack), and on a busy machine a woken thread can wait long.
  * A thread seen running that blocks before the signal lands still has its
- * call interrupted; the handler counts those (wall_interrupted).
+ * call interrupted; the handler restarts it (wall_undo_interrupt).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -49,6 +49,12 @@
 #define WALL_TAG_SHIFT 48
 #define WALL_WEIGHT_MASK ((1ull << WALL_TAG_SHIFT) - 1)
 
+/* The largest sample record but for its stack snapshot. */
+#define SAMPLE_MAX                                                                          \
+  ((uint32_t)(sizeof(struct ompprof_record_header) + sizeof(struct ompprof_sample) +        \
+              OMPPROF_MAX_LEVELS * sizeof(struct ompprof_task_level) +                     \
+              OMPPROF_MAX_LEVELS * sizeof(struct ompprof_parallel_level)))
+
 /* The sampler's state; one per process, owned by wall_start/wall_stop. */
 static struct {
   pthread_t thread;
@@ -69,18 +75,39 @@ uint64_t wall_signal_weight(const siginfo_t *si) /* signal-safe */
   return (uint64_t)(uintptr_t)si->si_value.sival_ptr & WALL_WEIGHT_MASK;
 }
 
-/* The signal found the thread returning from a system call with EINTR: it
- * blocked between the sampler's look and the signal (the kernel has already
- * rewound restartable calls to the syscall instruction, so those do not show
- * here). Reading the two bytes before rip stays on rip's page. */
-void wall_note_interrupt(const ucontext_t *uc) /* signal-safe */
+/*
+ * The signal found the thread returning EINTR from a system call: it blocked
+ * between the sampler's look and the signal (the kernel has already rewound
+ * restartable calls to the syscall instruction, so those do not show here).
+ * The call did nothing (that is what EINTR means), so it is made to start
+ * again as if no signal had come, as SA_RESTART does for the others: rip back
+ * onto the syscall instruction, rax the call's number, which glibc's wrappers
+ * load just before it (mov $nr, %eax); the argument registers are intact.
+ * Relative timeouts start over: the time lost is the little the call had run,
+ * at most a period since the sampler saw the thread running. Not after a
+ * look that saw the thread blocked: then the call may have waited long (poll
+ * returns EINTR for a signal that comes as it wakes, its time up). A call
+ * not restarted returns EINTR and is counted. Reads of the code
+ * before rip stay on rip's page.
+ */
+void wall_undo_interrupt(ucontext_t *uc) /* signal-safe */
 {
   uint64_t rip = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
-  if ((int64_t)uc->uc_mcontext.gregs[REG_RAX] != -EINTR || (rip & 0xfffu) < 2)
+  if ((int64_t)uc->uc_mcontext.gregs[REG_RAX] != -EINTR || (rip & 0xfffu) < 7)
     return;
-  const uint8_t *insn = (const uint8_t *)(uintptr_t)(rip - 2);
-  if (insn[0] == 0x0f && insn[1] == 0x05)
+  const uint8_t *insn = (const uint8_t *)(uintptr_t)(rip - 7);
+  if (insn[5] != 0x0f || insn[6] != 0x05)
+    return;
+  struct priv *p = __atomic_load_n(&ompprof_tls, __ATOMIC_RELAXED);
+  if (insn[0] != 0xb8 || !PRIV_VALID(p) || __atomic_load_n(&p->wall_signal_after_block, __ATOMIC_RELAXED)) {
     __atomic_add_fetch(&ompprof_g.hdr->wall_interrupted, 1, __ATOMIC_RELAXED);
+    return;
+  }
+  uint32_t nr;
+  sig_copy(&nr, insn + 1, sizeof nr);
+  uc->uc_mcontext.gregs[REG_RIP] = (greg_t)(rip - 2);
+  uc->uc_mcontext.gregs[REG_RAX] = (greg_t)nr;
+  __atomic_add_fetch(&ompprof_g.hdr->wall_restarted, 1, __ATOMIC_RELAXED);
 }
 
 static uint32_t levels_bytes(uint32_t nt, uint32_t np) /* signal-safe */
@@ -141,6 +168,8 @@ int wall_register(struct priv *p)
   if (fd < 0)
     return 0;
   p->wall_fd = fd;
+  p->wall_last = malloc(SAMPLE_MAX + RING_ALIGN8(ompprof_g.stack_bytes));
+  p->wall_last_size = 0;
   p->wall_was_blocked = 0;
   p->wall_carry = 0;
   __atomic_store_n(&p->view.seq, 0, __ATOMIC_RELAXED);
@@ -158,6 +187,8 @@ void wall_unregister(struct priv *p)
     nanosleep(&ts, NULL);
   }
   close(p->wall_fd);
+  free(p->wall_last);
+  p->wall_last = NULL;
 }
 
 /* ---- the sampler thread ---- */
@@ -344,11 +375,6 @@ static uint64_t guess_rbp(const uint8_t *stack, uint64_t sp, uint32_t n, uint64_
   return 0;
 }
 
-#define SAMPLE_MAX                                                                          \
-  ((uint32_t)(sizeof(struct ompprof_record_header) + sizeof(struct ompprof_sample) +        \
-              OMPPROF_MAX_LEVELS * sizeof(struct ompprof_task_level) +                     \
-              OMPPROF_MAX_LEVELS * sizeof(struct ompprof_parallel_level)))
-
 /* Writes the sample of a blocked thread into its ring (the caller holds the
  * ring). 1 written or dropped for want of room; 0 the thread moved. */
 static int sample_outside(struct priv *p, const struct wall_view *v, const struct blocked *b, uint64_t weight,
@@ -390,7 +416,28 @@ static int sample_outside(struct priv *p, const struct wall_view *v, const struc
   s->ctx = ctx;
   memcpy(s + 1, v->levels, lb);
   fill_header(h, OMPPROF_REC_SAMPLE, 0, p->thread_seq);
-  ring_commit(&p->sample, &res, (uint32_t)(sizeof(*h) + sizeof(*s) + lb + RING_ALIGN8(n)));
+  uint32_t size = (uint32_t)(sizeof(*h) + sizeof(*s) + lb + RING_ALIGN8(n));
+  ring_commit(&p->sample, &res, size);
+  if (p->wall_last) {
+    memcpy(p->wall_last, h, size);
+    p->wall_last_size = size;
+  }
+  return 1;
+}
+
+/* The thread's last sample from outside again, for a tick at which it has
+ * woken but not yet run: it is still in the call, on its way out. */
+static int sample_again(struct priv *p, uint64_t weight, uint64_t t0)
+{
+  struct ring_res res;
+  uint32_t size = p->wall_last_size;
+  if (!size || !ring_reserve(&p->sample, size, &res))
+    return 0;
+  memcpy(res.rec, p->wall_last, size);
+  struct ompprof_sample *s = (struct ompprof_sample *)(void *)(res.rec + sizeof(struct ompprof_record_header));
+  s->time_ns = t0;
+  s->weight_ns = weight;
+  ring_commit(&p->sample, &res, size);
   return 1;
 }
 
@@ -449,9 +496,15 @@ static void visit(struct priv *p, uint64_t weight, uint64_t t0)
       p->wall_was_blocked = 1;
       p->wall_cpu_blocked = thread_cpu_ns(p);
     } else if (r == 0 && p->wall_was_blocked && thread_cpu_ns(p) < p->wall_cpu_blocked + WOKEN_RUN_NS) {
-      p->wall_carry = w; /* woken but maybe still in the kernel on its way out of the call */
+      /* woken but maybe still in the kernel on its way out of the call */
+      if (sample_again(p, w, t0))
+        __atomic_add_fetch(&ompprof_g.hdr->wall_outside, 1, __ATOMIC_RELAXED);
+      else
+        p->wall_carry = w;
     } else if (r >= 0) {
+      p->wall_last_size = 0;
       signal = w;
+      __atomic_store_n(&p->wall_signal_after_block, p->wall_was_blocked, __ATOMIC_RELAXED);
       p->wall_was_blocked = r == 1;
       if (r == 1)
         p->wall_cpu_blocked = thread_cpu_ns(p);
@@ -510,6 +563,18 @@ void wall_stop(void)
   if (!sampler.running)
     return;
   __atomic_store_n(&sampler.stop, 1, __ATOMIC_RELEASE);
+  clockid_t clock;
+  struct timespec cpu = {0, 0};
+  if (ompprof_g.debug && pthread_getcpuclockid(sampler.thread, &clock) == 0)
+    clock_gettime(clock, &cpu);
   pthread_join(sampler.thread, NULL);
+  if (ompprof_g.debug)
+    fprintf(stderr, "ompprof agent: wall sampler: %.1f ms CPU, %llu samples from outside, %llu signals, %llu calls"
+            " interrupted, %llu restarted\n",
+            (double)cpu.tv_sec * 1e3 + (double)cpu.tv_nsec / 1e6,
+            (unsigned long long)__atomic_load_n(&ompprof_g.hdr->wall_outside, __ATOMIC_RELAXED),
+            (unsigned long long)__atomic_load_n(&ompprof_g.hdr->wall_signalled, __ATOMIC_RELAXED),
+            (unsigned long long)__atomic_load_n(&ompprof_g.hdr->wall_interrupted, __ATOMIC_RELAXED),
+            (unsigned long long)__atomic_load_n(&ompprof_g.hdr->wall_restarted, __ATOMIC_RELAXED));
   sampler.running = 0;
 }

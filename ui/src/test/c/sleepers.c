@@ -1,8 +1,11 @@
 /*
  * Every OpenMP thread blocks COUNT times for MS milliseconds in the call MODE names, with about
  * 2 ms of computing between two calls. A profiler must not change that: it prints the region's
- * elapsed time and how many calls came back early (EINTR, or before their time was up).
- *   usage: sleepers MODE [COUNT] [MS]
+ * elapsed time, how many calls came back early (EINTR, or before their time was up) and the
+ * time all threads spent in the calls (more than asked on a busy machine: a woken thread may
+ * wait for a CPU).
+ * It first sleeps SETTLE ms, untimed (a profiler's collector has started by then).
+ *   usage: sleepers MODE [COUNT] [MS] [SETTLE]
  *   MODE: usleep nanosleep poll select epoll_wait cond_timedwait sem_timedwait pipe_read
  */
 #include <errno.h>
@@ -109,7 +112,8 @@ __attribute__((noinline)) void compute(double seconds)
     for (int i = 0; i < 1000; i++) x = x * 1.0000001 + 1e-9;
 }
 
-__attribute__((noinline)) int sleeper(const char *mode, int count, int ms)
+/* Returns the calls that came back early; adds the time spent in them to *in_calls. */
+__attribute__((noinline)) int sleeper(const char *mode, int count, int ms, double *in_calls)
 {
   int fds[4] = {-1, -1, -1, -1}; /* requests: 0 read, 1 write; answers: 2 read, 3 write */
   pthread_t writer;
@@ -123,7 +127,9 @@ __attribute__((noinline)) int sleeper(const char *mode, int count, int ms)
   for (int i = 0; i < count; i++) {
     double t0 = now_s();
     int ok = block_once(mode, ms, fds);
-    if (!ok || now_s() - t0 < ms / 1e3 * 0.99) early++;
+    double took = now_s() - t0;
+    *in_calls += took;
+    if (!ok || took < ms / 1e3 * 0.99) early++;
     compute(0.002);
   }
   if (fds[0] >= 0) {
@@ -138,15 +144,18 @@ int main(int argc, char **argv)
   const char *mode = argc > 1 ? argv[1] : "usleep";
   int count = argc > 2 ? atoi(argv[2]) : 20;
   int ms = argc > 3 ? atoi(argv[3]) : 20;
+  int settle = argc > 4 ? atoi(argv[4]) : 0;
   int early = 0, threads = 0;
+  double in_calls = 0;
+  if (settle > 0) usleep(settle * 1000);
   double t0 = now_s();
-#pragma omp parallel reduction(+ : early)
+#pragma omp parallel reduction(+ : early, in_calls)
   {
-    early += sleeper(mode, count, ms);
+    early += sleeper(mode, count, ms, &in_calls);
 #pragma omp single
     threads = omp_get_num_threads();
   }
-  printf("sleepers %s: %d threads, %d calls of %d ms each, elapsed %.4f s, early %d\n", mode, threads, count, ms,
-         now_s() - t0, early);
+  printf("sleepers %s: %d threads, %d calls of %d ms each, elapsed %.4f s, early %d, in calls %.4f s\n", mode, threads,
+         count, ms, now_s() - t0, early, in_calls);
   return 0;
 }

@@ -109,11 +109,11 @@ public final class InfoCommand {
     /** How wall mode sampled: blocked threads from outside (their calls untouched), running ones by signal. */
     private static java.util.Optional<String> wallClock(Metadata m) {
         if (m.get(Metadata.WALL_OUTSIDE).isEmpty()) return java.util.Optional.empty();
-        long interrupted = m.getLong(Metadata.WALL_INTERRUPTED, 0);
         return java.util.Optional.of(String.format(Locale.ROOT,
                 "%d samples of blocked threads taken from outside, %d signals to running threads; %d of those found the thread"
-                        + " just blocked and interrupted its call", m.getLong(Metadata.WALL_OUTSIDE, 0),
-                m.getLong(Metadata.WALL_SIGNALLED, 0), interrupted));
+                        + " just blocked: %d calls restarted, %d returned EINTR", m.getLong(Metadata.WALL_OUTSIDE, 0),
+                m.getLong(Metadata.WALL_SIGNALLED, 0), m.getLong(Metadata.WALL_RESTARTED, 0) + m.getLong(Metadata.WALL_INTERRUPTED, 0),
+                m.getLong(Metadata.WALL_RESTARTED, 0), m.getLong(Metadata.WALL_INTERRUPTED, 0)));
     }
 
     /** ", 998 Hz achieved (...)": per thread, samples per second of the time they stand for. */

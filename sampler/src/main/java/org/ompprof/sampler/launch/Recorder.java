@@ -277,6 +277,7 @@ public final class Recorder {
             m.put(Metadata.WALL_OUTSIDE, Long.toString(region.wallOutside()));
             m.put(Metadata.WALL_SIGNALLED, Long.toString(region.wallSignalled()));
             m.put(Metadata.WALL_INTERRUPTED, Long.toString(region.wallInterrupted()));
+            m.put(Metadata.WALL_RESTARTED, Long.toString(region.wallRestarted()));
         }
         c.agentInfo().ifPresent(a -> {
             m.put(Metadata.OMPT_VERSION, Integer.toString(a.omptVersion()));

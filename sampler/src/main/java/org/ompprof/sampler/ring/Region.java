@@ -130,6 +130,11 @@ public final class Region implements AutoCloseable {
         return Atomics.getOpaqueLong(segment, RegionHeader.WALL_INTERRUPTED);
     }
 
+    /** Wall mode: signals that found the thread just blocked in a call, which the agent's handler restarted. */
+    public long wallRestarted() {
+        return Atomics.getOpaqueLong(segment, RegionHeader.WALL_RESTARTED);
+    }
+
     private void writeHeader() {
         MemorySegment h = segment;
         h.set(ValueLayout.JAVA_INT, RegionHeader.VERSION, Wire.WIRE_VERSION);

@@ -159,7 +159,8 @@ public final class Wire {
         public static final int WALL_OUTSIDE = 384;
         public static final int WALL_SIGNALLED = 392;
         public static final int WALL_INTERRUPTED = 400;
-        public static final int SIZEOF = 408;
+        public static final int WALL_RESTARTED = 408;
+        public static final int SIZEOF = 416;
     }
 
     /** {@code struct ompprof_ring_prod}: the producer's cache line of one ring. */
