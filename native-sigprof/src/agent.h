@@ -87,7 +87,7 @@ struct priv {
   int wall_fd; /* has_timer == TIMER_WALL: /proc/self/task/TID/syscall, read by the wall sampler */
   int wall_was_blocked; /* the sampler's own: blocked at its previous look, not seen to run since */
   uint64_t wall_cpu_blocked; /* the sampler's own: the thread's CPU time when it was seen blocked */
-  int wall_signal_after_block; /* the sampler's last signal followed a look that saw the thread blocked */
+  int wall_signal_to_blocked; /* the sampler's last signal went to the thread seen blocked */
   uint8_t *wall_last;      /* the sampler's own: its last sample of the thread from outside (a whole record) */
   uint32_t wall_last_size; /* 0: none since the thread last ran */
   uint64_t wall_carry;  /* the sampler's own: time of ticks not yet in a sample */

@@ -83,11 +83,12 @@ uint64_t wall_signal_weight(const siginfo_t *si) /* signal-safe */
  * again as if no signal had come, as SA_RESTART does for the others: rip back
  * onto the syscall instruction, rax the call's number, which glibc's wrappers
  * load just before it (mov $nr, %eax); the argument registers are intact.
- * Relative timeouts start over: the time lost is the little the call had run,
- * at most a period since the sampler saw the thread running. Not after a
- * look that saw the thread blocked: then the call may have waited long (poll
- * returns EINTR for a signal that comes as it wakes, its time up). A call
- * not restarted returns EINTR and is counted. Reads of the code
+ * Relative timeouts start over: the time lost is the little the call had run
+ * since the sampler saw the thread running (a thread that had blocked counts
+ * as running only once it has run on, so this is a new call). Not when the
+ * sampler signalled the thread blocked (a runtime wait, or no usable view):
+ * that call may have waited long. A call not restarted returns EINTR and is
+ * counted. Reads of the code
  * before rip stay on rip's page.
  */
 void wall_undo_interrupt(ucontext_t *uc) /* signal-safe */
@@ -99,7 +100,7 @@ void wall_undo_interrupt(ucontext_t *uc) /* signal-safe */
   if (insn[5] != 0x0f || insn[6] != 0x05)
     return;
   struct priv *p = __atomic_load_n(&ompprof_tls, __ATOMIC_RELAXED);
-  if (insn[0] != 0xb8 || !PRIV_VALID(p) || __atomic_load_n(&p->wall_signal_after_block, __ATOMIC_RELAXED)) {
+  if (insn[0] != 0xb8 || !PRIV_VALID(p) || __atomic_load_n(&p->wall_signal_to_blocked, __ATOMIC_RELAXED)) {
     __atomic_add_fetch(&ompprof_g.hdr->wall_interrupted, 1, __ATOMIC_RELAXED);
     return;
   }
@@ -504,7 +505,7 @@ static void visit(struct priv *p, uint64_t weight, uint64_t t0)
     } else if (r >= 0) {
       p->wall_last_size = 0;
       signal = w;
-      __atomic_store_n(&p->wall_signal_after_block, p->wall_was_blocked, __ATOMIC_RELAXED);
+      __atomic_store_n(&p->wall_signal_to_blocked, r == 1, __ATOMIC_RELAXED);
       p->wall_was_blocked = r == 1;
       if (r == 1)
         p->wall_cpu_blocked = thread_cpu_ns(p);
