@@ -214,6 +214,27 @@ static struct priv *handler_priv(void) /* signal-safe */
   return p;
 }
 
+/* The thread's sample ring for the handler, or 0 when the handler is already
+ * in it. The wall sampler holds it for microseconds while it looks at the
+ * thread: waited for, within bounds (it may have been preempted). */
+static int take_ring(struct priv *p) /* signal-safe */
+{
+  uint64_t deadline = 0;
+  for (;;) {
+    uint8_t idle = RING_FREE;
+    if (__atomic_compare_exchange_n(&p->in_handler, &idle, RING_HANDLER, 0, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+      return 1;
+    if (idle != RING_WALL)
+      return 0;
+    uint64_t t = now_ns();
+    if (!deadline)
+      deadline = t + 200000u;
+    else if (t > deadline)
+      return 0;
+    __builtin_ia32_pause();
+  }
+}
+
 static void on_sigprof(int sig, siginfo_t *si, void *ucv) /* signal-safe */
 {
   (void)sig;
@@ -234,8 +255,7 @@ static void on_sigprof(int sig, siginfo_t *si, void *ucv) /* signal-safe */
    * the thread blocks. Sequentially consistent, for the Dekker pairing with
    * handler_quiesce: either finalize sees in_handler set and waits for us, or
    * we see its gate and write nothing. */
-  uint8_t idle = RING_FREE;
-  if (!__atomic_compare_exchange_n(&p->in_handler, &idle, RING_HANDLER, 0, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)) {
+  if (!take_ring(p)) {
     bump64(&p->slot->reentered, 1);
     goto out;
   }
