@@ -88,6 +88,8 @@ struct priv {
   int wall_was_blocked; /* the sampler's own: blocked at its previous look, not seen to run since */
   uint64_t wall_cpu_blocked; /* the sampler's own: the thread's CPU time when it was seen blocked */
   int wall_signal_to_blocked; /* the sampler's last signal went to the thread seen blocked */
+  uint64_t wall_owed;   /* sampler -> handler: time of the ticks the next signal sample stands for */
+  int wall_pending;     /* sampler -> handler: a signal of the sampler's is on its way (SIGPROF does not queue) */
   uint8_t *wall_last;      /* the sampler's own: its last sample of the thread from outside (a whole record) */
   uint32_t wall_last_size; /* 0: none since the thread last ran */
   uint64_t wall_carry;  /* the sampler's own: time of ticks not yet in a sample */
@@ -223,7 +225,8 @@ void wall_stop(void);
 int wall_register(struct priv *p);
 void wall_unregister(struct priv *p);
 int wall_is_signal(const siginfo_t *si);                                          /* signal-safe */
-uint64_t wall_signal_weight(const siginfo_t *si);                                 /* signal-safe */
+uint64_t wall_signal_weight(struct priv *p);                                      /* signal-safe */
+void wall_signal_done(struct priv *p);                                            /* signal-safe */
 void wall_undo_interrupt(ucontext_t *uc);                                         /* signal-safe */
 void wall_view_store(struct priv *p, const struct ompprof_sample *s, const uint8_t *levels); /* signal-safe */
 void wall_view_refresh(struct priv *p, int initial);

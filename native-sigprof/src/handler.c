@@ -153,8 +153,8 @@ static void take_sample(struct priv *p, const siginfo_t *si, const ucontext_t *u
     uint64_t overrun = si && si->si_code == SI_TIMER && si->si_overrun > 0
                            ? (uint64_t)si->si_overrun : 0;
     int perf = timer_is_perf_signal(p, si);
-    /* the wall sampler's signal carries the time since its previous tick */
-    uint64_t counted = perf ? timer_perf_elapsed(p) : wall_is_signal(si) ? wall_signal_weight(si) : 0;
+    /* the wall sampler's signal stands for the ticks since the thread's previous one */
+    uint64_t counted = perf ? timer_perf_elapsed(p) : wall_is_signal(si) ? wall_signal_weight(p) : 0;
     s->time_ns = t0;
     s->weight_ns = counted ? counted : g->period_ns * (1 + overrun);
     s->os_tid = p->os_tid;
@@ -257,6 +257,8 @@ static void on_sigprof(int sig, siginfo_t *si, void *ucv) /* signal-safe */
    * we see its gate and write nothing. */
   if (!take_ring(p)) {
     bump64(&p->slot->reentered, 1);
+    if (wall)
+      wall_signal_done(p);
     goto out;
   }
   if (__atomic_load_n(&ompprof_g.gate, __ATOMIC_RELAXED) || p->end_deferred)
@@ -264,6 +266,8 @@ static void on_sigprof(int sig, siginfo_t *si, void *ucv) /* signal-safe */
   else
     take_sample(p, si, (const ucontext_t *)ucv);
   __atomic_store_n(&p->in_handler, RING_FREE, __ATOMIC_RELEASE);
+  if (wall)
+    wall_signal_done(p);
 out:
   errno = saved_errno;
 }

@@ -44,10 +44,9 @@
 #include "agent.h"
 #include "capture.h"
 
-/* si_value of the sampler's signals: a tag in the top 16 bits, the weight in ns below */
+/* si_value of the sampler's signals: a tag in the top 16 bits */
 #define WALL_TAG 0x0f5aull
 #define WALL_TAG_SHIFT 48
-#define WALL_WEIGHT_MASK ((1ull << WALL_TAG_SHIFT) - 1)
 
 /* The largest sample record but for its stack snapshot. */
 #define SAMPLE_MAX                                                                          \
@@ -70,9 +69,17 @@ int wall_is_signal(const siginfo_t *si) /* signal-safe */
          ((uint64_t)(uintptr_t)si->si_value.sival_ptr >> WALL_TAG_SHIFT) == WALL_TAG;
 }
 
-uint64_t wall_signal_weight(const siginfo_t *si) /* signal-safe */
+/* The ticks the sampler owes this thread, which its sample stands for. */
+uint64_t wall_signal_weight(struct priv *p) /* signal-safe */
 {
-  return (uint64_t)(uintptr_t)si->si_value.sival_ptr & WALL_WEIGHT_MASK;
+  return __atomic_exchange_n(&p->wall_owed, 0, __ATOMIC_ACQ_REL);
+}
+
+/* After the sample (or none): the sampler may send again. Cleared after the
+ * owed time was taken, so that time added meanwhile waits for a signal. */
+void wall_signal_done(struct priv *p) /* signal-safe */
+{
+  __atomic_store_n(&p->wall_pending, 0, __ATOMIC_SEQ_CST);
 }
 
 /*
@@ -169,6 +176,8 @@ int wall_register(struct priv *p)
   if (fd < 0)
     return 0;
   p->wall_fd = fd;
+  p->wall_owed = 0;
+  p->wall_pending = 0;
   p->wall_last = malloc(SAMPLE_MAX + RING_ALIGN8(ompprof_g.stack_bytes));
   p->wall_last_size = 0;
   p->wall_was_blocked = 0;
@@ -442,15 +451,20 @@ static int sample_again(struct priv *p, uint64_t weight, uint64_t t0)
   return 1;
 }
 
-static void send_signal(const struct priv *p, uint64_t weight)
+/* SIGPROF does not queue: a second one sent while the first is pending is
+ * lost, so the time is owed to the thread and only one signal is in flight. */
+static void send_signal(struct priv *p, uint64_t weight)
 {
+  __atomic_add_fetch(&p->wall_owed, weight, __ATOMIC_ACQ_REL);
+  if (__atomic_exchange_n(&p->wall_pending, 1, __ATOMIC_SEQ_CST))
+    return;
   siginfo_t si;
   memset(&si, 0, sizeof si);
   si.si_signo = ompprof_g.signo;
   si.si_code = SI_QUEUE;
   si.si_pid = (pid_t)ompprof_g.pid;
   si.si_uid = getuid();
-  si.si_value.sival_ptr = (void *)(uintptr_t)((WALL_TAG << WALL_TAG_SHIFT) | (weight & WALL_WEIGHT_MASK));
+  si.si_value.sival_ptr = (void *)(uintptr_t)(WALL_TAG << WALL_TAG_SHIFT);
   if (syscall(SYS_rt_tgsigqueueinfo, (pid_t)ompprof_g.pid, (pid_t)p->os_tid, ompprof_g.signo, &si) == 0)
     __atomic_add_fetch(&ompprof_g.hdr->wall_signalled, 1, __ATOMIC_RELAXED);
 }
