@@ -6,7 +6,8 @@
  * period and, for each registered thread, reads /proc/self/task/TID/syscall:
  *
  *  - "running" (running or runnable): the thread is signalled and its handler
- *    samples it as in the other modes;
+ *    samples it as in the other modes; SIGPROF does not queue, so one signal
+ *    is in flight per thread and the ticks are owed to its next sample;
  *  - blocked in a system call while its task runs user code: the thread is
  *    sampled from outside. The file gives sp and pc at the call; the stack is
  *    in our address space and is copied with process_vm_readv (a stack that
