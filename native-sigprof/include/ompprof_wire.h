@@ -78,6 +78,11 @@ struct ompprof_region_header {
   uint32_t foreign_signals;  /* 116 sampling signals no timer of ours sent (setitimer, kill) */
   uint64_t disabled_signals; /* 120 SIGPROFs that arrived while sampling was paused/off */
   char runtime_version[256]; /* 128 from ompt_start_tool, NUL-terminated */
+  /* wall mode (agent src/wall.c), atomics */
+  uint64_t wall_outside;     /* 384 samples of blocked threads taken from outside (no signal) */
+  uint64_t wall_signalled;   /* 392 signals sent to running threads */
+  uint64_t wall_interrupted; /* 400 of those, ones that found the thread just blocked: its call returned EINTR */
+  uint64_t wall_restarted;   /* 408 such calls the handler restarted instead (see agent src/wall.c) */
 };
 
 enum ompprof_slot_state {
@@ -216,6 +221,9 @@ enum ompprof_sample_flags {
   OMPPROF_SAMPLE_PAUSED = 4,         /* reserved */
   OMPPROF_SAMPLE_PERF = 8,           /* cpu mode, from the thread's perf cpu-clock event: the weight
                                         is the CPU time the kernel counted since the previous sample */
+  OMPPROF_SAMPLE_OUTSIDE = 16,       /* wall mode: the thread was blocked in a system call and was sampled
+                                        from outside, without a signal; ctx.rbp is the agent's guess
+                                        (the innermost saved frame pointer on the stack), 0 if none */
 };
 
 /* OMPPROF_REC_SAMPLE payload, followed by task_levels x ompprof_task_level,

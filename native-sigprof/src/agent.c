@@ -239,6 +239,9 @@ static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num
     __atomic_store_n(&g->sampling_off, 1, __ATOMIC_RELEASE);
     __atomic_or_fetch(&g->hdr->signal_problems, OMPPROF_SIGNAL_TAKEN, __ATOMIC_RELAXED);
   }
+  /* before the first callback arms a thread's sampling */
+  if (g->mode == OMPPROF_MODE_WALL && !g->sampling_off)
+    g->wall_sampler = wall_start();
   callbacks_register();
 
   struct priv *p = priv_for_callback();
@@ -291,6 +294,7 @@ static void tool_finalize(ompt_data_t *tool_data)
   if (p)
     timer_disarm(p);
   __atomic_or_fetch(&g->gate, GATE_DISABLED, __ATOMIC_RELAXED);
+  wall_stop();
   /* After this no handler is inside a sample ring any more, so FINALIZED
    * below really means "no more records". */
   handler_quiesce();

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <sys/syscall.h>
 #include <time.h>
+#include <ucontext.h>
 
 #include <omp-tools.h>
 
@@ -24,6 +25,20 @@ enum {
   GATE_DISABLED = 1, /* finalized */
   GATE_PAUSED = 2,   /* omp_control_tool pause */
   GATE_STOPPED = 4,  /* omp_control_tool end */
+};
+
+/* What the wall sampler needs to sample a blocked thread from outside: the
+ * OpenMP state and task levels the thread published at its last sample or
+ * implicit task begin (seqlock: `seq` odd while the thread writes). */
+struct wall_view {
+  uint32_t seq;
+  uint32_t state;
+  uint64_t wait_id;
+  uint64_t frame0; /* level 0's ompt_frame_t in the runtime, read live by the sampler */
+  int32_t thread_num;
+  uint32_t task_levels, parallel_levels;
+  uint32_t pad;
+  uint8_t levels[OMPPROF_MAX_LEVELS * (sizeof(struct ompprof_task_level) + sizeof(struct ompprof_parallel_level))];
 };
 
 /* Agent-private per-slot state. The thread that owns the slot is the only
@@ -69,9 +84,22 @@ struct priv {
     uint64_t first_own_ns; /* the handler: this thread's first sample in the hold */
     uint64_t start_ns;     /* non-zero: ACQUIRED was written, at this time */
   } held[HELD_MAX];
+  int wall_fd; /* has_timer == TIMER_WALL: /proc/self/task/TID/syscall, read by the wall sampler */
+  int wall_was_blocked; /* the sampler's own: blocked at its previous look, not seen to run since */
+  uint64_t wall_cpu_blocked; /* the sampler's own: the thread's CPU time when it was seen blocked */
+  int wall_signal_to_blocked; /* the sampler's last signal went to the thread seen blocked */
+  uint64_t wall_owed;   /* sampler -> handler: time of the ticks the next signal sample stands for */
+  int wall_pending;     /* sampler -> handler: a signal of the sampler's is on its way (SIGPROF does not queue) */
+  uint8_t *wall_last;      /* the sampler's own: its last sample of the thread from outside (a whole record) */
+  uint32_t wall_last_size; /* 0: none since the thread last ran */
+  uint64_t wall_carry;  /* the sampler's own: time of ticks not yet in a sample */
+  struct wall_view view;
 } __attribute__((aligned(64)));
 
-enum { TIMER_NONE = 0, TIMER_POSIX = 1, TIMER_PERF = 2 };
+enum { TIMER_NONE = 0, TIMER_POSIX = 1, TIMER_PERF = 2, TIMER_WALL = 3 };
+
+/* in_handler: who writes the thread's sample ring right now (the ring has one producer at a time) */
+enum { RING_FREE = 0, RING_HANDLER = 1, RING_WALL = 2 };
 
 /* TLS is only ever a pointer (initial-exec: the library is dlopen'ed and the
  * general-dynamic model may allocate on first access, i.e. malloc in a
@@ -103,6 +131,7 @@ struct agent {
   int signo;        /* the sampling signal */
   int sampling_off; /* 1: the program owns the signal, no timer is armed */
   int cpu_timers_only; /* cpu mode: POSIX CPU-clock timers, no perf events (OMPPROF_REGION_CPU_TIMERS) */
+  int wall_sampler;    /* wall mode: the sampler thread of wall.c runs */
 
   ompt_set_callback_t set_callback;
   ompt_get_state_t get_state;
@@ -186,8 +215,21 @@ int timer_is_perf_signal(const struct priv *p, const siginfo_t *si); /* signal-s
 uint64_t timer_perf_elapsed(struct priv *p);                        /* signal-safe */
 
 /* handler.c */
+uint32_t handler_fill_levels(struct ompprof_sample *s, uint8_t *out); /* signal-safe */
 int handler_install(void);
 void handler_quiesce(void);
+
+/* wall.c */
+int wall_start(void);
+void wall_stop(void);
+int wall_register(struct priv *p);
+void wall_unregister(struct priv *p);
+int wall_is_signal(const siginfo_t *si);                                          /* signal-safe */
+uint64_t wall_signal_weight(struct priv *p);                                      /* signal-safe */
+void wall_signal_done(struct priv *p);                                            /* signal-safe */
+void wall_undo_interrupt(ucontext_t *uc);                                         /* signal-safe */
+void wall_view_store(struct priv *p, const struct ompprof_sample *s, const uint8_t *levels); /* signal-safe */
+void wall_view_refresh(struct priv *p, int initial);
 
 /* modules.c */
 int modules_init(void);

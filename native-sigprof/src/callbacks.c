@@ -255,6 +255,7 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
   EMIT(p, OMPPROF_REC_IMPLICIT_TASK, struct ompprof_implicit_task, now_ns(),
        data_value(parallel_data), data_value(task_data), (uint32_t)endpoint, actual_parallelism,
        index, (uint32_t)flags);
+  wall_view_refresh(p, (flags & ompt_task_initial) != 0);
 }
 
 /* Writes the thread's batched task creations (on a full batch, at thread end

@@ -48,7 +48,7 @@ static inline void count_disabled(void) /* signal-safe */
  */
 #define PLAUSIBLE(p) ((uintptr_t)(p) >= 65536u)
 
-static uint32_t fill_levels(struct ompprof_sample *s, uint8_t *out) /* signal-safe */
+uint32_t handler_fill_levels(struct ompprof_sample *s, uint8_t *out) /* signal-safe */
 {
   struct agent *g = &ompprof_g;
   struct ompprof_task_level *tl = (struct ompprof_task_level *)(void *)out;
@@ -153,7 +153,8 @@ static void take_sample(struct priv *p, const siginfo_t *si, const ucontext_t *u
     uint64_t overrun = si && si->si_code == SI_TIMER && si->si_overrun > 0
                            ? (uint64_t)si->si_overrun : 0;
     int perf = timer_is_perf_signal(p, si);
-    uint64_t counted = perf ? timer_perf_elapsed(p) : 0;
+    /* the wall sampler's signal stands for the ticks since the thread's previous one */
+    uint64_t counted = perf ? timer_perf_elapsed(p) : wall_is_signal(si) ? wall_signal_weight(p) : 0;
     s->time_ns = t0;
     s->weight_ns = counted ? counted : g->period_ns * (1 + overrun);
     s->os_tid = p->os_tid;
@@ -165,7 +166,7 @@ static void take_sample(struct priv *p, const siginfo_t *si, const ucontext_t *u
       s->state = (uint32_t)g->get_state(&wait_id);
       s->wait_id = wait_id;
       s->flags |= OMPPROF_SAMPLE_OMPT_READY;
-      levels_bytes = fill_levels(s, (uint8_t *)(s + 1));
+      levels_bytes = handler_fill_levels(s, (uint8_t *)(s + 1));
       n = trim_to_task(&ctx, (const struct ompprof_task_level *)(const void *)(s + 1), s->task_levels, n);
     } else {
       s->state = ompt_state_undefined;
@@ -174,6 +175,8 @@ static void take_sample(struct priv *p, const siginfo_t *si, const ucontext_t *u
     }
     s->ctx = ctx;
     snapshot_copy((uint8_t *)(s + 1) + levels_bytes, ctx.rsp, n);
+    if (p->has_timer == TIMER_WALL && (s->flags & OMPPROF_SAMPLE_OMPT_READY))
+      wall_view_store(p, s, (const uint8_t *)(s + 1));
     fill_header(h, OMPPROF_REC_SAMPLE, 0, p->thread_seq);
     ring_commit(&p->sample, &res,
                 (uint32_t)(sizeof(*h) + sizeof(*s) + levels_bytes + RING_ALIGN8(n)));
@@ -211,6 +214,27 @@ static struct priv *handler_priv(void) /* signal-safe */
   return p;
 }
 
+/* The thread's sample ring for the handler, or 0 when the handler is already
+ * in it. The wall sampler holds it for microseconds while it looks at the
+ * thread: waited for, within bounds (it may have been preempted). */
+static int take_ring(struct priv *p) /* signal-safe */
+{
+  uint64_t deadline = 0;
+  for (;;) {
+    uint8_t idle = RING_FREE;
+    if (__atomic_compare_exchange_n(&p->in_handler, &idle, RING_HANDLER, 0, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+      return 1;
+    if (idle != RING_WALL)
+      return 0;
+    uint64_t t = now_ns();
+    if (!deadline)
+      deadline = t + 200000u;
+    else if (t > deadline)
+      return 0;
+    __builtin_ia32_pause();
+  }
+}
+
 static void on_sigprof(int sig, siginfo_t *si, void *ucv) /* signal-safe */
 {
   (void)sig;
@@ -220,23 +244,30 @@ static void on_sigprof(int sig, siginfo_t *si, void *ucv) /* signal-safe */
   struct priv *p = handler_priv();
   /* our timers' signals carry SI_TIMER, our perf events' POLL_IN and their
    * descriptor; anything else is the program's (setitimer, kill) */
-  if (!si || (si->si_code != SI_TIMER && !timer_is_perf_signal(p, si)))
+  int wall = wall_is_signal(si);
+  if (!si || (si->si_code != SI_TIMER && !timer_is_perf_signal(p, si) && !wall))
     __atomic_add_fetch(&ompprof_g.hdr->foreign_signals, 1, __ATOMIC_RELAXED);
+  if (wall)
+    wall_undo_interrupt((ucontext_t *)ucv);
   if (!p)
     goto out;
-  if (p->in_handler) {
+  /* A CAS, not a store: the wall sampler takes the ring the same way while
+   * the thread blocks. Sequentially consistent, for the Dekker pairing with
+   * handler_quiesce: either finalize sees in_handler set and waits for us, or
+   * we see its gate and write nothing. */
+  if (!take_ring(p)) {
     bump64(&p->slot->reentered, 1);
+    if (wall)
+      wall_signal_done(p);
     goto out;
   }
-  __atomic_store_n(&p->in_handler, 1, __ATOMIC_RELAXED);
-  /* Dekker pairing with handler_quiesce: either finalize sees in_handler set
-   * and waits for us, or we see its gate and write nothing. */
-  __atomic_thread_fence(__ATOMIC_SEQ_CST);
   if (__atomic_load_n(&ompprof_g.gate, __ATOMIC_RELAXED) || p->end_deferred)
     count_disabled();
   else
     take_sample(p, si, (const ucontext_t *)ucv);
-  __atomic_store_n(&p->in_handler, 0, __ATOMIC_RELEASE);
+  __atomic_store_n(&p->in_handler, RING_FREE, __ATOMIC_RELEASE);
+  if (wall)
+    wall_signal_done(p);
 out:
   errno = saved_errno;
 }

@@ -3,7 +3,9 @@
  * thread only, so samples are spread over threads by their own clock instead
  * of whichever thread the kernel picks for a process-directed signal.
  *
- * Wall mode: a POSIX timer on CLOCK_MONOTONIC (SIGEV_THREAD_ID).
+ * Wall mode: the wall sampler thread (wall.c), which signals running threads
+ * only; a POSIX timer on CLOCK_MONOTONIC (SIGEV_THREAD_ID) where it could not
+ * be started.
  * CPU mode: a perf software cpu-clock event of the thread (hrtimer based, so
  * it keeps the asked rate; POSIX CPU-clock timers only fire at the kernel's
  * tick, 250 Hz on common kernels), delivering the sampling signal to the
@@ -84,6 +86,8 @@ void timer_arm(struct priv *p)
     return;
   if (g->mode == OMPPROF_MODE_CPU && !g->cpu_timers_only && perf_arm(p))
     return;
+  if (g->mode == OMPPROF_MODE_WALL && g->wall_sampler && wall_register(p))
+    return;
   struct sigevent sev = {0};
   sev.sigev_notify = SIGEV_THREAD_ID;
   sev.sigev_signo = g->signo;
@@ -116,6 +120,10 @@ void timer_disarm(struct priv *p)
   uint8_t kind = p->has_timer;
   if (kind == TIMER_NONE)
     return;
+  if (kind == TIMER_WALL) {
+    wall_unregister(p);
+    return;
+  }
   p->has_timer = TIMER_NONE;
   __atomic_signal_fence(__ATOMIC_SEQ_CST);
   if (kind == TIMER_PERF) {
@@ -136,6 +144,8 @@ void timer_forget_in_child(void)
     struct priv *p = &g->privs[i];
     if (p->has_timer == TIMER_PERF)
       close(p->perf_fd);
+    else if (p->has_timer == TIMER_WALL)
+      close(p->wall_fd);
     p->has_timer = TIMER_NONE;
   }
 }

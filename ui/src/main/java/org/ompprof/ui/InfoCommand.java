@@ -101,12 +101,23 @@ public final class InfoCommand {
                 + achievedRate(m) + ", stack snapshots up to " + m.get(Metadata.STACK_BYTES, "?") + " bytes"
                 + (m.flag(Metadata.START_PAUSED) ? "; started paused, scoped by the program's omp_control_tool calls" : ""));
         cpuClock(m).ifPresent(c -> line(s, "cpu clock", c));
+        wallClock(m).ifPresent(c -> line(s, "wall clock", c));
         line(s, "runtime", runtime(m));
         signal(s, m);
         line(s, "duration", String.format(Locale.ROOT, "%.2f s, exit status %s", m.getLong(Metadata.WALL_NS, 0) / 1e9,
                 m.get(Metadata.EXIT_STATUS, "?")));
         line(s, "ompprof", m.get(Metadata.OMPPROF_VERSION, "?") + (m.flag(Metadata.GOMP_SHIM) ? " (GCC program run on libomp)" : ""));
         s.append('\n');
+    }
+
+    /** How wall mode sampled: blocked threads from outside (their calls untouched), running ones by signal. */
+    private static java.util.Optional<String> wallClock(Metadata m) {
+        if (m.get(Metadata.WALL_OUTSIDE).isEmpty()) return java.util.Optional.empty();
+        return java.util.Optional.of(String.format(Locale.ROOT,
+                "%d samples of blocked threads taken from outside, %d signals to running threads; %d of those found the thread"
+                        + " just blocked: %d calls restarted, %d returned EINTR", m.getLong(Metadata.WALL_OUTSIDE, 0),
+                m.getLong(Metadata.WALL_SIGNALLED, 0), m.getLong(Metadata.WALL_RESTARTED, 0) + m.getLong(Metadata.WALL_INTERRUPTED, 0),
+                m.getLong(Metadata.WALL_RESTARTED, 0), m.getLong(Metadata.WALL_INTERRUPTED, 0)));
     }
 
     /** ", 998 Hz achieved (...)": per thread, samples per second of the time they stand for. */

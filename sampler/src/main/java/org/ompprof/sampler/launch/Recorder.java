@@ -273,6 +273,12 @@ public final class Recorder {
         m.put(Metadata.SIGNAL, SamplingSignal.name(plan.signal()));
         m.put(Metadata.SIGNAL_PROBLEMS, Integer.toString(region.signalProblems()));
         m.put(Metadata.FOREIGN_SIGNALS, Long.toString(region.foreignSignals()));
+        if (plan.layout().mode() == Wire.MODE_WALL) {
+            m.put(Metadata.WALL_OUTSIDE, Long.toString(region.wallOutside()));
+            m.put(Metadata.WALL_SIGNALLED, Long.toString(region.wallSignalled()));
+            m.put(Metadata.WALL_INTERRUPTED, Long.toString(region.wallInterrupted()));
+            m.put(Metadata.WALL_RESTARTED, Long.toString(region.wallRestarted()));
+        }
         c.agentInfo().ifPresent(a -> {
             m.put(Metadata.OMPT_VERSION, Integer.toString(a.omptVersion()));
             m.put(Metadata.SAMPLE_PERIOD_NS, Long.toString(a.samplePeriodNs()));

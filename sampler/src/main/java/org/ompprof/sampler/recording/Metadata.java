@@ -49,6 +49,12 @@ public record Metadata(Map<String, String> entries) {
     public static final String SIGNAL = "signal";
     public static final String SIGNAL_PROBLEMS = "signal_problems";
     public static final String FOREIGN_SIGNALS = "foreign_signals";
+    /** Wall mode: samples of threads blocked in a system call, taken from outside without a signal. */
+    public static final String WALL_OUTSIDE = "wall_outside_samples";
+    /** Wall mode: signals sent to running threads; of them, ones that found the thread just blocked: its call returned EINTR, or was restarted. */
+    public static final String WALL_SIGNALLED = "wall_signalled";
+    public static final String WALL_INTERRUPTED = "wall_interrupted";
+    public static final String WALL_RESTARTED = "wall_restarted";
     /** Set when the profile's timelines keep one entry per thread per this many ns (downsampled on request). */
     public static final String TIMELINE_RESOLUTION_NS = "timeline_resolution_ns";
 

@@ -115,6 +115,26 @@ public final class Region implements AutoCloseable {
         return Integer.toUnsignedLong(Atomics.getOpaqueInt(segment, RegionHeader.FOREIGN_SIGNALS));
     }
 
+    /** Wall mode: samples of blocked threads the agent took from outside, without a signal. */
+    public long wallOutside() {
+        return Atomics.getOpaqueLong(segment, RegionHeader.WALL_OUTSIDE);
+    }
+
+    /** Wall mode: signals the agent's sampler sent to running threads. */
+    public long wallSignalled() {
+        return Atomics.getOpaqueLong(segment, RegionHeader.WALL_SIGNALLED);
+    }
+
+    /** Wall mode: of those, signals that found the thread just blocked in a call, which then returned EINTR. */
+    public long wallInterrupted() {
+        return Atomics.getOpaqueLong(segment, RegionHeader.WALL_INTERRUPTED);
+    }
+
+    /** Wall mode: signals that found the thread just blocked in a call, which the agent's handler restarted. */
+    public long wallRestarted() {
+        return Atomics.getOpaqueLong(segment, RegionHeader.WALL_RESTARTED);
+    }
+
     private void writeHeader() {
         MemorySegment h = segment;
         h.set(ValueLayout.JAVA_INT, RegionHeader.VERSION, Wire.WIRE_VERSION);

@@ -104,6 +104,8 @@ public final class Wire {
     /** From a perf cpu-clock event: the weight is the CPU time the kernel counted since the previous sample. */
     public static final int SAMPLE_PERF = 8;
     public static final int SAMPLE_PAUSED = 4;
+    /** Wall mode: the thread was blocked in a system call and sampled from outside, without a signal (rbp guessed from the stack). */
+    public static final int SAMPLE_OUTSIDE = 16;
 
     public static final int MUTEX_ACQUIRE = 1;
     public static final int MUTEX_ACQUIRED = 2;
@@ -154,7 +156,11 @@ public final class Wire {
         public static final int DISABLED_SIGNALS = 120;
         public static final int RUNTIME_VERSION = 128;
         public static final int SIZEOF_RUNTIME_VERSION = 256;
-        public static final int SIZEOF = 384;
+        public static final int WALL_OUTSIDE = 384;
+        public static final int WALL_SIGNALLED = 392;
+        public static final int WALL_INTERRUPTED = 400;
+        public static final int WALL_RESTARTED = 408;
+        public static final int SIZEOF = 416;
     }
 
     /** {@code struct ompprof_ring_prod}: the producer's cache line of one ring. */

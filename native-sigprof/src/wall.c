@@ -1,0 +1,596 @@
+/*
+ * Wall mode without cutting the program's sleeps short. A signal that
+ * reaches a thread blocked in nanosleep, poll, select, epoll_wait,
+ * sem_timedwait... makes the call return EINTR whatever SA_RESTART says, so
+ * in wall mode no timer signals the threads: one sampler thread ticks at the
+ * period and, for each registered thread, reads /proc/self/task/TID/syscall:
+ *
+ *  - "running" (running or runnable): the thread is signalled and its handler
+ *    samples it as in the other modes; SIGPROF does not queue, so one signal
+ *    is in flight per thread and the ticks are owed to its next sample;
+ *  - blocked in a system call while its task runs user code: the thread is
+ *    sampled from outside. The file gives sp and pc at the call; the stack is
+ *    in our address space and is copied with process_vm_readv (a stack that
+ *    went away is an error, not a fault); the file is read again after the
+ *    copy and the sample dropped if the thread moved. The OpenMP part is the
+ *    view the thread published at its last sample or implicit task begin,
+ *    checked against the live task frame in the runtime;
+ *  - blocked inside the runtime (barrier, idle, lock, taskwait: the task's
+ *    enter frame is set or its exit frame cleared), waiting for a tracked
+ *    mutex, or with no usable view: signalled. libomp's waits do not mind:
+ *    futex waits without a timeout restart under SA_RESTART and condition
+ *    waits absorb the wakeup.
+ *
+ * A thread seen running after it was blocked is left alone (its time goes to
+ * its next sample) until its CPU clock shows it ran 50 us since: it may have
+ * just woken and still wait for a CPU in the kernel, where poll and select
+ * return EINTR for a signal that arrives before they return, even with their
+ * time up. The sampler's own wakeups often coincide with the program's
+ * (timer slack), and on a busy machine a woken thread can wait long.
+ * A thread seen running that blocks before the signal lands still has its
+ * call interrupted; the handler restarts it (wall_undo_interrupt).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "agent.h"
+#include "capture.h"
+
+/* si_value of the sampler's signals: a tag in the top 16 bits */
+#define WALL_TAG 0x0f5aull
+#define WALL_TAG_SHIFT 48
+
+/* The largest sample record but for its stack snapshot. */
+#define SAMPLE_MAX                                                                          \
+  ((uint32_t)(sizeof(struct ompprof_record_header) + sizeof(struct ompprof_sample) +        \
+              OMPPROF_MAX_LEVELS * sizeof(struct ompprof_task_level) +                     \
+              OMPPROF_MAX_LEVELS * sizeof(struct ompprof_parallel_level)))
+
+/* The sampler's state; one per process, owned by wall_start/wall_stop. */
+static struct {
+  pthread_t thread;
+  int running;
+  int stop;
+} sampler;
+
+/* ---- the handler's side (signal-safe) ---- */
+
+int wall_is_signal(const siginfo_t *si) /* signal-safe */
+{
+  return si && si->si_code == SI_QUEUE && si->si_pid == (pid_t)ompprof_g.pid &&
+         ((uint64_t)(uintptr_t)si->si_value.sival_ptr >> WALL_TAG_SHIFT) == WALL_TAG;
+}
+
+/* The ticks the sampler owes this thread, which its sample stands for. */
+uint64_t wall_signal_weight(struct priv *p) /* signal-safe */
+{
+  return __atomic_exchange_n(&p->wall_owed, 0, __ATOMIC_ACQ_REL);
+}
+
+/* After the sample (or none): the sampler may send again. Cleared after the
+ * owed time was taken, so that time added meanwhile waits for a signal. */
+void wall_signal_done(struct priv *p) /* signal-safe */
+{
+  __atomic_store_n(&p->wall_pending, 0, __ATOMIC_SEQ_CST);
+}
+
+/*
+ * The signal found the thread returning EINTR from a system call: it blocked
+ * between the sampler's look and the signal (the kernel has already rewound
+ * restartable calls to the syscall instruction, so those do not show here).
+ * The call did nothing (that is what EINTR means), so it is made to start
+ * again as if no signal had come, as SA_RESTART does for the others: rip back
+ * onto the syscall instruction, rax the call's number, which glibc's wrappers
+ * load just before it (mov $nr, %eax); the argument registers are intact.
+ * Relative timeouts start over: the time lost is the little the call had run
+ * since the sampler saw the thread running (a thread that had blocked counts
+ * as running only once it has run on, so this is a new call). Not when the
+ * sampler signalled the thread blocked (a runtime wait, or no usable view):
+ * that call may have waited long. A call not restarted returns EINTR and is
+ * counted. Reads of the code
+ * before rip stay on rip's page.
+ */
+void wall_undo_interrupt(ucontext_t *uc) /* signal-safe */
+{
+  uint64_t rip = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
+  if ((int64_t)uc->uc_mcontext.gregs[REG_RAX] != -EINTR || (rip & 0xfffu) < 7)
+    return;
+  const uint8_t *insn = (const uint8_t *)(uintptr_t)(rip - 7);
+  if (insn[5] != 0x0f || insn[6] != 0x05)
+    return;
+  struct priv *p = __atomic_load_n(&ompprof_tls, __ATOMIC_RELAXED);
+  if (insn[0] != 0xb8 || !PRIV_VALID(p) || __atomic_load_n(&p->wall_signal_to_blocked, __ATOMIC_RELAXED)) {
+    __atomic_add_fetch(&ompprof_g.hdr->wall_interrupted, 1, __ATOMIC_RELAXED);
+    return;
+  }
+  uint32_t nr;
+  sig_copy(&nr, insn + 1, sizeof nr);
+  uc->uc_mcontext.gregs[REG_RIP] = (greg_t)(rip - 2);
+  uc->uc_mcontext.gregs[REG_RAX] = (greg_t)nr;
+  __atomic_add_fetch(&ompprof_g.hdr->wall_restarted, 1, __ATOMIC_RELAXED);
+}
+
+static uint32_t levels_bytes(uint32_t nt, uint32_t np) /* signal-safe */
+{
+  return nt * (uint32_t)sizeof(struct ompprof_task_level) + np * (uint32_t)sizeof(struct ompprof_parallel_level);
+}
+
+/* Publishes the OpenMP part of a sample the thread just took (on the thread:
+ * in its handler or a callback). A handler that interrupted a callback's
+ * store leaves the view to it. */
+void wall_view_store(struct priv *p, const struct ompprof_sample *s, const uint8_t *levels) /* signal-safe */
+{
+  struct wall_view *v = &p->view;
+  uint32_t seq = __atomic_load_n(&v->seq, __ATOMIC_RELAXED);
+  if (seq & 1u)
+    return;
+  __atomic_store_n(&v->seq, seq + 1, __ATOMIC_RELAXED);
+  __atomic_thread_fence(__ATOMIC_RELEASE);
+  ompt_frame_t *frame = NULL;
+  ompt_data_t *task = NULL, *par = NULL;
+  int flags = 0, num = -1;
+  if (s->task_levels == 0 || ompprof_g.get_task_info(0, &flags, &task, &frame, &par, &num) == 0)
+    frame = NULL;
+  v->frame0 = (uint64_t)(uintptr_t)frame;
+  v->state = s->state;
+  v->wait_id = s->wait_id;
+  v->thread_num = s->omp_thread_num;
+  v->task_levels = s->task_levels;
+  v->parallel_levels = s->parallel_levels;
+  sig_copy(v->levels, levels, levels_bytes(s->task_levels, s->parallel_levels));
+  __atomic_store_n(&v->seq, seq + 2, __ATOMIC_RELEASE);
+}
+
+/* At implicit task begin the thread is about to run the region's code, and
+ * may block in it before any signal samples it. */
+void wall_view_refresh(struct priv *p, int initial)
+{
+  struct agent *g = &ompprof_g;
+  if (p->has_timer != TIMER_WALL || !__atomic_load_n(&g->ompt_ready, __ATOMIC_ACQUIRE))
+    return;
+  struct {
+    struct ompprof_sample s;
+    uint8_t levels[sizeof p->view.levels];
+  } b;
+  b.s.state = initial ? ompt_state_work_serial : ompt_state_work_parallel;
+  b.s.wait_id = 0;
+  handler_fill_levels(&b.s, b.levels);
+  wall_view_store(p, &b.s, b.levels);
+}
+
+/* ---- registration (on the thread, from callbacks) ---- */
+
+int wall_register(struct priv *p)
+{
+  char path[64];
+  snprintf(path, sizeof path, "/proc/self/task/%u/syscall", p->os_tid);
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return 0;
+  p->wall_fd = fd;
+  p->wall_owed = 0;
+  p->wall_pending = 0;
+  p->wall_last = malloc(SAMPLE_MAX + RING_ALIGN8(ompprof_g.stack_bytes));
+  p->wall_last_size = 0;
+  p->wall_was_blocked = 0;
+  p->wall_carry = 0;
+  __atomic_store_n(&p->view.seq, 0, __ATOMIC_RELAXED);
+  p->view.task_levels = 0;
+  __atomic_store_n(&p->has_timer, TIMER_WALL, __ATOMIC_RELEASE);
+  return 1;
+}
+
+/* After this the sampler neither signals the thread nor writes its ring. */
+void wall_unregister(struct priv *p)
+{
+  __atomic_store_n(&p->has_timer, TIMER_NONE, __ATOMIC_SEQ_CST);
+  while (__atomic_load_n(&p->in_handler, __ATOMIC_ACQUIRE) == RING_WALL) {
+    struct timespec ts = {0, 20000};
+    nanosleep(&ts, NULL);
+  }
+  close(p->wall_fd);
+  free(p->wall_last);
+  p->wall_last = NULL;
+}
+
+/* ---- the sampler thread ---- */
+
+/* What /proc/self/task/TID/syscall says. */
+struct blocked {
+  long nr;
+  uint64_t sp, pc;
+};
+
+/* 1 blocked in a system call (b filled), 0 running or not in a call, -1 unreadable. */
+static int read_blocked(int fd, struct blocked *b)
+{
+  char buf[256];
+  ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
+  if (n <= 0)
+    return -1;
+  buf[n] = '\0';
+  if (buf[0] == 'r') /* "running" */
+    return 0;
+  char *end;
+  b->nr = strtol(buf, &end, 10);
+  if (end == buf || b->nr < 0) /* -1: blocked outside a system call (a page fault) */
+    return 0;
+  /* nr, six arguments, sp, pc */
+  const char *q = end;
+  unsigned long long w[8];
+  for (int i = 0; i < 8; i++) {
+    w[i] = strtoull(q, &end, 16);
+    if (end == q)
+      return -1;
+    q = end;
+  }
+  b->sp = w[6];
+  b->pc = w[7];
+  return 1;
+}
+
+static int read_mem(void *dst, uint64_t src, size_t n)
+{
+  struct iovec local = {dst, n}, remote = {(void *)(uintptr_t)src, n};
+  return process_vm_readv((pid_t)ompprof_g.pid, &local, 1, &remote, 1, 0) == (ssize_t)n;
+}
+
+static int work_state(uint32_t state)
+{
+  return state == ompt_state_work_serial || state == ompt_state_work_parallel ||
+         state == ompt_state_work_reduction;
+}
+
+/* A consistent copy of the thread's view, or 0. */
+static int view_copy(const struct priv *p, struct wall_view *out)
+{
+  const struct wall_view *v = &p->view;
+  uint32_t s1 = __atomic_load_n(&v->seq, __ATOMIC_ACQUIRE);
+  if (s1 == 0 || (s1 & 1u))
+    return 0;
+  memcpy(out, v, sizeof *out);
+  __atomic_thread_fence(__ATOMIC_ACQUIRE);
+  return __atomic_load_n(&v->seq, __ATOMIC_RELAXED) == s1 && out->task_levels > 0 &&
+         out->task_levels <= OMPPROF_MAX_LEVELS && out->parallel_levels <= OMPPROF_MAX_LEVELS;
+}
+
+/* Whether the view still describes the thread: its task runs user code (the
+ * runtime sets the enter frame on every call into it and clears the exit
+ * frame when the task's code returns). Level 0's frames are the live ones. */
+static int view_current(const struct priv *p, struct wall_view *v, const struct blocked *b)
+{
+  if (!work_state(v->state) || __atomic_load_n(&p->acq_id, __ATOMIC_RELAXED) != 0 || v->frame0 < 65536u)
+    return 0;
+  ompt_frame_t live;
+  if (!read_mem(&live, v->frame0, sizeof live))
+    return 0;
+  struct ompprof_task_level *l0 = (struct ompprof_task_level *)(void *)v->levels;
+  uint64_t exit = (uint64_t)(uintptr_t)live.exit_frame.ptr, enter = (uint64_t)(uintptr_t)live.enter_frame.ptr;
+  int initial = (l0->task_flags & ompt_task_initial) != 0;
+  if (enter != 0 || (!initial && exit == 0) || (l0->exit_frame != 0 && exit != l0->exit_frame))
+    return 0;
+  if (exit != 0 && b->sp >= exit)
+    return 0;
+  l0->exit_frame = exit;
+  l0->enter_frame = 0;
+  l0->exit_frame_flags = (uint32_t)live.exit_frame_flags;
+  return 1;
+}
+
+static int in_code(const struct code_ranges *c, uint64_t a)
+{
+  uint32_t lo = 0, hi = c ? c->n : 0;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (a < c->r[mid].lo)
+      hi = mid;
+    else if (a >= c->r[mid].hi)
+      lo = mid + 1;
+    else
+      return 1;
+  }
+  return 0;
+}
+
+/* Whether ra follows a call instruction in loaded code (e8 rel32, or ff /2 in 2, 3, 6 or 7 bytes). */
+static int return_address(const struct code_ranges *c, uint64_t ra)
+{
+  uint8_t b[7]; /* b[i] is the byte at ra - 7 + i */
+  if (!in_code(c, ra) || !in_code(c, ra - 7) || !read_mem(b, ra - 7, sizeof b))
+    return 0;
+  if (b[2] == 0xe8)
+    return 1;
+  static const int ff_at[] = {5, 4, 1, 0};
+  for (unsigned i = 0; i < sizeof ff_at / sizeof ff_at[0]; i++)
+    if (b[ff_at[i]] == 0xff && ((b[ff_at[i] + 1] >> 3) & 7u) == 2)
+      return 1;
+  return 0;
+}
+
+/* Bytes a function built with a frame pointer keeps between rbp and rsp in
+ * its body, read from its prologue: [endbr64] push %rbp; mov %rsp,%rbp; then
+ * pushes and one sub from rsp. -1 when the entry does not read so. */
+static int64_t frame_below_rbp(const struct code_ranges *c, uint64_t entry)
+{
+  uint8_t b[40];
+  if (!in_code(c, entry) || !in_code(c, entry + sizeof b - 1) || !read_mem(b, entry, sizeof b))
+    return -1;
+  uint32_t i = 0;
+  if (b[0] == 0xf3 && b[1] == 0x0f && b[2] == 0x1e && b[3] == 0xfa)
+    i = 4;
+  if (b[i] != 0x55 || b[i + 1] != 0x48 || b[i + 2] != 0x89 || b[i + 3] != 0xe5)
+    return -1;
+  int64_t below = 0;
+  for (i += 4; i + 7 <= sizeof b;) {
+    if (b[i] >= 0x50 && b[i] <= 0x57) { /* push of rax..rdi (rbx, and rax for alignment) */
+      below += 8;
+      i += 1;
+    } else if (b[i] == 0x41 && b[i + 1] >= 0x50 && b[i + 1] <= 0x57) { /* push r8..r15 */
+      below += 8;
+      i += 2;
+    } else if (b[i] == 0x48 && b[i + 1] == 0x83 && b[i + 2] == 0xec) { /* sub $imm8, %rsp */
+      return below + b[i + 3];
+    } else if (b[i] == 0x48 && b[i + 1] == 0x81 && b[i + 2] == 0xec) { /* sub $imm32, %rsp */
+      uint32_t imm;
+      memcpy(&imm, b + i + 3, 4);
+      return below + imm;
+    } else {
+      return below;
+    }
+  }
+  return -1;
+}
+
+/*
+ * The kernel shows sp and pc of a blocked call, not rbp, which code built
+ * with frame pointers needs to be unwound. The functions between the call and
+ * the innermost frame that uses rbp leave it alone or save it, so the value
+ * needed is that frame's rbp: a slot `c` on the stack holding the caller's
+ * rbp, then a return address after a direct call of some function F, whose
+ * prologue says how far below rbp its body keeps rsp; the word just below
+ * that is then the return address of F's own call, inside F. Stale frames
+ * left in uninitialized locals fail that test. 0 when nothing passes (the
+ * unwind then stops where rbp is needed).
+ */
+static uint64_t guess_rbp(const uint8_t *stack, uint64_t sp, uint32_t n, uint64_t hi)
+{
+  const struct code_ranges *c = modules_code_ranges();
+  for (uint32_t at = 16; at + 16u <= n; at += 8) {
+    uint64_t saved, ra, ra_f;
+    memcpy(&saved, stack + at, 8);
+    memcpy(&ra, stack + at + 8, 8);
+    if (saved <= sp + at || saved >= hi || (saved & 7u) || !in_code(c, ra - 5))
+      continue;
+    uint8_t call[5];
+    if (!read_mem(call, ra - 5, sizeof call) || call[0] != 0xe8)
+      continue;
+    int32_t rel;
+    memcpy(&rel, call + 1, 4);
+    uint64_t entry = ra + (uint64_t)(int64_t)rel;
+    int64_t below = frame_below_rbp(c, entry);
+    if (below < 0 || (uint64_t)below + 8u > at)
+      continue;
+    memcpy(&ra_f, stack + at - below - 8, 8);
+    if (ra_f > entry && ra_f - entry < (1u << 20) && return_address(c, ra_f))
+      return sp + at;
+  }
+  return 0;
+}
+
+/* Writes the sample of a blocked thread into its ring (the caller holds the
+ * ring). 1 written or dropped for want of room; 0 the thread moved. */
+static int sample_outside(struct priv *p, const struct wall_view *v, const struct blocked *b, uint64_t weight,
+                          uint64_t t0)
+{
+  struct agent *g = &ompprof_g;
+  struct ompprof_context ctx = {b->pc, b->sp, 0, 0, 0};
+  uint32_t n = snapshot_len(&ctx, p->stack_lo, p->stack_hi, g->stack_bytes);
+  const struct ompprof_task_level *l0 = (const struct ompprof_task_level *)(const void *)v->levels;
+  if (l0->exit_frame > ctx.rsp && l0->exit_frame - ctx.rsp + EXIT_FRAME_MARGIN < n) {
+    n = (uint32_t)(l0->exit_frame - ctx.rsp + EXIT_FRAME_MARGIN);
+    ctx.ctx_flags &= ~(uint32_t)OMPPROF_CTX_TRUNCATED;
+  }
+  ctx.stack_len = n;
+  uint32_t lb = levels_bytes(v->task_levels, v->parallel_levels);
+  struct ring_res res;
+  if (!ring_reserve(&p->sample, SAMPLE_MAX + (uint32_t)RING_ALIGN8(n), &res))
+    return 1;
+  struct ompprof_record_header *h = (struct ompprof_record_header *)(void *)res.rec;
+  struct ompprof_sample *s = (struct ompprof_sample *)(void *)(h + 1);
+  uint8_t *stack = (uint8_t *)(s + 1) + lb;
+  struct blocked again;
+  if (n & 7u)
+    memset(stack + (n & ~7u), 0, 8);
+  if (n && !read_mem(stack, ctx.rsp, n))
+    return 0;
+  if (read_blocked(p->wall_fd, &again) != 1 || again.nr != b->nr || again.sp != b->sp || again.pc != b->pc)
+    return 0; /* woke during the copy: the reservation is simply never committed */
+  ctx.rbp = guess_rbp(stack, ctx.rsp, n, p->stack_hi);
+  s->time_ns = t0;
+  s->weight_ns = weight;
+  s->os_tid = p->os_tid;
+  s->omp_thread_num = v->thread_num;
+  s->state = v->state;
+  s->flags = OMPPROF_SAMPLE_OMPT_READY | OMPPROF_SAMPLE_OUTSIDE;
+  s->wait_id = v->wait_id;
+  s->task_levels = v->task_levels;
+  s->parallel_levels = v->parallel_levels;
+  s->ctx = ctx;
+  memcpy(s + 1, v->levels, lb);
+  fill_header(h, OMPPROF_REC_SAMPLE, 0, p->thread_seq);
+  uint32_t size = (uint32_t)(sizeof(*h) + sizeof(*s) + lb + RING_ALIGN8(n));
+  ring_commit(&p->sample, &res, size);
+  if (p->wall_last) {
+    memcpy(p->wall_last, h, size);
+    p->wall_last_size = size;
+  }
+  return 1;
+}
+
+/* The thread's last sample from outside again, for a tick at which it has
+ * woken but not yet run: it is still in the call, on its way out. */
+static int sample_again(struct priv *p, uint64_t weight, uint64_t t0)
+{
+  struct ring_res res;
+  uint32_t size = p->wall_last_size;
+  if (!size || !ring_reserve(&p->sample, size, &res))
+    return 0;
+  memcpy(res.rec, p->wall_last, size);
+  struct ompprof_sample *s = (struct ompprof_sample *)(void *)(res.rec + sizeof(struct ompprof_record_header));
+  s->time_ns = t0;
+  s->weight_ns = weight;
+  ring_commit(&p->sample, &res, size);
+  return 1;
+}
+
+/* SIGPROF does not queue: a second one sent while the first is pending is
+ * lost, so the time is owed to the thread and only one signal is in flight. */
+static void send_signal(struct priv *p, uint64_t weight)
+{
+  __atomic_add_fetch(&p->wall_owed, weight, __ATOMIC_ACQ_REL);
+  if (__atomic_exchange_n(&p->wall_pending, 1, __ATOMIC_SEQ_CST))
+    return;
+  siginfo_t si;
+  memset(&si, 0, sizeof si);
+  si.si_signo = ompprof_g.signo;
+  si.si_code = SI_QUEUE;
+  si.si_pid = (pid_t)ompprof_g.pid;
+  si.si_uid = getuid();
+  si.si_value.sival_ptr = (void *)(uintptr_t)(WALL_TAG << WALL_TAG_SHIFT);
+  if (syscall(SYS_rt_tgsigqueueinfo, (pid_t)ompprof_g.pid, (pid_t)p->os_tid, ompprof_g.signo, &si) == 0)
+    __atomic_add_fetch(&ompprof_g.hdr->wall_signalled, 1, __ATOMIC_RELAXED);
+}
+
+/* The thread's CPU time (ns; 0 if unreadable): a thread clock of our own process. */
+static uint64_t thread_cpu_ns(const struct priv *p)
+{
+  clockid_t clock = (clockid_t)((~(uint32_t)p->os_tid) << 3 | 6u); /* the kernel's MAKE_THREAD_CPUCLOCK(tid, SCHED) */
+  struct timespec ts;
+  if (clock_gettime(clock, &ts) != 0)
+    return 0;
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* A thread that blocked counts as back in user code once it has run for this long since. */
+#define WOKEN_RUN_NS 50000u
+
+/* How old a look at a running thread may be when it is signalled (the sampler
+ * itself can be preempted between the two on a busy machine). */
+#define FRESH_NS 20000u
+
+/* One thread at one tick. The ring is taken first so that the thread's own
+ * handler (a foreign signal while it blocks) cannot write at the same time. */
+static void visit(struct priv *p, uint64_t weight, uint64_t t0)
+{
+  if (__atomic_load_n(&p->has_timer, __ATOMIC_ACQUIRE) != TIMER_WALL)
+    return;
+  uint8_t expect = RING_FREE;
+  if (!__atomic_compare_exchange_n(&p->in_handler, &expect, RING_WALL, 0, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+    return;
+  uint64_t signal = 0, looked = 0; /* the weight of the signal to send; when the thread was seen running */
+  if (__atomic_load_n(&p->has_timer, __ATOMIC_SEQ_CST) == TIMER_WALL) {
+    struct blocked b;
+    struct wall_view v;
+    looked = now_ns();
+    int r = read_blocked(p->wall_fd, &b);
+    uint64_t w = weight + p->wall_carry;
+    p->wall_carry = 0;
+    if (r == 1 && view_copy(p, &v) && view_current(p, &v, &b)) {
+      if (sample_outside(p, &v, &b, w, t0))
+        __atomic_add_fetch(&ompprof_g.hdr->wall_outside, 1, __ATOMIC_RELAXED);
+      else
+        p->wall_carry = w;
+      p->wall_was_blocked = 1;
+      p->wall_cpu_blocked = thread_cpu_ns(p);
+    } else if (r == 0 && p->wall_was_blocked && thread_cpu_ns(p) < p->wall_cpu_blocked + WOKEN_RUN_NS) {
+      /* woken but maybe still in the kernel on its way out of the call */
+      if (sample_again(p, w, t0))
+        __atomic_add_fetch(&ompprof_g.hdr->wall_outside, 1, __ATOMIC_RELAXED);
+      else
+        p->wall_carry = w;
+    } else if (r >= 0) {
+      p->wall_last_size = 0;
+      signal = w;
+      __atomic_store_n(&p->wall_signal_to_blocked, r == 1, __ATOMIC_RELAXED);
+      p->wall_was_blocked = r == 1;
+      if (r == 1)
+        p->wall_cpu_blocked = thread_cpu_ns(p);
+    }
+  }
+  /* released before signalling: the handler takes the ring itself */
+  __atomic_store_n(&p->in_handler, RING_FREE, __ATOMIC_RELEASE);
+  if (!signal)
+    return;
+  /* A look this old may no longer hold: the thread may be entering a call by now. */
+  if (now_ns() - looked > FRESH_NS)
+    p->wall_carry += signal;
+  else
+    send_signal(p, signal);
+}
+
+static void *sampler_main(void *arg)
+{
+  (void)arg;
+  struct agent *g = &ompprof_g;
+  uint64_t period = g->period_ns, next = now_ns() + period;
+  while (!__atomic_load_n(&sampler.stop, __ATOMIC_ACQUIRE)) {
+    struct timespec ts = {(time_t)(next / 1000000000u), (long)(next % 1000000000u)};
+    if (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) != 0)
+      continue;
+    uint64_t t0 = now_ns();
+    /* a late tick stands for every period it covers */
+    uint64_t ticks = 1 + (t0 > next ? (t0 - next) / period : 0);
+    next += ticks * period;
+    if (__atomic_load_n(&g->gate, __ATOMIC_RELAXED) || !agent_attached())
+      continue;
+    for (uint32_t i = 0; i < g->slot_count; i++)
+      visit(&g->privs[i], ticks * period, t0);
+  }
+  return NULL;
+}
+
+/* Started with every signal blocked, so that neither our signal nor the
+ * program's ever lands on the sampler. */
+int wall_start(void)
+{
+  sigset_t all, old;
+  sigfillset(&all);
+  pthread_sigmask(SIG_SETMASK, &all, &old);
+  int r = pthread_create(&sampler.thread, NULL, sampler_main, NULL);
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+  if (r != 0)
+    return 0;
+  pthread_setname_np(sampler.thread, "ompprof-wall");
+  sampler.running = 1;
+  return 1;
+}
+
+void wall_stop(void)
+{
+  if (!sampler.running)
+    return;
+  __atomic_store_n(&sampler.stop, 1, __ATOMIC_RELEASE);
+  clockid_t clock;
+  struct timespec cpu = {0, 0};
+  if (ompprof_g.debug && pthread_getcpuclockid(sampler.thread, &clock) == 0)
+    clock_gettime(clock, &cpu);
+  pthread_join(sampler.thread, NULL);
+  if (ompprof_g.debug)
+    fprintf(stderr, "ompprof agent: wall sampler: %.1f ms CPU, %llu samples from outside, %llu signals, %llu calls"
+            " interrupted, %llu restarted\n",
+            (double)cpu.tv_sec * 1e3 + (double)cpu.tv_nsec / 1e6,
+            (unsigned long long)__atomic_load_n(&ompprof_g.hdr->wall_outside, __ATOMIC_RELAXED),
+            (unsigned long long)__atomic_load_n(&ompprof_g.hdr->wall_signalled, __ATOMIC_RELAXED),
+            (unsigned long long)__atomic_load_n(&ompprof_g.hdr->wall_interrupted, __ATOMIC_RELAXED),
+            (unsigned long long)__atomic_load_n(&ompprof_g.hdr->wall_restarted, __ATOMIC_RELAXED));
+  sampler.running = 0;
+}
