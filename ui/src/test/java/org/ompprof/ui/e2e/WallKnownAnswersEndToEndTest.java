@@ -1,0 +1,54 @@
+package org.ompprof.ui.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/**
+ * Wall-mode known answers (imbalance_sleep.c): in each of R regions thread t of T sleeps or
+ * works (1+2t) units, then waits for the slowest at the barrier. On paper: imbalance (max/mean
+ * work) (2T-1)/T, i.e. load balance T/(2T-1); barrier waiting R*T*(T-1) units; sleeping or
+ * working R*T*T units under the function that does it, as work (a thread sleeping in its own
+ * code is working as far as OpenMP is concerned). Within 5%, with 2 threads and with 4 (twice
+ * this machine's cores: the loaded variant).
+ */
+class WallKnownAnswersEndToEndTest {
+    private static final double UNIT_MS = 20;
+    private static final int REGIONS = 8;
+
+    @TempDir Path work;
+
+    @ParameterizedTest
+    @CsvSource({"sleep, 2", "sleep, 4", "work, 2", "work, 4"})
+    void imbalancedLoop(String mode, int threads) throws Exception {
+        Path profile = work.resolve(mode + threads + ".ompprof");
+        Ompprof.Result r = Ompprof.run(work, Map.of("OMP_NUM_THREADS", Integer.toString(threads)), "record", "-o", profile.toString(),
+                "--", CPrograms.clang("imbalance_sleep").toString(), mode, Double.toString(UNIT_MS / 1000), Integer.toString(REGIONS));
+        assertEquals(0, r.status(), r.err());
+        assertTrue(r.out().contains(threads * threads * REGIONS + " units"), "every sleep ran whole: " + r.out());
+
+        double waiting = BlameTotals.totalMs(work, profile, "time.barrier", 0, null);
+        double paperWaiting = REGIONS * threads * (threads - 1) * UNIT_MS;
+        assertEquals(paperWaiting, waiting, 0.05 * paperWaiting, "barrier waiting");
+
+        String body = mode.equals("sleep") ? "sleep_units" : "work_units";
+        double busy = BlameTotals.totalMs(work, profile, "time.work_parallel", 0, body);
+        double paperBusy = REGIONS * threads * threads * UNIT_MS;
+        assertEquals(paperBusy, busy, 0.05 * paperBusy, body + " as work_parallel");
+
+        Ompprof.Result report = Ompprof.run(work, Map.of(), "report", profile.toString());
+        Matcher m = Pattern.compile("imbalance (\\d+\\.\\d+)").matcher(report.out());
+        assertTrue(m.find(), report.out());
+        double paperImbalance = (2.0 * threads - 1) / threads;
+        assertEquals(paperImbalance, Double.parseDouble(m.group(1)), 0.05 * paperImbalance, "imbalance = 1 / load balance");
+    }
+}
