@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #define OMPPROF_WIRE_MAGIC 0x4d48535250504d4fULL /* "OMPPRSHM" little-endian */
-#define OMPPROF_WIRE_VERSION 2u
+#define OMPPROF_WIRE_VERSION 3u
 
 /* ---------- region layout ----------
  * [RegionHeader, REGION_HEADER_SIZE bytes]
@@ -161,7 +161,7 @@ enum ompprof_record_type {
   OMPPROF_REC_TASK_BATCH_PACKED = 25, /* what TASK_BATCH says, in 2-3 bytes a task */
 };
 
-#define OMPPROF_REC_VERSION 1u
+#define OMPPROF_REC_VERSION 2u
 
 /* 16 bytes; `size` includes the header and is a multiple of 8.
  * A PAD record may be only 8 bytes (size, type, version); nothing else is read. */
@@ -218,8 +218,32 @@ enum ompprof_sample_flags {
                                         is the CPU time the kernel counted since the previous sample */
 };
 
+/* How the handler's frame walk ended (ompprof_sample.walk_stop, low byte). */
+enum ompprof_walk_stop {
+  OMPPROF_WALK_CONTINUE = 0,  /* the walk stopped at ctx (no unwind row, unsupported rule, bad value,
+                                 depth limit, or no walk at all): unwind on from ctx with its snapshot */
+  OMPPROF_WALK_COMPLETE = 1,  /* ctx is the outermost frame (return address undefined or 0) */
+  OMPPROF_WALK_TASK_EXIT = 2, /* ctx is the last frame inside the current task's exit frame (its caller's
+                                 frame would lie past it): what follows is the task's creation context */
+};
+/* ompprof_sample.walk_stop flag: a checking recording (OMPPROF_WALK=check). ctx is then the sampled
+ * registers with a plain snapshot, and the frames are all the walk found, ctx's frame included,
+ * so that the JVM can compare them with its own unwind of the snapshot. */
+#define OMPPROF_WALK_CHECK 0x100u
+#define OMPPROF_MAX_WALK_FRAMES 512u
+
+/* One frame the handler walked: its pc (the sampled rip for the first, else a return address) and
+ * its sp (the sampled rsp for the first, else the CFA of the frame it called). */
+struct ompprof_frame {
+  uint64_t pc;
+  uint64_t sp;
+};
+
 /* OMPPROF_REC_SAMPLE payload, followed by task_levels x ompprof_task_level,
- * parallel_levels x ompprof_parallel_level, then the stack snapshot. */
+ * parallel_levels x ompprof_parallel_level, frame_count x ompprof_frame, then the stack snapshot.
+ * The handler walks the stack with unwind rows derived from the modules' CFI (cfi_table.c,
+ * frame_walk.c): the frames are the ones it walked past, innermost first, and ctx is where the walk
+ * stopped (the sampled registers when frame_count is 0), its snapshot starting at ctx.rsp. */
 struct ompprof_sample {
   uint64_t time_ns;      /* CLOCK_MONOTONIC */
   uint64_t weight_ns;    /* time this sample stands for: period * (1 + overrun) */
@@ -231,6 +255,8 @@ struct ompprof_sample {
   uint32_t task_levels;
   uint32_t parallel_levels;
   struct ompprof_context ctx;
+  uint32_t frame_count;  /* <= OMPPROF_MAX_WALK_FRAMES (+1 with OMPPROF_WALK_CHECK) */
+  uint32_t walk_stop;    /* enum ompprof_walk_stop, | OMPPROF_WALK_CHECK */
 };
 
 struct ompprof_thread_begin {

@@ -33,7 +33,8 @@ _Static_assert(offsetof(struct ompprof_slot_header, state) == 256, "slot header"
 _Static_assert(offsetof(struct ompprof_slot_header, hist) == 320, "slot header");
 _Static_assert(sizeof(struct ompprof_slot_header) <= OMPPROF_SLOT_HEADER_SIZE, "slot header");
 _Static_assert(sizeof(struct ompprof_context) == 32, "context");
-_Static_assert(sizeof(struct ompprof_sample) == 80, "sample");
+_Static_assert(sizeof(struct ompprof_sample) == 88, "sample");
+_Static_assert(sizeof(struct ompprof_frame) == 16, "frame");
 _Static_assert(sizeof(struct ompprof_task_level) == 56, "task level");
 _Static_assert(sizeof(struct ompprof_parallel_level) == 16, "parallel level");
 _Static_assert(sizeof(struct ompprof_parallel_begin) == 96, "parallel begin");
@@ -165,6 +166,8 @@ ompt_start_tool(unsigned int omp_version, const char *runtime_version)
   g->omp_version = omp_version;
   const char *dbg = getenv("OMPPROF_DEBUG");
   g->debug = dbg && *dbg && strcmp(dbg, "0") != 0;
+  const char *walk = getenv("OMPPROF_WALK");
+  g->walk = !walk ? WALK_ON : strcmp(walk, "off") == 0 ? WALK_OFF : strcmp(walk, "check") == 0 ? WALK_CHECK : WALK_ON;
 
   h->agent_start_ns = now_ns();
   if (runtime_version) {

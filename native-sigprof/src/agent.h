@@ -72,6 +72,7 @@ struct priv {
 } __attribute__((aligned(64)));
 
 enum { TIMER_NONE = 0, TIMER_POSIX = 1, TIMER_PERF = 2 };
+enum { WALK_ON = 0, WALK_OFF = 1, WALK_CHECK = 2 };
 
 /* TLS is only ever a pointer (initial-exec: the library is dlopen'ed and the
  * general-dynamic model may allocate on first access, i.e. malloc in a
@@ -103,6 +104,7 @@ struct agent {
   int signo;        /* the sampling signal */
   int sampling_off; /* 1: the program owns the signal, no timer is armed */
   int cpu_timers_only; /* cpu mode: POSIX CPU-clock timers, no perf events (OMPPROF_REGION_CPU_TIMERS) */
+  int walk;            /* WALK_*: the handler's frame walk (OMPPROF_WALK=off|check, for tests and benchmarks) */
 
   ompt_set_callback_t set_callback;
   ompt_get_state_t get_state;

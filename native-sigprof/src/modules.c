@@ -24,6 +24,7 @@
 
 #include "agent.h"
 #include "capture.h"
+#include "cfi_table.h"
 
 #define MOD_TABLE_CAP 4096u
 #define VDSO_IMAGE_CAP (64u * 1024u)
@@ -370,6 +371,7 @@ void modules_rescan(struct priv *p, int force)
   dl_iterate_phdr(scan_cb, &sc);
   unload_vanished(p);
   refresh_code_ranges();
+  cfi_tables_refresh();
   if (sc.counted) {
     __atomic_store_n(&last_adds, sc.adds, __ATOMIC_RELAXED);
     __atomic_store_n(&last_subs, sc.subs, __ATOMIC_RELAXED);
