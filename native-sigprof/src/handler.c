@@ -201,7 +201,7 @@ static void take_sample(struct priv *p, const siginfo_t *si, const ucontext_t *u
     s->frame_count = nf;
     /* a slot claimed in here has no bounds yet: snapshot_len says NO_BOUNDS */
     uint32_t n = 0;
-    if ((s->walk_stop & 0xffu) == OMPPROF_WALK_CONTINUE) {
+    if ((s->walk_stop & 0xffu) == OMPPROF_WALK_CONTINUE || (s->walk_stop & OMPPROF_WALK_CHECK)) {
       n = snapshot_len(&ctx, p->stack_lo, p->stack_hi, g->stack_bytes);
       ctx.stack_len = n;
       if (!(s->walk_stop & OMPPROF_WALK_CHECK))

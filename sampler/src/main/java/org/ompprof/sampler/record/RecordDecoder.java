@@ -283,8 +283,12 @@ public final class RecordDecoder {
         long tasks = Integer.toUnsignedLong(u32(rec, P + Wire.Sample.TASK_LEVELS));
         long parallels = Integer.toUnsignedLong(u32(rec, P + Wire.Sample.PARALLEL_LEVELS));
         if (tasks > Wire.MAX_LEVELS || parallels > Wire.MAX_LEVELS) return -1;
+        long frames = Integer.toUnsignedLong(u32(rec, P + Wire.Sample.FRAME_COUNT));
+        int stop = u32(rec, P + Wire.Sample.WALK_STOP);
+        if (frames > Wire.MAX_WALK_FRAMES + 1 || (stop & ~(0xff | Wire.WALK_CHECK)) != 0
+                || (stop & 0xff) > Wire.WALK_TASK_EXIT) return -1;
         return P + Wire.Sample.SIZEOF + tasks * Wire.TaskLevel.SIZEOF + parallels * Wire.ParallelLevel.SIZEOF
-                + stackLen(rec, P + Wire.Sample.CTX);
+                + frames * Wire.WalkedFrame.SIZEOF + stackLen(rec, P + Wire.Sample.CTX);
     }
 
     private static long moduleSize(MemorySegment rec) {
@@ -312,10 +316,19 @@ public final class RecordDecoder {
             parallelLevels.add(new ParallelLevel(u64(rec, off + Wire.ParallelLevel.PARALLEL_ID),
                     u32(rec, off + Wire.ParallelLevel.TEAM_SIZE), u32(rec, off + Wire.ParallelLevel.INFO_RESULT)));
         }
+        int frames = u32(rec, p + Wire.Sample.FRAME_COUNT);
+        long[] pcs = new long[frames];
+        long[] sps = new long[frames];
+        for (int i = 0; i < frames; i++, off += Wire.WalkedFrame.SIZEOF) {
+            pcs[i] = u64(rec, off + Wire.WalkedFrame.PC);
+            sps[i] = u64(rec, off + Wire.WalkedFrame.SP);
+        }
+        Walk walk = frames == 0 && u32(rec, p + Wire.Sample.WALK_STOP) == Wire.WALK_CONTINUE ? Walk.NONE
+                : new Walk(pcs, sps, u32(rec, p + Wire.Sample.WALK_STOP));
         return new SampleRecord(seq, u64(rec, p + Wire.Sample.TIME_NS), u64(rec, p + Wire.Sample.WEIGHT_NS),
                 u32(rec, p + Wire.Sample.OS_TID), i32(rec, p + Wire.Sample.OMP_THREAD_NUM), u32(rec, p + Wire.Sample.STATE),
                 u32(rec, p + Wire.Sample.FLAGS), u64(rec, p + Wire.Sample.WAIT_ID), taskLevels, parallelLevels,
-                context(rec, p + Wire.Sample.CTX, off, shareStack));
+                context(rec, p + Wire.Sample.CTX, off, shareStack), walk);
     }
 
     private static TaskLevel taskLevel(MemorySegment rec, long off) {

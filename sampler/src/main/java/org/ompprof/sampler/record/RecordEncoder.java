@@ -91,7 +91,8 @@ public final class RecordEncoder {
 
     private static byte[] sample(SampleRecord r) {
         long levels = (long) r.taskLevels().size() * Wire.TaskLevel.SIZEOF + (long) r.parallelLevels().size() * Wire.ParallelLevel.SIZEOF;
-        MemorySegment s = start(r, P + Wire.Sample.SIZEOF + levels + r.context().stackLength());
+        long frames = (long) r.walk().count() * Wire.WalkedFrame.SIZEOF;
+        MemorySegment s = start(r, P + Wire.Sample.SIZEOF + levels + frames + r.context().stackLength());
         put64(s, P + Wire.Sample.WEIGHT_NS, r.weightNs());
         put32(s, P + Wire.Sample.OS_TID, r.osTid());
         put32(s, P + Wire.Sample.OMP_THREAD_NUM, r.ompThreadNum());
@@ -110,6 +111,12 @@ public final class RecordEncoder {
             put32(s, off + Wire.ParallelLevel.TEAM_SIZE, l.teamSize());
             put32(s, off + Wire.ParallelLevel.INFO_RESULT, l.infoResult());
             off += Wire.ParallelLevel.SIZEOF;
+        }
+        put32(s, P + Wire.Sample.FRAME_COUNT, r.walk().count());
+        put32(s, P + Wire.Sample.WALK_STOP, r.walk().stop());
+        for (int i = 0; i < r.walk().count(); i++, off += Wire.WalkedFrame.SIZEOF) {
+            put64(s, off + Wire.WalkedFrame.PC, r.walk().pc(i));
+            put64(s, off + Wire.WalkedFrame.SP, r.walk().sp(i));
         }
         context(s, P + Wire.Sample.CTX, off, r.context());
         return bytes(s);
