@@ -25,7 +25,7 @@ public final class TestRecords {
         long t = rnd.nextLong(1, Long.MAX_VALUE);
         return switch (type) {
             case Wire.REC_SAMPLE -> new SampleRecord(seq, t, rnd.nextLong(), rnd.nextInt(), rnd.nextInt(), rnd.nextInt(),
-                    rnd.nextInt(), rnd.nextLong(), taskLevels(rnd), parallelLevels(rnd), context(rnd));
+                    rnd.nextInt(), rnd.nextLong(), taskLevels(rnd), parallelLevels(rnd), context(rnd), walk(rnd));
             case Wire.REC_THREAD_BEGIN -> new ThreadBegin(seq, t, rnd.nextInt(), rnd.nextInt(5), rnd.nextLong(), rnd.nextLong(), rnd.nextInt(64));
             case Wire.REC_THREAD_END -> new ThreadEnd(seq, t);
             case Wire.REC_PARALLEL_BEGIN -> new ParallelBegin(seq, t, rnd.nextLong(), rnd.nextLong(), rnd.nextLong(),
@@ -126,6 +126,18 @@ public final class TestRecords {
         return new ModuleLoad(seq, t, rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextLong(),
                 rnd.nextLong(), rnd.nextLong(), rnd.nextInt(32), rnd.nextInt(), segments, path,
                 HexFormat.of().formatHex(buildId), bytes(rnd, rnd.nextInt(0, 200)));
+    }
+
+    /** No walk, or a walk of up to 600 frames that stopped for any reason (checking or not). */
+    static Walk walk(Random rnd) {
+        if (rnd.nextInt(4) == 0) return Walk.NONE;
+        int n = rnd.nextInt(4) == 0 ? rnd.nextInt(Wire.MAX_WALK_FRAMES + 2) : rnd.nextInt(1, 12);
+        long[] pcs = new long[n], sps = new long[n];
+        for (int i = 0; i < n; i++) {
+            pcs[i] = rnd.nextLong();
+            sps[i] = rnd.nextLong();
+        }
+        return new Walk(pcs, sps, rnd.nextInt(3) | (rnd.nextBoolean() ? Wire.WALK_CHECK : 0));
     }
 
     /** Record equality with segments compared by content (records compare segments by identity). */
