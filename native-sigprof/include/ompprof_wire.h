@@ -129,6 +129,7 @@ struct ompprof_slot_header {
   uint64_t mutex_marked;   /* 304 samples that found the thread waiting for a mutex (marked it) */
   uint64_t mutex_table_full; /* 312 marks that found the waited-for table full (holds then over-recorded) */
   uint32_t hist[OMPPROF_HIST_BUCKETS]; /* 320: handler cost histogram */
+  uint64_t sample_bytes;   /* 1440 bytes of sample records written to the sample ring (cumulative over owners) */
 };
 
 /* ---------- records ---------- */

@@ -211,7 +211,9 @@ static void take_sample(struct priv *p, const siginfo_t *si, const ucontext_t *u
     uint8_t *snapshot = (uint8_t *)(frames + nf);
     snapshot_copy(snapshot, ctx.rsp, n);
     fill_header(h, OMPPROF_REC_SAMPLE, 0, p->thread_seq);
-    ring_commit(&p->sample, &res, (uint32_t)(snapshot - res.rec + RING_ALIGN8(n)));
+    uint32_t bytes = (uint32_t)(snapshot - res.rec + RING_ALIGN8(n));
+    ring_commit(&p->sample, &res, bytes);
+    bump64(&p->slot->sample_bytes, bytes);
   }
 
   uint64_t dt = now_ns() - t0;

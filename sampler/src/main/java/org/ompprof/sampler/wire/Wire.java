@@ -206,6 +206,7 @@ public final class Wire {
         public static final int MUTEX_TABLE_FULL = 312;
         public static final int HIST = 320;
         public static final int SIZEOF_HIST = 4 * HIST_BUCKETS;
+        public static final int SAMPLE_BYTES = 1440;
         public static final int SIZEOF = 1440;
     }
 
