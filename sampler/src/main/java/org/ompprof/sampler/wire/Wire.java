@@ -207,7 +207,7 @@ public final class Wire {
         public static final int HIST = 320;
         public static final int SIZEOF_HIST = 4 * HIST_BUCKETS;
         public static final int SAMPLE_BYTES = 1440;
-        public static final int SIZEOF = 1440;
+        public static final int SIZEOF = 1448;
     }
 
     /** {@code struct ompprof_record_header}: the first 16 bytes of every record. */
