@@ -3,7 +3,7 @@
  * starts the runtime and the profiler): run calls descend, which holds a 48 KiB buffer (as image
  * and path buffers are in real libraries) and calls itself six deep before leaf spins:
  * main;run;descend x6;leaf, about 300 KiB of stack. Then deep recurses 300 deep before its own
- * leaf, spin: main;deep;recurse x301;spin. A 16 KiB stack copy reaches neither main.
+ * leaf: main;deep;recurse x301;spin;leaf. A 16 KiB stack copy reaches neither main.
  *   usage: deep_stacks SECONDS_EACH
  */
 #include <omp.h>
