@@ -174,13 +174,39 @@ struct ompprof_record_header {
   uint32_t reserved;
 };
 
+/* How the agent's frame walk ended (ompprof_context.walk_stop, low byte). */
+enum ompprof_walk_stop {
+  OMPPROF_WALK_CONTINUE = 0,  /* the walk stopped at ctx (no unwind row, unsupported rule, bad value,
+                                 depth limit, or no walk at all): unwind on from ctx with its snapshot */
+  OMPPROF_WALK_COMPLETE = 1,  /* ctx is the outermost frame (return address undefined or 0) */
+  OMPPROF_WALK_TASK_EXIT = 2, /* ctx is the last frame inside the current task's exit frame (its caller's
+                                 frame would lie past it): what follows is the task's creation context */
+};
+/* ompprof_context.walk_stop flag: a checking recording (OMPPROF_WALK=check). ctx is then the sampled
+ * registers with a plain snapshot, and the frames are all the walk found, ctx's frame included,
+ * so that the JVM can compare them with its own unwind of the snapshot. */
+#define OMPPROF_WALK_CHECK 0x100u
+#define OMPPROF_MAX_WALK_FRAMES 512u
+
+/* One frame the handler walked: its pc (the sampled rip for the first, else a return address) and
+ * its sp (the sampled rsp for the first, else the CFA of the frame it called). */
+struct ompprof_frame {
+  uint64_t pc;
+  uint64_t sp;
+};
+
 /* Register/stack capture shared by samples and callback records that carry
- * a calling context. The snapshot is `stack_len` bytes of memory starting
- * at address `rsp`, padded to 8 in the record. */
+ * a calling context. The record goes on with frame_count x ompprof_frame, the
+ * frames the agent walked with its unwind rows (cfi_table.c, frame_walk.c),
+ * innermost first, then the snapshot: `stack_len` bytes of memory starting at
+ * address `rsp`, padded to 8. rip, rsp and rbp are where the walk stopped (the
+ * captured registers when frame_count is 0), and the snapshot starts there. */
 struct ompprof_context {
   uint64_t rip, rsp, rbp;
   uint32_t stack_len;  /* bytes copied */
   uint32_t ctx_flags;  /* enum ompprof_ctx_flags */
+  uint32_t frame_count; /* <= OMPPROF_MAX_WALK_FRAMES (+1 with OMPPROF_WALK_CHECK) */
+  uint32_t walk_stop;   /* enum ompprof_walk_stop, | OMPPROF_WALK_CHECK */
 };
 enum ompprof_ctx_flags {
   OMPPROF_CTX_TRUNCATED = 1,     /* stack continued past stack_bytes */
@@ -219,32 +245,8 @@ enum ompprof_sample_flags {
                                         is the CPU time the kernel counted since the previous sample */
 };
 
-/* How the handler's frame walk ended (ompprof_sample.walk_stop, low byte). */
-enum ompprof_walk_stop {
-  OMPPROF_WALK_CONTINUE = 0,  /* the walk stopped at ctx (no unwind row, unsupported rule, bad value,
-                                 depth limit, or no walk at all): unwind on from ctx with its snapshot */
-  OMPPROF_WALK_COMPLETE = 1,  /* ctx is the outermost frame (return address undefined or 0) */
-  OMPPROF_WALK_TASK_EXIT = 2, /* ctx is the last frame inside the current task's exit frame (its caller's
-                                 frame would lie past it): what follows is the task's creation context */
-};
-/* ompprof_sample.walk_stop flag: a checking recording (OMPPROF_WALK=check). ctx is then the sampled
- * registers with a plain snapshot, and the frames are all the walk found, ctx's frame included,
- * so that the JVM can compare them with its own unwind of the snapshot. */
-#define OMPPROF_WALK_CHECK 0x100u
-#define OMPPROF_MAX_WALK_FRAMES 512u
-
-/* One frame the handler walked: its pc (the sampled rip for the first, else a return address) and
- * its sp (the sampled rsp for the first, else the CFA of the frame it called). */
-struct ompprof_frame {
-  uint64_t pc;
-  uint64_t sp;
-};
-
 /* OMPPROF_REC_SAMPLE payload, followed by task_levels x ompprof_task_level,
- * parallel_levels x ompprof_parallel_level, frame_count x ompprof_frame, then the stack snapshot.
- * The handler walks the stack with unwind rows derived from the modules' CFI (cfi_table.c,
- * frame_walk.c): the frames are the ones it walked past, innermost first, and ctx is where the walk
- * stopped (the sampled registers when frame_count is 0), its snapshot starting at ctx.rsp. */
+ * parallel_levels x ompprof_parallel_level, then ctx's frames and snapshot. */
 struct ompprof_sample {
   uint64_t time_ns;      /* CLOCK_MONOTONIC */
   uint64_t weight_ns;    /* time this sample stands for: period * (1 + overrun) */
@@ -256,8 +258,6 @@ struct ompprof_sample {
   uint32_t task_levels;
   uint32_t parallel_levels;
   struct ompprof_context ctx;
-  uint32_t frame_count;  /* <= OMPPROF_MAX_WALK_FRAMES (+1 with OMPPROF_WALK_CHECK) */
-  uint32_t walk_stop;    /* enum ompprof_walk_stop, | OMPPROF_WALK_CHECK */
 };
 
 struct ompprof_thread_begin {

@@ -32,15 +32,15 @@ _Static_assert(sizeof(struct ompprof_region_header) <= OMPPROF_REGION_HEADER_SIZ
 _Static_assert(offsetof(struct ompprof_slot_header, state) == 256, "slot header");
 _Static_assert(offsetof(struct ompprof_slot_header, hist) == 320, "slot header");
 _Static_assert(sizeof(struct ompprof_slot_header) <= OMPPROF_SLOT_HEADER_SIZE, "slot header");
-_Static_assert(sizeof(struct ompprof_context) == 32, "context");
 _Static_assert(sizeof(struct ompprof_sample) == 88, "sample");
 _Static_assert(sizeof(struct ompprof_frame) == 16, "frame");
+_Static_assert(sizeof(struct ompprof_context) == 40, "context");
 _Static_assert(sizeof(struct ompprof_task_level) == 56, "task level");
 _Static_assert(sizeof(struct ompprof_parallel_level) == 16, "parallel level");
-_Static_assert(sizeof(struct ompprof_parallel_begin) == 96, "parallel begin");
+_Static_assert(sizeof(struct ompprof_parallel_begin) == 104, "parallel begin");
 _Static_assert(offsetof(struct ompprof_parallel_begin, ctx) + sizeof(struct ompprof_context) ==
                    sizeof(struct ompprof_parallel_begin), "context must end the record body");
-_Static_assert(sizeof(struct ompprof_task_create) == 96, "task create");
+_Static_assert(sizeof(struct ompprof_task_create) == 104, "task create");
 _Static_assert(offsetof(struct ompprof_task_create, ctx) + sizeof(struct ompprof_context) ==
                    sizeof(struct ompprof_task_create), "context must end the record body");
 _Static_assert(sizeof(struct ompprof_module) == 128, "module");

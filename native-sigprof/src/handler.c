@@ -167,6 +167,8 @@ static void take_sample(struct priv *p, const siginfo_t *si, const ucontext_t *u
   ctx.rbp = (uint64_t)uc->uc_mcontext.gregs[REG_RBP];
   ctx.stack_len = 0;
   ctx.ctx_flags = 0;
+  ctx.frame_count = 0;
+  ctx.walk_stop = 0;
   struct ring_res res;
   if (ring_reserve(&p->sample, SAMPLE_FIXED + (uint32_t)RING_ALIGN8(g->stack_bytes), &res)) {
     struct ompprof_record_header *h = (struct ompprof_record_header *)(void *)res.rec;
@@ -197,14 +199,14 @@ static void take_sample(struct priv *p, const siginfo_t *si, const ucontext_t *u
     }
     const struct ompprof_task_level *level0 = (const struct ompprof_task_level *)(const void *)(s + 1);
     struct ompprof_frame *frames = (struct ompprof_frame *)(void *)((uint8_t *)(s + 1) + levels_bytes);
-    uint32_t nf = walk_frames(p, &ctx, level0, s->task_levels, frames, &s->walk_stop);
-    s->frame_count = nf;
+    uint32_t nf = walk_frames(p, &ctx, level0, s->task_levels, frames, &ctx.walk_stop);
+    ctx.frame_count = nf;
     /* a slot claimed in here has no bounds yet: snapshot_len says NO_BOUNDS */
     uint32_t n = 0;
-    if ((s->walk_stop & 0xffu) == OMPPROF_WALK_CONTINUE || (s->walk_stop & OMPPROF_WALK_CHECK)) {
+    if ((ctx.walk_stop & 0xffu) == OMPPROF_WALK_CONTINUE || (ctx.walk_stop & OMPPROF_WALK_CHECK)) {
       n = snapshot_len(&ctx, p->stack_lo, p->stack_hi, g->stack_bytes);
       ctx.stack_len = n;
-      if (!(s->walk_stop & OMPPROF_WALK_CHECK))
+      if (!(ctx.walk_stop & OMPPROF_WALK_CHECK))
         n = trim_to_task(&ctx, level0, s->task_levels, n);
     }
     s->ctx = ctx;

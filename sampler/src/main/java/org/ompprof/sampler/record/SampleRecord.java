@@ -14,19 +14,16 @@ import org.ompprof.sampler.wire.Wire;
  * @param context where the handler's frame walk stopped (see {@link Walk}), with the snapshot from there
  */
 public record SampleRecord(int threadSeq, long timeNs, long weightNs, int osTid, int ompThreadNum, int state, int flags,
-        long waitId, List<TaskLevel> taskLevels, List<ParallelLevel> parallelLevels, Context context, Walk walk)
+        long waitId, List<TaskLevel> taskLevels, List<ParallelLevel> parallelLevels, Context context)
         implements WireRecord {
     public SampleRecord {
         taskLevels = List.copyOf(taskLevels);
         parallelLevels = List.copyOf(parallelLevels);
-        java.util.Objects.requireNonNull(walk, "walk");
     }
 
-    /** A sample without a walk: the context is the sampled registers and its snapshot. */
-    public SampleRecord(int threadSeq, long timeNs, long weightNs, int osTid, int ompThreadNum, int state, int flags,
-            long waitId, List<TaskLevel> taskLevels, List<ParallelLevel> parallelLevels, Context context) {
-        this(threadSeq, timeNs, weightNs, osTid, ompThreadNum, state, flags, waitId, taskLevels, parallelLevels, context,
-                Walk.NONE);
+    /** The frames the handler walked (the context's). */
+    public Walk walk() {
+        return context.walk();
     }
 
     @Override

@@ -231,7 +231,9 @@ public final class Wire {
         public static final int RBP = 16;
         public static final int STACK_LEN = 24;
         public static final int CTX_FLAGS = 28;
-        public static final int SIZEOF = 32;
+        public static final int FRAME_COUNT = 32;
+        public static final int WALK_STOP = 36;
+        public static final int SIZEOF = 40;
     }
 
     /** {@code struct ompprof_task_level}. */
@@ -274,8 +276,6 @@ public final class Wire {
         public static final int TASK_LEVELS = 40;
         public static final int PARALLEL_LEVELS = 44;
         public static final int CTX = 48;
-        public static final int FRAME_COUNT = 80;
-        public static final int WALK_STOP = 84;
         public static final int SIZEOF = 88;
     }
 
@@ -323,7 +323,7 @@ public final class Wire {
         public static final int FLAGS = 52;
         public static final int SHAPE = 56;
         public static final int CTX = 64;
-        public static final int SIZEOF = 96;
+        public static final int SIZEOF = 104;
     }
 
     /** {@code struct ompprof_parallel_end}. */
@@ -366,7 +366,7 @@ public final class Wire {
         public static final int HAS_DEPENDENCES = 52;
         public static final int SHAPE = 56;
         public static final int CTX = 64;
-        public static final int SIZEOF = 96;
+        public static final int SIZEOF = 104;
     }
 
     /** {@code struct ompprof_task_schedule}. */

@@ -82,8 +82,8 @@ class RecordDecoderTest {
         Le.put16(s, 6, rnd.nextInt(10) == 0 ? Wire.REC_VERSION + 1 : Wire.REC_VERSION);
         if (rnd.nextBoolean() && size >= 16 + 48) Le.put32(s, 16 + Wire.Sample.TASK_LEVELS, rnd.nextInt(3));
         if (rnd.nextBoolean() && size >= 16 + 80) Le.put32(s, 16 + Wire.Sample.CTX + Wire.Context.STACK_LEN, rnd.nextInt(64));
-        if (rnd.nextBoolean() && size >= 16 + 88) Le.put32(s, 16 + Wire.Sample.FRAME_COUNT, rnd.nextInt(4));
-        if (rnd.nextBoolean() && size >= 16 + 88) Le.put32(s, 16 + Wire.Sample.WALK_STOP, rnd.nextInt(4));
+        if (rnd.nextBoolean() && size >= 16 + 88) Le.put32(s, 16 + Wire.Sample.CTX + Wire.Context.FRAME_COUNT, rnd.nextInt(4));
+        if (rnd.nextBoolean() && size >= 16 + 88) Le.put32(s, 16 + Wire.Sample.CTX + Wire.Context.WALK_STOP, rnd.nextInt(4));
     }
 
     @ParameterizedTest
@@ -131,12 +131,12 @@ class RecordDecoderTest {
         Le.put32(s, 16 + Wire.Sample.TASK_LEVELS, 17);
         assertTrue(RecordDecoder.problem(s).contains("sample"), RecordDecoder.problem(s));
         Le.put32(s, 16 + Wire.Sample.TASK_LEVELS, 0);
-        Le.put32(s, 16 + Wire.Sample.FRAME_COUNT, Wire.MAX_WALK_FRAMES + 2);
+        Le.put32(s, 16 + Wire.Sample.CTX + Wire.Context.FRAME_COUNT, Wire.MAX_WALK_FRAMES + 2);
         assertTrue(RecordDecoder.problem(s).contains("sample"), RecordDecoder.problem(s));
-        Le.put32(s, 16 + Wire.Sample.FRAME_COUNT, 0);
-        Le.put32(s, 16 + Wire.Sample.WALK_STOP, 7);
+        Le.put32(s, 16 + Wire.Sample.CTX + Wire.Context.FRAME_COUNT, 0);
+        Le.put32(s, 16 + Wire.Sample.CTX + Wire.Context.WALK_STOP, 7);
         assertTrue(RecordDecoder.problem(s).contains("sample"), RecordDecoder.problem(s));
-        Le.put32(s, 16 + Wire.Sample.WALK_STOP, 0);
+        Le.put32(s, 16 + Wire.Sample.CTX + Wire.Context.WALK_STOP, 0);
         Le.put16(s, Wire.RecordHeader.TYPE, 99);
         assertTrue(RecordDecoder.problem(s).contains("unknown record type 99"));
         assertTrue(RecordDecoder.problem(MemorySegment.ofArray(new byte[8])).contains("shorter than its header"));

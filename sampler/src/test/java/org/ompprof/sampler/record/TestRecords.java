@@ -25,7 +25,7 @@ public final class TestRecords {
         long t = rnd.nextLong(1, Long.MAX_VALUE);
         return switch (type) {
             case Wire.REC_SAMPLE -> new SampleRecord(seq, t, rnd.nextLong(), rnd.nextInt(), rnd.nextInt(), rnd.nextInt(),
-                    rnd.nextInt(), rnd.nextLong(), taskLevels(rnd), parallelLevels(rnd), context(rnd), walk(rnd));
+                    rnd.nextInt(), rnd.nextLong(), taskLevels(rnd), parallelLevels(rnd), context(rnd));
             case Wire.REC_THREAD_BEGIN -> new ThreadBegin(seq, t, rnd.nextInt(), rnd.nextInt(5), rnd.nextLong(), rnd.nextLong(), rnd.nextInt(64));
             case Wire.REC_THREAD_END -> new ThreadEnd(seq, t);
             case Wire.REC_PARALLEL_BEGIN -> new ParallelBegin(seq, t, rnd.nextLong(), rnd.nextLong(), rnd.nextLong(),
@@ -91,7 +91,8 @@ public final class TestRecords {
     }
 
     private static Context context(Random rnd) {
-        return new Context(rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextInt(8), bytes(rnd, rnd.nextInt(0, 300)));
+        return new Context(rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextInt(8), bytes(rnd, rnd.nextInt(0, 300)),
+                walk(rnd));
     }
 
     private static MemorySegment bytes(Random rnd, int n) {

@@ -42,8 +42,13 @@ final class ContextUnwinder {
         this.clock = clock;
     }
 
-    /** @param exitFrame the task's OMPT exit frame, 0 to unwind the whole snapshot */
+    /** As {@link #unwind(Context, Walk, long)} with the context's own walk. */
     UnwindResult unwind(Context c, long exitFrame) {
+        return unwind(c, c.walk(), exitFrame);
+    }
+
+    /** The snapshot alone, from the context's registers. */
+    private UnwindResult unwindSnapshot(Context c, long exitFrame) {
         Stage was = clock.enter(Stage.UNWIND);
         try {
             return unwindTimed(c, exitFrame);
@@ -54,13 +59,13 @@ final class ContextUnwinder {
     }
 
     /**
-     * A sample: the frames the agent's handler walked, then, where its walk stopped short, the
-     * unwind of the snapshot from there; cut at the task's exit frame as {@link #unwind(Context, long)} is.
+     * The frames the agent walked, then, where its walk stopped short, the unwind of the snapshot
+     * from there; cut just above the task's exit frame.
      *
      * @param exitFrame the task's OMPT exit frame, 0 to unwind the whole stack
      */
     UnwindResult unwind(Context c, Walk walk, long exitFrame) {
-        if (walk.isCheck() || walk.count() == 0 && walk.stopKind() == Wire.WALK_CONTINUE) return unwind(c, exitFrame);
+        if (walk.isCheck() || walk.count() == 0 && walk.stopKind() == Wire.WALK_CONTINUE) return unwindSnapshot(c, exitFrame);
         Stage was = clock.enter(Stage.UNWIND);
         try {
             return walked(c, walk, exitFrame);

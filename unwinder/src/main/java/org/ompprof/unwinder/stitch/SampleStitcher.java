@@ -83,7 +83,7 @@ final class SampleStitcher {
      *     thread's root, shown from {@code main}
      */
     private StitchedSample taskPath(SampleRecord s, ContextNode context, long exitFrame, long enterFrame, boolean toMain) {
-        UnwindResult r = unwinder.unwind(s.context(), s.walk(), exitFrame);
+        UnwindResult r = unwinder.unwind(s.context(), exitFrame);
         List<Frame> frames = r.frames();
         TaskWindow w = TaskWindow.of(frames, exitFrame, enterFrame);
         tally.inexactFrameMatches += w.inexact();
