@@ -243,6 +243,9 @@ static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num
     __atomic_or_fetch(&g->hdr->signal_problems, OMPPROF_SIGNAL_TAKEN, __ATOMIC_RELAXED);
   }
   callbacks_register();
+  /* before the first timer is armed: a sample taken while no unwind rows exist yet can only
+   * carry a stack slice, which the deep stacks this is for do not fit in */
+  modules_build_unwind_tables();
 
   struct priv *p = priv_for_callback();
   if (p) {

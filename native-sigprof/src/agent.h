@@ -194,6 +194,7 @@ void handler_quiesce(void);
 /* modules.c */
 int modules_init(void);
 void modules_rescan(struct priv *p, int force);
+void modules_build_unwind_tables(void); /* the frame walk's rows (cfi_table.h) for the objects loaded now */
 
 /* callbacks.c */
 void callbacks_register(void);

@@ -350,6 +350,13 @@ __attribute__((visibility("default"))) void ompprof_objclose(void)
   modules_rescan(priv_for_agent(), 1);
 }
 
+void modules_build_unwind_tables(void)
+{
+  pthread_mutex_lock(&mod_lock);
+  cfi_tables_refresh();
+  pthread_mutex_unlock(&mod_lock);
+}
+
 void modules_rescan(struct priv *p, int force)
 {
   if (!p || !table)
