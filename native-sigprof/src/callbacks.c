@@ -167,16 +167,32 @@ static uint64_t creation_shape(const struct ompprof_context *ctx, const struct o
   return h | 1;
 }
 
-/* Whether this thread sent the stack of a creation of this shape before. */
+/* Whether this thread sent the stack of a creation of this shape before. Two places a shape may sit in (two independent bits of its hash): two hot shapes that share one
+ * place (a recursion alternating between two creation sites) would otherwise evict each other and
+ * send their stacks on every creation. */
+static uint32_t shape_slot(uint64_t shape, int second)
+{
+  return (uint32_t)((second ? shape >> 24 : shape >> 8) % SHAPE_CACHE);
+}
+
 static int shape_sent(const struct priv *p, uint64_t shape)
 {
-  return p->shapes[(shape >> 8) % SHAPE_CACHE] == shape;
+  return p->shapes[shape_slot(shape, 0)] == shape || p->shapes[shape_slot(shape, 1)] == shape;
 }
 
 /* Only once the JVM is sure to get the snapshot. */
 static void shape_mark_sent(struct priv *p, uint64_t shape)
 {
-  p->shapes[(shape >> 8) % SHAPE_CACHE] = shape;
+  uint64_t *first = &p->shapes[shape_slot(shape, 0)], *second = &p->shapes[shape_slot(shape, 1)];
+  if (*first == 0 || *second != 0) {
+    /* the older occupant of the first place moves to its own other place only if that is free */
+    uint64_t old = *first;
+    *first = shape;
+    if (old && p->shapes[shape_slot(old, 1)] == 0)
+      p->shapes[shape_slot(old, 1)] = old;
+  } else {
+    *second = shape;
+  }
 }
 
 static void on_thread_begin(ompt_thread_t type, ompt_data_t *thread_data)

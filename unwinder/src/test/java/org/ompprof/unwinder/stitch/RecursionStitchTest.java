@@ -63,6 +63,9 @@ class RecursionStitchTest {
     @Test
     void countersAddUp() {
         Expect.consistent(run);
-        assertFalse(run.counters().samples(StitchedSample.Kind.UNRESOLVED) > 0, run.counters().toString());
+        assertFalse(run.counters().samples(StitchedSample.Kind.UNRESOLVED) > 0, run.counters() + "\n" + run.samples().stream()
+                .filter(p -> p.stitched().sample().kind() == StitchedSample.Kind.UNRESOLVED).map(p -> p + " " + p.raw().walk()
+                        + " rip 0x" + Long.toHexString(p.raw().context().rip()) + " stack " + p.raw().context().stackLength())
+                .toList());
     }
 }
