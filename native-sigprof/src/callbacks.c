@@ -78,9 +78,14 @@ static uint32_t context_walk(struct priv *p, struct ompprof_context *ctx, uint64
     struct walk_bounds b = {ctx->rsp, p->stack_hi, exit_frame > ctx->rsp ? exit_frame + EXIT_FRAME_CFA : UINT64_MAX,
                             CONTEXT_WALK_FRAMES};
     nf = frame_walk(cfi_tables_current(), &at, &b, out, &stop);
-    ctx->rip = at.pc;
-    ctx->rsp = at.sp;
-    ctx->rbp = at.bp;
+    if (stop & WALK_STOPPED_AT_RULE) {
+      nf = 0; /* the snapshot from the captured registers (frame_walk.h) */
+      stop = OMPPROF_WALK_CONTINUE;
+    } else {
+      ctx->rip = at.pc;
+      ctx->rsp = at.sp;
+      ctx->rbp = at.bp;
+    }
   }
   ctx->frame_count = nf;
   ctx->walk_stop = stop;

@@ -35,6 +35,10 @@ uint32_t frame_walk(const struct cfi_tables *t, struct walk_regs *at, const stru
     const struct cfi_row *row = cfi_find(t, at->pc - (uint64_t)return_address, &bias);
     if (!row)
       return n;
+    if (row->rule == CFI_UNSUPPORTED) {
+      *stop |= WALK_STOPPED_AT_RULE;
+      return n;
+    }
     if (row->rule == CFI_OUTERMOST) {
       *stop = OMPPROF_WALK_COMPLETE;
       return n;

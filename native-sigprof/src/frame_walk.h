@@ -24,9 +24,16 @@ struct walk_bounds {
   uint32_t max;     /* frames to write at most */
 };
 
+/* Set in *stop (never written to a record) when the walk stopped at a rule it does
+ * not apply (a CFA in another register, an expression, a signal frame): the JVM's
+ * unwinder could apply it, but may need registers that frames further in saved and
+ * the walk did not track (rbx for the loader's _dl_runtime_resolve), so callers
+ * send the stack from the sampled registers instead of from the stop. */
+#define WALK_STOPPED_AT_RULE 0x10000u
+
 /* Walks from `at` (which it leaves at the frame where the walk stopped), writing
  * the frames passed to `out`; returns their number and sets `*stop` to an
- * enum ompprof_walk_stop. */
+ * enum ompprof_walk_stop, with WALK_STOPPED_AT_RULE where that applies. */
 uint32_t frame_walk(const struct cfi_tables *t, struct walk_regs *at, const struct walk_bounds *b,
                     struct ompprof_frame *out, uint32_t *stop); /* signal-safe */
 

@@ -130,11 +130,15 @@ static uint32_t walk_frames(const struct priv *p, struct ompprof_context *ctx, c
                          ? level0->exit_frame + EXIT_FRAME_CFA : UINT64_MAX;
   struct walk_bounds b = {ctx->rsp, p->stack_hi, stop_sp, OMPPROF_MAX_WALK_FRAMES};
   uint32_t n = frame_walk(cfi_tables_current(), &at, &b, out, stop);
+  int at_rule = (*stop & WALK_STOPPED_AT_RULE) != 0;
+  *stop &= ~WALK_STOPPED_AT_RULE;
   if (mode == WALK_CHECK) {
     out[n++] = (struct ompprof_frame){at.pc, at.sp};
     *stop |= OMPPROF_WALK_CHECK;
     return n;
   }
+  if (at_rule)
+    return 0; /* the snapshot from the sampled registers, as without a walk */
   ctx->rip = at.pc;
   ctx->rsp = at.sp;
   ctx->rbp = at.bp;
