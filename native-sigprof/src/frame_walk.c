@@ -29,10 +29,15 @@ uint32_t frame_walk(const struct cfi_tables *t, struct walk_regs *at, const stru
   *stop = OMPPROF_WALK_CONTINUE;
   if (!t || at->sp < b->lo || at->sp >= b->hi)
     return 0;
+  /* recursion returns to the same address frame after frame: its row is looked up once */
+  uint64_t last_lookup = 0, bias;
+  const struct cfi_row *row = NULL;
   for (int return_address = 0; n < b->max; return_address = 1) {
-    uint64_t bias;
     /* a return address may be the last byte of its function (a call to a noreturn function) */
-    const struct cfi_row *row = cfi_find(t, at->pc - (uint64_t)return_address, &bias);
+    uint64_t lookup = at->pc - (uint64_t)return_address;
+    if (!row || lookup != last_lookup)
+      row = cfi_find(t, lookup, &bias);
+    last_lookup = lookup;
     if (!row)
       return n;
     if (row->rule == CFI_UNSUPPORTED) {
