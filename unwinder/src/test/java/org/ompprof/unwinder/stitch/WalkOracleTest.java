@@ -37,7 +37,7 @@ class WalkOracleTest {
     @ValueSource(strings = {"bigframes", "recursion", "nested", "tasks", "fib"})
     void walkedFramesAreTheUnwindersFrames(String program) {
         Path recording = StitchPrograms.recording(program, Map.of("OMPPROF_WALK", "check"),
-                List.of("--stack-bytes", "65536", "--rate", "250"));
+                List.of("--stack-bytes", "65536"));
         List<String> wrong = new ArrayList<>();
         int compared = 0, complete = 0, shortWalks = 0;
         try (Recording r = Recording.open(recording)) {
@@ -56,7 +56,8 @@ class WalkOracleTest {
                 }
             }
         }
-        assertTrue(compared > 50, program + ": " + compared + " samples compared");
+        // hundreds at 1 kHz; a loaded machine delivers fewer
+        assertTrue(compared > 30, program + ": " + compared + " samples compared");
         assertTrue(wrong.isEmpty(), program + ": walk and unwinder disagree:\n" + String.join("\n", wrong));
         assertTrue(shortWalks <= SHORT_WALKS_AT_MOST * complete,
                 program + ": " + shortWalks + " of " + complete + " complete stacks walked only in part");
