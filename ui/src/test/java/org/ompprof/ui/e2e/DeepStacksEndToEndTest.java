@@ -59,7 +59,8 @@ class DeepStacksEndToEndTest {
         }
         String info = Ompprof.run(work, Map.of(), "info", profile.toString()).out();
         for (int k = 0; k < 2; k++) {
-            assertTrue(inLeaf[k] >= 200, compiler + ": only " + inLeaf[k] + " samples in path " + k + "\n" + info);
+            // 0.5 s at 1 kHz; a loaded machine delivers fewer
+            assertTrue(inLeaf[k] >= 60, compiler + ": only " + inLeaf[k] + " samples in path " + k + "\n" + info);
             assertTrue(exact[k] >= TOLERANCE * inLeaf[k], compiler + ": " + exact[k] + " of " + inLeaf[k] + " samples on path "
                     + k + "\n" + r.out());
         }
