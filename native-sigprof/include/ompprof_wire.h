@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #define OMPPROF_WIRE_MAGIC 0x4d48535250504d4fULL /* "OMPPRSHM" little-endian */
-#define OMPPROF_WIRE_VERSION 2u
+#define OMPPROF_WIRE_VERSION 3u
 
 /* ---------- region layout ----------
  * [RegionHeader, REGION_HEADER_SIZE bytes]
@@ -134,6 +134,7 @@ struct ompprof_slot_header {
   uint64_t mutex_marked;   /* 304 samples that found the thread waiting for a mutex (marked it) */
   uint64_t mutex_table_full; /* 312 marks that found the waited-for table full (holds then over-recorded) */
   uint32_t hist[OMPPROF_HIST_BUCKETS]; /* 320: handler cost histogram */
+  uint64_t sample_bytes;   /* 1440 bytes of sample records written to the sample ring (cumulative over owners) */
 };
 
 /* ---------- records ---------- */
@@ -166,7 +167,7 @@ enum ompprof_record_type {
   OMPPROF_REC_TASK_BATCH_PACKED = 25, /* what TASK_BATCH says, in 2-3 bytes a task */
 };
 
-#define OMPPROF_REC_VERSION 1u
+#define OMPPROF_REC_VERSION 2u
 
 /* 16 bytes; `size` includes the header and is a multiple of 8.
  * A PAD record may be only 8 bytes (size, type, version); nothing else is read. */
@@ -178,13 +179,39 @@ struct ompprof_record_header {
   uint32_t reserved;
 };
 
+/* How the agent's frame walk ended (ompprof_context.walk_stop, low byte). */
+enum ompprof_walk_stop {
+  OMPPROF_WALK_CONTINUE = 0,  /* the walk stopped at ctx (no unwind row, unsupported rule, bad value,
+                                 depth limit, or no walk at all): unwind on from ctx with its snapshot */
+  OMPPROF_WALK_COMPLETE = 1,  /* ctx is the outermost frame (return address undefined or 0) */
+  OMPPROF_WALK_TASK_EXIT = 2, /* ctx is the last frame inside the current task's exit frame (its caller's
+                                 frame would lie past it): what follows is the task's creation context */
+};
+/* ompprof_context.walk_stop flag: a checking recording (OMPPROF_WALK=check). ctx is then the sampled
+ * registers with a plain snapshot, and the frames are all the walk found, ctx's frame included,
+ * so that the JVM can compare them with its own unwind of the snapshot. */
+#define OMPPROF_WALK_CHECK 0x100u
+#define OMPPROF_MAX_WALK_FRAMES 512u
+
+/* One frame the handler walked: its pc (the sampled rip for the first, else a return address) and
+ * its sp (the sampled rsp for the first, else the CFA of the frame it called). */
+struct ompprof_frame {
+  uint64_t pc;
+  uint64_t sp;
+};
+
 /* Register/stack capture shared by samples and callback records that carry
- * a calling context. The snapshot is `stack_len` bytes of memory starting
- * at address `rsp`, padded to 8 in the record. */
+ * a calling context. The record goes on with frame_count x ompprof_frame, the
+ * frames the agent walked with its unwind rows (cfi_table.c, frame_walk.c),
+ * innermost first, then the snapshot: `stack_len` bytes of memory starting at
+ * address `rsp`, padded to 8. rip, rsp and rbp are where the walk stopped (the
+ * captured registers when frame_count is 0), and the snapshot starts there. */
 struct ompprof_context {
   uint64_t rip, rsp, rbp;
   uint32_t stack_len;  /* bytes copied */
   uint32_t ctx_flags;  /* enum ompprof_ctx_flags */
+  uint32_t frame_count; /* <= OMPPROF_MAX_WALK_FRAMES (+1 with OMPPROF_WALK_CHECK) */
+  uint32_t walk_stop;   /* enum ompprof_walk_stop, | OMPPROF_WALK_CHECK */
 };
 enum ompprof_ctx_flags {
   OMPPROF_CTX_TRUNCATED = 1,     /* stack continued past stack_bytes */
@@ -227,7 +254,7 @@ enum ompprof_sample_flags {
 };
 
 /* OMPPROF_REC_SAMPLE payload, followed by task_levels x ompprof_task_level,
- * parallel_levels x ompprof_parallel_level, then the stack snapshot. */
+ * parallel_levels x ompprof_parallel_level, then ctx's frames and snapshot. */
 struct ompprof_sample {
   uint64_t time_ns;      /* CLOCK_MONOTONIC */
   uint64_t weight_ns;    /* time this sample stands for: period * (1 + overrun) */

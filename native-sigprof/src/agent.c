@@ -32,14 +32,15 @@ _Static_assert(sizeof(struct ompprof_region_header) <= OMPPROF_REGION_HEADER_SIZ
 _Static_assert(offsetof(struct ompprof_slot_header, state) == 256, "slot header");
 _Static_assert(offsetof(struct ompprof_slot_header, hist) == 320, "slot header");
 _Static_assert(sizeof(struct ompprof_slot_header) <= OMPPROF_SLOT_HEADER_SIZE, "slot header");
-_Static_assert(sizeof(struct ompprof_context) == 32, "context");
-_Static_assert(sizeof(struct ompprof_sample) == 80, "sample");
+_Static_assert(sizeof(struct ompprof_sample) == 88, "sample");
+_Static_assert(sizeof(struct ompprof_frame) == 16, "frame");
+_Static_assert(sizeof(struct ompprof_context) == 40, "context");
 _Static_assert(sizeof(struct ompprof_task_level) == 56, "task level");
 _Static_assert(sizeof(struct ompprof_parallel_level) == 16, "parallel level");
-_Static_assert(sizeof(struct ompprof_parallel_begin) == 96, "parallel begin");
+_Static_assert(sizeof(struct ompprof_parallel_begin) == 104, "parallel begin");
 _Static_assert(offsetof(struct ompprof_parallel_begin, ctx) + sizeof(struct ompprof_context) ==
                    sizeof(struct ompprof_parallel_begin), "context must end the record body");
-_Static_assert(sizeof(struct ompprof_task_create) == 96, "task create");
+_Static_assert(sizeof(struct ompprof_task_create) == 104, "task create");
 _Static_assert(offsetof(struct ompprof_task_create, ctx) + sizeof(struct ompprof_context) ==
                    sizeof(struct ompprof_task_create), "context must end the record body");
 _Static_assert(sizeof(struct ompprof_module) == 128, "module");
@@ -165,6 +166,8 @@ ompt_start_tool(unsigned int omp_version, const char *runtime_version)
   g->omp_version = omp_version;
   const char *dbg = getenv("OMPPROF_DEBUG");
   g->debug = dbg && *dbg && strcmp(dbg, "0") != 0;
+  const char *walk = getenv("OMPPROF_WALK");
+  g->walk = !walk ? WALK_ON : strcmp(walk, "off") == 0 ? WALK_OFF : strcmp(walk, "check") == 0 ? WALK_CHECK : WALK_ON;
 
   h->agent_start_ns = now_ns();
   if (runtime_version) {
@@ -243,6 +246,9 @@ static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num
   if (g->mode == OMPPROF_MODE_WALL && !g->sampling_off)
     g->wall_sampler = wall_start();
   callbacks_register();
+  /* before the first timer is armed: a sample taken while no unwind rows exist yet can only
+   * carry a stack slice, which the deep stacks this is for do not fit in */
+  modules_build_unwind_tables();
 
   struct priv *p = priv_for_callback();
   if (p) {

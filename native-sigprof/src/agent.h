@@ -100,6 +100,7 @@ enum { TIMER_NONE = 0, TIMER_POSIX = 1, TIMER_PERF = 2, TIMER_WALL = 3 };
 
 /* in_handler: who writes the thread's sample ring right now (the ring has one producer at a time) */
 enum { RING_FREE = 0, RING_HANDLER = 1, RING_WALL = 2 };
+enum { WALK_ON = 0, WALK_OFF = 1, WALK_CHECK = 2 };
 
 /* TLS is only ever a pointer (initial-exec: the library is dlopen'ed and the
  * general-dynamic model may allocate on first access, i.e. malloc in a
@@ -132,6 +133,7 @@ struct agent {
   int sampling_off; /* 1: the program owns the signal, no timer is armed */
   int cpu_timers_only; /* cpu mode: POSIX CPU-clock timers, no perf events (OMPPROF_REGION_CPU_TIMERS) */
   int wall_sampler;    /* wall mode: the sampler thread of wall.c runs */
+  int walk;            /* WALK_*: the handler's frame walk (OMPPROF_WALK=off|check, for tests and benchmarks) */
 
   ompt_set_callback_t set_callback;
   ompt_get_state_t get_state;
@@ -234,6 +236,7 @@ void wall_view_refresh(struct priv *p, int initial);
 /* modules.c */
 int modules_init(void);
 void modules_rescan(struct priv *p, int force);
+void modules_build_unwind_tables(void); /* the frame walk's rows (cfi_table.h) for the objects loaded now */
 
 /* callbacks.c */
 void callbacks_register(void);

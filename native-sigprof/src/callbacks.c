@@ -12,6 +12,7 @@
 
 #include "agent.h"
 #include "capture.h"
+#include "frame_walk.h"
 
 /* One fixed-size record: header + BODYTYPE initialized from the rest. */
 #define EMIT(p, TYPE, BODYTYPE, ...)                                           \
@@ -61,19 +62,51 @@ static uint32_t context_len(struct priv *p, struct ompprof_context *ctx, uint64_
   return n;
 }
 
+/* Frames a creating context's walk writes at most; a deeper one goes on as a snapshot. */
+#define CONTEXT_WALK_FRAMES 128u
+
+/* Walks the creating context's frames with the unwind rows (frame_walk.h) up to
+ * the encountering task's exit frame; ctx becomes the frame where the walk
+ * stopped. Returns the snapshot bytes still worth sending from there: none
+ * when the walk reached the exit frame or the outermost frame. */
+static uint32_t context_walk(struct priv *p, struct ompprof_context *ctx, uint64_t exit_frame,
+                             struct ompprof_frame *out)
+{
+  uint32_t nf = 0, stop = OMPPROF_WALK_CONTINUE;
+  if (ompprof_g.walk == WALK_ON && p->stack_hi && ctx->rsp >= p->stack_lo && ctx->rsp < p->stack_hi) {
+    struct walk_regs at = {ctx->rip, ctx->rsp, ctx->rbp};
+    struct walk_bounds b = {ctx->rsp, p->stack_hi, exit_frame > ctx->rsp ? exit_frame + EXIT_FRAME_CFA : UINT64_MAX,
+                            CONTEXT_WALK_FRAMES};
+    nf = frame_walk(cfi_tables_current(), &at, &b, out, &stop);
+    if (stop & WALK_STOPPED_AT_RULE) {
+      nf = 0; /* the snapshot from the captured registers (frame_walk.h) */
+      stop = OMPPROF_WALK_CONTINUE;
+    } else {
+      ctx->rip = at.pc;
+      ctx->rsp = at.sp;
+      ctx->rbp = at.bp;
+    }
+  }
+  ctx->frame_count = nf;
+  ctx->walk_stop = stop;
+  return stop == OMPPROF_WALK_CONTINUE ? context_len(p, ctx, exit_frame) : 0;
+}
+
 /* Returns 0 if the ring was full and the record dropped. */
 static int emit_with_context(struct priv *p, uint16_t type, void *body, uint32_t body_size,
-                             struct ompprof_context *ctx, uint32_t n)
+                             struct ompprof_context *ctx, const struct ompprof_frame *frames, uint32_t n)
 {
   ctx->stack_len = n;
-  uint32_t size = (uint32_t)(sizeof(struct ompprof_record_header) + body_size + RING_ALIGN8(n));
+  uint32_t frame_bytes = ctx->frame_count * (uint32_t)sizeof(struct ompprof_frame);
+  uint32_t size = (uint32_t)(sizeof(struct ompprof_record_header) + body_size + frame_bytes + RING_ALIGN8(n));
   struct ring_res res;
   if (!ring_reserve(&p->event, size, &res))
     return 0;
   fill_header((struct ompprof_record_header *)(void *)res.rec, type, 0, p->thread_seq);
   uint8_t *out = res.rec + sizeof(struct ompprof_record_header);
   sig_copy(out, body, body_size);
-  snapshot_copy(out + body_size, ctx->rsp, n);
+  sig_copy(out + body_size, frames, frame_bytes);
+  snapshot_copy(out + body_size + frame_bytes, ctx->rsp, n);
   ring_commit(&p->event, &res, size);
   return 1;
 }
@@ -111,8 +144,15 @@ static uint64_t mix(uint64_t h)
  * their positions). Locals (fib's n) are left out, so the millions of tasks a
  * recursive program creates at one site in one kind of context share a shape,
  * and only the first of each is sent with its stack. */
-static uint64_t creation_shape(const struct ompprof_context *ctx, uint64_t codeptr, uint32_t n)
+static uint64_t creation_shape(const struct ompprof_context *ctx, const struct ompprof_frame *f, uint64_t codeptr,
+                               uint32_t n)
 {
+  /* walked frames: their pcs and their places relative to the first (the agent's own frame) */
+  uint64_t walked = ctx->frame_count ? mix(ctx->walk_stop ^ ((uint64_t)ctx->frame_count << 32)) : 0;
+  for (uint32_t i = 0; i < ctx->frame_count; i++)
+    walked = mix(walked ^ f[i].pc ^ ((f[i].sp - f[0].sp) << 40));
+  if (ctx->frame_count)
+    walked = mix(walked ^ ctx->rip ^ ((ctx->rsp - f[0].sp) << 40));
   const struct code_ranges *t = modules_code_ranges();
   const uint64_t *w = (const uint64_t *)(uintptr_t)ctx->rsp; /* our own stack, within its bounds */
   uint32_t words = n / 8, from = 0;
@@ -123,7 +163,7 @@ static uint64_t creation_shape(const struct ompprof_context *ctx, uint64_t codep
     from++;
   if (from == words)
     from = 0;
-  uint64_t h = mix(codeptr ^ ((uint64_t)(words - from) << 40));
+  uint64_t h = mix(codeptr ^ walked ^ ((uint64_t)(words - from) << 40));
   if (t) {
     for (uint32_t i = from; i < words; i++)
       if (in_code(t, w[i]))
@@ -132,16 +172,32 @@ static uint64_t creation_shape(const struct ompprof_context *ctx, uint64_t codep
   return h | 1;
 }
 
-/* Whether this thread sent the stack of a creation of this shape before. */
+/* Whether this thread sent the stack of a creation of this shape before. Two places a shape may sit in (two independent bits of its hash): two hot shapes that share one
+ * place (a recursion alternating between two creation sites) would otherwise evict each other and
+ * send their stacks on every creation. */
+static uint32_t shape_slot(uint64_t shape, int second)
+{
+  return (uint32_t)((second ? shape >> 24 : shape >> 8) % SHAPE_CACHE);
+}
+
 static int shape_sent(const struct priv *p, uint64_t shape)
 {
-  return p->shapes[(shape >> 8) % SHAPE_CACHE] == shape;
+  return p->shapes[shape_slot(shape, 0)] == shape || p->shapes[shape_slot(shape, 1)] == shape;
 }
 
 /* Only once the JVM is sure to get the snapshot. */
 static void shape_mark_sent(struct priv *p, uint64_t shape)
 {
-  p->shapes[(shape >> 8) % SHAPE_CACHE] = shape;
+  uint64_t *first = &p->shapes[shape_slot(shape, 0)], *second = &p->shapes[shape_slot(shape, 1)];
+  if (*first == 0 || *second != 0) {
+    /* the older occupant of the first place moves to its own other place only if that is free */
+    uint64_t old = *first;
+    *first = shape;
+    if (old && p->shapes[shape_slot(old, 1)] == 0)
+      p->shapes[shape_slot(old, 1)] = old;
+  } else {
+    *second = shape;
+  }
 }
 
 static void on_thread_begin(ompt_thread_t type, ompt_data_t *thread_data)
@@ -214,13 +270,15 @@ static void on_parallel_begin(ompt_data_t *encountering_task_data,
   b.enc_enter_frame = frame_ptr(encountering_task_frame, 1);
   b.requested_team_size = requested_parallelism;
   b.flags = (uint32_t)flags;
-  uint32_t n = context_len(p, &b.ctx, b.enc_exit_frame);
+  struct ompprof_frame frames[CONTEXT_WALK_FRAMES];
+  uint32_t n = context_walk(p, &b.ctx, b.enc_exit_frame, frames);
   b.shape = 0; /* in the hashed stack itself: no stale value */
-  b.shape = creation_shape(&b.ctx, b.codeptr_ra, n);
+  b.shape = creation_shape(&b.ctx, frames, b.codeptr_ra, n);
   if (shape_sent(p, b.shape)) {
     b.ctx.ctx_flags |= OMPPROF_CTX_SAME_SHAPE;
-    emit_with_context(p, OMPPROF_REC_PARALLEL_BEGIN, &b, sizeof b, &b.ctx, 0);
-  } else if (emit_with_context(p, OMPPROF_REC_PARALLEL_BEGIN, &b, sizeof b, &b.ctx, n)) {
+    b.ctx.frame_count = 0;
+    emit_with_context(p, OMPPROF_REC_PARALLEL_BEGIN, &b, sizeof b, &b.ctx, frames, 0);
+  } else if (emit_with_context(p, OMPPROF_REC_PARALLEL_BEGIN, &b, sizeof b, &b.ctx, frames, n)) {
     shape_mark_sent(p, b.shape);
   }
 }
@@ -317,12 +375,13 @@ static void on_task_create(ompt_data_t *encountering_task_data,
   b.enc_enter_frame = frame_ptr(encountering_task_frame, 1);
   b.flags = (uint32_t)flags;
   b.has_dependences = (uint32_t)has_dependences;
-  uint32_t n = context_len(p, &b.ctx, b.enc_exit_frame);
+  struct ompprof_frame frames[CONTEXT_WALK_FRAMES];
+  uint32_t n = context_walk(p, &b.ctx, b.enc_exit_frame, frames);
   b.shape = 0; /* in the hashed stack itself: no stale value */
-  b.shape = creation_shape(&b.ctx, b.codeptr_ra, n);
+  b.shape = creation_shape(&b.ctx, frames, b.codeptr_ra, n);
   if (shape_sent(p, b.shape)) {
     batch_task(p, b.task_id, b.parent_task_id, b.shape);
-  } else if (emit_with_context(p, OMPPROF_REC_TASK_CREATE, &b, sizeof b, &b.ctx, n)) {
+  } else if (emit_with_context(p, OMPPROF_REC_TASK_CREATE, &b, sizeof b, &b.ctx, frames, n)) {
     shape_mark_sent(p, b.shape);
   }
 }

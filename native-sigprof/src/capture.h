@@ -44,6 +44,8 @@ static inline __attribute__((always_inline)) void sig_copy(void *dst, const void
     (ctxp)->rbp = rbp_;                                                         \
     (ctxp)->stack_len = 0;                                                      \
     (ctxp)->ctx_flags = 0;                                                      \
+    (ctxp)->frame_count = 0;                                                    \
+    (ctxp)->walk_stop = 0;                                                      \
   } while (0)
 
 /*

@@ -15,6 +15,7 @@
 
 #include "agent.h"
 #include "capture.h"
+#include "frame_walk.h"
 #include "hist.h"
 
 /* Worst case: every OMPT level present. Reserving it up front lets the
@@ -23,7 +24,8 @@
 #define SAMPLE_FIXED                                                                        \
   ((uint32_t)(sizeof(struct ompprof_record_header) + sizeof(struct ompprof_sample) +        \
               OMPPROF_MAX_LEVELS * sizeof(struct ompprof_task_level) +                     \
-              OMPPROF_MAX_LEVELS * sizeof(struct ompprof_parallel_level)))
+              OMPPROF_MAX_LEVELS * sizeof(struct ompprof_parallel_level) +                 \
+              (OMPPROF_MAX_WALK_FRAMES + 1) * sizeof(struct ompprof_frame)))
 
 static inline void bump64(uint64_t *c, uint64_t by) /* signal-safe */
 {
@@ -113,6 +115,36 @@ static uint32_t trim_to_task(struct ompprof_context *ctx, const struct ompprof_t
   return (uint32_t)keep;
 }
 
+/* The frames of the sample as far as the unwind rows reach (frame_walk.h); ctx becomes the frame
+ * where the walk stopped, from which a snapshot continues when the walk could not finish. In a
+ * checking recording ctx stays the sampled registers and every walked frame is written. */
+static uint32_t walk_frames(const struct priv *p, struct ompprof_context *ctx, const struct ompprof_task_level *level0,
+                            uint32_t levels, struct ompprof_frame *out, uint32_t *stop) /* signal-safe */
+{
+  int mode = ompprof_g.walk;
+  *stop = OMPPROF_WALK_CONTINUE;
+  if (mode == WALK_OFF || p->stack_hi == 0)
+    return 0;
+  struct walk_regs at = {ctx->rip, ctx->rsp, ctx->rbp};
+  uint64_t stop_sp = levels > 0 && level0->exit_frame > ctx->rsp && mode != WALK_CHECK
+                         ? level0->exit_frame + EXIT_FRAME_CFA : UINT64_MAX;
+  struct walk_bounds b = {ctx->rsp, p->stack_hi, stop_sp, OMPPROF_MAX_WALK_FRAMES};
+  uint32_t n = frame_walk(cfi_tables_current(), &at, &b, out, stop);
+  int at_rule = (*stop & WALK_STOPPED_AT_RULE) != 0;
+  *stop &= ~WALK_STOPPED_AT_RULE;
+  if (mode == WALK_CHECK) {
+    out[n++] = (struct ompprof_frame){at.pc, at.sp};
+    *stop |= OMPPROF_WALK_CHECK;
+    return n;
+  }
+  if (at_rule)
+    return 0; /* the snapshot from the sampled registers, as without a walk */
+  ctx->rip = at.pc;
+  ctx->rsp = at.sp;
+  ctx->rbp = at.bp;
+  return n;
+}
+
 static void take_sample(struct priv *p, const siginfo_t *si, const ucontext_t *uc) /* signal-safe */
 {
   struct agent *g = &ompprof_g;
@@ -139,12 +171,10 @@ static void take_sample(struct priv *p, const siginfo_t *si, const ucontext_t *u
   ctx.rbp = (uint64_t)uc->uc_mcontext.gregs[REG_RBP];
   ctx.stack_len = 0;
   ctx.ctx_flags = 0;
-  /* a slot claimed in here has no bounds yet: snapshot_len says NO_BOUNDS */
-  uint32_t n = snapshot_len(&ctx, p->stack_lo, p->stack_hi, g->stack_bytes);
-  ctx.stack_len = n;
-
+  ctx.frame_count = 0;
+  ctx.walk_stop = 0;
   struct ring_res res;
-  if (ring_reserve(&p->sample, SAMPLE_FIXED + (uint32_t)RING_ALIGN8(n), &res)) {
+  if (ring_reserve(&p->sample, SAMPLE_FIXED + (uint32_t)RING_ALIGN8(g->stack_bytes), &res)) {
     struct ompprof_record_header *h = (struct ompprof_record_header *)(void *)res.rec;
     struct ompprof_sample *s = (struct ompprof_sample *)(void *)(h + 1);
     /* si_overrun is only meaningful for POSIX timer signals; an external
@@ -167,19 +197,32 @@ static void take_sample(struct priv *p, const siginfo_t *si, const ucontext_t *u
       s->wait_id = wait_id;
       s->flags |= OMPPROF_SAMPLE_OMPT_READY;
       levels_bytes = handler_fill_levels(s, (uint8_t *)(s + 1));
-      n = trim_to_task(&ctx, (const struct ompprof_task_level *)(const void *)(s + 1), s->task_levels, n);
     } else {
       s->state = ompt_state_undefined;
       s->omp_thread_num = -1;
       s->task_levels = s->parallel_levels = 0;
     }
+    const struct ompprof_task_level *level0 = (const struct ompprof_task_level *)(const void *)(s + 1);
+    struct ompprof_frame *frames = (struct ompprof_frame *)(void *)((uint8_t *)(s + 1) + levels_bytes);
+    uint32_t nf = walk_frames(p, &ctx, level0, s->task_levels, frames, &ctx.walk_stop);
+    ctx.frame_count = nf;
+    /* a slot claimed in here has no bounds yet: snapshot_len says NO_BOUNDS */
+    uint32_t n = 0;
+    if ((ctx.walk_stop & 0xffu) == OMPPROF_WALK_CONTINUE || (ctx.walk_stop & OMPPROF_WALK_CHECK)) {
+      n = snapshot_len(&ctx, p->stack_lo, p->stack_hi, g->stack_bytes);
+      ctx.stack_len = n;
+      if (!(ctx.walk_stop & OMPPROF_WALK_CHECK))
+        n = trim_to_task(&ctx, level0, s->task_levels, n);
+    }
     s->ctx = ctx;
-    snapshot_copy((uint8_t *)(s + 1) + levels_bytes, ctx.rsp, n);
+    uint8_t *snapshot = (uint8_t *)(frames + nf);
+    snapshot_copy(snapshot, ctx.rsp, n);
     if (p->has_timer == TIMER_WALL && (s->flags & OMPPROF_SAMPLE_OMPT_READY))
       wall_view_store(p, s, (const uint8_t *)(s + 1));
     fill_header(h, OMPPROF_REC_SAMPLE, 0, p->thread_seq);
-    ring_commit(&p->sample, &res,
-                (uint32_t)(sizeof(*h) + sizeof(*s) + levels_bytes + RING_ALIGN8(n)));
+    uint32_t bytes = (uint32_t)(snapshot - res.rec + RING_ALIGN8(n));
+    ring_commit(&p->sample, &res, bytes);
+    bump64(&p->slot->sample_bytes, bytes);
   }
 
   uint64_t dt = now_ns() - t0;

@@ -24,6 +24,7 @@
 
 #include "agent.h"
 #include "capture.h"
+#include "cfi_table.h"
 
 #define MOD_TABLE_CAP 4096u
 #define VDSO_IMAGE_CAP (64u * 1024u)
@@ -349,6 +350,13 @@ __attribute__((visibility("default"))) void ompprof_objclose(void)
   modules_rescan(priv_for_agent(), 1);
 }
 
+void modules_build_unwind_tables(void)
+{
+  pthread_mutex_lock(&mod_lock);
+  cfi_tables_refresh();
+  pthread_mutex_unlock(&mod_lock);
+}
+
 void modules_rescan(struct priv *p, int force)
 {
   if (!p || !table)
@@ -370,6 +378,7 @@ void modules_rescan(struct priv *p, int force)
   dl_iterate_phdr(scan_cb, &sc);
   unload_vanished(p);
   refresh_code_ranges();
+  cfi_tables_refresh();
   if (sc.counted) {
     __atomic_store_n(&last_adds, sc.adds, __ATOMIC_RELAXED);
     __atomic_store_n(&last_subs, sc.subs, __ATOMIC_RELAXED);

@@ -392,7 +392,8 @@ static int sample_outside(struct priv *p, const struct wall_view *v, const struc
                           uint64_t t0)
 {
   struct agent *g = &ompprof_g;
-  struct ompprof_context ctx = {b->pc, b->sp, 0, 0, 0};
+  /* no frames walked: the collector unwinds the copied stack from the blocked call (OMPPROF_WALK_CONTINUE) */
+  struct ompprof_context ctx = {.rip = b->pc, .rsp = b->sp, .walk_stop = OMPPROF_WALK_CONTINUE};
   uint32_t n = snapshot_len(&ctx, p->stack_lo, p->stack_hi, g->stack_bytes);
   const struct ompprof_task_level *l0 = (const struct ompprof_task_level *)(const void *)v->levels;
   if (l0->exit_frame > ctx.rsp && l0->exit_frame - ctx.rsp + EXIT_FRAME_MARGIN < n) {

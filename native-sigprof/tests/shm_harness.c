@@ -240,6 +240,7 @@ static int analyze(int expect_threads, uint32_t mode, uint32_t rate, int status,
   uint64_t fd_held = 0, agent_end_threads = 0, agent_end_timers_failed = 0;
   uint64_t callbacks = 0, with_stack = 0, truncated = 0, parallel_ids_in_samples = 0;
   uint64_t stack_bytes_total = 0;
+  uint64_t frames_total = 0;
   int have_main = 0, have_libomp = 0, have_libc = 0, have_vdso = 0, have_agent = 0;
   uint64_t agent_lo = 0, agent_hi = 0;
   uint64_t max_parallel_id = 0;
@@ -321,8 +322,11 @@ static int analyze(int expect_threads, uint32_t mode, uint32_t rate, int status,
       const struct ompprof_parallel_begin *b = (const void *)(h + 1);
       if (b->parallel_id > max_parallel_id)
         max_parallel_id = b->parallel_id;
-      if (b->parallel_id && b->ctx.stack_len && b->ctx.rip >= agent_lo && b->ctx.rip < agent_hi &&
-          h->size == 16 + sizeof *b + ((b->ctx.stack_len + 7) & ~7u))
+      /* the context starts in the agent's callback: the first walked frame, or the snapshot's registers */
+      const struct ompprof_frame *f = (const void *)(b + 1);
+      uint64_t first = b->ctx.frame_count ? f[0].pc : b->ctx.rip;
+      if (b->parallel_id && (b->ctx.stack_len || b->ctx.frame_count) && first >= agent_lo && first < agent_hi &&
+          h->size == 16 + sizeof *b + b->ctx.frame_count * sizeof(struct ompprof_frame) + ((b->ctx.stack_len + 7) & ~7u))
         pb_ok++;
     }
     if (h->type != OMPPROF_REC_SAMPLE)
@@ -330,7 +334,7 @@ static int analyze(int expect_threads, uint32_t mode, uint32_t rate, int status,
     const struct ompprof_sample *s = (const void *)(h + 1);
     uint64_t want = 16 + sizeof *s + s->task_levels * sizeof(struct ompprof_task_level) +
                     s->parallel_levels * sizeof(struct ompprof_parallel_level) +
-                    ((s->ctx.stack_len + 7) & ~7u);
+                    s->ctx.frame_count * sizeof(struct ompprof_frame) + ((s->ctx.stack_len + 7) & ~7u);
     if (h->size != want) {
       fail("sample size %u, expected %" PRIu64, h->size, want);
       continue;
@@ -358,8 +362,10 @@ static int analyze(int expect_threads, uint32_t mode, uint32_t rate, int status,
     if (s->os_tid != t->os_tid)
       fail("sample tid %u, thread's %u", s->os_tid, t->os_tid);
     if (s->ctx.stack_len > STACK_BYTES || s->task_levels > OMPPROF_MAX_LEVELS ||
-        s->parallel_levels > OMPPROF_MAX_LEVELS)
+        s->parallel_levels > OMPPROF_MAX_LEVELS || s->ctx.frame_count > OMPPROF_MAX_WALK_FRAMES ||
+        (s->ctx.walk_stop & 0xffu) > OMPPROF_WALK_TASK_EXIT)
       fail("sample bounds");
+    frames_total += s->ctx.frame_count;
     if (s->ctx.stack_len) {
       with_stack++;
       stack_bytes_total += s->ctx.stack_len;
@@ -376,6 +382,8 @@ static int analyze(int expect_threads, uint32_t mode, uint32_t rate, int status,
   }
 
   uint64_t samples = count[OMPPROF_REC_SAMPLE];
+  printf("walked frames: %" PRIu64 " (%.1f a sample)\n", frames_total,
+         samples ? (double)frames_total / (double)samples : 0.0);
   printf("records: %zu (%" PRIu64 " samples, %" PRIu64 " with a stack snapshot of %" PRIu64
          " bytes on average, %" PRIu64 " truncated), slots freed %d\n",
          nrecs, samples, with_stack, with_stack ? stack_bytes_total / with_stack : 0, truncated,

@@ -360,6 +360,10 @@ public final class InfoCommand {
                     .append(" ns, max ").append(count(h.maxNs())).append(" ns (histogram bucket bounds)");
         }
         s.append('\n');
+        if (st.sampleBytes() > 0) {
+            s.append("  ").append(count(st.sampleBytes() / st.handlerCalls())).append(" bytes per sample in the rings (")
+                    .append(size(st.sampleBytes())).append(" in all: registers, OpenMP levels, walked frames, stack slices)\n");
+        }
         if (st.reentered() > 0) s.append("  ").append(count(st.reentered())).append(" signals arrived while the handler was running\n");
         s.append('\n');
     }

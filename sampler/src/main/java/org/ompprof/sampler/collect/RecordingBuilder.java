@@ -76,7 +76,7 @@ public final class RecordingBuilder {
 
     static Stats stats(RunCollector collector, Drainer drainer, Region region) {
         long[] hist = new long[Wire.HIST_BUCKETS];
-        long calls = 0, ns = 0, reentered = 0, skipped = 0, marked = 0, full = 0;
+        long calls = 0, ns = 0, reentered = 0, skipped = 0, marked = 0, full = 0, sampleBytes = 0;
         for (Slot s : region.slots()) {
             s.addHistogram(hist);
             calls += s.handlerCalls();
@@ -85,9 +85,10 @@ public final class RecordingBuilder {
             skipped += s.mutexSkipped();
             marked += s.mutexMarked();
             full += s.mutexTableFull();
+            sampleBytes += s.sampleBytes();
         }
         return new Stats(new HandlerHistogram(hist), calls, ns, reentered, region.noSlotDrops(), region.disabledSignals(),
                 drainer.malformed(), drainer.malformedExamples(), drainer.ringStats(), collector.modulesNotCaptured(),
-                drainer.samplePeak(), drainer.eventPeak(), skipped, marked, full);
+                drainer.samplePeak(), drainer.eventPeak(), skipped, marked, full, sampleBytes);
     }
 }

@@ -3,15 +3,23 @@ package org.ompprof.sampler.record;
 import java.lang.foreign.MemorySegment;
 
 /**
- * Registers and the stack snapshot of a sample or of a callback with a calling context.
+ * Registers and the stack snapshot of a sample or of a callback with a calling context, after the
+ * frames the agent walked to get there.
  *
  * @param stack the {@code stack.byteSize()} bytes of memory starting at address {@code rsp},
  *     read-only and little-endian (read words with {@code JAVA_LONG_UNALIGNED})
  * @param flags {@code Wire.CTX_*}
+ * @param walk the frames the agent walked before it got to {@code rip}/{@code rsp}/{@code rbp} (see {@link Walk})
  */
-public record Context(long rip, long rsp, long rbp, int flags, MemorySegment stack) {
+public record Context(long rip, long rsp, long rbp, int flags, MemorySegment stack, Walk walk) {
     public Context {
         stack = stack.isReadOnly() ? stack : stack.asReadOnly();
+        java.util.Objects.requireNonNull(walk, "walk");
+    }
+
+    /** A context without walked frames: the captured registers and the snapshot from there. */
+    public Context(long rip, long rsp, long rbp, int flags, MemorySegment stack) {
+        this(rip, rsp, rbp, flags, stack, Walk.NONE);
     }
 
     /** Bytes of stack captured. */

@@ -216,12 +216,12 @@ public final class RecordDecoder {
         if (rec.byteSize() < fixed) return -1;
         return switch (type) {
             case Wire.REC_SAMPLE -> sampleSize(rec);
-            case Wire.REC_PARALLEL_BEGIN -> fixed + stackLen(rec, P + Wire.ParallelBegin.CTX);
-            case Wire.REC_TASK_CREATE -> fixed + stackLen(rec, P + Wire.TaskCreate.CTX);
+            case Wire.REC_PARALLEL_BEGIN -> withContext(rec, fixed, P + Wire.ParallelBegin.CTX);
+            case Wire.REC_TASK_CREATE -> withContext(rec, fixed, P + Wire.TaskCreate.CTX);
             case Wire.REC_MODULE -> moduleSize(rec);
             case Wire.REC_TASK_BATCH -> taskBatchSize(rec, fixed);
             case Wire.REC_TASK_BATCH_PACKED -> packedTaskBatchSize(rec, fixed);
-            case Wire.REC_TARGET -> fixed + stackLen(rec, P + Wire.Target.CTX);
+            case Wire.REC_TARGET -> withContext(rec, fixed, P + Wire.Target.CTX);
             case Wire.REC_DEVICE_TRACE -> deviceTraceSize(rec, fixed);
             default -> fixed;
         };
@@ -283,8 +283,8 @@ public final class RecordDecoder {
         long tasks = Integer.toUnsignedLong(u32(rec, P + Wire.Sample.TASK_LEVELS));
         long parallels = Integer.toUnsignedLong(u32(rec, P + Wire.Sample.PARALLEL_LEVELS));
         if (tasks > Wire.MAX_LEVELS || parallels > Wire.MAX_LEVELS) return -1;
-        return P + Wire.Sample.SIZEOF + tasks * Wire.TaskLevel.SIZEOF + parallels * Wire.ParallelLevel.SIZEOF
-                + stackLen(rec, P + Wire.Sample.CTX);
+        return withContext(rec, P + Wire.Sample.SIZEOF + tasks * Wire.TaskLevel.SIZEOF + parallels * Wire.ParallelLevel.SIZEOF,
+                P + Wire.Sample.CTX);
     }
 
     private static long moduleSize(MemorySegment rec) {
@@ -296,8 +296,14 @@ public final class RecordDecoder {
                 + Integer.toUnsignedLong(u32(rec, P + Wire.Module.IMAGE_LEN));
     }
 
-    private static long stackLen(MemorySegment rec, long ctx) {
-        return Integer.toUnsignedLong(u32(rec, ctx + Wire.Context.STACK_LEN));
+    /** {@code before} bytes, then the context's walked frames and snapshot; -1 when its walk is out of range. */
+    private static long withContext(MemorySegment rec, long before, long ctx) {
+        long frames = Integer.toUnsignedLong(u32(rec, ctx + Wire.Context.FRAME_COUNT));
+        int stop = u32(rec, ctx + Wire.Context.WALK_STOP);
+        if (frames > Wire.MAX_WALK_FRAMES + 1 || (stop & ~(0xff | Wire.WALK_CHECK)) != 0 || (stop & 0xff) > Wire.WALK_TASK_EXIT) {
+            return -1;
+        }
+        return before + frames * Wire.WalkedFrame.SIZEOF + Integer.toUnsignedLong(u32(rec, ctx + Wire.Context.STACK_LEN));
     }
 
     private static SampleRecord sample(MemorySegment rec, int seq, boolean shareStack) {
@@ -327,11 +333,26 @@ public final class RecordDecoder {
     }
 
     /** The context at {@code ctx} whose stack snapshot starts at {@code stackOff}; copies the snapshot unless shared. */
-    private static Context context(MemorySegment rec, long ctx, long stackOff, boolean share) {
+    private static Context context(MemorySegment rec, long ctx, long framesOff, boolean share) {
+        Walk walk = walk(rec, ctx, framesOff);
+        long stackOff = framesOff + (long) walk.count() * Wire.WalkedFrame.SIZEOF;
         int len = u32(rec, ctx + Wire.Context.STACK_LEN);
         return new Context(u64(rec, ctx + Wire.Context.RIP), u64(rec, ctx + Wire.Context.RSP),
                 u64(rec, ctx + Wire.Context.RBP), u32(rec, ctx + Wire.Context.CTX_FLAGS),
-                share ? rec.asSlice(stackOff, len) : copy(rec, stackOff, len));
+                share ? rec.asSlice(stackOff, len) : copy(rec, stackOff, len), walk);
+    }
+
+    private static Walk walk(MemorySegment rec, long ctx, long off) {
+        int frames = u32(rec, ctx + Wire.Context.FRAME_COUNT);
+        int stop = u32(rec, ctx + Wire.Context.WALK_STOP);
+        if (frames == 0 && stop == Wire.WALK_CONTINUE) return Walk.NONE;
+        long[] pcs = new long[frames];
+        long[] sps = new long[frames];
+        for (int i = 0; i < frames; i++, off += Wire.WalkedFrame.SIZEOF) {
+            pcs[i] = u64(rec, off + Wire.WalkedFrame.PC);
+            sps[i] = u64(rec, off + Wire.WalkedFrame.SP);
+        }
+        return new Walk(pcs, sps, stop);
     }
 
     private static MemorySegment copy(MemorySegment rec, long off, long len) {

@@ -80,18 +80,31 @@ public final class RecordEncoder {
         return (byte[]) s.heapBase().orElseThrow();
     }
 
-    private static void context(MemorySegment s, long ctx, long stackOff, Context c) {
+    /** The context at {@code ctx}, its walked frames from {@code off} and its snapshot after them. */
+    private static void context(MemorySegment s, long ctx, long off, Context c) {
         put64(s, ctx + Wire.Context.RIP, c.rip());
         put64(s, ctx + Wire.Context.RSP, c.rsp());
         put64(s, ctx + Wire.Context.RBP, c.rbp());
         put32(s, ctx + Wire.Context.STACK_LEN, c.stackLength());
         put32(s, ctx + Wire.Context.CTX_FLAGS, c.flags());
-        MemorySegment.copy(c.stack(), 0, s, stackOff, c.stackLength());
+        Walk w = c.walk();
+        put32(s, ctx + Wire.Context.FRAME_COUNT, w.count());
+        put32(s, ctx + Wire.Context.WALK_STOP, w.stop());
+        for (int i = 0; i < w.count(); i++, off += Wire.WalkedFrame.SIZEOF) {
+            put64(s, off + Wire.WalkedFrame.PC, w.pc(i));
+            put64(s, off + Wire.WalkedFrame.SP, w.sp(i));
+        }
+        MemorySegment.copy(c.stack(), 0, s, off, c.stackLength());
+    }
+
+    /** Bytes a context adds after its record's fixed part: walked frames and snapshot. */
+    private static long tail(Context c) {
+        return (long) c.walk().count() * Wire.WalkedFrame.SIZEOF + c.stackLength();
     }
 
     private static byte[] sample(SampleRecord r) {
         long levels = (long) r.taskLevels().size() * Wire.TaskLevel.SIZEOF + (long) r.parallelLevels().size() * Wire.ParallelLevel.SIZEOF;
-        MemorySegment s = start(r, P + Wire.Sample.SIZEOF + levels + r.context().stackLength());
+        MemorySegment s = start(r, P + Wire.Sample.SIZEOF + levels + tail(r.context()));
         put64(s, P + Wire.Sample.WEIGHT_NS, r.weightNs());
         put32(s, P + Wire.Sample.OS_TID, r.osTid());
         put32(s, P + Wire.Sample.OMP_THREAD_NUM, r.ompThreadNum());
@@ -138,7 +151,7 @@ public final class RecordEncoder {
     }
 
     private static byte[] parallelBegin(ParallelBegin r) {
-        MemorySegment s = start(r, P + Wire.ParallelBegin.SIZEOF + r.context().stackLength());
+        MemorySegment s = start(r, P + Wire.ParallelBegin.SIZEOF + tail(r.context()));
         put64(s, P + Wire.ParallelBegin.PARALLEL_ID, r.parallelId());
         put64(s, P + Wire.ParallelBegin.PARENT_TASK_ID, r.parentTaskId());
         put64(s, P + Wire.ParallelBegin.CODEPTR_RA, r.codeptrRa());
@@ -172,7 +185,7 @@ public final class RecordEncoder {
     }
 
     private static byte[] taskCreate(TaskCreate r) {
-        MemorySegment s = start(r, P + Wire.TaskCreate.SIZEOF + r.context().stackLength());
+        MemorySegment s = start(r, P + Wire.TaskCreate.SIZEOF + tail(r.context()));
         put64(s, P + Wire.TaskCreate.PARENT_TASK_ID, r.parentTaskId());
         put64(s, P + Wire.TaskCreate.TASK_ID, r.taskId());
         put64(s, P + Wire.TaskCreate.CODEPTR_RA, r.codeptrRa());
@@ -341,7 +354,7 @@ public final class RecordEncoder {
     }
 
     private static byte[] target(TargetEvent r) {
-        MemorySegment s = start(r, P + Wire.Target.SIZEOF + r.context().stackLength());
+        MemorySegment s = start(r, P + Wire.Target.SIZEOF + tail(r.context()));
         put64(s, P + Wire.Target.TARGET_ID, r.targetId());
         put64(s, P + Wire.Target.TASK_ID, r.taskId());
         put64(s, P + Wire.Target.CODEPTR_RA, r.codeptrRa());

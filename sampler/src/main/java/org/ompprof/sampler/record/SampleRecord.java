@@ -11,6 +11,7 @@ import org.ompprof.sampler.wire.Wire;
  * @param ompThreadNum -1 if unknown
  * @param state the ompt_state_t, or 0x102 (undefined) when OMPT was not ready
  * @param flags {@code Wire.SAMPLE_*}
+ * @param context where the handler's frame walk stopped (see {@link Walk}), with the snapshot from there
  */
 public record SampleRecord(int threadSeq, long timeNs, long weightNs, int osTid, int ompThreadNum, int state, int flags,
         long waitId, List<TaskLevel> taskLevels, List<ParallelLevel> parallelLevels, Context context)
@@ -18,6 +19,11 @@ public record SampleRecord(int threadSeq, long timeNs, long weightNs, int osTid,
     public SampleRecord {
         taskLevels = List.copyOf(taskLevels);
         parallelLevels = List.copyOf(parallelLevels);
+    }
+
+    /** The frames the handler walked (the context's). */
+    public Walk walk() {
+        return context.walk();
     }
 
     @Override

@@ -143,6 +143,7 @@ final class SectionCodec {
         m.put("mutex_skipped", s.mutexSkipped());
         m.put("mutex_marked", s.mutexMarked());
         m.put("mutex_table_full", s.mutexTableFull());
+        m.put("sample_ring_bytes", s.sampleBytes());
         return m;
     }
 
@@ -163,7 +164,7 @@ final class SectionCodec {
                 c.getOrDefault("reentered", 0L), c.getOrDefault("no_slot_drops", 0L), c.getOrDefault("disabled_signals", 0L),
                 c.getOrDefault("malformed", 0L), malformed, ringStats, notCaptured, c.getOrDefault("sample_ring_peak_bytes", 0L),
                 c.getOrDefault("event_ring_peak_bytes", 0L), c.getOrDefault("mutex_skipped", 0L), c.getOrDefault("mutex_marked", 0L),
-                c.getOrDefault("mutex_table_full", 0L));
+                c.getOrDefault("mutex_table_full", 0L), c.getOrDefault("sample_ring_bytes", 0L));
     }
 
     // counter table (STITCH, and the start of STATS): u32 n, n x (string name, u64 value)

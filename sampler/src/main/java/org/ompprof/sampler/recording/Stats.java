@@ -18,15 +18,26 @@ import java.util.List;
  *     sampled waiting for the mutex during the hold)
  * @param mutexMarked samples that found their thread waiting for a mutex, whose holders then wrote their holds
  * @param mutexTableFull marks that found the agent's table of waited-for mutexes full (holds over-recorded, none lost)
+ * @param sampleBytes bytes of sample records the handler wrote to the rings (0: not measured); over handlerCalls, the
+ *     mean record size
  */
 public record Stats(HandlerHistogram histogram, long handlerCalls, long handlerNs, long reentered, long noSlotDrops,
         long disabledSignals, long malformed, List<String> malformedExamples, List<RingStats> rings,
         List<String> modulesNotCaptured, long sampleRingPeak, long eventRingPeak, long mutexSkipped, long mutexMarked,
-        long mutexTableFull) {
+        long mutexTableFull, long sampleBytes) {
     public Stats {
         malformedExamples = List.copyOf(malformedExamples);
         rings = List.copyOf(rings);
         modulesNotCaptured = List.copyOf(modulesNotCaptured);
+    }
+
+    /** Stats without the sample bytes (recordings made before they were counted, merged runs). */
+    public Stats(HandlerHistogram histogram, long handlerCalls, long handlerNs, long reentered, long noSlotDrops,
+            long disabledSignals, long malformed, List<String> malformedExamples, List<RingStats> rings,
+            List<String> modulesNotCaptured, long sampleRingPeak, long eventRingPeak, long mutexSkipped, long mutexMarked,
+            long mutexTableFull) {
+        this(histogram, handlerCalls, handlerNs, reentered, noSlotDrops, disabledSignals, malformed, malformedExamples, rings,
+                modulesNotCaptured, sampleRingPeak, eventRingPeak, mutexSkipped, mutexMarked, mutexTableFull, 0);
     }
 
     /** Stats without mutex counters (recordings made before they were counted). */
@@ -34,7 +45,7 @@ public record Stats(HandlerHistogram histogram, long handlerCalls, long handlerN
             long disabledSignals, long malformed, List<String> malformedExamples, List<RingStats> rings,
             List<String> modulesNotCaptured, long sampleRingPeak, long eventRingPeak) {
         this(histogram, handlerCalls, handlerNs, reentered, noSlotDrops, disabledSignals, malformed, malformedExamples, rings,
-                modulesNotCaptured, sampleRingPeak, eventRingPeak, 0, 0, 0);
+                modulesNotCaptured, sampleRingPeak, eventRingPeak, 0, 0, 0, 0);
     }
 
     /** Stats without ring peaks (recordings made before they were measured, synthetic ones). */
@@ -42,7 +53,7 @@ public record Stats(HandlerHistogram histogram, long handlerCalls, long handlerN
             long disabledSignals, long malformed, List<String> malformedExamples, List<RingStats> rings,
             List<String> modulesNotCaptured) {
         this(histogram, handlerCalls, handlerNs, reentered, noSlotDrops, disabledSignals, malformed, malformedExamples, rings,
-                modulesNotCaptured, 0, 0, 0, 0, 0);
+                modulesNotCaptured, 0, 0, 0, 0, 0, 0);
     }
 
     public long samplesDropped() {

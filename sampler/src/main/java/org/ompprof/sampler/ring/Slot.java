@@ -94,6 +94,11 @@ public final class Slot {
         return Atomics.getOpaqueLong(region, base + SlotHeader.HANDLER_NS);
     }
 
+    /** Bytes of sample records the handler wrote (with their padding): over {@link #handlerCalls()}, a record's mean size. */
+    public long sampleBytes() {
+        return Atomics.getOpaqueLong(region, base + SlotHeader.SAMPLE_BYTES);
+    }
+
     public long reentered() {
         return Atomics.getOpaqueLong(region, base + SlotHeader.REENTERED);
     }

@@ -15,7 +15,7 @@ public final class Wire {
     private Wire() {}
 
     public static final long WIRE_MAGIC = 0x4d48535250504d4fL;
-    public static final int WIRE_VERSION = 2;
+    public static final int WIRE_VERSION = 3;
 
     public static final int REGION_HEADER_SIZE = 4096;
     public static final int SLOT_HEADER_SIZE = 4096;
@@ -89,7 +89,7 @@ public final class Wire {
     /** Bytes of one packed task entry at most: two 10-byte varints and a shape. */
     public static final int MAX_PACKED_TASK_ENTRY = 28;
 
-    public static final int REC_VERSION = 1;
+    public static final int REC_VERSION = 2;
 
     public static final int CTX_TRUNCATED = 1;
     public static final int CTX_NO_BOUNDS = 2;
@@ -98,6 +98,16 @@ public final class Wire {
     public static final int CTX_SAME_SHAPE = 8;
 
     public static final int MAX_LEVELS = 16;
+
+    /** The handler's frame walk stopped at the sample's context: unwind on from it with its snapshot. */
+    public static final int WALK_CONTINUE = 0;
+    /** The context is the outermost frame. */
+    public static final int WALK_COMPLETE = 1;
+    /** The context is the last frame inside the current task's exit frame. */
+    public static final int WALK_TASK_EXIT = 2;
+    /** A checking recording: the context is the sampled registers with a plain snapshot, the frames all the walk found. */
+    public static final int WALK_CHECK = 0x100;
+    public static final int MAX_WALK_FRAMES = 512;
 
     public static final int SAMPLE_OMPT_READY = 1;
     public static final int SAMPLE_UNKNOWN_THREAD = 2;
@@ -202,7 +212,8 @@ public final class Wire {
         public static final int MUTEX_TABLE_FULL = 312;
         public static final int HIST = 320;
         public static final int SIZEOF_HIST = 4 * HIST_BUCKETS;
-        public static final int SIZEOF = 1440;
+        public static final int SAMPLE_BYTES = 1440;
+        public static final int SIZEOF = 1448;
     }
 
     /** {@code struct ompprof_record_header}: the first 16 bytes of every record. */
@@ -226,7 +237,9 @@ public final class Wire {
         public static final int RBP = 16;
         public static final int STACK_LEN = 24;
         public static final int CTX_FLAGS = 28;
-        public static final int SIZEOF = 32;
+        public static final int FRAME_COUNT = 32;
+        public static final int WALK_STOP = 36;
+        public static final int SIZEOF = 40;
     }
 
     /** {@code struct ompprof_task_level}. */
@@ -269,7 +282,16 @@ public final class Wire {
         public static final int TASK_LEVELS = 40;
         public static final int PARALLEL_LEVELS = 44;
         public static final int CTX = 48;
-        public static final int SIZEOF = 80;
+        public static final int SIZEOF = 88;
+    }
+
+    /** {@code struct ompprof_frame}: one frame the handler walked. */
+    public static final class WalkedFrame {
+        private WalkedFrame() {}
+        public static final String C_STRUCT = "ompprof_frame";
+        public static final int PC = 0;
+        public static final int SP = 8;
+        public static final int SIZEOF = 16;
     }
 
     /** {@code struct ompprof_thread_begin}. */
@@ -307,7 +329,7 @@ public final class Wire {
         public static final int FLAGS = 52;
         public static final int SHAPE = 56;
         public static final int CTX = 64;
-        public static final int SIZEOF = 96;
+        public static final int SIZEOF = 104;
     }
 
     /** {@code struct ompprof_parallel_end}. */
@@ -350,7 +372,7 @@ public final class Wire {
         public static final int HAS_DEPENDENCES = 52;
         public static final int SHAPE = 56;
         public static final int CTX = 64;
-        public static final int SIZEOF = 96;
+        public static final int SIZEOF = 104;
     }
 
     /** {@code struct ompprof_task_schedule}. */

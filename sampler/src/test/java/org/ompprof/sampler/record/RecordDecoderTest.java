@@ -79,9 +79,11 @@ class RecordDecoderTest {
         int size = junk.length & ~7;
         Le.put32(s, 0, rnd.nextInt(4) == 0 ? rnd.nextInt() : size);
         Le.put16(s, 4, rnd.nextInt(0, Wire.REC_TASK_BATCH_PACKED + 2));
-        Le.put16(s, 6, rnd.nextInt(10) == 0 ? 2 : Wire.REC_VERSION);
+        Le.put16(s, 6, rnd.nextInt(10) == 0 ? Wire.REC_VERSION + 1 : Wire.REC_VERSION);
         if (rnd.nextBoolean() && size >= 16 + 48) Le.put32(s, 16 + Wire.Sample.TASK_LEVELS, rnd.nextInt(3));
         if (rnd.nextBoolean() && size >= 16 + 80) Le.put32(s, 16 + Wire.Sample.CTX + Wire.Context.STACK_LEN, rnd.nextInt(64));
+        if (rnd.nextBoolean() && size >= 16 + 88) Le.put32(s, 16 + Wire.Sample.CTX + Wire.Context.FRAME_COUNT, rnd.nextInt(4));
+        if (rnd.nextBoolean() && size >= 16 + 88) Le.put32(s, 16 + Wire.Sample.CTX + Wire.Context.WALK_STOP, rnd.nextInt(4));
     }
 
     @ParameterizedTest
@@ -125,10 +127,16 @@ class RecordDecoderTest {
         MemorySegment s = MemorySegment.ofArray(b);
         Le.put16(s, Wire.RecordHeader.VERSION, 9);
         assertTrue(RecordDecoder.problem(s).contains("version 9"));
-        Le.put16(s, Wire.RecordHeader.VERSION, 1);
+        Le.put16(s, Wire.RecordHeader.VERSION, Wire.REC_VERSION);
         Le.put32(s, 16 + Wire.Sample.TASK_LEVELS, 17);
         assertTrue(RecordDecoder.problem(s).contains("sample"), RecordDecoder.problem(s));
         Le.put32(s, 16 + Wire.Sample.TASK_LEVELS, 0);
+        Le.put32(s, 16 + Wire.Sample.CTX + Wire.Context.FRAME_COUNT, Wire.MAX_WALK_FRAMES + 2);
+        assertTrue(RecordDecoder.problem(s).contains("sample"), RecordDecoder.problem(s));
+        Le.put32(s, 16 + Wire.Sample.CTX + Wire.Context.FRAME_COUNT, 0);
+        Le.put32(s, 16 + Wire.Sample.CTX + Wire.Context.WALK_STOP, 7);
+        assertTrue(RecordDecoder.problem(s).contains("sample"), RecordDecoder.problem(s));
+        Le.put32(s, 16 + Wire.Sample.CTX + Wire.Context.WALK_STOP, 0);
         Le.put16(s, Wire.RecordHeader.TYPE, 99);
         assertTrue(RecordDecoder.problem(s).contains("unknown record type 99"));
         assertTrue(RecordDecoder.problem(MemorySegment.ofArray(new byte[8])).contains("shorter than its header"));

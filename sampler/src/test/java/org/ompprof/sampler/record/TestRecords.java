@@ -91,7 +91,8 @@ public final class TestRecords {
     }
 
     private static Context context(Random rnd) {
-        return new Context(rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextInt(8), bytes(rnd, rnd.nextInt(0, 300)));
+        return new Context(rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextInt(8), bytes(rnd, rnd.nextInt(0, 300)),
+                walk(rnd));
     }
 
     private static MemorySegment bytes(Random rnd, int n) {
@@ -126,6 +127,18 @@ public final class TestRecords {
         return new ModuleLoad(seq, t, rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextLong(),
                 rnd.nextLong(), rnd.nextLong(), rnd.nextInt(32), rnd.nextInt(), segments, path,
                 HexFormat.of().formatHex(buildId), bytes(rnd, rnd.nextInt(0, 200)));
+    }
+
+    /** No walk, or a walk of up to 600 frames that stopped for any reason (checking or not). */
+    static Walk walk(Random rnd) {
+        if (rnd.nextInt(4) == 0) return Walk.NONE;
+        int n = rnd.nextInt(4) == 0 ? rnd.nextInt(Wire.MAX_WALK_FRAMES + 2) : rnd.nextInt(1, 12);
+        long[] pcs = new long[n], sps = new long[n];
+        for (int i = 0; i < n; i++) {
+            pcs[i] = rnd.nextLong();
+            sps[i] = rnd.nextLong();
+        }
+        return new Walk(pcs, sps, rnd.nextInt(3) | (rnd.nextBoolean() ? Wire.WALK_CHECK : 0));
     }
 
     /** Record equality with segments compared by content (records compare segments by identity). */

@@ -39,9 +39,17 @@ public final class StackUnwinder {
     }
 
     public UnwindResult unwind(Registers registers, StackSnapshot snapshot) {
+        return unwind(registers, snapshot, FrameKind.EXACT);
+    }
+
+    /**
+     * @param firstKind how the registers' pc was found: {@link FrameKind#RETURN_ADDRESS} when the
+     *     unwind goes on from a frame that an earlier walk reached through its callee
+     */
+    public UnwindResult unwind(Registers registers, StackSnapshot snapshot, FrameKind firstKind) {
         state.reset(registers, snapshot);
         count = 0;
-        Frame frame = new Frame(registers.rip(), FrameKind.EXACT, space.find(registers.rip()), registers.rsp());
+        Frame frame = new Frame(registers.rip(), firstKind, space.find(registers.rip()), registers.rsp());
         add(frame);
         while (true) {
             Module module = frame.module();
@@ -71,6 +79,10 @@ public final class StackUnwinder {
             frame = new Frame(pc, nextKind, next, state.sp());
             add(frame);
         }
+    }
+
+    public AddressSpace space() {
+        return space;
     }
 
     private void add(Frame frame) {

@@ -54,7 +54,9 @@ class RegionsStitchTest {
     @Test
     void barrierWaitEndsAtTheUserCallSite() {
         List<Stitched.Pair> waiting = run.select(s -> s.state() == BARRIER_EXPLICIT);
-        Expect.mostly("explicit barrier wait", waiting, 100, n -> n.sample().kind() == StitchedSample.Kind.EXACT
+        // 0.25 s of waiting, but a thread asleep in the barrier is signalled late on a loaded machine (its samples
+        // then weigh the timer's overruns): about 110 samples at a load of 3 on two cores, with or without the walk
+        Expect.mostly("explicit barrier wait", waiting, 50, n -> n.sample().kind() == StitchedSample.Kind.EXACT
                 && n.names().equals(List.of("main", "imbalance", "imbalance.omp_outlined", "region_fn", "__kmpc_barrier")));
     }
 

@@ -36,11 +36,16 @@ final class StitchPrograms {
 
     /** The recording of {@code program} (a file name in src/test/c/stitch, without .c), made on first use. */
     static Path recording(String program, Map<String, String> env) {
+        return recording(program, env, List.of());
+    }
+
+    /** As {@link #recording(String, Map)}, with record options before the program ({@code --stack-bytes N}). */
+    static Path recording(String program, Map<String, String> env, List<String> options) {
         assumeTrue(Files.isRegularFile(AGENT), "agent not built (make -C native-sigprof): " + AGENT);
         assumeTrue(Files.isExecutable(CLANG), "no clang-19");
-        return RECORDINGS.computeIfAbsent(program + env, k -> {
+        return RECORDINGS.computeIfAbsent(program + env + options, k -> {
             try {
-                return record(compile(program), env);
+                return record(compile(program), env, options);
             } catch (Exception e) {
                 throw new AssertionError("cannot record " + program, e);
             }
@@ -55,8 +60,9 @@ final class StitchPrograms {
         return binary;
     }
 
-    private static Path record(Path binary, Map<String, String> extraEnv) throws Exception {
-        Path output = OUT.resolve(binary.getFileName() + "-" + Integer.toHexString(extraEnv.hashCode()) + ".ompprof");
+    private static Path record(Path binary, Map<String, String> extraEnv, List<String> options) throws Exception {
+        Path output = OUT.resolve(binary.getFileName() + "-" + Integer.toHexString(extraEnv.hashCode())
+                + Integer.toHexString(options.hashCode()) + ".ompprof");
         Map<String, String> env = new HashMap<>(System.getenv());
         env.put("OMP_NUM_THREADS", "2");
         env.putAll(extraEnv);
@@ -64,9 +70,17 @@ final class StitchPrograms {
         Recorder.Context ctx = new Recorder.Context(OUT, env, k -> k.equals("ompprof.agent") ? AGENT.toString() : null, "test",
                 new PrintStream(new ByteArrayOutputStream()), new PrintStream(err, true, StandardCharsets.UTF_8), false,
                 Region.DEFAULT_DIR);
-        int status = new Recorder(ctx).record(RecordOptions.parse(List.of("-o", output.toString(), "--", binary.toString())));
+        int status = new Recorder(ctx).record(RecordOptions.parse(args(output, options, binary)));
         assertEquals(0, status, err.toString(StandardCharsets.UTF_8));
         return output;
+    }
+
+    private static List<String> args(Path output, List<String> options, Path binary) {
+        List<String> args = new ArrayList<>(List.of("-o", output.toString()));
+        args.addAll(options);
+        args.add("--");
+        args.add(binary.toString());
+        return args;
     }
 
     private static void run(List<String> command) throws Exception {

@@ -1,0 +1,69 @@
+/*
+ * Compact unwind rows for the SIGPROF handler's frame walk, derived from the
+ * loaded objects' .eh_frame CFI (found through PT_GNU_EH_FRAME). Built outside
+ * the handler (modules_rescan), published as one immutable snapshot behind an
+ * atomic pointer: the handler sees either the old set or the new one, never a
+ * half-built table.
+ */
+#ifndef OMPPROF_CFI_TABLE_H
+#define OMPPROF_CFI_TABLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* How a row finds the CFA (and whether the walk can go on from it). */
+enum cfi_rule {
+  CFI_NONE = 0,        /* no FDE covers the pc (a gap between functions) */
+  CFI_RSP = 1,         /* CFA = rsp + cfa_off */
+  CFI_RBP = 2,         /* CFA = rbp + cfa_off */
+  CFI_PLT = 3,         /* lazy PLT: CFA = rsp + 8 + ((pc & 15) >= cfa_off ? 8 : 0) */
+  CFI_OUTERMOST = 4,   /* the return address is undefined: the outermost frame */
+  CFI_UNSUPPORTED = 5, /* anything else (expressions, a CFA in another register, signal frames):
+                          the JVM's unwinder takes over from here */
+};
+
+/* From `pc` (relative to the module's load bias) up to the next row's pc. The
+ * return address is always at CFA - 8; rbp is restored from CFA + rbp_off
+ * when rbp_off is non-zero and left as it is otherwise. */
+struct cfi_row {
+  uint32_t pc;
+  int32_t cfa_off;
+  int16_t rbp_off;
+  uint8_t rule; /* enum cfi_rule */
+  uint8_t pad;
+};
+
+/* One module's rows, sorted by pc; shared by every load of the same file. */
+struct cfi_rows {
+  uint32_t n;
+  struct cfi_row row[];
+};
+
+struct cfi_module {
+  uint64_t lo, hi; /* runtime addresses the rows cover */
+  uint64_t bias;
+  const struct cfi_rows *rows;
+};
+
+/* The loaded modules' rows, sorted by lo. Never freed (see cfi_table.c). */
+struct cfi_tables {
+  uint32_t n;
+  struct cfi_module m[];
+};
+
+/* The rows of one .eh_frame, from its .eh_frame_hdr search table. `hdr` is
+ * the mapped .eh_frame_hdr, [lo, hi) the mapped bytes any CFI may lie in.
+ * NULL when there is nothing usable. Allocates: never in the handler. */
+struct cfi_rows *cfi_rows_parse(const uint8_t *hdr, uint64_t lo, uint64_t hi, uint64_t bias);
+
+/* Rebuilds the published set from the loaded objects (dl_iterate_phdr);
+ * call with the modules lock held. */
+void cfi_tables_refresh(void);
+
+const struct cfi_tables *cfi_tables_current(void); /* signal-safe */
+
+/* The row for runtime address `pc` (a return address already moved back into
+ * its call), and the module's bias; NULL when no row covers it. */
+const struct cfi_row *cfi_find(const struct cfi_tables *t, uint64_t pc, uint64_t *bias); /* signal-safe */
+
+#endif

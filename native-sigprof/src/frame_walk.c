@@ -1,0 +1,77 @@
+/*
+ * The frame walk (frame_walk.h). Every rule that could disagree with the
+ * JVM's DWARF unwinder stops the walk instead (OMPPROF_WALK_CONTINUE): the
+ * JVM then unwinds on from the stop with a stack slice, so the frames are the
+ * same as a full stack copy would have given, only cheaper.
+ */
+#include "frame_walk.h"
+
+static inline uint64_t load64(uint64_t addr) /* signal-safe */
+{
+  return __atomic_load_n((const uint64_t *)(uintptr_t)addr, __ATOMIC_RELAXED);
+}
+
+/* The CFA of the frame at `at` by `row`, 0 when it cannot be had. */
+static uint64_t cfa_of(const struct cfi_row *row, const struct walk_regs *at) /* signal-safe */
+{
+  switch (row->rule) {
+  case CFI_RSP: return at->sp + (uint64_t)(int64_t)row->cfa_off;
+  case CFI_RBP: return at->bp + (uint64_t)(int64_t)row->cfa_off;
+  case CFI_PLT: return at->sp + 8 + ((at->pc & 15) >= (uint64_t)row->cfa_off ? 8 : 0);
+  default: return 0;
+  }
+}
+
+uint32_t frame_walk(const struct cfi_tables *t, struct walk_regs *at, const struct walk_bounds *b,
+                    struct ompprof_frame *out, uint32_t *stop) /* signal-safe */
+{
+  uint32_t n = 0;
+  *stop = OMPPROF_WALK_CONTINUE;
+  if (!t || at->sp < b->lo || at->sp >= b->hi)
+    return 0;
+  /* recursion returns to the same address frame after frame: its row is looked up once */
+  uint64_t last_lookup = 0, bias;
+  const struct cfi_row *row = NULL;
+  for (int return_address = 0; n < b->max; return_address = 1) {
+    /* a return address may be the last byte of its function (a call to a noreturn function) */
+    uint64_t lookup = at->pc - (uint64_t)return_address;
+    if (!row || lookup != last_lookup)
+      row = cfi_find(t, lookup, &bias);
+    last_lookup = lookup;
+    if (!row)
+      return n;
+    if (row->rule == CFI_UNSUPPORTED) {
+      *stop |= WALK_STOPPED_AT_RULE;
+      return n;
+    }
+    if (row->rule == CFI_OUTERMOST) {
+      *stop = OMPPROF_WALK_COMPLETE;
+      return n;
+    }
+    uint64_t cfa = cfa_of(row, at);
+    /* the return address at cfa - 8 and a saved rbp must lie in [lo, hi); the stack grows down */
+    if (cfa <= at->sp)
+      return n;
+    if (cfa > b->stop_sp) { /* checked first, as the JVM's unwinder of a snapshot cut there would */
+      *stop = OMPPROF_WALK_TASK_EXIT;
+      return n;
+    }
+    if (cfa > b->hi || cfa - 8 < b->lo)
+      return n;
+    uint64_t bp = at->bp;
+    if (row->rbp_off) {
+      uint64_t slot = cfa + (uint64_t)(int64_t)row->rbp_off;
+      if (slot < b->lo || slot > b->hi - 8)
+        return n;
+      bp = load64(slot);
+    }
+    uint64_t pc = load64(cfa - 8);
+    if (pc == 0) {
+      *stop = OMPPROF_WALK_COMPLETE;
+      return n;
+    }
+    out[n++] = (struct ompprof_frame){at->pc, at->sp};
+    *at = (struct walk_regs){pc, cfa, bp};
+  }
+  return n;
+}

@@ -1,0 +1,40 @@
+/*
+ * The handler's frame walk: from the sampled registers, frame by frame with
+ * the compact unwind rows (cfi_table.h), reading only the thread's own stack.
+ */
+#ifndef OMPPROF_FRAME_WALK_H
+#define OMPPROF_FRAME_WALK_H
+
+#include <stdint.h>
+
+#include "cfi_table.h"
+#include "ompprof_wire.h"
+
+/* libomp's OMPT frame addresses are __builtin_frame_address(0): the frame's CFA - 16. */
+#define EXIT_FRAME_CFA 16u
+
+struct walk_regs {
+  uint64_t pc, sp, bp;
+};
+
+/* Where the walk may read and when it stops. */
+struct walk_bounds {
+  uint64_t lo, hi;  /* readable stack: [sampled rsp, the thread's stack top) */
+  uint64_t stop_sp; /* a frame whose sp would exceed this is not walked into (the task's exit) */
+  uint32_t max;     /* frames to write at most */
+};
+
+/* Set in *stop (never written to a record) when the walk stopped at a rule it does
+ * not apply (a CFA in another register, an expression, a signal frame): the JVM's
+ * unwinder could apply it, but may need registers that frames further in saved and
+ * the walk did not track (rbx for the loader's _dl_runtime_resolve), so callers
+ * send the stack from the sampled registers instead of from the stop. */
+#define WALK_STOPPED_AT_RULE 0x10000u
+
+/* Walks from `at` (which it leaves at the frame where the walk stopped), writing
+ * the frames passed to `out`; returns their number and sets `*stop` to an
+ * enum ompprof_walk_stop, with WALK_STOPPED_AT_RULE where that applies. */
+uint32_t frame_walk(const struct cfi_tables *t, struct walk_regs *at, const struct walk_bounds *b,
+                    struct ompprof_frame *out, uint32_t *stop); /* signal-safe */
+
+#endif
