@@ -35,6 +35,12 @@ enum ompprof_agent_state {
   OMPPROF_AGENT_FINALIZED = 3, /* ompt finalize ran: no more records */
 };
 
+/* What the JVM is doing (header jvm_state): the agent waits at exit while it drains. */
+enum ompprof_jvm_state {
+  OMPPROF_JVM_DRAINING = 1, /* draining the rings */
+  OMPPROF_JVM_STOPPED = 2,  /* stopped draining: nobody will read more */
+};
+
 /* What stood in the way of the sampling signal (header signal_problems). */
 enum ompprof_signal_problem {
   OMPPROF_SIGNAL_TAKEN = 1,    /* the program had its own handler: left alone, nothing sampled */
@@ -74,7 +80,7 @@ struct ompprof_region_header {
   uint64_t no_slot_drops;    /* 88  records dropped because every slot was taken */
   uint64_t modules_announced;/* 96  MODULE records with a held fd, release store by agent */
   uint64_t modules_captured; /* 104 release store by JVM after it has secured those images */
-  uint32_t jvm_state;        /* 112 JVM: 1 draining, 2 stopped draining */
+  uint32_t jvm_state;        /* 112 JVM: enum ompprof_jvm_state */
   uint32_t foreign_signals;  /* 116 sampling signals no timer of ours sent (setitimer, kill) */
   uint64_t disabled_signals; /* 120 SIGPROFs that arrived while sampling was paused/off */
   char runtime_version[256]; /* 128 from ompt_start_tool, NUL-terminated */

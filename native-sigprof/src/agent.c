@@ -20,7 +20,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "agent.h"
+#include "agent_state.h"
+#include "thread_state.h"
+#include "clock.h"
+#include "record.h"
+#include "slots.h"
+#include "timers.h"
+#include "handler.h"
+#include "wall.h"
+#include "modules.h"
+#include "callbacks.h"
 
 /* The wire header has no asserts of its own; the Java mirror depends on
  * these offsets, so a layout change must fail the build here. */
@@ -47,7 +56,6 @@ _Static_assert(sizeof(struct ompprof_module) == 128, "module");
 _Static_assert(sizeof(struct ompprof_segment) == 40, "segment");
 _Static_assert(sizeof(struct ompprof_agent_info) == 48, "agent info");
 
-struct agent ompprof_g;
 
 static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num,
                            ompt_data_t *tool_data);
@@ -257,7 +265,6 @@ static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num
       struct ompprof_agent_info b;
     } rec;
     memset(&rec, 0, sizeof rec);
-    fill_header(&rec.h, OMPPROF_REC_AGENT_INFO, sizeof rec, p->thread_seq);
     rec.b.time_ns = now_ns();
     rec.b.sample_period_ns = g->period_ns;
     rec.b.pid = (uint32_t)getpid();
@@ -266,7 +273,7 @@ static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num
     rec.b.rate_hz = g->rate_hz;
     rec.b.stack_bytes = g->stack_bytes;
     rec.b.callbacks_registered = g->callbacks_always;
-    ring_write(&p->event, &rec, sizeof rec);
+    record_write(&p->cb.event, OMPPROF_REC_AGENT_INFO, &rec, sizeof rec, p->thread_seq);
     modules_rescan(p, 1);
   }
   pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
@@ -311,11 +318,10 @@ static void tool_finalize(ompt_data_t *tool_data)
       struct ompprof_record_header h;
       struct ompprof_agent_end b;
     } rec;
-    fill_header(&rec.h, OMPPROF_REC_AGENT_END, sizeof rec, p->thread_seq);
     rec.b.time_ns = now_ns();
     rec.b.timers_failed = __atomic_load_n(&g->timers_failed, __ATOMIC_RELAXED);
     rec.b.threads_seen = __atomic_load_n(&g->threads_seen, __ATOMIC_RELAXED);
-    ring_write(&p->event, &rec, sizeof rec);
+    record_write(&p->cb.event, OMPPROF_REC_AGENT_END, &rec, sizeof rec, p->thread_seq);
   }
   slot_end_deferred();
   __atomic_store_n(&h->agent_state, OMPPROF_AGENT_FINALIZED, __ATOMIC_RELEASE);
@@ -325,7 +331,7 @@ static void tool_finalize(ompt_data_t *tool_data)
   uint64_t announced = __atomic_load_n(&h->modules_announced, __ATOMIC_ACQUIRE);
   int waited_ms = 0;
   while (__atomic_load_n(&h->modules_captured, __ATOMIC_ACQUIRE) < announced &&
-         __atomic_load_n(&h->jvm_state, __ATOMIC_ACQUIRE) != 2 && waited_ms < 2000) {
+         __atomic_load_n(&h->jvm_state, __ATOMIC_ACQUIRE) != OMPPROF_JVM_STOPPED && waited_ms < 2000) {
     struct timespec ts = {0, 1000000};
     nanosleep(&ts, NULL);
     waited_ms++;

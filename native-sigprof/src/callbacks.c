@@ -10,7 +10,17 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "agent.h"
+#include "agent_state.h"
+#include "thread_state.h"
+#include "mutex_table.h"
+#include "clock.h"
+#include "record.h"
+#include "slots.h"
+#include "timers.h"
+#include "wall.h"
+#include "modules.h"
+#include "callbacks.h"
+#include "device.h"
 #include "capture.h"
 #include "frame_walk.h"
 
@@ -23,9 +33,8 @@
     } rec_;                                                                    \
     _Static_assert(sizeof(rec_) == 16 + sizeof(BODYTYPE) && sizeof(rec_) % 8 == 0, \
                    "record layout");                                           \
-    fill_header(&rec_.h, (TYPE), sizeof(rec_), (p)->thread_seq);               \
     rec_.b = (BODYTYPE){__VA_ARGS__};                                          \
-    ring_write(&(p)->event, &rec_, sizeof(rec_));                              \
+    record_write(&(p)->cb.event, (TYPE), &rec_, sizeof(rec_), (p)->thread_seq); \
   } while (0)
 
 static inline uint64_t data_value(const ompt_data_t *d) { return d ? d->value : 0; }
@@ -56,7 +65,7 @@ static uint64_t new_task_id(void)
  * task's exit frame (plus the runtime frame's saved registers). */
 static uint32_t context_len(struct priv *p, struct ompprof_context *ctx, uint64_t exit_frame)
 {
-  uint32_t n = snapshot_len(ctx, p->stack_lo, p->stack_hi, ompprof_g.stack_bytes);
+  uint32_t n = snapshot_len(ctx, p->sig.stack_lo, p->sig.stack_hi, ompprof_g.stack_bytes);
   if (exit_frame > ctx->rsp && exit_frame - ctx->rsp + EXIT_FRAME_MARGIN < n)
     n = (uint32_t)(exit_frame - ctx->rsp + EXIT_FRAME_MARGIN);
   return n;
@@ -73,9 +82,9 @@ static uint32_t context_walk(struct priv *p, struct ompprof_context *ctx, uint64
                              struct ompprof_frame *out)
 {
   uint32_t nf = 0, stop = OMPPROF_WALK_CONTINUE;
-  if (ompprof_g.walk == WALK_ON && p->stack_hi && ctx->rsp >= p->stack_lo && ctx->rsp < p->stack_hi) {
+  if (ompprof_g.walk == WALK_ON && p->sig.stack_hi && ctx->rsp >= p->sig.stack_lo && ctx->rsp < p->sig.stack_hi) {
     struct walk_regs at = {ctx->rip, ctx->rsp, ctx->rbp};
-    struct walk_bounds b = {ctx->rsp, p->stack_hi, exit_frame > ctx->rsp ? exit_frame + EXIT_FRAME_CFA : UINT64_MAX,
+    struct walk_bounds b = {ctx->rsp, p->sig.stack_hi, exit_frame > ctx->rsp ? exit_frame + EXIT_FRAME_CFA : UINT64_MAX,
                             CONTEXT_WALK_FRAMES};
     nf = frame_walk(cfi_tables_current(), &at, &b, out, &stop);
     if (stop & WALK_STOPPED_AT_RULE) {
@@ -100,14 +109,13 @@ static int emit_with_context(struct priv *p, uint16_t type, void *body, uint32_t
   uint32_t frame_bytes = ctx->frame_count * (uint32_t)sizeof(struct ompprof_frame);
   uint32_t size = (uint32_t)(sizeof(struct ompprof_record_header) + body_size + frame_bytes + RING_ALIGN8(n));
   struct ring_res res;
-  if (!ring_reserve(&p->event, size, &res))
+  if (!record_reserve(&p->cb.event, type, size, p->thread_seq, &res))
     return 0;
-  fill_header((struct ompprof_record_header *)(void *)res.rec, type, 0, p->thread_seq);
   uint8_t *out = res.rec + sizeof(struct ompprof_record_header);
   sig_copy(out, body, body_size);
   sig_copy(out + body_size, frames, frame_bytes);
   snapshot_copy(out + body_size + frame_bytes, ctx->rsp, n);
-  ring_commit(&p->event, &res, size);
+  record_commit(&p->cb.event, &res, size);
   return 1;
 }
 
@@ -182,19 +190,19 @@ static uint32_t shape_slot(uint64_t shape, int second)
 
 static int shape_sent(const struct priv *p, uint64_t shape)
 {
-  return p->shapes[shape_slot(shape, 0)] == shape || p->shapes[shape_slot(shape, 1)] == shape;
+  return p->cb.shapes[shape_slot(shape, 0)] == shape || p->cb.shapes[shape_slot(shape, 1)] == shape;
 }
 
 /* Only once the JVM is sure to get the snapshot. */
 static void shape_mark_sent(struct priv *p, uint64_t shape)
 {
-  uint64_t *first = &p->shapes[shape_slot(shape, 0)], *second = &p->shapes[shape_slot(shape, 1)];
+  uint64_t *first = &p->cb.shapes[shape_slot(shape, 0)], *second = &p->cb.shapes[shape_slot(shape, 1)];
   if (*first == 0 || *second != 0) {
     /* the older occupant of the first place moves to its own other place only if that is free */
     uint64_t old = *first;
     *first = shape;
-    if (old && p->shapes[shape_slot(old, 1)] == 0)
-      p->shapes[shape_slot(old, 1)] = old;
+    if (old && p->cb.shapes[shape_slot(old, 1)] == 0)
+      p->cb.shapes[shape_slot(old, 1)] = old;
   } else {
     *second = shape;
   }
@@ -205,15 +213,15 @@ static void on_thread_begin(ompt_thread_t type, ompt_data_t *thread_data)
   struct priv *p = priv_for_callback();
   if (!p)
     return;
-  if (!p->stack_hi)
+  if (!p->sig.stack_hi)
     priv_fetch_bounds(p);
   p->thread_type = (uint32_t)type;
   __atomic_signal_fence(__ATOMIC_SEQ_CST);
-  p->unknown_thread = 0;
+  p->sig.unknown_thread = 0;
   if (thread_data)
     thread_data->value = p->thread_seq;
   EMIT(p, OMPPROF_REC_THREAD_BEGIN, struct ompprof_thread_begin, now_ns(), p->os_tid,
-       (uint32_t)type, p->stack_lo, p->stack_hi, p->index, 0);
+       (uint32_t)type, p->sig.stack_lo, p->sig.stack_hi, p->index, 0);
   if (!(__atomic_load_n(&ompprof_g.gate, __ATOMIC_RELAXED) & GATE_STOPPED))
     timer_arm(p);
   modules_rescan(p, 0);
@@ -235,7 +243,7 @@ static void on_thread_end(ompt_data_t *thread_data)
      * exit); the slot stays OWNED so finalize can still write there, and
      * finalize ends it. Samples stop now. Other initial threads (user
      * pthreads running OpenMP) end normally. */
-    p->end_deferred = 1;
+    p->sig.end_deferred = 1;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
     EMIT(p, OMPPROF_REC_THREAD_END, struct ompprof_thread_end, now_ns());
     return;
@@ -320,21 +328,20 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
  * and at finalize). A full ring drops the batch, counted like any record. */
 void callbacks_flush_tasks(struct priv *p)
 {
-  struct task_pack *t = &p->tasks;
+  struct task_pack *t = &p->cb.tasks;
   if (t->count == 0)
     return;
   struct ompprof_task_batch_packed b = {now_ns(), t->count, t->len, t->base_task_id};
   uint32_t body = (uint32_t)(sizeof b + t->len);
   uint32_t size = (uint32_t)(sizeof(struct ompprof_record_header) + ((body + 7u) & ~7u));
   struct ring_res res;
-  if (ring_reserve(&p->event, size, &res)) {
-    fill_header((struct ompprof_record_header *)(void *)res.rec, OMPPROF_REC_TASK_BATCH_PACKED, 0, p->thread_seq);
+  if (record_reserve(&p->cb.event, OMPPROF_REC_TASK_BATCH_PACKED, size, p->thread_seq, &res)) {
     uint8_t *out = res.rec + sizeof(struct ompprof_record_header);
     sig_copy(out, &b, sizeof b);
     sig_copy(out + sizeof b, t->bytes, t->len);
     for (uint32_t i = body; i < size - sizeof(struct ompprof_record_header); i++)
       out[i] = 0;
-    ring_commit(&p->event, &res, size);
+    record_commit(&p->cb.event, &res, size);
   }
   task_pack_reset(t);
 }
@@ -342,11 +349,11 @@ void callbacks_flush_tasks(struct priv *p)
 /* Batches a creation of a shape the JVM already has the stack of. */
 static void batch_task(struct priv *p, uint64_t task_id, uint64_t parent_task_id, uint64_t shape)
 {
-  if (!task_pack_add(&p->tasks, task_id, parent_task_id, shape)) {
+  if (!task_pack_add(&p->cb.tasks, task_id, parent_task_id, shape)) {
     callbacks_flush_tasks(p);
-    task_pack_add(&p->tasks, task_id, parent_task_id, shape); /* an empty batch takes any entry */
+    task_pack_add(&p->cb.tasks, task_id, parent_task_id, shape); /* an empty batch takes any entry */
   }
-  if (p->tasks.count == OMPPROF_MAX_TASK_BATCH)
+  if (p->cb.tasks.count == OMPPROF_MAX_TASK_BATCH)
     callbacks_flush_tasks(p);
 }
 
@@ -465,13 +472,13 @@ static void on_mutex_acquire(ompt_mutex_t kind, unsigned int hint, unsigned int 
     bump(&p->slot->mutex_skipped, 1);
     return;
   }
-  p->acq_kind = (uint32_t)kind;
-  p->acq_hint = hint;
-  p->acq_impl = impl;
-  p->acq_codeptr = ptr_value(codeptr_ra);
-  p->acq_first_ns = 0;
+  p->cb.acq_kind = (uint32_t)kind;
+  p->cb.acq_hint = hint;
+  p->cb.acq_impl = impl;
+  p->cb.acq_codeptr = ptr_value(codeptr_ra);
+  p->sig.acq_first_ns = 0;
   __atomic_signal_fence(__ATOMIC_SEQ_CST);
-  p->acq_id = wait_id;
+  p->sig.acq_id = wait_id;
 }
 
 static void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void *codeptr_ra)
@@ -480,27 +487,27 @@ static void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const v
   if (!p)
     return;
   uint64_t gen = mutex_gen();
-  int mine = p->acq_id == wait_id;
-  p->acq_id = 0;
+  int mine = p->sig.acq_id == wait_id;
+  p->sig.acq_id = 0;
   __atomic_signal_fence(__ATOMIC_SEQ_CST);
-  uint64_t first = mine ? p->acq_first_ns : 0, start = 0;
+  uint64_t first = mine ? p->sig.acq_first_ns : 0, start = 0;
   if (first) {
     start = now_ns();
-    mutex_record(p, first, OMPPROF_MUTEX_ACQUIRE, (ompt_mutex_t)p->acq_kind, p->acq_hint, p->acq_impl, wait_id,
-                 p->acq_codeptr);
+    mutex_record(p, first, OMPPROF_MUTEX_ACQUIRE, (ompt_mutex_t)p->cb.acq_kind, p->cb.acq_hint, p->cb.acq_impl, wait_id,
+                 p->cb.acq_codeptr);
     mutex_record(p, start, OMPPROF_MUTEX_ACQUIRED, kind, 0, 0, wait_id, ptr_value(codeptr_ra));
   } else if (!is_test(kind)) {
     bump(&p->slot->mutex_skipped, 1); /* the acquire */
   }
-  uint32_t n = p->held_n;
+  uint32_t n = p->sig.held_n;
   if (n == HELD_MAX) { /* too deep to track: written as it happens */
     if (!start)
       mutex_record(p, now_ns(), OMPPROF_MUTEX_ACQUIRED, kind, 0, 0, wait_id, ptr_value(codeptr_ra));
     return;
   }
-  p->held[n] = (struct held){wait_id, gen, 0, start};
+  p->sig.held[n] = (struct held){wait_id, gen, 0, start};
   __atomic_signal_fence(__ATOMIC_SEQ_CST);
-  p->held_n = n + 1;
+  p->sig.held_n = n + 1;
 }
 
 static void on_mutex_released(ompt_mutex_t kind, ompt_wait_id_t wait_id, const void *codeptr_ra)
@@ -508,18 +515,18 @@ static void on_mutex_released(ompt_mutex_t kind, ompt_wait_id_t wait_id, const v
   struct priv *p = priv_fast();
   if (!p)
     return;
-  uint32_t n = p->held_n, i = n;
-  while (i > 0 && p->held[i - 1].wait_id != wait_id)
+  uint32_t n = p->sig.held_n, i = n;
+  while (i > 0 && p->sig.held[i - 1].wait_id != wait_id)
     i--;
   if (i == 0) { /* not tracked (held too deep, or acquired before this slot) */
     mutex_record(p, now_ns(), OMPPROF_MUTEX_RELEASED, kind, 0, 0, wait_id, ptr_value(codeptr_ra));
     return;
   }
-  struct held e = p->held[i - 1];
+  struct held e = p->sig.held[i - 1];
   for (uint32_t j = i; j < n; j++)
-    p->held[j - 1] = p->held[j];
+    p->sig.held[j - 1] = p->sig.held[j];
   __atomic_signal_fence(__ATOMIC_SEQ_CST);
-  p->held_n = n - 1;
+  p->sig.held_n = n - 1;
   if (__builtin_expect(mutex_gen() == e.gen, 1) || mutex_marked_gen(wait_id) <= e.gen) {
     bump(&p->slot->mutex_skipped, e.start_ns ? 1 : 2);
     return;

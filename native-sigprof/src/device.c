@@ -9,7 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "agent.h"
+#include "agent_state.h"
+#include "thread_state.h"
+#include "clock.h"
+#include "record.h"
+#include "slots.h"
+#include "modules.h"
+#include "device.h"
 #include "capture.h"
 
 #define MAX_DEVICES 64
@@ -36,11 +42,10 @@ static void emit(struct priv *p, uint16_t type, const void *body, uint32_t body_
 {
   uint32_t size = (uint32_t)(sizeof(struct ompprof_record_header) + body_size);
   struct ring_res res;
-  if (!ring_reserve(&p->event, size, &res))
+  if (!record_reserve(&p->cb.event, type, size, p->thread_seq, &res))
     return;
-  fill_header((struct ompprof_record_header *)(void *)res.rec, type, 0, p->thread_seq);
   sig_copy(res.rec + sizeof(struct ompprof_record_header), body, body_size);
-  ring_commit(&p->event, &res, size);
+  record_commit(&p->cb.event, &res, size);
 }
 
 static void emit_clock(struct priv *p, int device_num)
@@ -92,13 +97,12 @@ static void write_trace(struct priv *p, int device_num, struct ompprof_device_tr
   struct ompprof_device_trace h = {now_ns(), device_num, n};
   uint32_t size = (uint32_t)(sizeof(struct ompprof_record_header) + sizeof h + n * sizeof *e);
   struct ring_res res;
-  if (!ring_reserve(&p->event, size, &res))
+  if (!record_reserve(&p->cb.event, OMPPROF_REC_DEVICE_TRACE, size, p->thread_seq, &res))
     return;
-  fill_header((struct ompprof_record_header *)(void *)res.rec, OMPPROF_REC_DEVICE_TRACE, 0, p->thread_seq);
   uint8_t *out = res.rec + sizeof(struct ompprof_record_header);
   sig_copy(out, &h, sizeof h);
   sig_copy(out + sizeof h, e, n * sizeof *e);
-  ring_commit(&p->event, &res, size);
+  record_commit(&p->cb.event, &res, size);
 }
 
 /* Device records in device time, in batches of OMPPROF_MAX_DEVICE_TRACE,
@@ -258,18 +262,17 @@ static void on_target_emi(ompt_target_t kind, ompt_scope_endpoint_t endpoint, in
     encountering_frame(&b.enc_exit_frame, &b.enc_enter_frame);
     /* the offload image may have been loaded just now, before device_load */
     modules_rescan(p, 0);
-    n = snapshot_len(&b.ctx, p->stack_lo, p->stack_hi, ompprof_g.stack_bytes);
+    n = snapshot_len(&b.ctx, p->sig.stack_lo, p->sig.stack_hi, ompprof_g.stack_bytes);
   }
   b.ctx.stack_len = n;
   uint32_t size = (uint32_t)(sizeof(struct ompprof_record_header) + sizeof b + RING_ALIGN8(n));
   struct ring_res res;
-  if (!ring_reserve(&p->event, size, &res))
+  if (!record_reserve(&p->cb.event, OMPPROF_REC_TARGET, size, p->thread_seq, &res))
     return;
-  fill_header((struct ompprof_record_header *)(void *)res.rec, OMPPROF_REC_TARGET, 0, p->thread_seq);
   uint8_t *out = res.rec + sizeof(struct ompprof_record_header);
   sig_copy(out, &b, sizeof b);
   snapshot_copy(out + sizeof b, b.ctx.rsp, n);
-  ring_commit(&p->event, &res, size);
+  record_commit(&p->cb.event, &res, size);
 }
 
 static void on_target_submit_emi(ompt_scope_endpoint_t endpoint, ompt_data_t *target_data,

@@ -13,7 +13,15 @@
 #include <string.h>
 #include <ucontext.h>
 
-#include "agent.h"
+#include "agent_state.h"
+#include "thread_state.h"
+#include "mutex_table.h"
+#include "clock.h"
+#include "record.h"
+#include "slots.h"
+#include "timers.h"
+#include "handler.h"
+#include "wall.h"
 #include "capture.h"
 #include "frame_walk.h"
 #include "hist.h"
@@ -123,12 +131,12 @@ static uint32_t walk_frames(const struct priv *p, struct ompprof_context *ctx, c
 {
   int mode = ompprof_g.walk;
   *stop = OMPPROF_WALK_CONTINUE;
-  if (mode == WALK_OFF || p->stack_hi == 0)
+  if (mode == WALK_OFF || p->sig.stack_hi == 0)
     return 0;
   struct walk_regs at = {ctx->rip, ctx->rsp, ctx->rbp};
   uint64_t stop_sp = levels > 0 && level0->exit_frame > ctx->rsp && mode != WALK_CHECK
                          ? level0->exit_frame + EXIT_FRAME_CFA : UINT64_MAX;
-  struct walk_bounds b = {ctx->rsp, p->stack_hi, stop_sp, OMPPROF_MAX_WALK_FRAMES};
+  struct walk_bounds b = {ctx->rsp, p->sig.stack_hi, stop_sp, OMPPROF_MAX_WALK_FRAMES};
   uint32_t n = frame_walk(cfi_tables_current(), &at, &b, out, stop);
   int at_rule = (*stop & WALK_STOPPED_AT_RULE) != 0;
   *stop &= ~WALK_STOPPED_AT_RULE;
@@ -151,20 +159,20 @@ static void take_sample(struct priv *p, const siginfo_t *si, const ucontext_t *u
   /* A thread between its mutex_acquire and mutex_acquired callbacks waits
    * for that mutex: mark it before taking the sample's time, so that whoever
    * holds it at that time sees the mark when it releases (callbacks.c). */
-  uint64_t waiting_for = p->acq_id, gen = waiting_for ? mutex_mark(waiting_for) : 0;
+  uint64_t waiting_for = p->sig.acq_id, gen = waiting_for ? mutex_mark(waiting_for) : 0;
   uint64_t t0 = now_ns();
   if (waiting_for) {
     if (gen)
       mutex_gen_time(gen, t0);
     else
       bump64(&p->slot->mutex_table_full, 1);
-    if (!p->acq_first_ns)
-      p->acq_first_ns = t0;
+    if (!p->sig.acq_first_ns)
+      p->sig.acq_first_ns = t0;
     bump64(&p->slot->mutex_marked, 1);
   }
-  for (uint32_t i = 0; i < p->held_n && i < HELD_MAX; i++)
-    if (!p->held[i].first_own_ns)
-      p->held[i].first_own_ns = t0;
+  for (uint32_t i = 0; i < p->sig.held_n && i < HELD_MAX; i++)
+    if (!p->sig.held[i].first_own_ns)
+      p->sig.held[i].first_own_ns = t0;
   struct ompprof_context ctx;
   ctx.rip = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
   ctx.rsp = (uint64_t)uc->uc_mcontext.gregs[REG_RSP];
@@ -174,7 +182,8 @@ static void take_sample(struct priv *p, const siginfo_t *si, const ucontext_t *u
   ctx.frame_count = 0;
   ctx.walk_stop = 0;
   struct ring_res res;
-  if (ring_reserve(&p->sample, SAMPLE_FIXED + (uint32_t)RING_ALIGN8(g->stack_bytes), &res)) {
+  if (record_reserve(&p->sig.sample, OMPPROF_REC_SAMPLE, SAMPLE_FIXED + (uint32_t)RING_ALIGN8(g->stack_bytes), p->thread_seq,
+                     &res)) {
     struct ompprof_record_header *h = (struct ompprof_record_header *)(void *)res.rec;
     struct ompprof_sample *s = (struct ompprof_sample *)(void *)(h + 1);
     /* si_overrun is only meaningful for POSIX timer signals; an external
@@ -188,7 +197,7 @@ static void take_sample(struct priv *p, const siginfo_t *si, const ucontext_t *u
     s->time_ns = t0;
     s->weight_ns = counted ? counted : g->period_ns * (1 + overrun);
     s->os_tid = p->os_tid;
-    s->flags = (p->unknown_thread ? OMPPROF_SAMPLE_UNKNOWN_THREAD : 0) | (perf ? OMPPROF_SAMPLE_PERF : 0);
+    s->flags = (p->sig.unknown_thread ? OMPPROF_SAMPLE_UNKNOWN_THREAD : 0) | (perf ? OMPPROF_SAMPLE_PERF : 0);
     s->wait_id = 0;
     uint32_t levels_bytes = 0;
     if (__atomic_load_n(&g->ompt_ready, __ATOMIC_ACQUIRE)) {
@@ -209,7 +218,7 @@ static void take_sample(struct priv *p, const siginfo_t *si, const ucontext_t *u
     /* a slot claimed in here has no bounds yet: snapshot_len says NO_BOUNDS */
     uint32_t n = 0;
     if ((ctx.walk_stop & 0xffu) == OMPPROF_WALK_CONTINUE || (ctx.walk_stop & OMPPROF_WALK_CHECK)) {
-      n = snapshot_len(&ctx, p->stack_lo, p->stack_hi, g->stack_bytes);
+      n = snapshot_len(&ctx, p->sig.stack_lo, p->sig.stack_hi, g->stack_bytes);
       ctx.stack_len = n;
       if (!(ctx.walk_stop & OMPPROF_WALK_CHECK))
         n = trim_to_task(&ctx, level0, s->task_levels, n);
@@ -217,11 +226,10 @@ static void take_sample(struct priv *p, const siginfo_t *si, const ucontext_t *u
     s->ctx = ctx;
     uint8_t *snapshot = (uint8_t *)(frames + nf);
     snapshot_copy(snapshot, ctx.rsp, n);
-    if (p->has_timer == TIMER_WALL && (s->flags & OMPPROF_SAMPLE_OMPT_READY))
+    if (p->sig.has_timer == TIMER_WALL && (s->flags & OMPPROF_SAMPLE_OMPT_READY))
       wall_view_store(p, s, (const uint8_t *)(s + 1));
-    fill_header(h, OMPPROF_REC_SAMPLE, 0, p->thread_seq);
     uint32_t bytes = (uint32_t)(snapshot - res.rec + RING_ALIGN8(n));
-    ring_commit(&p->sample, &res, bytes);
+    record_commit(&p->sig.sample, &res, bytes);
     bump64(&p->slot->sample_bytes, bytes);
   }
 
@@ -251,7 +259,7 @@ static struct priv *handler_priv(void) /* signal-safe */
     return NULL;
   p = slot_claim();
   if (p)
-    p->unknown_thread = 1;
+    p->sig.unknown_thread = 1;
   __atomic_signal_fence(__ATOMIC_SEQ_CST);
   __atomic_store_n(&ompprof_tls, p, __ATOMIC_RELAXED);
   return p;
@@ -265,7 +273,7 @@ static int take_ring(struct priv *p) /* signal-safe */
   uint64_t deadline = 0;
   for (;;) {
     uint8_t idle = RING_FREE;
-    if (__atomic_compare_exchange_n(&p->in_handler, &idle, RING_HANDLER, 0, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+    if (__atomic_compare_exchange_n(&p->sig.in_handler, &idle, RING_HANDLER, 0, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
       return 1;
     if (idle != RING_WALL)
       return 0;
@@ -304,11 +312,11 @@ static void on_sigprof(int sig, siginfo_t *si, void *ucv) /* signal-safe */
       wall_signal_done(p);
     goto out;
   }
-  if (__atomic_load_n(&ompprof_g.gate, __ATOMIC_RELAXED) || p->end_deferred)
+  if (__atomic_load_n(&ompprof_g.gate, __ATOMIC_RELAXED) || p->sig.end_deferred)
     count_disabled();
   else
     take_sample(p, si, (const ucontext_t *)ucv);
-  __atomic_store_n(&p->in_handler, RING_FREE, __ATOMIC_RELEASE);
+  __atomic_store_n(&p->sig.in_handler, RING_FREE, __ATOMIC_RELEASE);
   if (wall)
     wall_signal_done(p);
 out:
@@ -360,7 +368,7 @@ void handler_quiesce(void)
    * deadline only protects against a thread stopped inside it. */
   uint64_t deadline = now_ns() + 20u * 1000000u;
   for (uint32_t i = 0; i < g->slot_count; i++) {
-    while (__atomic_load_n(&g->privs[i].in_handler, __ATOMIC_ACQUIRE) && now_ns() < deadline) {
+    while (__atomic_load_n(&g->privs[i].sig.in_handler, __ATOMIC_ACQUIRE) && now_ns() < deadline) {
       struct timespec ts = {0, 10000};
       nanosleep(&ts, NULL);
     }

@@ -22,7 +22,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "agent.h"
+#include "agent_state.h"
+#include "thread_state.h"
+#include "clock.h"
+#include "record.h"
+#include "slots.h"
+#include "modules.h"
 #include "capture.h"
 #include "cfi_table.h"
 
@@ -244,23 +249,21 @@ static int announce(struct scan *sc, const struct dl_phdr_info *info, const char
   uint64_t size = sizeof(struct ompprof_record_header) + sizeof m +
                   nseg * sizeof(struct ompprof_segment) + plen + m.image_len;
   struct ring_res res;
-  if (RING_ALIGN8(size) > sc->p->event.size) {
+  if (RING_ALIGN8(size) > sc->p->cb.event.size) {
     /* can never fit: count it once and remember the module anyway, so that
      * it is not retried on every scan */
-    ring_count_drop(&sc->p->event, size > UINT32_MAX ? UINT32_MAX : (uint32_t)size);
+    ring_count_drop(&sc->p->cb.event, size > UINT32_MAX ? UINT32_MAX : (uint32_t)size);
     if (m.fd >= 0)
       close(m.fd);
     m.fd = -1;
     goto remember;
   }
-  if (!ring_reserve(&sc->p->event, (uint32_t)RING_ALIGN8(size), &res)) {
+  if (!record_reserve(&sc->p->cb.event, OMPPROF_REC_MODULE, (uint32_t)RING_ALIGN8(size), sc->p->thread_seq, &res)) {
     if (m.fd >= 0)
       close(m.fd);
     return 0;
   }
   uint8_t *out = res.rec;
-  fill_header((struct ompprof_record_header *)(void *)out, OMPPROF_REC_MODULE, 0,
-              sc->p->thread_seq);
   out += sizeof(struct ompprof_record_header);
   memcpy(out, &m, sizeof m);
   out += sizeof m;
@@ -271,7 +274,7 @@ static int announce(struct scan *sc, const struct dl_phdr_info *info, const char
   if (image)
     memcpy(out, image, m.image_len);
   memset(out + m.image_len, 0, RING_ALIGN8(size) - size);
-  ring_commit(&sc->p->event, &res, (uint32_t)RING_ALIGN8(size));
+  record_commit(&sc->p->cb.event, &res, (uint32_t)RING_ALIGN8(size));
   if (m.fd >= 0)
     __atomic_add_fetch(&g->hdr->modules_announced, 1, __ATOMIC_RELEASE);
 
@@ -325,10 +328,9 @@ static void unload_vanished(struct priv *p)
       struct ompprof_record_header h;
       struct ompprof_module_unload b;
     } rec;
-    fill_header(&rec.h, OMPPROF_REC_MODULE_UNLOAD, sizeof rec, p->thread_seq);
     rec.b.time_ns = now_ns();
     rec.b.module_id = e->id;
-    ring_write(&p->event, &rec, sizeof rec);
+    record_write(&p->cb.event, OMPPROF_REC_MODULE_UNLOAD, &rec, sizeof rec, p->thread_seq);
     if (e->fd >= 0) {
       if (npending < MOD_TABLE_CAP)
         pending_close[npending++] = e->fd;

@@ -7,7 +7,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "agent.h"
+#include "agent_state.h"
+#include "thread_state.h"
+#include "slots.h"
+#include "timers.h"
 
 _Thread_local struct priv *ompprof_tls __attribute__((tls_model("initial-exec")));
 
@@ -41,18 +44,18 @@ struct priv *slot_claim(void) /* signal-safe */
     __atomic_add_fetch(&g->threads_seen, 1, __ATOMIC_RELAXED);
 
     p->slot = s;
-    p->sample = (struct ring){&s->sample_prod, &s->sample_cons, rings, g->sample_ring_size};
-    p->event = (struct ring){&s->event_prod, &s->event_cons, rings + g->sample_ring_size,
+    p->sig.sample = (struct ring){&s->sample_prod, &s->sample_cons, rings, g->sample_ring_size};
+    p->cb.event = (struct ring){&s->event_prod, &s->event_cons, rings + g->sample_ring_size,
                              g->event_ring_size};
-    p->stack_lo = p->stack_hi = 0;
-    p->has_timer = 0;
-    p->unknown_thread = 0;
-    p->end_deferred = 0;
-    p->in_handler = 0;
-    task_pack_reset(&p->tasks);
-    p->acq_id = 0;
-    p->acq_first_ns = 0;
-    p->held_n = 0;
+    p->sig.stack_lo = p->sig.stack_hi = 0;
+    p->sig.has_timer = 0;
+    p->sig.unknown_thread = 0;
+    p->sig.end_deferred = 0;
+    p->sig.in_handler = 0;
+    task_pack_reset(&p->cb.tasks);
+    p->sig.acq_id = 0;
+    p->sig.acq_first_ns = 0;
+    p->sig.held_n = 0;
     p->index = i;
     p->thread_seq = seq;
     p->os_tid = tid;
@@ -71,9 +74,9 @@ void priv_fetch_bounds(struct priv *p)
   if (pthread_getattr_np(pthread_self(), &attr) != 0)
     return;
   if (pthread_attr_getstack(&attr, &addr, &size) == 0 && size) {
-    p->stack_lo = (uint64_t)(uintptr_t)addr;
+    p->sig.stack_lo = (uint64_t)(uintptr_t)addr;
     __atomic_signal_fence(__ATOMIC_SEQ_CST);
-    p->stack_hi = (uint64_t)(uintptr_t)addr + size;
+    p->sig.stack_hi = (uint64_t)(uintptr_t)addr + size;
   }
   pthread_attr_destroy(&attr);
 }
@@ -159,7 +162,7 @@ void slot_end_deferred(void)
   struct agent *g = &ompprof_g;
   for (uint32_t i = 0; i < g->slot_count; i++) {
     struct priv *p = &g->privs[i];
-    if (__atomic_load_n(&p->end_deferred, __ATOMIC_ACQUIRE) && p->slot &&
+    if (__atomic_load_n(&p->sig.end_deferred, __ATOMIC_ACQUIRE) && p->slot &&
         __atomic_load_n(&p->slot->state, __ATOMIC_RELAXED) == OMPPROF_SLOT_OWNED)
       slot_end(p);
   }

@@ -23,7 +23,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "agent.h"
+#include "agent_state.h"
+#include "thread_state.h"
+#include "clock.h"
+#include "timers.h"
+#include "wall.h"
 
 /* splitmix64: a cheap per-thread seed is enough to de-phase timers. */
 static uint64_t mix64(uint64_t x)
@@ -67,12 +71,12 @@ static int perf_arm(struct priv *p)
     close(fd);
     return 0;
   }
-  p->perf_fd = fd;
-  p->perf_count = 0;
+  p->sig.perf_fd = fd;
+  p->sig.perf_count = 0;
   __atomic_signal_fence(__ATOMIC_SEQ_CST); /* the handler sees the fd before the first signal */
-  p->has_timer = TIMER_PERF;
+  p->sig.has_timer = TIMER_PERF;
   if (ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) != 0) {
-    p->has_timer = TIMER_NONE;
+    p->sig.has_timer = TIMER_NONE;
     close(fd);
     return 0;
   }
@@ -82,7 +86,7 @@ static int perf_arm(struct priv *p)
 void timer_arm(struct priv *p)
 {
   struct agent *g = &ompprof_g;
-  if (p->has_timer || __atomic_load_n(&g->sampling_off, __ATOMIC_ACQUIRE))
+  if (p->sig.has_timer || __atomic_load_n(&g->sampling_off, __ATOMIC_ACQUIRE))
     return;
   if (g->mode == OMPPROF_MODE_CPU && !g->cpu_timers_only && perf_arm(p))
     return;
@@ -111,26 +115,26 @@ void timer_arm(struct priv *p)
     timer_delete(t);
     return;
   }
-  p->timer = t;
-  p->has_timer = TIMER_POSIX;
+  p->sig.timer = t;
+  p->sig.has_timer = TIMER_POSIX;
 }
 
 void timer_disarm(struct priv *p)
 {
-  uint8_t kind = p->has_timer;
+  uint8_t kind = p->sig.has_timer;
   if (kind == TIMER_NONE)
     return;
   if (kind == TIMER_WALL) {
     wall_unregister(p);
     return;
   }
-  p->has_timer = TIMER_NONE;
+  p->sig.has_timer = TIMER_NONE;
   __atomic_signal_fence(__ATOMIC_SEQ_CST);
   if (kind == TIMER_PERF) {
-    ioctl(p->perf_fd, PERF_EVENT_IOC_DISABLE, 0);
-    close(p->perf_fd);
+    ioctl(p->sig.perf_fd, PERF_EVENT_IOC_DISABLE, 0);
+    close(p->sig.perf_fd);
   } else {
-    timer_delete(p->timer);
+    timer_delete(p->sig.timer);
   }
 }
 
@@ -142,11 +146,11 @@ void timer_forget_in_child(void)
   struct agent *g = &ompprof_g;
   for (uint32_t i = 0; g->privs && i < g->slot_count; i++) {
     struct priv *p = &g->privs[i];
-    if (p->has_timer == TIMER_PERF)
-      close(p->perf_fd);
-    else if (p->has_timer == TIMER_WALL)
-      close(p->wall_fd);
-    p->has_timer = TIMER_NONE;
+    if (p->sig.has_timer == TIMER_PERF)
+      close(p->sig.perf_fd);
+    else if (p->sig.has_timer == TIMER_WALL)
+      close(p->wall.fd);
+    p->sig.has_timer = TIMER_NONE;
   }
 }
 
@@ -154,16 +158,16 @@ void timer_forget_in_child(void)
  * kernel sends it with si_code POLL_IN and the event's descriptor). */
 int timer_is_perf_signal(const struct priv *p, const siginfo_t *si) /* signal-safe */
 {
-  return si && p && p->has_timer == TIMER_PERF && si->si_code == POLL_IN && si->si_fd == p->perf_fd;
+  return si && p && p->sig.has_timer == TIMER_PERF && si->si_code == POLL_IN && si->si_fd == p->sig.perf_fd;
 }
 
 /* CPU time counted since the previous sample; read(2) is async-signal-safe. */
 uint64_t timer_perf_elapsed(struct priv *p) /* signal-safe */
 {
   uint64_t count = 0;
-  if (read(p->perf_fd, &count, sizeof count) != (ssize_t)sizeof count || count < p->perf_count)
+  if (read(p->sig.perf_fd, &count, sizeof count) != (ssize_t)sizeof count || count < p->sig.perf_count)
     return 0;
-  uint64_t d = count - p->perf_count;
-  p->perf_count = count;
+  uint64_t d = count - p->sig.perf_count;
+  p->sig.perf_count = count;
   return d;
 }

@@ -42,7 +42,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "agent.h"
+#include "agent_state.h"
+#include "thread_state.h"
+#include "clock.h"
+#include "record.h"
+#include "handler.h"
+#include "wall.h"
+#include "modules.h"
 #include "capture.h"
 
 /* si_value of the sampler's signals: a tag in the top 16 bits */
@@ -73,14 +79,14 @@ int wall_is_signal(const siginfo_t *si) /* signal-safe */
 /* The ticks the sampler owes this thread, which its sample stands for. */
 uint64_t wall_signal_weight(struct priv *p) /* signal-safe */
 {
-  return __atomic_exchange_n(&p->wall_owed, 0, __ATOMIC_ACQ_REL);
+  return __atomic_exchange_n(&p->wall.owed, 0, __ATOMIC_ACQ_REL);
 }
 
 /* After the sample (or none): the sampler may send again. Cleared after the
  * owed time was taken, so that time added meanwhile waits for a signal. */
 void wall_signal_done(struct priv *p) /* signal-safe */
 {
-  __atomic_store_n(&p->wall_pending, 0, __ATOMIC_SEQ_CST);
+  __atomic_store_n(&p->wall.pending, 0, __ATOMIC_SEQ_CST);
 }
 
 /*
@@ -108,7 +114,7 @@ void wall_undo_interrupt(ucontext_t *uc) /* signal-safe */
   if (insn[5] != 0x0f || insn[6] != 0x05)
     return;
   struct priv *p = __atomic_load_n(&ompprof_tls, __ATOMIC_RELAXED);
-  if (insn[0] != 0xb8 || !PRIV_VALID(p) || __atomic_load_n(&p->wall_signal_to_blocked, __ATOMIC_RELAXED)) {
+  if (insn[0] != 0xb8 || !PRIV_VALID(p) || __atomic_load_n(&p->wall.signal_to_blocked, __ATOMIC_RELAXED)) {
     __atomic_add_fetch(&ompprof_g.hdr->wall_interrupted, 1, __ATOMIC_RELAXED);
     return;
   }
@@ -129,7 +135,7 @@ static uint32_t levels_bytes(uint32_t nt, uint32_t np) /* signal-safe */
  * store leaves the view to it. */
 void wall_view_store(struct priv *p, const struct ompprof_sample *s, const uint8_t *levels) /* signal-safe */
 {
-  struct wall_view *v = &p->view;
+  struct wall_view *v = &p->wall.view;
   uint32_t seq = __atomic_load_n(&v->seq, __ATOMIC_RELAXED);
   if (seq & 1u)
     return;
@@ -155,11 +161,11 @@ void wall_view_store(struct priv *p, const struct ompprof_sample *s, const uint8
 void wall_view_refresh(struct priv *p, int initial)
 {
   struct agent *g = &ompprof_g;
-  if (p->has_timer != TIMER_WALL || !__atomic_load_n(&g->ompt_ready, __ATOMIC_ACQUIRE))
+  if (p->sig.has_timer != TIMER_WALL || !__atomic_load_n(&g->ompt_ready, __ATOMIC_ACQUIRE))
     return;
   struct {
     struct ompprof_sample s;
-    uint8_t levels[sizeof p->view.levels];
+    uint8_t levels[sizeof p->wall.view.levels];
   } b;
   b.s.state = initial ? ompt_state_work_serial : ompt_state_work_parallel;
   b.s.wait_id = 0;
@@ -176,30 +182,30 @@ int wall_register(struct priv *p)
   int fd = open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0)
     return 0;
-  p->wall_fd = fd;
-  p->wall_owed = 0;
-  p->wall_pending = 0;
-  p->wall_last = malloc(SAMPLE_MAX + RING_ALIGN8(ompprof_g.stack_bytes));
-  p->wall_last_size = 0;
-  p->wall_was_blocked = 0;
-  p->wall_carry = 0;
-  __atomic_store_n(&p->view.seq, 0, __ATOMIC_RELAXED);
-  p->view.task_levels = 0;
-  __atomic_store_n(&p->has_timer, TIMER_WALL, __ATOMIC_RELEASE);
+  p->wall.fd = fd;
+  p->wall.owed = 0;
+  p->wall.pending = 0;
+  p->wall.last = malloc(SAMPLE_MAX + RING_ALIGN8(ompprof_g.stack_bytes));
+  p->wall.last_size = 0;
+  p->wall.was_blocked = 0;
+  p->wall.carry = 0;
+  __atomic_store_n(&p->wall.view.seq, 0, __ATOMIC_RELAXED);
+  p->wall.view.task_levels = 0;
+  __atomic_store_n(&p->sig.has_timer, TIMER_WALL, __ATOMIC_RELEASE);
   return 1;
 }
 
 /* After this the sampler neither signals the thread nor writes its ring. */
 void wall_unregister(struct priv *p)
 {
-  __atomic_store_n(&p->has_timer, TIMER_NONE, __ATOMIC_SEQ_CST);
-  while (__atomic_load_n(&p->in_handler, __ATOMIC_ACQUIRE) == RING_WALL) {
+  __atomic_store_n(&p->sig.has_timer, TIMER_NONE, __ATOMIC_SEQ_CST);
+  while (__atomic_load_n(&p->sig.in_handler, __ATOMIC_ACQUIRE) == RING_WALL) {
     struct timespec ts = {0, 20000};
     nanosleep(&ts, NULL);
   }
-  close(p->wall_fd);
-  free(p->wall_last);
-  p->wall_last = NULL;
+  close(p->wall.fd);
+  free(p->wall.last);
+  p->wall.last = NULL;
 }
 
 /* ---- the sampler thread ---- */
@@ -253,7 +259,7 @@ static int work_state(uint32_t state)
 /* A consistent copy of the thread's view, or 0. */
 static int view_copy(const struct priv *p, struct wall_view *out)
 {
-  const struct wall_view *v = &p->view;
+  const struct wall_view *v = &p->wall.view;
   uint32_t s1 = __atomic_load_n(&v->seq, __ATOMIC_ACQUIRE);
   if (s1 == 0 || (s1 & 1u))
     return 0;
@@ -268,7 +274,7 @@ static int view_copy(const struct priv *p, struct wall_view *out)
  * frame when the task's code returns). Level 0's frames are the live ones. */
 static int view_current(const struct priv *p, struct wall_view *v, const struct blocked *b)
 {
-  if (!work_state(v->state) || __atomic_load_n(&p->acq_id, __ATOMIC_RELAXED) != 0 || v->frame0 < 65536u)
+  if (!work_state(v->state) || __atomic_load_n(&p->sig.acq_id, __ATOMIC_RELAXED) != 0 || v->frame0 < 65536u)
     return 0;
   ompt_frame_t live;
   if (!read_mem(&live, v->frame0, sizeof live))
@@ -394,7 +400,7 @@ static int sample_outside(struct priv *p, const struct wall_view *v, const struc
   struct agent *g = &ompprof_g;
   /* no frames walked: the collector unwinds the copied stack from the blocked call (OMPPROF_WALK_CONTINUE) */
   struct ompprof_context ctx = {.rip = b->pc, .rsp = b->sp, .walk_stop = OMPPROF_WALK_CONTINUE};
-  uint32_t n = snapshot_len(&ctx, p->stack_lo, p->stack_hi, g->stack_bytes);
+  uint32_t n = snapshot_len(&ctx, p->sig.stack_lo, p->sig.stack_hi, g->stack_bytes);
   const struct ompprof_task_level *l0 = (const struct ompprof_task_level *)(const void *)v->levels;
   if (l0->exit_frame > ctx.rsp && l0->exit_frame - ctx.rsp + EXIT_FRAME_MARGIN < n) {
     n = (uint32_t)(l0->exit_frame - ctx.rsp + EXIT_FRAME_MARGIN);
@@ -403,7 +409,7 @@ static int sample_outside(struct priv *p, const struct wall_view *v, const struc
   ctx.stack_len = n;
   uint32_t lb = levels_bytes(v->task_levels, v->parallel_levels);
   struct ring_res res;
-  if (!ring_reserve(&p->sample, SAMPLE_MAX + (uint32_t)RING_ALIGN8(n), &res))
+  if (!record_reserve(&p->sig.sample, OMPPROF_REC_SAMPLE, SAMPLE_MAX + (uint32_t)RING_ALIGN8(n), p->thread_seq, &res))
     return 1;
   struct ompprof_record_header *h = (struct ompprof_record_header *)(void *)res.rec;
   struct ompprof_sample *s = (struct ompprof_sample *)(void *)(h + 1);
@@ -413,9 +419,9 @@ static int sample_outside(struct priv *p, const struct wall_view *v, const struc
     memset(stack + (n & ~7u), 0, 8);
   if (n && !read_mem(stack, ctx.rsp, n))
     return 0;
-  if (read_blocked(p->wall_fd, &again) != 1 || again.nr != b->nr || again.sp != b->sp || again.pc != b->pc)
+  if (read_blocked(p->wall.fd, &again) != 1 || again.nr != b->nr || again.sp != b->sp || again.pc != b->pc)
     return 0; /* woke during the copy: the reservation is simply never committed */
-  ctx.rbp = guess_rbp(stack, ctx.rsp, n, p->stack_hi);
+  ctx.rbp = guess_rbp(stack, ctx.rsp, n, p->sig.stack_hi);
   s->time_ns = t0;
   s->weight_ns = weight;
   s->os_tid = p->os_tid;
@@ -427,12 +433,11 @@ static int sample_outside(struct priv *p, const struct wall_view *v, const struc
   s->parallel_levels = v->parallel_levels;
   s->ctx = ctx;
   memcpy(s + 1, v->levels, lb);
-  fill_header(h, OMPPROF_REC_SAMPLE, 0, p->thread_seq);
   uint32_t size = (uint32_t)(sizeof(*h) + sizeof(*s) + lb + RING_ALIGN8(n));
-  ring_commit(&p->sample, &res, size);
-  if (p->wall_last) {
-    memcpy(p->wall_last, h, size);
-    p->wall_last_size = size;
+  record_commit(&p->sig.sample, &res, size);
+  if (p->wall.last) {
+    memcpy(p->wall.last, h, size);
+    p->wall.last_size = size;
   }
   return 1;
 }
@@ -442,14 +447,15 @@ static int sample_outside(struct priv *p, const struct wall_view *v, const struc
 static int sample_again(struct priv *p, uint64_t weight, uint64_t t0)
 {
   struct ring_res res;
-  uint32_t size = p->wall_last_size;
-  if (!size || !ring_reserve(&p->sample, size, &res))
+  uint32_t size = p->wall.last_size;
+  const uint32_t hdr = (uint32_t)sizeof(struct ompprof_record_header);
+  if (!size || !record_reserve(&p->sig.sample, OMPPROF_REC_SAMPLE, size, p->thread_seq, &res))
     return 0;
-  memcpy(res.rec, p->wall_last, size);
+  memcpy(res.rec + hdr, p->wall.last + hdr, size - hdr);
   struct ompprof_sample *s = (struct ompprof_sample *)(void *)(res.rec + sizeof(struct ompprof_record_header));
   s->time_ns = t0;
   s->weight_ns = weight;
-  ring_commit(&p->sample, &res, size);
+  record_commit(&p->sig.sample, &res, size);
   return 1;
 }
 
@@ -457,8 +463,8 @@ static int sample_again(struct priv *p, uint64_t weight, uint64_t t0)
  * lost, so the time is owed to the thread and only one signal is in flight. */
 static void send_signal(struct priv *p, uint64_t weight)
 {
-  __atomic_add_fetch(&p->wall_owed, weight, __ATOMIC_ACQ_REL);
-  if (__atomic_exchange_n(&p->wall_pending, 1, __ATOMIC_SEQ_CST))
+  __atomic_add_fetch(&p->wall.owed, weight, __ATOMIC_ACQ_REL);
+  if (__atomic_exchange_n(&p->wall.pending, 1, __ATOMIC_SEQ_CST))
     return;
   siginfo_t si;
   memset(&si, 0, sizeof si);
@@ -492,48 +498,48 @@ static uint64_t thread_cpu_ns(const struct priv *p)
  * handler (a foreign signal while it blocks) cannot write at the same time. */
 static void visit(struct priv *p, uint64_t weight, uint64_t t0)
 {
-  if (__atomic_load_n(&p->has_timer, __ATOMIC_ACQUIRE) != TIMER_WALL)
+  if (__atomic_load_n(&p->sig.has_timer, __ATOMIC_ACQUIRE) != TIMER_WALL)
     return;
   uint8_t expect = RING_FREE;
-  if (!__atomic_compare_exchange_n(&p->in_handler, &expect, RING_WALL, 0, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+  if (!__atomic_compare_exchange_n(&p->sig.in_handler, &expect, RING_WALL, 0, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
     return;
   uint64_t signal = 0, looked = 0; /* the weight of the signal to send; when the thread was seen running */
-  if (__atomic_load_n(&p->has_timer, __ATOMIC_SEQ_CST) == TIMER_WALL) {
+  if (__atomic_load_n(&p->sig.has_timer, __ATOMIC_SEQ_CST) == TIMER_WALL) {
     struct blocked b;
     struct wall_view v;
     looked = now_ns();
-    int r = read_blocked(p->wall_fd, &b);
-    uint64_t w = weight + p->wall_carry;
-    p->wall_carry = 0;
+    int r = read_blocked(p->wall.fd, &b);
+    uint64_t w = weight + p->wall.carry;
+    p->wall.carry = 0;
     if (r == 1 && view_copy(p, &v) && view_current(p, &v, &b)) {
       if (sample_outside(p, &v, &b, w, t0))
         __atomic_add_fetch(&ompprof_g.hdr->wall_outside, 1, __ATOMIC_RELAXED);
       else
-        p->wall_carry = w;
-      p->wall_was_blocked = 1;
-      p->wall_cpu_blocked = thread_cpu_ns(p);
-    } else if (r == 0 && p->wall_was_blocked && thread_cpu_ns(p) < p->wall_cpu_blocked + WOKEN_RUN_NS) {
+        p->wall.carry = w;
+      p->wall.was_blocked = 1;
+      p->wall.cpu_blocked = thread_cpu_ns(p);
+    } else if (r == 0 && p->wall.was_blocked && thread_cpu_ns(p) < p->wall.cpu_blocked + WOKEN_RUN_NS) {
       /* woken but maybe still in the kernel on its way out of the call */
       if (sample_again(p, w, t0))
         __atomic_add_fetch(&ompprof_g.hdr->wall_outside, 1, __ATOMIC_RELAXED);
       else
-        p->wall_carry = w;
+        p->wall.carry = w;
     } else if (r >= 0) {
-      p->wall_last_size = 0;
+      p->wall.last_size = 0;
       signal = w;
-      __atomic_store_n(&p->wall_signal_to_blocked, r == 1, __ATOMIC_RELAXED);
-      p->wall_was_blocked = r == 1;
+      __atomic_store_n(&p->wall.signal_to_blocked, r == 1, __ATOMIC_RELAXED);
+      p->wall.was_blocked = r == 1;
       if (r == 1)
-        p->wall_cpu_blocked = thread_cpu_ns(p);
+        p->wall.cpu_blocked = thread_cpu_ns(p);
     }
   }
   /* released before signalling: the handler takes the ring itself */
-  __atomic_store_n(&p->in_handler, RING_FREE, __ATOMIC_RELEASE);
+  __atomic_store_n(&p->sig.in_handler, RING_FREE, __ATOMIC_RELEASE);
   if (!signal)
     return;
   /* A look this old may no longer hold: the thread may be entering a call by now. */
   if (now_ns() - looked > FRESH_NS)
-    p->wall_carry += signal;
+    p->wall.carry += signal;
   else
     send_signal(p, signal);
 }

@@ -74,7 +74,7 @@ public final class Drainer implements AutoCloseable {
     }
 
     public void start() {
-        region.setJvmState(1);
+        region.setJvmState(Wire.JVM_DRAINING);
         thread.start();
     }
 
@@ -88,7 +88,7 @@ public final class Drainer implements AutoCloseable {
             }
         } catch (Throwable t) {
             failure = t; // reported by finish(); the program runs on, its records are dropped
-            region.setJvmState(2); // so the agent does not wait for module captures at exit
+            region.setJvmState(Wire.JVM_STOPPED); // so the agent does not wait for module captures at exit
         }
     }
 
@@ -109,7 +109,7 @@ public final class Drainer implements AutoCloseable {
                 failure = e;
             }
         }
-        region.setJvmState(2);
+        region.setJvmState(Wire.JVM_STOPPED);
         if (failure instanceof RuntimeException r) throw r;
         if (failure instanceof Error e) throw e;
         if (failure != null) throw new IllegalStateException(failure);

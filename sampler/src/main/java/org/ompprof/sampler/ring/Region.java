@@ -203,7 +203,7 @@ public final class Region implements AutoCloseable {
         return Atomics.getAcquireLong(segment, RegionHeader.MODULES_CAPTURED);
     }
 
-    /** 1 while the JVM drains, 2 once it stopped. */
+    /** {@link Wire#JVM_DRAINING} while the JVM drains, {@link Wire#JVM_STOPPED} once it stopped. */
     public void setJvmState(int state) {
         Atomics.setReleaseInt(segment, RegionHeader.JVM_STATE, state);
     }

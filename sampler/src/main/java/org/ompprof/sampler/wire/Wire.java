@@ -25,6 +25,10 @@ public final class Wire {
     public static final int AGENT_OMPT = 2;
     public static final int AGENT_FINALIZED = 3;
 
+    /** Header jvm_state: what the JVM is doing (the agent waits at exit while it drains). */
+    public static final int JVM_DRAINING = 1;
+    public static final int JVM_STOPPED = 2;
+
     /** Header signal_problems bits: what stood in the way of the sampling signal. */
     public static final int SIGNAL_TAKEN = 1;
     public static final int SIGNAL_REPLACED = 2;

@@ -1,0 +1,118 @@
+/*
+ * One recorded thread's state (a slot): what its signal handler, its callbacks
+ * and the wall sampler each own, and the thread-local pointer to it.
+ */
+#ifndef OMPPROF_THREAD_STATE_H
+#define OMPPROF_THREAD_STATE_H
+
+#include <stdint.h>
+#include <time.h>
+
+#include "ompprof_wire.h"
+#include "ring.h"
+#include "task_pack.h"
+
+/* What the wall sampler needs to sample a blocked thread from outside: the
+ * OpenMP state and task levels the thread published at its last sample or
+ * implicit task begin (seqlock: `seq` odd while the thread writes). */
+struct wall_view {
+  uint32_t seq;
+  uint32_t state;
+  uint64_t wait_id;
+  uint64_t frame0; /* level 0's ompt_frame_t in the runtime, read live by the sampler */
+  int32_t thread_num;
+  uint32_t task_levels, parallel_levels;
+  uint32_t pad;
+  uint8_t levels[OMPPROF_MAX_LEVELS * (sizeof(struct ompprof_task_level) + sizeof(struct ompprof_parallel_level))];
+};
+
+/* Agent-private per-slot state, in three parts by who may touch them: the
+ * signal handler (and the thread's own callbacks, which the handler may
+ * interrupt), the thread's callbacks alone, and the wall sampler thread. The
+ * thread that owns the slot is the only writer of `sig` and `cb`, and the
+ * handler runs on that same thread, so plain fields plus signal fences
+ * suffice; the struct is cache-line aligned because `sig.in_handler` is
+ * written on every sample. */
+#define SHAPE_CACHE 256u
+#define HELD_MAX 8u /* mutexes one thread holds at once that are tracked (more: recorded always) */
+
+enum { TIMER_NONE = 0, TIMER_POSIX = 1, TIMER_PERF = 2, TIMER_WALL = 3 };
+
+/* sig.in_handler: who writes the thread's sample ring right now (the ring has one producer at a time) */
+enum { RING_FREE = 0, RING_HANDLER = 1, RING_WALL = 2 };
+
+/* What the signal handler reads or writes (everything reachable from it is async-signal-safe). */
+struct handler_state {
+  struct ring sample;
+  uint64_t stack_lo, stack_hi; /* hi == 0: unknown */
+  timer_t timer;
+  int perf_fd;            /* has_timer == TIMER_PERF: the thread's cpu-clock perf event */
+  uint64_t perf_count;    /* the event's count (CPU ns) at the previous sample */
+  uint8_t has_timer;      /* TIMER_* */
+  uint8_t unknown_thread; /* claimed by the handler, no thread_begin since */
+  uint8_t end_deferred;   /* thread_end seen, slot kept OWNED for finalize */
+  uint8_t in_handler;     /* RING_* */
+  /* Mutex acquisition in progress (mutex_acquire .. mutex_acquired; 0: none),
+   * read by the handler, which marks it waited for (mutex_table.h) and notes
+   * the wait's first sample time. */
+  uint64_t acq_id;
+  uint64_t acq_first_ns;
+  /* Mutexes held, innermost last (held[0..held_n)). */
+  uint32_t held_n;
+  struct held {
+    uint64_t wait_id;
+    uint64_t gen;          /* mutex_gen() at acquisition */
+    uint64_t first_own_ns; /* the handler: this thread's first sample in the hold */
+    uint64_t start_ns;     /* non-zero: ACQUIRED was written, at this time */
+  } held[HELD_MAX];
+};
+
+/* What only the thread's own callbacks touch: never read by the handler. */
+struct callback_state {
+  struct ring event;
+  /* Creation shapes this thread has sent with a full snapshot. A miss only
+   * costs a snapshot, never a wrong context. */
+  uint64_t shapes[SHAPE_CACHE];
+  /* Creations of known shapes waiting to be written as one record. */
+  struct task_pack tasks;
+  /* The acquisition in progress's own details, for its ACQUIRED record. */
+  uint64_t acq_codeptr;
+  uint32_t acq_kind, acq_hint, acq_impl;
+};
+
+/* The wall sampler thread's (wall.c), and what it hands the handler. */
+struct wall_state {
+  int fd;                /* has_timer == TIMER_WALL: /proc/self/task/TID/syscall, read by the wall sampler */
+  int was_blocked;       /* the sampler's own: blocked at its previous look, not seen to run since */
+  uint64_t cpu_blocked;  /* the sampler's own: the thread's CPU time when it was seen blocked */
+  int signal_to_blocked; /* the sampler's last signal went to the thread seen blocked */
+  uint64_t owed;         /* sampler -> handler: time of the ticks the next signal sample stands for */
+  int pending;           /* sampler -> handler: a signal of the sampler's is on its way (SIGPROF does not queue) */
+  uint8_t *last;         /* the sampler's own: its last sample of the thread from outside (a whole record) */
+  uint32_t last_size;    /* 0: none since the thread last ran */
+  uint64_t carry;        /* the sampler's own: time of ticks not yet in a sample */
+  struct wall_view view;
+};
+
+struct priv {
+  /* Fixed from the claim on. */
+  struct ompprof_slot_header *slot;
+  uint32_t index;
+  uint32_t thread_seq;
+  uint32_t os_tid;
+  uint32_t thread_type;
+  struct handler_state sig;
+  struct callback_state cb;
+  struct wall_state wall;
+} __attribute__((aligned(64)));
+
+/* TLS is only ever a pointer (initial-exec: the library is dlopen'ed and the
+ * general-dynamic model may allocate on first access, i.e. malloc in a
+ * signal handler). Two small values are sentinels. */
+#define PRIV_CLAIMING ((struct priv *)1) /* a claim is in progress on this thread */
+#define PRIV_ENDED ((struct priv *)2)    /* thread_end ran: never claim from the handler */
+#define PRIV_VALID(p) ((uintptr_t)(p) > 2u)
+
+extern _Thread_local struct priv *ompprof_tls __attribute__((tls_model("initial-exec")));
+
+#endif

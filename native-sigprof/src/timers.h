@@ -1,0 +1,17 @@
+/* Per-thread sampling timers: arming, disarming, telling their signals apart. */
+#ifndef OMPPROF_TIMERS_H
+#define OMPPROF_TIMERS_H
+
+#include <stdint.h>
+#include <signal.h>
+#include <ucontext.h>
+
+#include "thread_state.h"
+
+void timer_arm(struct priv *p);
+void timer_disarm(struct priv *p);
+void timer_forget_in_child(void);
+int timer_is_perf_signal(const struct priv *p, const siginfo_t *si); /* signal-safe */
+uint64_t timer_perf_elapsed(struct priv *p);                        /* signal-safe */
+
+#endif
