@@ -262,6 +262,7 @@ static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num
   }
   pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
   __atomic_store_n(&g->hdr->agent_state, OMPPROF_AGENT_OMPT, __ATOMIC_RELEASE);
+  mpi_connect(g->debug);
 
   if (g->debug)
     fprintf(stderr,

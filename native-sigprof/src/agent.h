@@ -197,6 +197,9 @@ void modules_rescan(struct priv *p, int force);
 void callbacks_register(void);
 void callbacks_flush_tasks(struct priv *p);
 
+/* mpi.c */
+void mpi_connect(int debug); /* hands the MPI companion library, if loaded, its record writer */
+
 /* device.c */
 void device_register(ompt_set_callback_t set, uint64_t *always, int debug);
 
