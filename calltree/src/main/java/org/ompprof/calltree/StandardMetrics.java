@@ -25,7 +25,9 @@ public final class StandardMetrics {
         registry.register(SAMPLES_NAME, MetricUnit.COUNT, "samples taken", MetricStorage.DENSE, null);
         registry.register(TIME_NAME, MetricUnit.NANOSECONDS, "sampled time (sum of sample weights)", MetricStorage.DENSE, null);
         for (String name : stateMetricNames()) {
-            registry.register(name, MetricUnit.NANOSECONDS, "time in OpenMP state " + name.substring(5),
+            String what = name.startsWith("time.mpi") ? "time inside MPI calls" + (name.equals("time.mpi") ? "" : ": MPI_" + name.substring(9))
+                    : "time in OpenMP state " + name.substring(5);
+            registry.register(name, MetricUnit.NANOSECONDS, what,
                     MetricStorage.SPARSE, parentOf(name));
         }
     }

@@ -6,7 +6,9 @@ import org.ompprof.calltree.profile.DeviceTable;
 import org.ompprof.calltree.profile.LineTable;
 import org.ompprof.calltree.profile.RegionTable;
 import org.ompprof.blame.WindowedBlame;
+import org.ompprof.sampler.mpi.MpiIntervals;
 import org.ompprof.sampler.recording.Recording;
+import org.ompprof.sampler.wire.Wire;
 import org.ompprof.unwinder.clock.Stage;
 import org.ompprof.unwinder.clock.StageClock;
 import org.ompprof.unwinder.image.ModuleImages;
@@ -29,6 +31,7 @@ public final class ProfileBuilder {
     private final IntArrayList lines = new IntArrayList();
     private final LineTable.Builder lineTimes = new LineTable.Builder();
     private final BlameStage blame;
+    private final MpiIntervals mpi;
     private final StageClock clock;
     private RegionStage regions;
     private long samples;
@@ -37,6 +40,7 @@ public final class ProfileBuilder {
         this.timelines = timelines;
         this.clock = clock;
         this.blame = new BlameStage(recording, WindowedBlame.DEFAULT_WINDOW_NS, clock);
+        this.mpi = MpiIntervals.of(recording.records(type -> type == Wire.REC_MPI));
     }
 
     /**
@@ -97,7 +101,7 @@ public final class ProfileBuilder {
         names.append(stitched.pathRootFirst(), path, lines);
         int node = tree.path(path.toArray());
         addLines(node, stitched.weightNs());
-        StitchedSample s = WaitStates.corrected(stitched, path.isEmpty() ? null : tree.frames().frame(path.getLast()));
+        StitchedSample s = WaitStates.corrected(stitched, path.isEmpty() ? null : tree.frames().frame(path.getLast()), mpi);
         tree.addSampleAt(node, s.threadSeq(), s.state(), s.weightNs());
         timelines.add(s.threadSeq(), s.timeNs(), node, s.state(), s.weightNs());
         blame.sample(s, node);
