@@ -389,3 +389,115 @@ EXPORT int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtyp
   leave(&c);
   return rc;
 }
+
+/* ---- Fortran (mpif.h and `use mpi`) ----
+ * Open MPI's Fortran bindings (libmpi_mpifh: mpi_allreduce_ is ompi_allreduce_f) call
+ * PMPI_Allreduce directly, past the C MPI_Allreduce above, so gfortran's calls are wrapped by
+ * their own symbols, and call the bindings' own profiling entry points (pmpi_allreduce_). Handles
+ * are Fortran integers: a communicator's is what MPI_Comm_c2f gives for it in C, so both
+ * languages' records name it alike. (`use mpi_f08` calls ompi_allreduce_f from mpi_allreduce_f08_:
+ * not wrapped.) */
+typedef MPI_Fint F;
+
+#pragma weak PMPI_Comm_f2c
+#pragma weak PMPI_Type_f2c
+#pragma weak pmpi_init_
+#pragma weak pmpi_init_thread_
+#pragma weak pmpi_finalize_
+#pragma weak pmpi_allreduce_
+#pragma weak pmpi_reduce_
+#pragma weak pmpi_bcast_
+#pragma weak pmpi_barrier_
+#pragma weak pmpi_send_
+#pragma weak pmpi_recv_
+#pragma weak pmpi_wait_
+#pragma weak pmpi_waitall_
+void pmpi_init_(F *ierr);
+void pmpi_init_thread_(F *required, F *provided, F *ierr);
+void pmpi_finalize_(F *ierr);
+void pmpi_allreduce_(void *sendbuf, void *recvbuf, F *count, F *type, F *op, F *comm, F *ierr);
+void pmpi_reduce_(void *sendbuf, void *recvbuf, F *count, F *type, F *op, F *root, F *comm, F *ierr);
+void pmpi_bcast_(void *buffer, F *count, F *type, F *root, F *comm, F *ierr);
+void pmpi_barrier_(F *comm, F *ierr);
+void pmpi_send_(void *buf, F *count, F *type, F *dest, F *tag, F *comm, F *ierr);
+void pmpi_recv_(void *buf, F *count, F *type, F *source, F *tag, F *comm, F *status, F *ierr);
+void pmpi_wait_(F *request, F *status, F *ierr);
+void pmpi_waitall_(F *count, F *requests, F *statuses, F *ierr);
+
+static MPI_Comm fcomm(const F *comm)
+{
+  return REAL(PMPI_Comm_f2c)(*comm);
+}
+
+static uint64_t fbytes(const F *type, const F *count)
+{
+  return type_bytes(REAL(PMPI_Type_f2c)(*type), *count);
+}
+
+#define FCALL(kind, comm, peer, tag, bytes, collective, invocation) \
+  do {                                                               \
+    struct call c_;                                                  \
+    enter(&c_, (kind), (comm), (peer), (tag), (bytes), (collective)); \
+    invocation;                                                      \
+    leave(&c_);                                                      \
+  } while (0)
+
+EXPORT void mpi_init_(F *ierr)
+{
+  FCALL(OMPPROF_MPI_CALL_INIT, NO_COMM, -1, -1, 0, 0, REAL(pmpi_init_)(ierr));
+}
+
+EXPORT void mpi_init_thread_(F *required, F *provided, F *ierr)
+{
+  FCALL(OMPPROF_MPI_CALL_INIT, NO_COMM, -1, -1, 0, 0, REAL(pmpi_init_thread_)(required, provided, ierr));
+}
+
+EXPORT void mpi_finalize_(F *ierr)
+{
+  FCALL(OMPPROF_MPI_CALL_FINALIZE, NO_COMM, -1, -1, 0, 0, REAL(pmpi_finalize_)(ierr));
+}
+
+EXPORT void mpi_allreduce_(void *sendbuf, void *recvbuf, F *count, F *type, F *op, F *comm, F *ierr)
+{
+  FCALL(OMPPROF_MPI_CALL_ALLREDUCE, fcomm(comm), -1, -1, fbytes(type, count), 1,
+        REAL(pmpi_allreduce_)(sendbuf, recvbuf, count, type, op, comm, ierr));
+}
+
+EXPORT void mpi_reduce_(void *sendbuf, void *recvbuf, F *count, F *type, F *op, F *root, F *comm, F *ierr)
+{
+  FCALL(OMPPROF_MPI_CALL_REDUCE, fcomm(comm), *root, -1, fbytes(type, count), 1,
+        REAL(pmpi_reduce_)(sendbuf, recvbuf, count, type, op, root, comm, ierr));
+}
+
+EXPORT void mpi_bcast_(void *buffer, F *count, F *type, F *root, F *comm, F *ierr)
+{
+  FCALL(OMPPROF_MPI_CALL_BCAST, fcomm(comm), *root, -1, fbytes(type, count), 1,
+        REAL(pmpi_bcast_)(buffer, count, type, root, comm, ierr));
+}
+
+EXPORT void mpi_barrier_(F *comm, F *ierr)
+{
+  FCALL(OMPPROF_MPI_CALL_BARRIER, fcomm(comm), -1, -1, 0, 1, REAL(pmpi_barrier_)(comm, ierr));
+}
+
+EXPORT void mpi_send_(void *buf, F *count, F *type, F *dest, F *tag, F *comm, F *ierr)
+{
+  FCALL(OMPPROF_MPI_CALL_SEND, fcomm(comm), *dest, *tag, fbytes(type, count), 0,
+        REAL(pmpi_send_)(buf, count, type, dest, tag, comm, ierr));
+}
+
+EXPORT void mpi_recv_(void *buf, F *count, F *type, F *source, F *tag, F *comm, F *status, F *ierr)
+{
+  FCALL(OMPPROF_MPI_CALL_RECV, fcomm(comm), *source, *tag, 0, 0,
+        REAL(pmpi_recv_)(buf, count, type, source, tag, comm, status, ierr));
+}
+
+EXPORT void mpi_wait_(F *request, F *status, F *ierr)
+{
+  FCALL(OMPPROF_MPI_CALL_WAIT, NO_COMM, -1, -1, 0, 0, REAL(pmpi_wait_)(request, status, ierr));
+}
+
+EXPORT void mpi_waitall_(F *count, F *requests, F *statuses, F *ierr)
+{
+  FCALL(OMPPROF_MPI_CALL_WAITALL, NO_COMM, -1, -1, 0, 0, REAL(pmpi_waitall_)(count, requests, statuses, ierr));
+}
