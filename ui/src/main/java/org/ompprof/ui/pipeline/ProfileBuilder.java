@@ -2,6 +2,7 @@ package org.ompprof.ui.pipeline;
 
 import org.eclipse.collections.impl.list.mutable.primitive.IntArrayList;
 import org.ompprof.calltree.CallingContextTree;
+import org.ompprof.calltree.StandardMetrics;
 import org.ompprof.calltree.profile.DeviceTable;
 import org.ompprof.calltree.profile.LineTable;
 import org.ompprof.calltree.profile.RegionTable;
@@ -41,6 +42,7 @@ public final class ProfileBuilder {
         this.clock = clock;
         this.blame = new BlameStage(recording, WindowedBlame.DEFAULT_WINDOW_NS, clock);
         this.mpi = MpiIntervals.of(recording.records(type -> type == Wire.REC_MPI));
+        if (!mpi.isEmpty()) StandardMetrics.registerMpiInto(tree.metrics()); // all calls' metrics, sampled or not
     }
 
     /**
