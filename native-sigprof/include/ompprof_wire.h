@@ -171,6 +171,7 @@ enum ompprof_record_type {
   OMPPROF_REC_DEVICE_TRACE = 23,   /* OMPT device trace records, in device time */
   OMPPROF_REC_DEVICE_CLOCK = 24,   /* one (host, device) clock pair */
   OMPPROF_REC_TASK_BATCH_PACKED = 25, /* what TASK_BATCH says, in 2-3 bytes a task */
+  OMPPROF_REC_MPI = 26,            /* an MPI call's enter or exit (libompprof-mpi.so) */
 };
 
 #define OMPPROF_REC_VERSION 2u
@@ -614,6 +615,60 @@ struct ompprof_device_clock {
   uint64_t device_ns;
   int32_t device_num;
   uint32_t pad;
+};
+
+/* ---------- MPI calls (the companion library libompprof-mpi.so, src/mpi_wrap.c) ----------
+ * The companion interposes on MPI's profiling interface: its MPI_X calls PMPI_X between an
+ * enter and an exit record, written into the calling thread's event ring by the agent
+ * (src/mpi.c). The agent hands its writer over at OMPT initialize: it looks up
+ * OMPPROF_MPI_ATTACH_SYMBOL in the global scope (the companion is preloaded) and calls it with
+ * OMPPROF_MPI_ABI and the writer, void (*)(const struct ompprof_mpi *). Until then, or without
+ * the agent, the companion only passes calls through. */
+#define OMPPROF_MPI_ATTACH_SYMBOL "ompprof_mpi_attach"
+#define OMPPROF_MPI_ABI 1u
+
+enum ompprof_mpi_call {
+  OMPPROF_MPI_CALL_OTHER = 0,
+  OMPPROF_MPI_CALL_INIT = 1, /* MPI_Init and MPI_Init_thread */
+  OMPPROF_MPI_CALL_FINALIZE = 2,
+  OMPPROF_MPI_CALL_ALLREDUCE = 3,
+  OMPPROF_MPI_CALL_REDUCE = 4,
+  OMPPROF_MPI_CALL_BCAST = 5,
+  OMPPROF_MPI_CALL_BARRIER = 6,
+  OMPPROF_MPI_CALL_ALLGATHER = 7,
+  OMPPROF_MPI_CALL_ALLGATHERV = 8,
+  OMPPROF_MPI_CALL_ALLTOALL = 9,
+  OMPPROF_MPI_CALL_ALLTOALLV = 10,
+  OMPPROF_MPI_CALL_GATHER = 11,
+  OMPPROF_MPI_CALL_SCATTER = 12,
+  OMPPROF_MPI_CALL_SEND = 13,
+  OMPPROF_MPI_CALL_RECV = 14,
+  OMPPROF_MPI_CALL_ISEND = 15,
+  OMPPROF_MPI_CALL_IRECV = 16,
+  OMPPROF_MPI_CALL_WAIT = 17,
+  OMPPROF_MPI_CALL_WAITALL = 18,
+  OMPPROF_MPI_CALL_WAITANY = 19,
+  OMPPROF_MPI_CALL_SENDRECV = 20,
+};
+#define OMPPROF_MPI_CALLS 21u /* call kinds, OTHER included */
+
+enum ompprof_mpi_endpoint { OMPPROF_MPI_ENTER = 1, OMPPROF_MPI_EXIT = 2 };
+
+/* OMPPROF_REC_MPI payload. Ranks are ranks in `comm`; -1 where none applies. */
+struct ompprof_mpi {
+  uint64_t time_ns;    /* CLOCK_MONOTONIC, as samples */
+  uint64_t comm;       /* the communicator's Fortran handle (MPI_Comm_c2f) + 1; 0: none (Init, Wait*) */
+  uint64_t bytes;      /* this rank's send (enter) or received (exit of Recv, Sendrecv) bytes */
+  uint64_t seq;        /* collectives: this rank's collectives on comm before this one; else 0 */
+  uint64_t request;    /* exit of Isend/Irecv: the request made; enter of Wait: the one waited for; else 0 */
+  int32_t peer;        /* destination, source (exit: the actual one) or root */
+  int32_t source;      /* exit of Sendrecv: the source it received from; else -1 */
+  int32_t tag;
+  uint32_t comm_size;  /* 0 when comm is 0 */
+  uint32_t count;      /* Waitall, Waitany: requests */
+  uint16_t call;       /* enum ompprof_mpi_call */
+  uint8_t endpoint;    /* enum ompprof_mpi_endpoint */
+  uint8_t flags;       /* 0 */
 };
 
 #endif

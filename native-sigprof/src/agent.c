@@ -30,6 +30,7 @@
 #include "wall.h"
 #include "modules.h"
 #include "callbacks.h"
+#include "mpi.h"
 
 /* The wire header has no asserts of its own; the Java mirror depends on
  * these offsets, so a layout change must fail the build here. */
@@ -278,6 +279,7 @@ static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num
   }
   pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
   __atomic_store_n(&g->hdr->agent_state, OMPPROF_AGENT_OMPT, __ATOMIC_RELEASE);
+  mpi_connect(g->debug);
 
   if (g->debug)
     fprintf(stderr,

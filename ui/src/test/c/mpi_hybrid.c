@@ -1,6 +1,8 @@
 /* An MPI + OpenMP job: each of STEPS steps, rank r computes (1 + r) units in a parallel
  * region (compute()), then all ranks meet in MPI_Allreduce (exchange()). Rank 0 waits about
- * one unit per step in the allreduce for rank 1.
+ * one unit per step in the allreduce for rank 1. Before the steps, one unit of compute on every
+ * rank and an MPI_Barrier: OpenMP (and a profiler's agent) start on every rank before the
+ * timed steps. Each rank prints how long it waited in MPI_Allreduce and computed, by its own clock.
  * usage: mpi_hybrid [STEPS] [UNIT_MS] */
 #include <mpi.h>
 #include <omp.h>
@@ -50,8 +52,20 @@ int main(int argc, char **argv)
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   int steps = argc > 1 ? atoi(argv[1]) : 10;
   double unit_s = (argc > 2 ? atof(argv[2]) : 50) / 1000.0;
-  double total = 0;
-  for (int s = 0; s < steps; s++) total += exchange(compute(1 + rank, unit_s) > 0 ? 1.0 : 0.0);
+  double total = 0, waited = 0, computed = 0;
+  double c0 = now();
+  compute(1, unit_s);
+  computed += now() - c0;
+  MPI_Barrier(MPI_COMM_WORLD);
+  for (int s = 0; s < steps; s++) {
+    c0 = now();
+    double x = compute(1 + rank, unit_s) > 0 ? 1.0 : 0.0;
+    double t0 = now();
+    computed += t0 - c0;
+    total += exchange(x);
+    waited += now() - t0;
+  }
+  printf("mpi_hybrid: rank %d waited %.1f ms in MPI_Allreduce, computed %.1f ms\n", rank, waited * 1e3, computed * 1e3);
   if (rank == 0) printf("mpi_hybrid: %d ranks, %d steps, %d threads, total %.0f\n", size, steps, omp_get_max_threads(), total);
   MPI_Finalize();
   return 0;

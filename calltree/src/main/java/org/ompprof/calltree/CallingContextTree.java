@@ -108,7 +108,7 @@ public final class CallingContextTree {
         if (weightNs != 0) {
             int state = OmpState.of(ompState).ordinal();
             values.add(slot, m.time(), weightNs);
-            values.add(slot, m.stateMetric()[state], weightNs);
+            values.add(slot, m.stateMetric(metrics, state), weightNs);
             int group = m.stateGroupMetric()[state];
             if (group >= 0) values.add(slot, group, weightNs);
         }

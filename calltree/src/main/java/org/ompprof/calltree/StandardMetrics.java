@@ -8,6 +8,8 @@ import java.util.Set;
  * The metrics every profile has: {@code samples}, {@code time} and one {@code time.<state>}
  * per OpenMP state (see {@link OmpState}). In a registry made by
  * {@link MetricRegistry#standard()} they sit at fixed indices, starting with the two below.
+ * The MPI states' metrics ({@code time.mpi}, {@code time.mpi.<call>}) only profiles of MPI
+ * programs have ({@link #registerMpiInto}).
  */
 public final class StandardMetrics {
     public static final String SAMPLES_NAME = "samples";
@@ -30,10 +32,23 @@ public final class StandardMetrics {
         }
     }
 
-    /** Every {@code time.<state>} name, groups before their members, without repeats. */
+    /** Registers {@code time.mpi} and its {@code time.mpi.<call>} (those already there are kept). */
+    public static void registerMpiInto(MetricRegistry registry) {
+        for (String name : names(true)) {
+            String what = "time inside MPI calls" + (name.equals("time.mpi") ? "" : ": " + name.substring("time.".length()));
+            registry.register(name, MetricUnit.NANOSECONDS, what, MetricStorage.SPARSE, parentOf(name));
+        }
+    }
+
+    /** Every {@code time.<state>} name of the OpenMP states, groups before their members, without repeats. */
     public static Set<String> stateMetricNames() {
+        return names(false);
+    }
+
+    private static Set<String> names(boolean mpi) {
         Set<String> names = new LinkedHashSet<>();
         for (OmpState s : OmpState.values()) {
+            if (s.isMpi() != mpi) continue;
             if (s.groupMetricName() != null) names.add(s.groupMetricName());
             names.add(s.metricName());
         }

@@ -97,6 +97,7 @@ public final class InfoCommand {
         line(s, "started", m.get(Metadata.START_TIME, "?") + " on " + m.get(Metadata.HOST, "?") + ", pid " + m.get(Metadata.PID, "?"));
         m.get(Metadata.MPI_RANK).ifPresent(rank -> line(s, "mpi", "rank " + rank + m.get(Metadata.MPI_WORLD_SIZE).map(n -> " of " + n).orElse("")
                 + m.get(Metadata.JOB_ID).map(j -> ", job " + j).orElse("")));
+        m.get(Metadata.MPI_CALLS).ifPresent(calls -> line(s, "mpi calls", calls));
         line(s, "sampling", m.get(Metadata.MODE, "?") + " time, " + m.get(Metadata.RATE_HZ, "?") + " Hz per thread asked"
                 + achievedRate(m) + ", stack snapshots up to " + m.get(Metadata.STACK_BYTES, "?") + " bytes"
                 + (m.flag(Metadata.START_PAUSED) ? "; started paused, scoped by the program's omp_control_tool calls" : ""));

@@ -223,11 +223,14 @@ final class FrameNames {
         return id;
     }
 
-    /** The agent's own library (and its loader auditor): {@code libompprof.so}, {@code libompprof-audit.so}. */
+    /**
+     * The agent's own library (and its loader auditor): {@code libompprof.so}, {@code libompprof-audit.so}. Not the MPI
+     * companion {@code libompprof-mpi.so}: its {@code MPI_Allreduce} & co. stand for the calls the program made.
+     */
     static boolean isAgent(String modulePath) {
         if (modulePath == null) return false;
         String base = modulePath.substring(modulePath.lastIndexOf('/') + 1);
-        return base.startsWith("libompprof.so") || base.startsWith("libompprof-");
+        return base.startsWith("libompprof.so") || base.startsWith("libompprof-") && !base.startsWith("libompprof-mpi.");
     }
 
     static Role role(Frame raw) {

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import org.eclipse.collections.impl.list.mutable.primitive.IntArrayList;
 import org.ompprof.blame.WindowedBlame;
 import org.ompprof.calltree.CallingContextTree;
+import org.ompprof.calltree.StandardMetrics;
 import org.ompprof.calltree.profile.DeviceTable;
 import org.ompprof.calltree.profile.LineTable;
 import org.ompprof.calltree.profile.Profile;
@@ -15,6 +16,8 @@ import org.ompprof.calltree.profile.TimelineStream;
 import org.ompprof.sampler.recording.Metadata;
 import org.ompprof.sampler.recording.Recording;
 import org.ompprof.sampler.recording.RecordingWriter;
+import org.ompprof.sampler.mpi.MpiIntervals;
+import org.ompprof.sampler.wire.Wire;
 import org.ompprof.unwinder.clock.Stage;
 import org.ompprof.unwinder.clock.StageClock;
 import org.ompprof.unwinder.image.ModuleImages;
@@ -37,6 +40,7 @@ public final class ProfileBuilder {
     private final IntArrayList lines = new IntArrayList();
     private final LineTable.Builder lineTimes = new LineTable.Builder();
     private final BlameStage blame;
+    private final MpiIntervals mpi;
     private final StageClock clock;
     private RegionStage regions;
     private long samples;
@@ -45,6 +49,8 @@ public final class ProfileBuilder {
         this.timelines = timelines;
         this.clock = clock;
         this.blame = new BlameStage(recording, WindowedBlame.DEFAULT_WINDOW_NS, clock);
+        this.mpi = MpiIntervals.of(recording.records(type -> type == Wire.REC_MPI));
+        if (!mpi.isEmpty()) StandardMetrics.registerMpiInto(tree.metrics()); // all calls' metrics, sampled or not
     }
 
     /**
@@ -145,7 +151,7 @@ public final class ProfileBuilder {
         names.append(stitched.pathRootFirst(), path, lines);
         int node = tree.path(path.toArray());
         addLines(node, stitched.weightNs());
-        StitchedSample s = WaitStates.corrected(stitched, path.isEmpty() ? null : tree.frames().frame(path.getLast()));
+        StitchedSample s = WaitStates.corrected(stitched, path.isEmpty() ? null : tree.frames().frame(path.getLast()), mpi);
         tree.addSampleAt(node, s.threadSeq(), s.state(), s.weightNs());
         timelines.add(s.threadSeq(), s.timeNs(), node, s.state(), s.weightNs());
         blame.sample(s, node);

@@ -21,6 +21,7 @@ import org.ompprof.sampler.record.ThreadBegin;
 import org.ompprof.sampler.record.ThreadEnd;
 import org.ompprof.sampler.recording.ModuleInfo;
 import org.ompprof.sampler.recording.ThreadInfo;
+import org.ompprof.sampler.mpi.MpiCallTotals;
 import org.ompprof.sampler.wire.Wire;
 import org.ompprof.sampler.wire.Wire.RecordHeader;
 
@@ -46,6 +47,7 @@ public final class RunCollector {
     private final ModuleCapture modules;
     private final TreeMap<Integer, ThreadAccumulator> threads = new TreeMap<>();
     private ThreadAccumulator lastThread;
+    private final MpiCallTotals mpiCalls = new MpiCallTotals();
     private AgentInfo agentInfo;
     private AgentEnd agentEnd;
     private long records;
@@ -82,6 +84,12 @@ public final class RunCollector {
         t.events++;
         t.saw(Le.u64(rec, RecordHeader.SIZEOF)); // every payload starts with its time
         int type = Le.u16(rec, RecordHeader.TYPE);
+        if (type == Wire.REC_MPI) {
+            int p = RecordHeader.SIZEOF;
+            mpiCalls.add(seq, Le.u64(rec, p + Wire.Mpi.TIME_NS), Le.u16(rec, p + Wire.Mpi.CALL),
+                    Byte.toUnsignedInt(rec.get(java.lang.foreign.ValueLayout.JAVA_BYTE, p + Wire.Mpi.ENDPOINT)));
+            return;
+        }
         if (type >= Long.SIZE || (NEEDED_NOW >>> type & 1) == 0) return; // task records carry stacks: not worth decoding here
         switch (RecordDecoder.decode(rec)) {
             case ThreadBegin b -> {
@@ -142,6 +150,11 @@ public final class RunCollector {
      * (CPU time in cpu mode: a perf event's samples weigh the CPU time the kernel counted, a
      * timer's the periods that expired); threads with fewer than 20 samples say too little.
      */
+    /** The MPI calls the records measured (after the drainer has stopped). */
+    public MpiCallTotals mpiCalls() {
+        return mpiCalls;
+    }
+
     public SamplingRate samplingRate() {
         List<Double> rates = new ArrayList<>();
         long perf = 0, all = 0;

@@ -60,7 +60,7 @@ public final class Recorder {
 
     /** Everything decided before the program starts. */
     record Plan(List<String> typedCommand, ProgramStart start, Path program, OutputTarget output, Path agent, LibraryShim libraries,
-            RegionLayout layout, boolean keepRaw, int signal, Optional<JobRank> rank) {}
+            RegionLayout layout, boolean keepRaw, int signal, Optional<JobRank> rank, MpiCompanion mpi) {}
 
     private final Context ctx;
     private final RecordingFinisher finisher;
@@ -87,10 +87,12 @@ public final class Recorder {
         OutputTarget output = OutputTarget.choose(o.output(), program, ctx.cwd(), rank);
         Path agent = Toolchain.agent(ctx.properties(), ctx.cwd());
         RegionLayout layout = layout(o);
-        LibraryShim libraries = LibraryShim.plan(LoadedLibraries.of(program, ctx.env()), () -> Toolchain.libomp(ctx.properties()));
+        LoadedLibraries loaded = LoadedLibraries.of(program, ctx.env());
+        LibraryShim libraries = LibraryShim.plan(loaded, () -> Toolchain.libomp(ctx.properties()));
         ProgramStart start = ProgramStart.plan(o.command(), program, agent, ctx.properties(), ctx.env().get("PATH"),
                 System.getenv("PATH"), Path.of("/proc/self/status"));
-        return new Plan(o.command(), start, program, output, agent, libraries, layout, o.keepRaw(), o.signal(), rank);
+        return new Plan(o.command(), start, program, output, agent, libraries, layout, o.keepRaw(), o.signal(), rank,
+                MpiCompanion.plan(loaded, agent));
     }
 
     static RegionLayout layout(RecordOptions o) {
@@ -132,6 +134,8 @@ public final class Recorder {
             String theirs = env.get("LD_AUDIT");
             env.put("LD_AUDIT", theirs == null || theirs.isEmpty() ? audit.toString() : audit + ":" + theirs);
         }
+        plan.mpi().library().ifPresent(mpi -> env.put("LD_PRELOAD", MpiCompanion.preload(mpi, env.get("LD_PRELOAD"))));
+        plan.mpi().missing().ifPresent(note -> ctx.err().println("ompprof: " + note));
         if (env.containsKey("OMP_TOOL")) env.put("OMP_TOOL", "enabled"); // unset means enabled: the program's own stays unset
         if (!plan.libraries().isEmpty()) {
             Path shim = plan.libraries().create();
@@ -250,6 +254,7 @@ public final class Recorder {
             if (r.worldSize() > 0) m.put(Metadata.MPI_WORLD_SIZE, Integer.toString(r.worldSize()));
             if (!r.jobId().isEmpty()) m.put(Metadata.JOB_ID, r.jobId());
         });
+        if (!c.mpiCalls().isEmpty()) m.put(Metadata.MPI_CALLS, c.mpiCalls().summary());
         m.put(Metadata.PID, Long.toString(region.agentPid()));
         m.put(Metadata.MODE, Wire.modeName(plan.layout().mode()));
         m.put(Metadata.RATE_HZ, Integer.toString(plan.layout().rateHz()));

@@ -7,6 +7,12 @@ package org.ompprof.sampler.omp;
  * {@code time.*} metric it is counted in, and what it means to blame. A state with a group is
  * counted in the group's metric too, so the group metrics ({@code time.barrier}, ...) and the
  * ungrouped states together partition {@code time}.
+ *
+ * <p>Time inside an MPI call is a state of its own too, {@code mpi.<call>} (metric
+ * {@code time.mpi.<call>}, counted in {@code time.mpi}): not an OMPT value, but what a sample
+ * of a thread between an MPI call's enter and exit record becomes ({@link #mpi(int)}); its code
+ * is {@link #MPI_BASE} plus the call kind ({@code Wire.MPI_CALL_*}), above every
+ * {@code ompt_state_t} value.
  */
 public enum OmpState {
     WORK_SERIAL(0x000, "work_serial", null, WaitClass.WORK),
@@ -36,9 +42,40 @@ public enum OmpState {
     IDLE(0x100, "idle", null, WaitClass.IDLE),
     OVERHEAD(0x101, "overhead", null, WaitClass.OTHER),
     /** Also where codes this table does not know go, so their time is still counted and visible. */
-    UNDEFINED(0x102, "undefined", null, WaitClass.OTHER);
+    UNDEFINED(0x102, "undefined", null, WaitClass.OTHER),
+    /** An MPI call of a kind without a state of its own. */
+    MPI_OTHER(MpiCodes.BASE, "mpi.other", "mpi", WaitClass.OTHER),
+    MPI_INIT(MpiCodes.BASE + 1, "mpi.init", "mpi", WaitClass.OTHER),
+    MPI_FINALIZE(MpiCodes.BASE + 2, "mpi.finalize", "mpi", WaitClass.OTHER),
+    MPI_ALLREDUCE(MpiCodes.BASE + 3, "mpi.allreduce", "mpi", WaitClass.OTHER),
+    MPI_REDUCE(MpiCodes.BASE + 4, "mpi.reduce", "mpi", WaitClass.OTHER),
+    MPI_BCAST(MpiCodes.BASE + 5, "mpi.bcast", "mpi", WaitClass.OTHER),
+    MPI_BARRIER(MpiCodes.BASE + 6, "mpi.barrier", "mpi", WaitClass.OTHER),
+    MPI_ALLGATHER(MpiCodes.BASE + 7, "mpi.allgather", "mpi", WaitClass.OTHER),
+    MPI_ALLGATHERV(MpiCodes.BASE + 8, "mpi.allgatherv", "mpi", WaitClass.OTHER),
+    MPI_ALLTOALL(MpiCodes.BASE + 9, "mpi.alltoall", "mpi", WaitClass.OTHER),
+    MPI_ALLTOALLV(MpiCodes.BASE + 10, "mpi.alltoallv", "mpi", WaitClass.OTHER),
+    MPI_GATHER(MpiCodes.BASE + 11, "mpi.gather", "mpi", WaitClass.OTHER),
+    MPI_SCATTER(MpiCodes.BASE + 12, "mpi.scatter", "mpi", WaitClass.OTHER),
+    MPI_SEND(MpiCodes.BASE + 13, "mpi.send", "mpi", WaitClass.OTHER),
+    MPI_RECV(MpiCodes.BASE + 14, "mpi.recv", "mpi", WaitClass.OTHER),
+    MPI_ISEND(MpiCodes.BASE + 15, "mpi.isend", "mpi", WaitClass.OTHER),
+    MPI_IRECV(MpiCodes.BASE + 16, "mpi.irecv", "mpi", WaitClass.OTHER),
+    MPI_WAIT(MpiCodes.BASE + 17, "mpi.wait", "mpi", WaitClass.OTHER),
+    MPI_WAITALL(MpiCodes.BASE + 18, "mpi.waitall", "mpi", WaitClass.OTHER),
+    MPI_WAITANY(MpiCodes.BASE + 19, "mpi.waitany", "mpi", WaitClass.OTHER),
+    MPI_SENDRECV(MpiCodes.BASE + 20, "mpi.sendrecv", "mpi", WaitClass.OTHER);
+
+    /** The code of the MPI state of call kind 0 ({@code Wire.MPI_CALL_OTHER}); kind k is {@code MPI_BASE + k}. */
+    public static final int MPI_BASE = MpiCodes.BASE;
 
     private static final OmpState[] VALUES = values();
+    private static final OmpState[] MPI_STATES = java.util.Arrays.stream(VALUES).filter(OmpState::isMpi).toArray(OmpState[]::new);
+
+    /** Holds the base where the constants can see it (an enum's own static fields come after them). */
+    private static final class MpiCodes {
+        static final int BASE = 0x10000;
+    }
     private final int code;
     private final String metricSuffix;
     private final String groupSuffix;
@@ -88,6 +125,16 @@ public enum OmpState {
         return s == UNDEFINED && code != UNDEFINED.code ? VALUES.length + (code & 0xffff) : s.ordinal();
     }
 
+    /** Whether this is time inside an MPI call rather than an OMPT state. */
+    public boolean isMpi() {
+        return code >= MPI_BASE;
+    }
+
+    /** The state of time inside an MPI call of kind {@code call} ({@code Wire.MPI_CALL_*}); unknown kinds are {@link #MPI_OTHER}. */
+    public static OmpState mpi(int call) {
+        return call > 0 && call < MPI_STATES.length ? MPI_STATES[call] : MPI_OTHER;
+    }
+
     /** The {@code ompt_state_t} value. */
     public int code() {
         return code;
@@ -129,7 +176,7 @@ public enum OmpState {
             case 0x082 -> WAIT_TARGET_UPDATE;
             case 0x100 -> IDLE;
             case 0x101 -> OVERHEAD;
-            default -> UNDEFINED;
+            default -> code >= MPI_BASE && code - MPI_BASE < MPI_STATES.length ? MPI_STATES[code - MPI_BASE] : UNDEFINED;
         };
     }
 }

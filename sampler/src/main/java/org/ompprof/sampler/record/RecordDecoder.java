@@ -92,6 +92,7 @@ public final class RecordDecoder {
             case Wire.REC_DEVICE_TRACE -> deviceTrace(rec, seq);
             case Wire.REC_DEVICE_CLOCK -> new DeviceClock(seq, u64(rec, P + Wire.DeviceClock.HOST_NS),
                     u64(rec, P + Wire.DeviceClock.DEVICE_NS), i32(rec, P + Wire.DeviceClock.DEVICE_NUM));
+            case Wire.REC_MPI -> mpi(rec, seq);
             default -> throw new MalformedRecordException("unknown record type"); // problem() rules this out
         };
     }
@@ -203,6 +204,7 @@ public final class RecordDecoder {
             case Wire.REC_DEVICE_TRACE -> "device_trace";
             case Wire.REC_DEVICE_CLOCK -> "device_clock";
             case Wire.REC_TASK_BATCH_PACKED -> "task_batch_packed";
+            case Wire.REC_MPI -> "mpi";
             default -> "type " + type;
         };
     }
@@ -254,6 +256,7 @@ public final class RecordDecoder {
             case Wire.REC_DEVICE_TRACE -> Wire.DeviceTrace.SIZEOF;
             case Wire.REC_DEVICE_CLOCK -> Wire.DeviceClock.SIZEOF;
             case Wire.REC_TASK_BATCH_PACKED -> Wire.TaskBatchPacked.SIZEOF;
+            case Wire.REC_MPI -> Wire.Mpi.SIZEOF;
             default -> 0;
         };
     }
@@ -521,5 +524,17 @@ public final class RecordDecoder {
                 u64(rec, p + Wire.Module.INO), u64(rec, p + Wire.Module.FILE_SIZE), u64(rec, p + Wire.Module.MTIME_NS),
                 u32(rec, p + Wire.Module.FLAGS), i32(rec, p + Wire.Module.FD), segments, path,
                 HexFormat.of().formatHex(buildId), image);
+    }
+
+    private static MpiEvent mpi(MemorySegment rec, int seq) {
+        return new MpiEvent(seq, u64(rec, P + Wire.Mpi.TIME_NS), u64(rec, P + Wire.Mpi.COMM), u64(rec, P + Wire.Mpi.BYTES),
+                u64(rec, P + Wire.Mpi.SEQ), u64(rec, P + Wire.Mpi.REQUEST), i32(rec, P + Wire.Mpi.PEER),
+                i32(rec, P + Wire.Mpi.SOURCE), i32(rec, P + Wire.Mpi.TAG), u32(rec, P + Wire.Mpi.COMM_SIZE),
+                u32(rec, P + Wire.Mpi.COUNT), u16(rec, P + Wire.Mpi.CALL), u8(rec, P + Wire.Mpi.ENDPOINT),
+                u8(rec, P + Wire.Mpi.FLAGS));
+    }
+
+    private static int u8(MemorySegment rec, long off) {
+        return Byte.toUnsignedInt(rec.get(ValueLayout.JAVA_BYTE, off));
     }
 }

@@ -47,6 +47,7 @@ public final class RecordEncoder {
             case TargetDataOp t -> targetDataOp(t);
             case DeviceTrace t -> deviceTrace(t);
             case DeviceClock c -> deviceClock(c);
+            case MpiEvent m -> mpi(m);
         };
     }
 
@@ -406,6 +407,23 @@ public final class RecordEncoder {
             put32(s, off + Wire.DeviceTraceEntry.OPTYPE, e.optype());
             off += Wire.DeviceTraceEntry.SIZEOF;
         }
+        return bytes(s);
+    }
+
+    private static byte[] mpi(MpiEvent r) {
+        MemorySegment s = start(r, P + Wire.Mpi.SIZEOF);
+        put64(s, P + Wire.Mpi.COMM, r.comm());
+        put64(s, P + Wire.Mpi.BYTES, r.bytes());
+        put64(s, P + Wire.Mpi.SEQ, r.seq());
+        put64(s, P + Wire.Mpi.REQUEST, r.request());
+        put32(s, P + Wire.Mpi.PEER, r.peer());
+        put32(s, P + Wire.Mpi.SOURCE, r.source());
+        put32(s, P + Wire.Mpi.TAG, r.tag());
+        put32(s, P + Wire.Mpi.COMM_SIZE, r.commSize());
+        put32(s, P + Wire.Mpi.COUNT, r.count());
+        put16(s, P + Wire.Mpi.CALL, r.call());
+        s.set(java.lang.foreign.ValueLayout.JAVA_BYTE, P + Wire.Mpi.ENDPOINT, (byte) r.endpoint());
+        s.set(java.lang.foreign.ValueLayout.JAVA_BYTE, P + Wire.Mpi.FLAGS, (byte) r.flags());
         return bytes(s);
     }
 

@@ -53,6 +53,8 @@ public interface RecordVisitor {
 
     default void deviceClock(DeviceClock r) {}
 
+    default void mpi(MpiEvent r) {}
+
     /** Calls the method for {@code r}'s type. */
     default void visit(WireRecord r) {
         switch (r) {
@@ -80,6 +82,7 @@ public interface RecordVisitor {
             case TargetDataOp x -> targetDataOp(x);
             case DeviceTrace x -> deviceTrace(x);
             case DeviceClock x -> deviceClock(x);
+            case MpiEvent x -> mpi(x);
         }
     }
 }

@@ -8,7 +8,7 @@ public sealed interface WireRecord
         permits SampleRecord, ThreadBegin, ThreadEnd, ParallelBegin, ParallelEnd, ImplicitTask, TaskCreate,
                 TaskSchedule, SyncRegion, MutexEvent, ControlTool, ModuleLoad, ModuleUnload, AgentInfo, AgentEnd,
                 WorkEvent, MaskedEvent, TaskBatch, DeviceEvent, TargetEvent, TargetSubmit, TargetDataOp, DeviceTrace,
-                DeviceClock {
+                DeviceClock, MpiEvent {
     /** The writing thread's sequence number (1, 2, ...; the slot owner). */
     int threadSeq();
 

@@ -16,6 +16,8 @@ public record Metadata(Map<String, String> entries) {
     public static final String MPI_RANK = "mpi_rank";
     public static final String MPI_WORLD_SIZE = "mpi_world_size";
     public static final String JOB_ID = "job_id";
+    /** The MPI calls as their enter and exit records measured them ({@code MpiCallTotals#summary}). */
+    public static final String MPI_CALLS = "mpi_calls";
     public static final String PID = "pid";
     public static final String MODE = "mode";
     public static final String RATE_HZ = "rate_hz";

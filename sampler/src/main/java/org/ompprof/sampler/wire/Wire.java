@@ -86,6 +86,8 @@ public final class Wire {
     public static final int REC_DEVICE_TRACE = 23;
     public static final int REC_DEVICE_CLOCK = 24;
     public static final int REC_TASK_BATCH_PACKED = 25;
+    /** An MPI call's enter or exit, from the companion library libompprof-mpi.so. */
+    public static final int REC_MPI = 26;
     /** Entries in one TASK_BATCH or TASK_BATCH_PACKED record at most. */
     public static final int MAX_TASK_BATCH = 64;
     /** Recent shapes a packed task entry can name. */
@@ -677,9 +679,61 @@ public final class Wire {
         public static final int SIZEOF = 24;
     }
 
+    /** The symbol the agent looks up to hand the MPI companion its record writer. */
+    public static final String MPI_ATTACH_SYMBOL = "ompprof_mpi_attach";
+    public static final int MPI_ABI = 1;
+
+    /** {@code enum ompprof_mpi_call}: the MPI call kinds ({@code Mpi.CALL}). */
+    public static final int MPI_CALL_OTHER = 0;
+    public static final int MPI_CALL_INIT = 1;
+    public static final int MPI_CALL_FINALIZE = 2;
+    public static final int MPI_CALL_ALLREDUCE = 3;
+    public static final int MPI_CALL_REDUCE = 4;
+    public static final int MPI_CALL_BCAST = 5;
+    public static final int MPI_CALL_BARRIER = 6;
+    public static final int MPI_CALL_ALLGATHER = 7;
+    public static final int MPI_CALL_ALLGATHERV = 8;
+    public static final int MPI_CALL_ALLTOALL = 9;
+    public static final int MPI_CALL_ALLTOALLV = 10;
+    public static final int MPI_CALL_GATHER = 11;
+    public static final int MPI_CALL_SCATTER = 12;
+    public static final int MPI_CALL_SEND = 13;
+    public static final int MPI_CALL_RECV = 14;
+    public static final int MPI_CALL_ISEND = 15;
+    public static final int MPI_CALL_IRECV = 16;
+    public static final int MPI_CALL_WAIT = 17;
+    public static final int MPI_CALL_WAITALL = 18;
+    public static final int MPI_CALL_WAITANY = 19;
+    public static final int MPI_CALL_SENDRECV = 20;
+    /** Call kinds, OTHER included. */
+    public static final int MPI_CALLS = 21;
+
+    public static final int MPI_ENTER = 1;
+    public static final int MPI_EXIT = 2;
+
+    /** {@code struct ompprof_mpi}: an MPI call's enter or exit. */
+    public static final class Mpi {
+        private Mpi() {}
+        public static final String C_STRUCT = "ompprof_mpi";
+        public static final int TIME_NS = 0;
+        public static final int COMM = 8;
+        public static final int BYTES = 16;
+        public static final int SEQ = 24;
+        public static final int REQUEST = 32;
+        public static final int PEER = 40;
+        public static final int SOURCE = 44;
+        public static final int TAG = 48;
+        public static final int COMM_SIZE = 52;
+        public static final int COUNT = 56;
+        public static final int CALL = 60;
+        public static final int ENDPOINT = 62;
+        public static final int FLAGS = 63;
+        public static final int SIZEOF = 64;
+    }
+
     /** Whether this mirror knows record type {@code type}. */
     public static boolean isKnownRecordType(int type) {
-        return type >= REC_PAD && type <= REC_TASK_BATCH_PACKED;
+        return type >= REC_PAD && type <= REC_MPI;
     }
 
     /** The smallest legal record (a PAD of size, type and version only). */

@@ -49,7 +49,7 @@ class OmpVocabularyTest {
 
     private static Map<String, Long> javaValues() throws IllegalAccessException {
         Map<String, Long> m = new LinkedHashMap<>();
-        for (OmpState s : OmpState.values()) m.put("ompt_state_" + lower(s.name()), (long) s.code());
+        for (OmpState s : OmpState.values()) if (!s.isMpi()) m.put("ompt_state_" + lower(s.name()), (long) s.code());
         for (MutexKind k : MutexKind.values()) m.put("ompt_mutex_" + lower(k.name()), (long) k.code());
         for (ThreadType t : ThreadType.values()) if (t != ThreadType.NONE) m.put("ompt_thread_" + lower(t.name()), (long) t.code());
         for (Field f : TaskFlags.class.getDeclaredFields()) {
@@ -79,11 +79,35 @@ class OmpVocabularyTest {
         for (String m : List.of("mutex", "lock", "critical", "atomic", "ordered")) table.put(m, WaitClass.MUTEX);
         table.put("idle", WaitClass.IDLE);
         for (String o : List.of("taskwait", "taskgroup", "target", "target.map", "target.update", "overhead", "undefined")) table.put(o, WaitClass.OTHER);
+        // MPI waiting is blamed across ranks, not within the team
+        for (OmpState s : OmpState.values()) if (s.isMpi()) table.put(s.displayName(), WaitClass.OTHER);
         Map<String, WaitClass> actualClasses = new LinkedHashMap<>();
         for (OmpState s : OmpState.values()) actualClasses.put(s.displayName(), s.waitClass());
         assertEquals(table, actualClasses);
         assertEquals(WaitClass.IDLE, WaitClass.of(OmpState.WORK_PARALLEL.code(), true), "the stitcher's idle overrides the state");
         assertEquals(WaitClass.OTHER, WaitClass.of(0x7777, false), "an unknown state is not blamed");
+    }
+
+    /** Each MPI call kind of the wire has its state, named after the kind's constant, counted in time.mpi. */
+    @Test
+    void mpiStatesFollowTheWiresCallKinds() throws IllegalAccessException {
+        int kinds = 0;
+        for (Field f : org.ompprof.sampler.wire.Wire.class.getFields()) {
+            if (!f.getName().startsWith("MPI_CALL_")) continue;
+            String call = lower(f.getName().substring("MPI_CALL_".length()));
+            OmpState s = OmpState.mpi(f.getInt(null));
+            assertEquals("MPI_" + call.toUpperCase(java.util.Locale.ROOT), s.name());
+            assertEquals("mpi." + call, s.displayName());
+            assertEquals("time.mpi." + call, s.metricName());
+            assertEquals("time.mpi", s.groupMetricName());
+            assertEquals(s, OmpState.of(s.code()));
+            assertTrue(s.isMpi() && s.code() > 0x102);
+            kinds++;
+        }
+        assertEquals(org.ompprof.sampler.wire.Wire.MPI_CALLS, kinds);
+        assertEquals(kinds, java.util.Arrays.stream(OmpState.values()).filter(OmpState::isMpi).count());
+        assertEquals(OmpState.MPI_OTHER, OmpState.mpi(999));
+        assertEquals(OmpState.MPI_OTHER, OmpState.mpi(-1));
     }
 
     @Test

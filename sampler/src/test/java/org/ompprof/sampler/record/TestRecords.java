@@ -63,13 +63,15 @@ public final class TestRecords {
                             rnd.nextInt(1, 4), rnd.nextInt(7))).limit(rnd.nextInt(1, Wire.MAX_DEVICE_TRACE + 1)).toList());
             case Wire.REC_DEVICE_CLOCK -> new DeviceClock(seq, t, rnd.nextLong(), rnd.nextInt());
             case Wire.REC_TASK_BATCH_PACKED -> new TaskBatch(seq, t, packableEntries(rnd), true);
+            case Wire.REC_MPI -> new MpiEvent(seq, t, rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextInt(),
+                    rnd.nextInt(), rnd.nextInt(), rnd.nextInt(), rnd.nextInt(), rnd.nextInt(Wire.MPI_CALLS), rnd.nextInt(1, 3), 0);
             default -> throw new IllegalArgumentException("type " + type);
         };
     }
 
     /** Any record type but PAD. */
     public static WireRecord random(Random rnd) {
-        return random(rnd, rnd.nextInt(Wire.REC_SAMPLE, Wire.REC_TASK_BATCH_PACKED + 1));
+        return random(rnd, rnd.nextInt(Wire.REC_SAMPLE, Wire.REC_MPI + 1));
     }
 
     /**

@@ -8,7 +8,8 @@ import org.ompprof.sampler.omp.OmpState;
 final class StateColors {
     enum Group {
         WORK("work", "#43a047"), BARRIER("barrier", "#fb8c00"), MUTEX("lock/critical", "#e53935"), TASKWAIT("taskwait", "#fdd835"),
-        IDLE("idle", "#bdbdbd"), TARGET("target", "#1e88e5"), OTHER("overhead/other", "#8e24aa");
+        IDLE("idle", "#bdbdbd"), TARGET("target", "#1e88e5"), MPI("mpi", "#00897b"),
+        OTHER("overhead/other", "#8e24aa");
 
         final String label;
         final Color color;
@@ -23,6 +24,7 @@ final class StateColors {
 
     static Group group(int ompState) {
         OmpState s = OmpState.of(ompState);
+        if (s.isMpi()) return Group.MPI;
         return switch (s) {
             case WORK_SERIAL, WORK_PARALLEL, WORK_REDUCTION -> Group.WORK;
             case WAIT_BARRIER, WAIT_BARRIER_IMPLICIT_PARALLEL, WAIT_BARRIER_IMPLICIT_WORKSHARE, WAIT_BARRIER_IMPLICIT, WAIT_BARRIER_EXPLICIT,
@@ -31,7 +33,7 @@ final class StateColors {
             case WAIT_TASKWAIT, WAIT_TASKGROUP -> Group.TASKWAIT;
             case IDLE -> Group.IDLE;
             case WAIT_TARGET, WAIT_TARGET_MAP, WAIT_TARGET_UPDATE -> Group.TARGET;
-            case OVERHEAD, UNDEFINED -> Group.OTHER;
+            default -> Group.OTHER; // overhead, undefined
         };
     }
 }

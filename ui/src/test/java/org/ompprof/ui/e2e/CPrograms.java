@@ -44,6 +44,11 @@ public final class CPrograms {
                 List.of());
     }
 
+    /** The MPI Fortran program {@code name}.f90 built with Open MPI's mpif90 over gfortran -fopenmp, as {@code name-mpif}. */
+    static Path mpiFortran(String name) {
+        return build(name + ".f90", name + "-mpif", List.of("mpif90", "-fopenmp", "-g", "-O1", "-fno-omit-frame-pointer"), List.of());
+    }
+
     /** The C++ program {@code name}.cc built with clang++-19 -fopenmp (libstdc++, which has no debug info here). */
     static Path cxx(String name) {
         return build(name + ".cc", name, List.of("clang++-19", "-fopenmp", "-g", "-O1", "-fno-omit-frame-pointer"), List.of());
