@@ -16,7 +16,9 @@ build: deps
 	$(MVN) -q -DskipTests package
 
 # Every test runs: the suite fails if any test skipped (scripts/check-skips), since deps installed what they need.
+# verify also checks the format (Spotless: palantir-java-format, clang-format-19); `./mvnw spotless:apply` fixes it.
 test: deps
+	scripts/check-line-length
 	$(MVN) verify
 	scripts/check-skips
 

@@ -17,7 +17,8 @@ final class Usage {
               ompprof report [--top N] [--thread-table] FILE
                   where the time goes, who makes the threads wait (blame), a table per parallel
                   region with its load imbalance, and findings ranked by cost
-              ompprof export --format collapsed|html|perfetto|pprof|speedscope [--metric NAME] [--thread N] [-o OUT] FILE
+              ompprof export --format collapsed|html|perfetto|pprof|speedscope [--metric NAME]
+                             [--thread N] [-o OUT] FILE
                   the calling-context tree as folded stacks or a flame graph: every sample under
                   its full call path from main, through parallel regions and tasks, runtime elided;
                   or a trace for Perfetto, a pprof profile, a speedscope file

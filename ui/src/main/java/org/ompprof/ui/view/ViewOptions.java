@@ -17,7 +17,8 @@ record ViewOptions(Path file, Path screenshot, Viewer.View view, int width, int 
         String selfProfile) {
     static final String USAGE = """
         usage: ompprof view [--source-path DIR[:DIR...]] [--self-profile FILE.jfr] FILE
-               ompprof view --screenshot OUT.png [--view VIEW] [--size WxH] [--select REGEX] [--self-profile FILE.jfr] FILE
+               ompprof view --screenshot OUT.png [--view VIEW] [--size WxH] [--select REGEX]
+                            [--self-profile FILE.jfr] FILE
           opens the viewer: top-down, bottom-up and flat tables, flame graph, timeline, source
           and per-region charts, with the report's findings at the side
           --screenshot OUT.png   render one view to a PNG without a display, and exit (-: standard output)
