@@ -12,7 +12,7 @@
 
 #include <stdint.h>
 
-#define OMPPROF_WIRE_MAGIC 0x4d48535250504d4fULL /* "OMPPRSHM" little-endian */
+#define OMPPROF_WIRE_MAGIC   0x4d48535250504d4fULL /* "OMPPRSHM" little-endian */
 #define OMPPROF_WIRE_VERSION 3u
 
 /* ---------- region layout ----------
@@ -26,7 +26,7 @@
  * single-producer even when a signal interrupts a callback.
  */
 #define OMPPROF_REGION_HEADER_SIZE 4096u
-#define OMPPROF_SLOT_HEADER_SIZE 4096u
+#define OMPPROF_SLOT_HEADER_SIZE   4096u
 
 enum ompprof_agent_state {
   OMPPROF_AGENT_NONE = 0,      /* nobody attached yet */
@@ -72,18 +72,18 @@ struct ompprof_region_header {
   uint32_t stack_bytes;      /* 56  max stack snapshot bytes */
   uint32_t flags;            /* 60  low 8 bits: the sampling signal (0: SIGPROF); above: enum ompprof_region_flags */
   /* agent side (atomics) */
-  uint32_t agent_state;      /* 64  enum ompprof_agent_state, release store */
-  uint32_t agent_pid;        /* 68  CAS 0 -> pid by the one agent allowed to attach */
-  uint64_t agent_start_ns;   /* 72  CLOCK_MONOTONIC at attach */
-  uint32_t next_thread_seq;  /* 80  fetch_add; thread seq numbers start at 1 */
-  uint32_t signal_problems;  /* 84  enum ompprof_signal_problem bits, atomic or by the agent */
-  uint64_t no_slot_drops;    /* 88  records dropped because every slot was taken */
-  uint64_t modules_announced;/* 96  MODULE records with a held fd, release store by agent */
-  uint64_t modules_captured; /* 104 release store by JVM after it has secured those images */
-  uint32_t jvm_state;        /* 112 JVM: enum ompprof_jvm_state */
-  uint32_t foreign_signals;  /* 116 sampling signals no timer of ours sent (setitimer, kill) */
-  uint64_t disabled_signals; /* 120 SIGPROFs that arrived while sampling was paused/off */
-  char runtime_version[256]; /* 128 from ompt_start_tool, NUL-terminated */
+  uint32_t agent_state;       /* 64  enum ompprof_agent_state, release store */
+  uint32_t agent_pid;         /* 68  CAS 0 -> pid by the one agent allowed to attach */
+  uint64_t agent_start_ns;    /* 72  CLOCK_MONOTONIC at attach */
+  uint32_t next_thread_seq;   /* 80  fetch_add; thread seq numbers start at 1 */
+  uint32_t signal_problems;   /* 84  enum ompprof_signal_problem bits, atomic or by the agent */
+  uint64_t no_slot_drops;     /* 88  records dropped because every slot was taken */
+  uint64_t modules_announced; /* 96  MODULE records with a held fd, release store by agent */
+  uint64_t modules_captured;  /* 104 release store by JVM after it has secured those images */
+  uint32_t jvm_state;         /* 112 JVM: enum ompprof_jvm_state */
+  uint32_t foreign_signals;   /* 116 sampling signals no timer of ours sent (setitimer, kill) */
+  uint64_t disabled_signals;  /* 120 SIGPROFs that arrived while sampling was paused/off */
+  char runtime_version[256];  /* 128 from ompt_start_tool, NUL-terminated */
   /* wall mode (agent src/wall.c), atomics */
   uint64_t wall_outside;     /* 384 samples of blocked threads taken from outside (no signal) */
   uint64_t wall_signalled;   /* 392 signals sent to running threads */
@@ -99,10 +99,10 @@ enum ompprof_slot_state {
 
 /* Handler cost histogram: 256 linear buckets of 16 ns (0..4096 ns), then
  * 24 buckets of powers of two: bucket 256+k counts [4096<<k, 4096<<(k+1)). */
-#define OMPPROF_HIST_LINEAR 256u
+#define OMPPROF_HIST_LINEAR    256u
 #define OMPPROF_HIST_LINEAR_NS 16u
-#define OMPPROF_HIST_LOG 24u
-#define OMPPROF_HIST_BUCKETS (OMPPROF_HIST_LINEAR + OMPPROF_HIST_LOG)
+#define OMPPROF_HIST_LOG       24u
+#define OMPPROF_HIST_BUCKETS   (OMPPROF_HIST_LINEAR + OMPPROF_HIST_LOG)
 
 /* One ring's positions. Positions count bytes ever written/consumed;
  * the byte offset is pos & (ring_size - 1). Producer: load read_pos with
@@ -110,8 +110,8 @@ enum ompprof_slot_state {
  * load write_pos with acquire, read, store read_pos with release. */
 struct ompprof_ring_prod { /* own cache line */
   uint64_t write_pos;
-  uint64_t records;        /* records written */
-  uint64_t dropped;        /* records dropped because the ring was full */
+  uint64_t records; /* records written */
+  uint64_t dropped; /* records dropped because the ring was full */
   uint64_t dropped_bytes;
   uint64_t pad[4];
 };
@@ -125,27 +125,27 @@ struct ompprof_slot_header {
   struct ompprof_ring_cons sample_cons; /* 64  */
   struct ompprof_ring_prod event_prod;  /* 128 */
   struct ompprof_ring_cons event_cons;  /* 192 */
-  uint32_t state;          /* 256 enum ompprof_slot_state */
-  uint32_t thread_seq;     /* 260 seq of the owning thread (0 when FREE) */
-  uint32_t os_tid;         /* 264 */
-  uint32_t generation;     /* 268 incremented by the agent on every claim */
-  uint64_t handler_calls;  /* 272 samples taken (cumulative over owners) */
-  uint64_t handler_ns;     /* 280 total handler time, ns */
-  uint64_t reentered;      /* 288 signals that found the handler already running */
+  uint32_t state;                       /* 256 enum ompprof_slot_state */
+  uint32_t thread_seq;                  /* 260 seq of the owning thread (0 when FREE) */
+  uint32_t os_tid;                      /* 264 */
+  uint32_t generation;                  /* 268 incremented by the agent on every claim */
+  uint64_t handler_calls;               /* 272 samples taken (cumulative over owners) */
+  uint64_t handler_ns;                  /* 280 total handler time, ns */
+  uint64_t reentered;                   /* 288 signals that found the handler already running */
   /* OMPT mutex events (locks, critical, ordered, atomic): only waits that were
    * sampled and holds during which a waiter was sampled are written (see
    * enum ompprof_mutex_event); the rest are counted here. Cumulative over
    * owners; each written by the owning thread only. */
-  uint64_t mutex_skipped;  /* 296 mutex callbacks that wrote no record */
-  uint64_t mutex_marked;   /* 304 samples that found the thread waiting for a mutex (marked it) */
-  uint64_t mutex_table_full; /* 312 marks that found the waited-for table full (holds then over-recorded) */
+  uint64_t mutex_skipped;              /* 296 mutex callbacks that wrote no record */
+  uint64_t mutex_marked;               /* 304 samples that found the thread waiting for a mutex (marked it) */
+  uint64_t mutex_table_full;           /* 312 marks that found the waited-for table full (holds then over-recorded) */
   uint32_t hist[OMPPROF_HIST_BUCKETS]; /* 320: handler cost histogram */
-  uint64_t sample_bytes;   /* 1440 bytes of sample records written to the sample ring (cumulative over owners) */
+  uint64_t sample_bytes; /* 1440 bytes of sample records written to the sample ring (cumulative over owners) */
 };
 
 /* ---------- records ---------- */
 enum ompprof_record_type {
-  OMPPROF_REC_PAD = 0,            /* skip `size` bytes (ring wrap) */
+  OMPPROF_REC_PAD = 0, /* skip `size` bytes (ring wrap) */
   OMPPROF_REC_SAMPLE = 1,
   OMPPROF_REC_THREAD_BEGIN = 2,
   OMPPROF_REC_THREAD_END = 3,
@@ -164,14 +164,14 @@ enum ompprof_record_type {
   OMPPROF_REC_WORK = 16,
   OMPPROF_REC_MASKED = 17,
   OMPPROF_REC_TASK_BATCH = 18,
-  OMPPROF_REC_DEVICE = 19,         /* device initialize / finalize / load */
-  OMPPROF_REC_TARGET = 20,         /* target region begin (with context) / end */
-  OMPPROF_REC_TARGET_SUBMIT = 21,  /* kernel submission begin / end */
-  OMPPROF_REC_TARGET_DATA_OP = 22, /* data allocation / transfer / deletion begin / end */
-  OMPPROF_REC_DEVICE_TRACE = 23,   /* OMPT device trace records, in device time */
-  OMPPROF_REC_DEVICE_CLOCK = 24,   /* one (host, device) clock pair */
+  OMPPROF_REC_DEVICE = 19,            /* device initialize / finalize / load */
+  OMPPROF_REC_TARGET = 20,            /* target region begin (with context) / end */
+  OMPPROF_REC_TARGET_SUBMIT = 21,     /* kernel submission begin / end */
+  OMPPROF_REC_TARGET_DATA_OP = 22,    /* data allocation / transfer / deletion begin / end */
+  OMPPROF_REC_DEVICE_TRACE = 23,      /* OMPT device trace records, in device time */
+  OMPPROF_REC_DEVICE_CLOCK = 24,      /* one (host, device) clock pair */
   OMPPROF_REC_TASK_BATCH_PACKED = 25, /* what TASK_BATCH says, in 2-3 bytes a task */
-  OMPPROF_REC_MPI = 26,            /* an MPI call's enter or exit (libompprof-mpi.so) */
+  OMPPROF_REC_MPI = 26,               /* an MPI call's enter or exit (libompprof-mpi.so) */
 };
 
 #define OMPPROF_REC_VERSION 2u
@@ -197,7 +197,7 @@ enum ompprof_walk_stop {
 /* ompprof_context.walk_stop flag: a checking recording (OMPPROF_WALK=check). ctx is then the sampled
  * registers with a plain snapshot, and the frames are all the walk found, ctx's frame included,
  * so that the JVM can compare them with its own unwind of the snapshot. */
-#define OMPPROF_WALK_CHECK 0x100u
+#define OMPPROF_WALK_CHECK      0x100u
 #define OMPPROF_MAX_WALK_FRAMES 512u
 
 /* One frame the handler walked: its pc (the sampled rip for the first, else a return address) and
@@ -215,16 +215,16 @@ struct ompprof_frame {
  * captured registers when frame_count is 0), and the snapshot starts there. */
 struct ompprof_context {
   uint64_t rip, rsp, rbp;
-  uint32_t stack_len;  /* bytes copied */
-  uint32_t ctx_flags;  /* enum ompprof_ctx_flags */
+  uint32_t stack_len;   /* bytes copied */
+  uint32_t ctx_flags;   /* enum ompprof_ctx_flags */
   uint32_t frame_count; /* <= OMPPROF_MAX_WALK_FRAMES (+1 with OMPPROF_WALK_CHECK) */
   uint32_t walk_stop;   /* enum ompprof_walk_stop, | OMPPROF_WALK_CHECK */
 };
 enum ompprof_ctx_flags {
-  OMPPROF_CTX_TRUNCATED = 1,     /* stack continued past stack_bytes */
-  OMPPROF_CTX_NO_BOUNDS = 2,     /* stack bounds unknown: no snapshot taken */
-  OMPPROF_CTX_OFF_STACK = 4,     /* rsp outside the thread's known stack: no snapshot */
-  OMPPROF_CTX_SAME_SHAPE = 8,    /* task_create, parallel_begin: no snapshot, the thread sent one of this shape before */
+  OMPPROF_CTX_TRUNCATED = 1,  /* stack continued past stack_bytes */
+  OMPPROF_CTX_NO_BOUNDS = 2,  /* stack bounds unknown: no snapshot taken */
+  OMPPROF_CTX_OFF_STACK = 4,  /* rsp outside the thread's known stack: no snapshot */
+  OMPPROF_CTX_SAME_SHAPE = 8, /* task_create, parallel_begin: no snapshot, the thread sent one of this shape before */
 };
 
 /* OMPT task frame of one ancestor level (ompt_get_task_info). */
@@ -233,11 +233,11 @@ struct ompprof_task_level {
   uint64_t enter_frame;
   uint32_t exit_frame_flags;
   uint32_t enter_frame_flags;
-  uint32_t task_flags;     /* ompt_task_flag_t */
-  int32_t thread_num;      /* thread number in the level's team */
-  uint64_t task_id;        /* tool-assigned (task_data->value), 0 if unknown */
-  uint64_t parallel_id;    /* tool-assigned (parallel_data->value), 0 if none */
-  uint32_t info_result;    /* return value of ompt_get_task_info (2 full, 1 partial) */
+  uint32_t task_flags;  /* ompt_task_flag_t */
+  int32_t thread_num;   /* thread number in the level's team */
+  uint64_t task_id;     /* tool-assigned (task_data->value), 0 if unknown */
+  uint64_t parallel_id; /* tool-assigned (parallel_data->value), 0 if none */
+  uint32_t info_result; /* return value of ompt_get_task_info (2 full, 1 partial) */
   uint32_t pad;
 };
 
@@ -250,7 +250,7 @@ struct ompprof_parallel_level {
 #define OMPPROF_MAX_LEVELS 16u
 
 enum ompprof_sample_flags {
-  OMPPROF_SAMPLE_OMPT_READY = 1, /* OMPT inquiry functions were available */
+  OMPPROF_SAMPLE_OMPT_READY = 1,     /* OMPT inquiry functions were available */
   OMPPROF_SAMPLE_UNKNOWN_THREAD = 2, /* slot claimed in the handler: no thread_begin seen */
   OMPPROF_SAMPLE_PAUSED = 4,         /* reserved */
   OMPPROF_SAMPLE_PERF = 8,           /* cpu mode, from the thread's perf cpu-clock event: the weight
@@ -263,12 +263,12 @@ enum ompprof_sample_flags {
 /* OMPPROF_REC_SAMPLE payload, followed by task_levels x ompprof_task_level,
  * parallel_levels x ompprof_parallel_level, then ctx's frames and snapshot. */
 struct ompprof_sample {
-  uint64_t time_ns;      /* CLOCK_MONOTONIC */
-  uint64_t weight_ns;    /* time this sample stands for: period * (1 + overrun) */
+  uint64_t time_ns;   /* CLOCK_MONOTONIC */
+  uint64_t weight_ns; /* time this sample stands for: period * (1 + overrun) */
   uint32_t os_tid;
-  int32_t omp_thread_num;/* -1 if unknown */
-  uint32_t state;        /* ompt_state_t, or 0x102 (undefined) when OMPT is not ready */
-  uint32_t flags;        /* enum ompprof_sample_flags */
+  int32_t omp_thread_num; /* -1 if unknown */
+  uint32_t state;         /* ompt_state_t, or 0x102 (undefined) when OMPT is not ready */
+  uint32_t flags;         /* enum ompprof_sample_flags */
   uint64_t wait_id;
   uint32_t task_levels;
   uint32_t parallel_levels;
@@ -278,7 +278,7 @@ struct ompprof_sample {
 struct ompprof_thread_begin {
   uint64_t time_ns;
   uint32_t os_tid;
-  uint32_t thread_type;  /* ompt_thread_t; 0 if unknown */
+  uint32_t thread_type; /* ompt_thread_t; 0 if unknown */
   uint64_t stack_lo, stack_hi;
   uint32_t slot;
   uint32_t pad;
@@ -294,13 +294,13 @@ struct ompprof_thread_end {
  * dozen contexts) */
 struct ompprof_parallel_begin {
   uint64_t time_ns;
-  uint64_t parallel_id;          /* tool-assigned, unique per recording */
+  uint64_t parallel_id; /* tool-assigned, unique per recording */
   uint64_t parent_task_id;
   uint64_t codeptr_ra;
   uint64_t enc_exit_frame, enc_enter_frame; /* encountering task's frame */
   uint32_t requested_team_size;
-  uint32_t flags;                /* ompt_parallel_flag_t */
-  uint64_t shape;                /* creation-segment identity (see callbacks.c); never 0 */
+  uint32_t flags; /* ompt_parallel_flag_t */
+  uint64_t shape; /* creation-segment identity (see callbacks.c); never 0 */
   struct ompprof_context ctx;
 };
 
@@ -315,12 +315,12 @@ struct ompprof_parallel_end {
 
 struct ompprof_implicit_task {
   uint64_t time_ns;
-  uint64_t parallel_id;   /* 0 at scope end (libomp passes no parallel data) */
+  uint64_t parallel_id; /* 0 at scope end (libomp passes no parallel data) */
   uint64_t task_id;
-  uint32_t endpoint;      /* 1 begin, 2 end */
+  uint32_t endpoint; /* 1 begin, 2 end */
   uint32_t actual_parallelism;
   uint32_t index;
-  uint32_t flags;         /* ompt_task_flag_t (initial/implicit) */
+  uint32_t flags; /* ompt_task_flag_t (initial/implicit) */
 };
 
 /* followed by the creating thread's stack snapshot */
@@ -330,9 +330,9 @@ struct ompprof_task_create {
   uint64_t task_id;
   uint64_t codeptr_ra;
   uint64_t enc_exit_frame, enc_enter_frame;
-  uint32_t flags;          /* ompt_task_flag_t */
+  uint32_t flags; /* ompt_task_flag_t */
   uint32_t has_dependences;
-  uint64_t shape;          /* creation-segment identity (see callbacks.c); never 0 */
+  uint64_t shape; /* creation-segment identity (see callbacks.c); never 0 */
   struct ompprof_context ctx;
 };
 
@@ -340,7 +340,7 @@ struct ompprof_task_schedule {
   uint64_t time_ns;
   uint64_t prior_task_id;
   uint64_t next_task_id;
-  uint32_t prior_status;   /* ompt_task_status_t */
+  uint32_t prior_status; /* ompt_task_status_t */
   uint32_t pad;
 };
 
@@ -349,9 +349,9 @@ struct ompprof_sync_region {
   uint64_t parallel_id;
   uint64_t task_id;
   uint64_t codeptr_ra;
-  uint32_t kind;           /* ompt_sync_region_t */
-  uint32_t endpoint;       /* 1 begin, 2 end */
-  uint32_t is_wait;        /* 1: sync_region_wait callback, 0: sync_region */
+  uint32_t kind;     /* ompt_sync_region_t */
+  uint32_t endpoint; /* 1 begin, 2 end */
+  uint32_t is_wait;  /* 1: sync_region_wait callback, 0: sync_region */
   uint32_t pad;
 };
 
@@ -379,8 +379,8 @@ struct ompprof_mutex {
   uint64_t time_ns;
   uint64_t wait_id;
   uint64_t codeptr_ra;
-  uint32_t event;          /* enum ompprof_mutex_event */
-  uint32_t kind;           /* ompt_mutex_t */
+  uint32_t event; /* enum ompprof_mutex_event */
+  uint32_t kind;  /* ompt_mutex_t */
   uint32_t hint;
   uint32_t impl;
 };
@@ -399,7 +399,7 @@ struct ompprof_work {
   uint64_t task_id;
   uint64_t count;
   uint64_t codeptr_ra;
-  uint32_t work_type;      /* ompt_work_t */
+  uint32_t work_type; /* ompt_work_t */
   uint32_t endpoint;
 };
 
@@ -445,7 +445,7 @@ struct ompprof_task_batch_packed {
   uint64_t base_task_id;
 };
 
-#define OMPPROF_PACKED_SHAPES 7u          /* recent shapes an entry can name */
+#define OMPPROF_PACKED_SHAPES         7u  /* recent shapes an entry can name */
 #define OMPPROF_MAX_PACKED_TASK_ENTRY 28u /* two 10-byte varints and a shape */
 
 struct ompprof_masked {
@@ -458,19 +458,19 @@ struct ompprof_masked {
 };
 
 enum ompprof_module_flags {
-  OMPPROF_MOD_MAIN = 1,      /* the main executable */
-  OMPPROF_MOD_VDSO = 2,      /* image inline: image_len bytes follow the path */
-  OMPPROF_MOD_FD_HELD = 4,   /* agent holds an open fd to the file (fd below) */
-  OMPPROF_MOD_NO_FILE = 8,   /* could not open/stat the file */
-  OMPPROF_MOD_AGENT = 16,    /* libompprof itself */
+  OMPPROF_MOD_MAIN = 1,    /* the main executable */
+  OMPPROF_MOD_VDSO = 2,    /* image inline: image_len bytes follow the path */
+  OMPPROF_MOD_FD_HELD = 4, /* agent holds an open fd to the file (fd below) */
+  OMPPROF_MOD_NO_FILE = 8, /* could not open/stat the file */
+  OMPPROF_MOD_AGENT = 16,  /* libompprof itself */
 };
 
 struct ompprof_segment {
-  uint64_t vaddr;     /* p_vaddr */
+  uint64_t vaddr; /* p_vaddr */
   uint64_t memsz;
-  uint64_t offset;    /* p_offset */
+  uint64_t offset; /* p_offset */
   uint64_t filesz;
-  uint32_t flags;     /* p_flags */
+  uint32_t flags; /* p_flags */
   uint32_t pad;
 };
 
@@ -487,8 +487,8 @@ struct ompprof_module {
   uint64_t eh_frame_hdr; /* p_vaddr of PT_GNU_EH_FRAME, 0 if none */
   uint64_t dev, ino, file_size;
   int64_t mtime_ns;
-  uint32_t flags;        /* enum ompprof_module_flags */
-  int32_t fd;            /* held fd in the program, -1 if none */
+  uint32_t flags; /* enum ompprof_module_flags */
+  int32_t fd;     /* held fd in the program, -1 if none */
   uint32_t segment_count;
   uint32_t path_len;
   uint32_t image_len;
@@ -506,7 +506,7 @@ struct ompprof_agent_info {
   uint64_t time_ns;
   uint64_t sample_period_ns;
   uint32_t pid;
-  uint32_t ompt_version;   /* omp_version from ompt_start_tool */
+  uint32_t ompt_version; /* omp_version from ompt_start_tool */
   uint32_t mode;
   uint32_t rate_hz;
   uint32_t stack_bytes;
@@ -516,7 +516,7 @@ struct ompprof_agent_info {
 
 struct ompprof_agent_end {
   uint64_t time_ns;
-  uint64_t timers_failed;  /* timer_create/settime failures */
+  uint64_t timers_failed; /* timer_create/settime failures */
   uint64_t threads_seen;
 };
 
@@ -536,13 +536,13 @@ enum ompprof_device_flags {
 
 struct ompprof_device {
   uint64_t time_ns;
-  uint64_t module_id;     /* load: ompt module id */
-  uint64_t host_addr;     /* load: host address of the image */
-  uint64_t device_addr;   /* load: device address it was loaded at */
-  uint64_t bytes;         /* load: image size */
+  uint64_t module_id;   /* load: ompt module id */
+  uint64_t host_addr;   /* load: host address of the image */
+  uint64_t device_addr; /* load: device address it was loaded at */
+  uint64_t bytes;       /* load: image size */
   int32_t device_num;
-  uint32_t event;         /* enum ompprof_device_event */
-  uint32_t flags;         /* enum ompprof_device_flags */
+  uint32_t event; /* enum ompprof_device_event */
+  uint32_t flags; /* enum ompprof_device_flags */
   uint32_t pad;
   char type[OMPPROF_DEVICE_TYPE_LEN]; /* init: device type, NUL-padded */
 };
@@ -551,13 +551,13 @@ struct ompprof_device {
  * end records carry an empty context. */
 struct ompprof_target {
   uint64_t time_ns;
-  uint64_t target_id;     /* tool-assigned (target_data->value), unique per recording */
-  uint64_t task_id;       /* encountering task */
+  uint64_t target_id; /* tool-assigned (target_data->value), unique per recording */
+  uint64_t task_id;   /* encountering task */
   uint64_t codeptr_ra;
   uint64_t enc_exit_frame, enc_enter_frame; /* encountering task's frame (begin only) */
   int32_t device_num;
-  uint32_t kind;          /* ompt_target_t */
-  uint32_t endpoint;      /* 1 begin, 2 end */
+  uint32_t kind;     /* ompt_target_t */
+  uint32_t endpoint; /* 1 begin, 2 end */
   uint32_t pad;
   struct ompprof_context ctx;
 };
@@ -565,7 +565,7 @@ struct ompprof_target {
 struct ompprof_target_submit {
   uint64_t time_ns;
   uint64_t target_id;
-  uint64_t host_op_id;    /* tool-assigned, unique per recording */
+  uint64_t host_op_id; /* tool-assigned, unique per recording */
   uint32_t requested_num_teams;
   uint32_t endpoint;
 };
@@ -580,7 +580,7 @@ struct ompprof_target_data_op {
   uint64_t codeptr_ra;
   int32_t src_device_num;
   int32_t dest_device_num;
-  uint32_t optype;        /* ompt_target_data_op_t */
+  uint32_t optype; /* ompt_target_data_op_t */
   uint32_t endpoint;
 };
 
@@ -593,19 +593,19 @@ enum ompprof_trace_kind {
 };
 
 struct ompprof_device_trace {
-  uint64_t time_ns;       /* host time the buffer was written */
+  uint64_t time_ns; /* host time the buffer was written */
   int32_t device_num;
   uint32_t count;
 };
 
 struct ompprof_device_trace_entry {
-  uint64_t start_ns;      /* device clock */
-  uint64_t end_ns;        /* device clock; == start_ns when the record has no end */
+  uint64_t start_ns; /* device clock */
+  uint64_t end_ns;   /* device clock; == start_ns when the record has no end */
   uint64_t target_id;
-  uint64_t host_op_id;    /* 0 for target records */
-  uint64_t bytes;         /* data ops */
-  uint32_t kind;          /* enum ompprof_trace_kind */
-  uint32_t optype;        /* data ops: ompt_target_data_op_t */
+  uint64_t host_op_id; /* 0 for target records */
+  uint64_t bytes;      /* data ops */
+  uint32_t kind;       /* enum ompprof_trace_kind */
+  uint32_t optype;     /* data ops: ompt_target_data_op_t */
 };
 
 #define OMPPROF_MAX_DEVICE_TRACE 128u
@@ -625,7 +625,7 @@ struct ompprof_device_clock {
  * OMPPROF_MPI_ABI and the writer, void (*)(const struct ompprof_mpi *). Until then, or without
  * the agent, the companion only passes calls through. */
 #define OMPPROF_MPI_ATTACH_SYMBOL "ompprof_mpi_attach"
-#define OMPPROF_MPI_ABI 1u
+#define OMPPROF_MPI_ABI           1u
 
 enum ompprof_mpi_call {
   OMPPROF_MPI_CALL_OTHER = 0,
@@ -656,19 +656,19 @@ enum ompprof_mpi_endpoint { OMPPROF_MPI_ENTER = 1, OMPPROF_MPI_EXIT = 2 };
 
 /* OMPPROF_REC_MPI payload. Ranks are ranks in `comm`; -1 where none applies. */
 struct ompprof_mpi {
-  uint64_t time_ns;    /* CLOCK_MONOTONIC, as samples */
-  uint64_t comm;       /* the communicator's Fortran handle (MPI_Comm_c2f) + 1; 0: none (Init, Wait*) */
-  uint64_t bytes;      /* this rank's send (enter) or received (exit of Recv, Sendrecv) bytes */
-  uint64_t seq;        /* collectives: this rank's collectives on comm before this one; else 0 */
-  uint64_t request;    /* exit of Isend/Irecv: the request made; enter of Wait: the one waited for; else 0 */
-  int32_t peer;        /* destination, source (exit: the actual one) or root */
-  int32_t source;      /* exit of Sendrecv: the source it received from; else -1 */
+  uint64_t time_ns; /* CLOCK_MONOTONIC, as samples */
+  uint64_t comm;    /* the communicator's Fortran handle (MPI_Comm_c2f) + 1; 0: none (Init, Wait*) */
+  uint64_t bytes;   /* this rank's send (enter) or received (exit of Recv, Sendrecv) bytes */
+  uint64_t seq;     /* collectives: this rank's collectives on comm before this one; else 0 */
+  uint64_t request; /* exit of Isend/Irecv: the request made; enter of Wait: the one waited for; else 0 */
+  int32_t peer;     /* destination, source (exit: the actual one) or root */
+  int32_t source;   /* exit of Sendrecv: the source it received from; else -1 */
   int32_t tag;
-  uint32_t comm_size;  /* 0 when comm is 0 */
-  uint32_t count;      /* Waitall, Waitany: requests */
-  uint16_t call;       /* enum ompprof_mpi_call */
-  uint8_t endpoint;    /* enum ompprof_mpi_endpoint */
-  uint8_t flags;       /* 0 */
+  uint32_t comm_size; /* 0 when comm is 0 */
+  uint32_t count;     /* Waitall, Waitany: requests */
+  uint16_t call;      /* enum ompprof_mpi_call */
+  uint8_t endpoint;   /* enum ompprof_mpi_endpoint */
+  uint8_t flags;      /* 0 */
 };
 
 #endif

@@ -10,8 +10,8 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,16 +21,16 @@
 #include <unistd.h>
 
 #include "agent_state.h"
-#include "thread_state.h"
+#include "callbacks.h"
 #include "clock.h"
+#include "handler.h"
+#include "modules.h"
+#include "mpi.h"
 #include "record.h"
 #include "slots.h"
+#include "thread_state.h"
 #include "timers.h"
-#include "handler.h"
 #include "wall.h"
-#include "modules.h"
-#include "callbacks.h"
-#include "mpi.h"
 
 /* The wire header has no asserts of its own; the Java mirror depends on
  * these offsets, so a layout change must fail the build here. */
@@ -49,17 +49,17 @@ _Static_assert(sizeof(struct ompprof_task_level) == 56, "task level");
 _Static_assert(sizeof(struct ompprof_parallel_level) == 16, "parallel level");
 _Static_assert(sizeof(struct ompprof_parallel_begin) == 104, "parallel begin");
 _Static_assert(offsetof(struct ompprof_parallel_begin, ctx) + sizeof(struct ompprof_context) ==
-                   sizeof(struct ompprof_parallel_begin), "context must end the record body");
+                   sizeof(struct ompprof_parallel_begin),
+               "context must end the record body");
 _Static_assert(sizeof(struct ompprof_task_create) == 104, "task create");
 _Static_assert(offsetof(struct ompprof_task_create, ctx) + sizeof(struct ompprof_context) ==
-                   sizeof(struct ompprof_task_create), "context must end the record body");
+                   sizeof(struct ompprof_task_create),
+               "context must end the record body");
 _Static_assert(sizeof(struct ompprof_module) == 128, "module");
 _Static_assert(sizeof(struct ompprof_segment) == 40, "segment");
 _Static_assert(sizeof(struct ompprof_agent_info) == 48, "agent info");
 
-
-static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num,
-                           ompt_data_t *tool_data);
+static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num, ompt_data_t *tool_data);
 static void tool_finalize(ompt_data_t *tool_data);
 
 static ompt_start_tool_result_t start_result = {tool_initialize, tool_finalize, {0}};
@@ -69,21 +69,21 @@ static void fail_line(const char *what)
   fprintf(stderr, "ompprof agent: %s, profiling disabled\n", what);
 }
 
-static int is_pow2(uint64_t x) { return x && !(x & (x - 1)); }
+static int is_pow2(uint64_t x)
+{
+  return x && !(x & (x - 1));
+}
 
 /* Returns NULL if the region is usable, else what is wrong with it. */
-static const char *validate(const struct ompprof_region_header *h, uint64_t file_size,
-                            char *buf, size_t buflen)
+static const char *validate(const struct ompprof_region_header *h, uint64_t file_size, char *buf, size_t buflen)
 {
   if (h->magic != OMPPROF_WIRE_MAGIC)
     return "bad magic in OMPPROF_SHM region";
   if (h->version != OMPPROF_WIRE_VERSION) {
-    snprintf(buf, buflen, "wire version %u in OMPPROF_SHM region, agent speaks %u", h->version,
-             OMPPROF_WIRE_VERSION);
+    snprintf(buf, buflen, "wire version %u in OMPPROF_SHM region, agent speaks %u", h->version, OMPPROF_WIRE_VERSION);
     return buf;
   }
-  if (h->header_size != OMPPROF_REGION_HEADER_SIZE ||
-      h->slot_header_size != OMPPROF_SLOT_HEADER_SIZE)
+  if (h->header_size != OMPPROF_REGION_HEADER_SIZE || h->slot_header_size != OMPPROF_SLOT_HEADER_SIZE)
     return "unexpected header sizes in OMPPROF_SHM region";
   if (h->total_size != file_size) {
     snprintf(buf, buflen, "OMPPROF_SHM region total_size %llu but file has %llu bytes",
@@ -91,9 +91,8 @@ static const char *validate(const struct ompprof_region_header *h, uint64_t file
     return buf;
   }
   /* Ring sizes bounded so that record sizes and pads always fit uint32. */
-  if (!is_pow2(h->sample_ring_size) || !is_pow2(h->event_ring_size) ||
-      h->sample_ring_size < 4096 || h->event_ring_size < 4096 ||
-      h->sample_ring_size > (1ull << 31) || h->event_ring_size > (1ull << 31))
+  if (!is_pow2(h->sample_ring_size) || !is_pow2(h->event_ring_size) || h->sample_ring_size < 4096 ||
+      h->event_ring_size < 4096 || h->sample_ring_size > (1ull << 31) || h->event_ring_size > (1ull << 31))
     return "OMPPROF_SHM ring sizes must be powers of two in [4 KiB, 2 GiB]";
   if (h->slot_count == 0 || h->slot_count > 65536)
     return "OMPPROF_SHM slot_count out of range";
@@ -105,15 +104,16 @@ static const char *validate(const struct ompprof_region_header *h, uint64_t file
   if (h->mode != OMPPROF_MODE_WALL && h->mode != OMPPROF_MODE_CPU)
     return "OMPPROF_SHM mode unknown";
   uint32_t sig = h->flags & 0xffu;
-  if ((h->flags & ~(0xffu | OMPPROF_REGION_START_PAUSED | OMPPROF_REGION_CPU_TIMERS)) != 0 || (sig != 0 && (sig == SIGKILL || sig == SIGSTOP || (int)sig > SIGRTMAX)))
+  if ((h->flags & ~(0xffu | OMPPROF_REGION_START_PAUSED | OMPPROF_REGION_CPU_TIMERS)) != 0 ||
+      (sig != 0 && (sig == SIGKILL || sig == SIGSTOP || (int)sig > SIGRTMAX)))
     return "OMPPROF_SHM sampling signal unusable";
   if (h->stack_bytes > h->sample_ring_size / 4)
     return "OMPPROF_SHM stack_bytes too large for the sample ring";
   return NULL;
 }
 
-__attribute__((visibility("default"))) ompt_start_tool_result_t *
-ompt_start_tool(unsigned int omp_version, const char *runtime_version)
+__attribute__((visibility("default"))) ompt_start_tool_result_t *ompt_start_tool(unsigned int omp_version,
+                                                                                 const char *runtime_version)
 {
   struct agent *g = &ompprof_g;
   const char *path = getenv("OMPPROF_SHM");
@@ -152,8 +152,7 @@ ompt_start_tool(unsigned int omp_version, const char *runtime_version)
     return NULL;
   }
   uint32_t expect = 0;
-  if (!__atomic_compare_exchange_n(&h->agent_pid, &expect, (uint32_t)getpid(), 0,
-                                   __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+  if (!__atomic_compare_exchange_n(&h->agent_pid, &expect, (uint32_t)getpid(), 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
     munmap(map, (size_t)st.st_size); /* libomp dlcloses us after a NULL */
     return NULL;
   }
@@ -213,8 +212,7 @@ static void atfork_child(void)
   __atomic_store_n(&ompprof_g.forking, 0, __ATOMIC_RELEASE);
 }
 
-static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num,
-                           ompt_data_t *tool_data)
+static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num, ompt_data_t *tool_data)
 {
   (void)initial_device_num;
   (void)tool_data;
@@ -286,10 +284,9 @@ static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num
             "ompprof agent: pid %d attached (%s), %u slots, sample ring %llu, event ring %llu, "
             "%s %u Hz, stack %u bytes, callbacks always 0x%llx, initialize slot %d, "
             "modules announced %llu\n",
-            (int)getpid(), g->hdr->runtime_version, g->slot_count,
-            (unsigned long long)g->sample_ring_size, (unsigned long long)g->event_ring_size,
-            g->mode == OMPPROF_MODE_CPU ? "cpu" : "wall", g->rate_hz, g->stack_bytes,
-            (unsigned long long)g->callbacks_always, p ? (int)p->index : -1,
+            (int)getpid(), g->hdr->runtime_version, g->slot_count, (unsigned long long)g->sample_ring_size,
+            (unsigned long long)g->event_ring_size, g->mode == OMPPROF_MODE_CPU ? "cpu" : "wall", g->rate_hz,
+            g->stack_bytes, (unsigned long long)g->callbacks_always, p ? (int)p->index : -1,
             (unsigned long long)__atomic_load_n(&g->hdr->modules_announced, __ATOMIC_RELAXED));
   return 1;
 }
@@ -343,10 +340,8 @@ static void tool_finalize(ompt_data_t *tool_data)
             "ompprof agent: finalized: threads %llu, timers failed %llu, modules %llu announced "
             "%llu captured (waited %d ms), no-slot drops %llu, disabled signals %llu, %.3f ms\n",
             (unsigned long long)__atomic_load_n(&g->threads_seen, __ATOMIC_RELAXED),
-            (unsigned long long)__atomic_load_n(&g->timers_failed, __ATOMIC_RELAXED),
-            (unsigned long long)announced,
-            (unsigned long long)__atomic_load_n(&h->modules_captured, __ATOMIC_RELAXED),
-            waited_ms, (unsigned long long)__atomic_load_n(&h->no_slot_drops, __ATOMIC_RELAXED),
-            (unsigned long long)__atomic_load_n(&h->disabled_signals, __ATOMIC_RELAXED),
-            (double)(now_ns() - t0) / 1e6);
+            (unsigned long long)__atomic_load_n(&g->timers_failed, __ATOMIC_RELAXED), (unsigned long long)announced,
+            (unsigned long long)__atomic_load_n(&h->modules_captured, __ATOMIC_RELAXED), waited_ms,
+            (unsigned long long)__atomic_load_n(&h->no_slot_drops, __ATOMIC_RELAXED),
+            (unsigned long long)__atomic_load_n(&h->disabled_signals, __ATOMIC_RELAXED), (double)(now_ns() - t0) / 1e6);
 }

@@ -41,8 +41,8 @@ struct agent {
   uint32_t pid;  /* the attached process */
   uint32_t gate; /* GATE_* bits */
   int ompt_ready;
-  int signo;        /* the sampling signal */
-  int sampling_off; /* 1: the program owns the signal, no timer is armed */
+  int signo;           /* the sampling signal */
+  int sampling_off;    /* 1: the program owns the signal, no timer is armed */
   int cpu_timers_only; /* cpu mode: POSIX CPU-clock timers, no perf events (OMPPROF_REGION_CPU_TIMERS) */
   int wall_sampler;    /* wall mode: the sampler thread of wall.c runs */
   int walk;            /* WALK_*: the handler's frame walk (OMPPROF_WALK=off|check, for tests and benchmarks) */

@@ -11,34 +11,39 @@
 #include <stdio.h>
 
 #include "agent_state.h"
-#include "thread_state.h"
-#include "mutex_table.h"
+#include "callbacks.h"
+#include "capture.h"
 #include "clock.h"
+#include "device.h"
+#include "frame_walk.h"
+#include "modules.h"
+#include "mutex_table.h"
 #include "record.h"
 #include "slots.h"
+#include "thread_state.h"
 #include "timers.h"
 #include "wall.h"
-#include "modules.h"
-#include "callbacks.h"
-#include "device.h"
-#include "capture.h"
-#include "frame_walk.h"
 
 /* One fixed-size record: header + BODYTYPE initialized from the rest. */
-#define EMIT(p, TYPE, BODYTYPE, ...)                                           \
-  do {                                                                         \
-    struct {                                                                   \
-      struct ompprof_record_header h;                                          \
-      BODYTYPE b;                                                              \
-    } rec_;                                                                    \
-    _Static_assert(sizeof(rec_) == 16 + sizeof(BODYTYPE) && sizeof(rec_) % 8 == 0, \
-                   "record layout");                                           \
-    rec_.b = (BODYTYPE){__VA_ARGS__};                                          \
-    record_write(&(p)->cb.event, (TYPE), &rec_, sizeof(rec_), (p)->thread_seq); \
+#define EMIT(p, TYPE, BODYTYPE, ...)                                                                                   \
+  do {                                                                                                                 \
+    struct {                                                                                                           \
+      struct ompprof_record_header h;                                                                                  \
+      BODYTYPE b;                                                                                                      \
+    } rec_;                                                                                                            \
+    _Static_assert(sizeof(rec_) == 16 + sizeof(BODYTYPE) && sizeof(rec_) % 8 == 0, "record layout");                   \
+    rec_.b = (BODYTYPE){__VA_ARGS__};                                                                                  \
+    record_write(&(p)->cb.event, (TYPE), &rec_, sizeof(rec_), (p)->thread_seq);                                        \
   } while (0)
 
-static inline uint64_t data_value(const ompt_data_t *d) { return d ? d->value : 0; }
-static inline uint64_t ptr_value(const void *p) { return (uint64_t)(uintptr_t)p; }
+static inline uint64_t data_value(const ompt_data_t *d)
+{
+  return d ? d->value : 0;
+}
+static inline uint64_t ptr_value(const void *p)
+{
+  return (uint64_t)(uintptr_t)p;
+}
 
 static inline uint64_t frame_ptr(const ompt_frame_t *f, int enter)
 {
@@ -102,8 +107,8 @@ static uint32_t context_walk(struct priv *p, struct ompprof_context *ctx, uint64
 }
 
 /* Returns 0 if the ring was full and the record dropped. */
-static int emit_with_context(struct priv *p, uint16_t type, void *body, uint32_t body_size,
-                             struct ompprof_context *ctx, const struct ompprof_frame *frames, uint32_t n)
+static int emit_with_context(struct priv *p, uint16_t type, void *body, uint32_t body_size, struct ompprof_context *ctx,
+                             const struct ompprof_frame *frames, uint32_t n)
 {
   ctx->stack_len = n;
   uint32_t frame_bytes = ctx->frame_count * (uint32_t)sizeof(struct ompprof_frame);
@@ -180,9 +185,9 @@ static uint64_t creation_shape(const struct ompprof_context *ctx, const struct o
   return h | 1;
 }
 
-/* Whether this thread sent the stack of a creation of this shape before. Two places a shape may sit in (two independent bits of its hash): two hot shapes that share one
- * place (a recursion alternating between two creation sites) would otherwise evict each other and
- * send their stacks on every creation. */
+/* Whether this thread sent the stack of a creation of this shape before. Two places a shape may sit in (two independent
+ * bits of its hash): two hot shapes that share one place (a recursion alternating between two creation sites) would
+ * otherwise evict each other and send their stacks on every creation. */
 static uint32_t shape_slot(uint64_t shape, int second)
 {
   return (uint32_t)((second ? shape >> 24 : shape >> 8) % SHAPE_CACHE);
@@ -220,8 +225,8 @@ static void on_thread_begin(ompt_thread_t type, ompt_data_t *thread_data)
   p->sig.unknown_thread = 0;
   if (thread_data)
     thread_data->value = p->thread_seq;
-  EMIT(p, OMPPROF_REC_THREAD_BEGIN, struct ompprof_thread_begin, now_ns(), p->os_tid,
-       (uint32_t)type, p->sig.stack_lo, p->sig.stack_hi, p->index, 0);
+  EMIT(p, OMPPROF_REC_THREAD_BEGIN, struct ompprof_thread_begin, now_ns(), p->os_tid, (uint32_t)type, p->sig.stack_lo,
+       p->sig.stack_hi, p->index, 0);
   if (!(__atomic_load_n(&ompprof_g.gate, __ATOMIC_RELAXED) & GATE_STOPPED))
     timer_arm(p);
   modules_rescan(p, 0);
@@ -252,10 +257,9 @@ static void on_thread_end(ompt_data_t *thread_data)
   slot_end(p);
 }
 
-static void on_parallel_begin(ompt_data_t *encountering_task_data,
-                              const ompt_frame_t *encountering_task_frame,
-                              ompt_data_t *parallel_data, unsigned int requested_parallelism,
-                              int flags, const void *codeptr_ra)
+static void on_parallel_begin(ompt_data_t *encountering_task_data, const ompt_frame_t *encountering_task_frame,
+                              ompt_data_t *parallel_data, unsigned int requested_parallelism, int flags,
+                              const void *codeptr_ra)
 {
   struct ompprof_parallel_begin b;
   CAPTURE_HERE(&b.ctx);
@@ -291,20 +295,18 @@ static void on_parallel_begin(ompt_data_t *encountering_task_data,
   }
 }
 
-static void on_parallel_end(ompt_data_t *parallel_data, ompt_data_t *encountering_task_data,
-                            int flags, const void *codeptr_ra)
+static void on_parallel_end(ompt_data_t *parallel_data, ompt_data_t *encountering_task_data, int flags,
+                            const void *codeptr_ra)
 {
   struct priv *p = priv_for_callback();
   if (!p)
     return;
-  EMIT(p, OMPPROF_REC_PARALLEL_END, struct ompprof_parallel_end, now_ns(),
-       data_value(parallel_data), data_value(encountering_task_data), ptr_value(codeptr_ra),
-       (uint32_t)flags, 0);
+  EMIT(p, OMPPROF_REC_PARALLEL_END, struct ompprof_parallel_end, now_ns(), data_value(parallel_data),
+       data_value(encountering_task_data), ptr_value(codeptr_ra), (uint32_t)flags, 0);
 }
 
-static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data,
-                             ompt_data_t *task_data, unsigned int actual_parallelism,
-                             unsigned int index, int flags)
+static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data, ompt_data_t *task_data,
+                             unsigned int actual_parallelism, unsigned int index, int flags)
 {
   /* the end says nothing the profile uses: libomp passes no region there */
   if (!agent_attached() || endpoint != ompt_scope_begin)
@@ -318,9 +320,8 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
   struct priv *p = priv_for_callback();
   if (!p)
     return;
-  EMIT(p, OMPPROF_REC_IMPLICIT_TASK, struct ompprof_implicit_task, now_ns(),
-       data_value(parallel_data), data_value(task_data), (uint32_t)endpoint, actual_parallelism,
-       index, (uint32_t)flags);
+  EMIT(p, OMPPROF_REC_IMPLICIT_TASK, struct ompprof_implicit_task, now_ns(), data_value(parallel_data),
+       data_value(task_data), (uint32_t)endpoint, actual_parallelism, index, (uint32_t)flags);
   wall_view_refresh(p, (flags & ompt_task_initial) != 0);
 }
 
@@ -357,9 +358,8 @@ static void batch_task(struct priv *p, uint64_t task_id, uint64_t parent_task_id
     callbacks_flush_tasks(p);
 }
 
-static void on_task_create(ompt_data_t *encountering_task_data,
-                           const ompt_frame_t *encountering_task_frame, ompt_data_t *new_task_data,
-                           int flags, int has_dependences, const void *codeptr_ra)
+static void on_task_create(ompt_data_t *encountering_task_data, const ompt_frame_t *encountering_task_frame,
+                           ompt_data_t *new_task_data, int flags, int has_dependences, const void *codeptr_ra)
 {
   struct ompprof_task_create b;
   CAPTURE_HERE(&b.ctx);
@@ -425,7 +425,8 @@ static inline struct priv *priv_fast(void)
 {
   struct priv *p = __atomic_load_n(&ompprof_tls, __ATOMIC_RELAXED);
   if (__builtin_expect(PRIV_VALID(p) && !(__atomic_load_n(&ompprof_g.gate, __ATOMIC_RELAXED) & GATE_DISABLED) &&
-                           agent_attached(), 1))
+                           agent_attached(),
+                       1))
     return p;
   return priv_for_callback();
 }
@@ -433,8 +434,7 @@ static inline struct priv *priv_fast(void)
 static void mutex_record(struct priv *p, uint64_t time_ns, uint32_t event, ompt_mutex_t kind, unsigned hint,
                          unsigned impl, ompt_wait_id_t wait_id, uint64_t codeptr_ra)
 {
-  EMIT(p, OMPPROF_REC_MUTEX, struct ompprof_mutex, time_ns, wait_id, codeptr_ra, event, (uint32_t)kind, hint,
-       impl);
+  EMIT(p, OMPPROF_REC_MUTEX, struct ompprof_mutex, time_ns, wait_id, codeptr_ra, event, (uint32_t)kind, hint, impl);
 }
 
 static int is_test(ompt_mutex_t kind)
@@ -462,8 +462,8 @@ static uint64_t hold_start(const struct held *e, uint64_t end)
   return start;
 }
 
-static void on_mutex_acquire(ompt_mutex_t kind, unsigned int hint, unsigned int impl,
-                             ompt_wait_id_t wait_id, const void *codeptr_ra)
+static void on_mutex_acquire(ompt_mutex_t kind, unsigned int hint, unsigned int impl, ompt_wait_id_t wait_id,
+                             const void *codeptr_ra)
 {
   struct priv *p = priv_fast();
   if (!p)
@@ -537,8 +537,8 @@ static void on_mutex_released(ompt_mutex_t kind, ompt_wait_id_t wait_id, const v
   mutex_record(p, end, OMPPROF_MUTEX_RELEASED, kind, 0, 0, wait_id, ptr_value(codeptr_ra));
 }
 
-static void on_lock_init(ompt_mutex_t kind, unsigned int hint, unsigned int impl,
-                         ompt_wait_id_t wait_id, const void *codeptr_ra)
+static void on_lock_init(ompt_mutex_t kind, unsigned int hint, unsigned int impl, ompt_wait_id_t wait_id,
+                         const void *codeptr_ra)
 {
   struct priv *p = priv_fast();
   if (p)
@@ -554,8 +554,7 @@ static void on_lock_destroy(ompt_mutex_t kind, ompt_wait_id_t wait_id, const voi
 
 /* A nested lock taken again or released while still held: the outer hold is
  * what blame uses, so these are only counted. */
-static void on_nest_lock(ompt_scope_endpoint_t endpoint, ompt_wait_id_t wait_id,
-                         const void *codeptr_ra)
+static void on_nest_lock(ompt_scope_endpoint_t endpoint, ompt_wait_id_t wait_id, const void *codeptr_ra)
 {
   (void)endpoint;
   (void)wait_id;
@@ -571,8 +570,7 @@ static void on_nest_lock(ompt_scope_endpoint_t endpoint, ompt_wait_id_t wait_id,
  * (batched task creations); end stops sampling for good. The return value
  * goes back to the program; negative values are reserved by the
  * specification, so success is 0. */
-static int on_control_tool(uint64_t command, uint64_t modifier, void *arg,
-                           const void *codeptr_ra)
+static int on_control_tool(uint64_t command, uint64_t modifier, void *arg, const void *codeptr_ra)
 {
   (void)arg;
   struct agent *g = &ompprof_g;
@@ -596,8 +594,8 @@ static int on_control_tool(uint64_t command, uint64_t modifier, void *arg,
     return 0;
   if (command == 3 || command == 4)
     callbacks_flush_tasks(p);
-  EMIT(p, OMPPROF_REC_CONTROL_TOOL, struct ompprof_control_tool, now_ns(), modifier,
-       ptr_value(codeptr_ra), (uint32_t)command, 0);
+  EMIT(p, OMPPROF_REC_CONTROL_TOOL, struct ompprof_control_tool, now_ns(), modifier, ptr_value(codeptr_ra),
+       (uint32_t)command, 0);
   modules_rescan(p, 0);
   return 0;
 }
@@ -633,8 +631,7 @@ void callbacks_register(void)
     if (r == ompt_set_always)
       g->callbacks_always |= 1ull << cbs[i].event;
     if (g->debug && r != ompt_set_always)
-      fprintf(stderr, "ompprof agent: callback %d registered with result %d\n", (int)cbs[i].event,
-              (int)r);
+      fprintf(stderr, "ompprof agent: callback %d registered with result %d\n", (int)cbs[i].event, (int)r);
   }
   device_register(g->set_callback, &g->callbacks_always, g->debug);
 }

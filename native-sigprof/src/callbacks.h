@@ -2,8 +2,8 @@
 #ifndef OMPPROF_CALLBACKS_H
 #define OMPPROF_CALLBACKS_H
 
-#include <stdint.h>
 #include "thread_state.h"
+#include <stdint.h>
 
 void callbacks_register(void);
 void callbacks_flush_tasks(struct priv *p);

@@ -22,8 +22,7 @@
  * must not depend on that. `rep movsb` is fast for the multi-KiB snapshots
  * (ERMS) and the kernel clears DF on signal delivery, as the ABI requires.
  */
-static inline __attribute__((always_inline)) void sig_copy(void *dst, const void *src,
-                                                           size_t n) /* signal-safe */
+static inline __attribute__((always_inline)) void sig_copy(void *dst, const void *src, size_t n) /* signal-safe */
 {
   __asm__ volatile("rep movsb" : "+D"(dst), "+S"(src), "+c"(n) : : "memory");
 }
@@ -34,18 +33,17 @@ static inline __attribute__((always_inline)) void sig_copy(void *dst, const void
  * the unwinder applies that function's CFI at rip, which only works if rsp is
  * the value the CFI describes at that very instruction.
  */
-#define CAPTURE_HERE(ctxp)                                                      \
-  do {                                                                          \
-    uint64_t rip_, rsp_, rbp_;                                                  \
-    __asm__ volatile("lea 0(%%rip), %0\n\tmov %%rsp, %1\n\tmov %%rbp, %2"       \
-                     : "=&r"(rip_), "=&r"(rsp_), "=&r"(rbp_));                  \
-    (ctxp)->rip = rip_;                                                         \
-    (ctxp)->rsp = rsp_;                                                         \
-    (ctxp)->rbp = rbp_;                                                         \
-    (ctxp)->stack_len = 0;                                                      \
-    (ctxp)->ctx_flags = 0;                                                      \
-    (ctxp)->frame_count = 0;                                                    \
-    (ctxp)->walk_stop = 0;                                                      \
+#define CAPTURE_HERE(ctxp)                                                                                             \
+  do {                                                                                                                 \
+    uint64_t rip_, rsp_, rbp_;                                                                                         \
+    __asm__ volatile("lea 0(%%rip), %0\n\tmov %%rsp, %1\n\tmov %%rbp, %2" : "=&r"(rip_), "=&r"(rsp_), "=&r"(rbp_));    \
+    (ctxp)->rip = rip_;                                                                                                \
+    (ctxp)->rsp = rsp_;                                                                                                \
+    (ctxp)->rbp = rbp_;                                                                                                \
+    (ctxp)->stack_len = 0;                                                                                             \
+    (ctxp)->ctx_flags = 0;                                                                                             \
+    (ctxp)->frame_count = 0;                                                                                           \
+    (ctxp)->walk_stop = 0;                                                                                             \
   } while (0)
 
 /*
@@ -60,8 +58,8 @@ static inline __attribute__((always_inline)) void sig_copy(void *dst, const void
  * the task's code, so that frame's CFA lies inside this margin. */
 #define EXIT_FRAME_MARGIN 64u
 
-static inline uint32_t snapshot_len(struct ompprof_context *ctx, uint64_t stack_lo,
-                                    uint64_t stack_hi, uint32_t stack_bytes) /* signal-safe */
+static inline uint32_t snapshot_len(struct ompprof_context *ctx, uint64_t stack_lo, uint64_t stack_hi,
+                                    uint32_t stack_bytes) /* signal-safe */
 {
   if (stack_hi == 0) {
     ctx->ctx_flags |= OMPPROF_CTX_NO_BOUNDS;

@@ -17,9 +17,9 @@
 
 #include "cfi_table.h"
 
-#define REG_RBP 6
-#define REG_RSP 7
-#define REG_RA 16
+#define REG_RBP     6
+#define REG_RSP     7
+#define REG_RA      16
 #define STATE_STACK 8
 
 /* A bounds-checked reader over mapped CFI bytes. */
@@ -76,22 +76,49 @@ static uint64_t encoded(struct cur *c, uint8_t enc, uint64_t datarel)
     return 0;
   uint64_t at = (uint64_t)(uintptr_t)c->p, v;
   switch (enc & 0x0f) {
-  case 0x00: v = get(c, 8); break;
-  case 0x01: v = uleb(c); break;
-  case 0x02: v = get(c, 2); break;
-  case 0x03: v = get(c, 4); break;
-  case 0x04: v = get(c, 8); break;
-  case 0x09: v = (uint64_t)sleb(c); break;
-  case 0x0a: v = (uint64_t)(int64_t)(int16_t)get(c, 2); break;
-  case 0x0b: v = (uint64_t)(int64_t)(int32_t)get(c, 4); break;
-  case 0x0c: v = get(c, 8); break;
-  default: c->bad = 1; return 0;
+  case 0x00:
+    v = get(c, 8);
+    break;
+  case 0x01:
+    v = uleb(c);
+    break;
+  case 0x02:
+    v = get(c, 2);
+    break;
+  case 0x03:
+    v = get(c, 4);
+    break;
+  case 0x04:
+    v = get(c, 8);
+    break;
+  case 0x09:
+    v = (uint64_t)sleb(c);
+    break;
+  case 0x0a:
+    v = (uint64_t)(int64_t)(int16_t)get(c, 2);
+    break;
+  case 0x0b:
+    v = (uint64_t)(int64_t)(int32_t)get(c, 4);
+    break;
+  case 0x0c:
+    v = get(c, 8);
+    break;
+  default:
+    c->bad = 1;
+    return 0;
   }
   switch (enc & 0x70) {
-  case 0x00: break;
-  case 0x10: v += at; break;
-  case 0x30: v += datarel; break;
-  default: c->bad = 1; return 0; /* textrel, funcrel, aligned: not emitted on x86-64 Linux */
+  case 0x00:
+    break;
+  case 0x10:
+    v += at;
+    break;
+  case 0x30:
+    v += datarel;
+    break;
+  default:
+    c->bad = 1;
+    return 0; /* textrel, funcrel, aligned: not emitted on x86-64 Linux */
   }
   if (enc & 0x80)
     c->bad = 1; /* indirect: only personality pointers use it, and those are skipped by size */
@@ -230,13 +257,21 @@ static int run(struct interp *in, struct cur *c, const struct cie *cie, uint64_t
     uint8_t op = (uint8_t)get(c, 1);
     uint64_t adv = 0, reg;
     switch (op >> 6) {
-    case 1: adv = (op & 0x3f) * cie->code_align; goto advance;
-    case 2: set_reg(&in->s, op & 0x3f, 1, (int64_t)uleb(c) * cie->data_align); continue;
-    case 3: restore_reg(in, op & 0x3f); continue;
-    default: break;
+    case 1:
+      adv = (op & 0x3f) * cie->code_align;
+      goto advance;
+    case 2:
+      set_reg(&in->s, op & 0x3f, 1, (int64_t)uleb(c) * cie->data_align);
+      continue;
+    case 3:
+      restore_reg(in, op & 0x3f);
+      continue;
+    default:
+      break;
     }
     switch (op) {
-    case 0x00: break; /* nop */
+    case 0x00:
+      break;     /* nop */
     case 0x01: { /* set_loc */
       uint64_t to = encoded(c, cie->fde_enc, 0);
       if (to < in->loc)
@@ -244,14 +279,33 @@ static int run(struct interp *in, struct cur *c, const struct cie *cie, uint64_t
       adv = to - in->loc;
       goto advance;
     }
-    case 0x02: adv = get(c, 1) * cie->code_align; goto advance;
-    case 0x03: adv = get(c, 2) * cie->code_align; goto advance;
-    case 0x04: adv = get(c, 4) * cie->code_align; goto advance;
-    case 0x05: reg = uleb(c); set_reg(&in->s, reg, 1, (int64_t)uleb(c) * cie->data_align); break;
-    case 0x06: restore_reg(in, uleb(c)); break;
-    case 0x07: set_reg(&in->s, uleb(c), 3, 0); break;          /* undefined */
-    case 0x08: set_reg(&in->s, uleb(c), 0, 0); break;          /* same_value */
-    case 0x09: reg = uleb(c); uleb(c); set_reg(&in->s, reg, 2, 0); break; /* register */
+    case 0x02:
+      adv = get(c, 1) * cie->code_align;
+      goto advance;
+    case 0x03:
+      adv = get(c, 2) * cie->code_align;
+      goto advance;
+    case 0x04:
+      adv = get(c, 4) * cie->code_align;
+      goto advance;
+    case 0x05:
+      reg = uleb(c);
+      set_reg(&in->s, reg, 1, (int64_t)uleb(c) * cie->data_align);
+      break;
+    case 0x06:
+      restore_reg(in, uleb(c));
+      break;
+    case 0x07:
+      set_reg(&in->s, uleb(c), 3, 0);
+      break; /* undefined */
+    case 0x08:
+      set_reg(&in->s, uleb(c), 0, 0);
+      break; /* same_value */
+    case 0x09:
+      reg = uleb(c);
+      uleb(c);
+      set_reg(&in->s, reg, 2, 0);
+      break;   /* register */
     case 0x0a: /* remember_state */
       if (in->depth == STATE_STACK)
         return 0;
@@ -262,9 +316,18 @@ static int run(struct interp *in, struct cur *c, const struct cie *cie, uint64_t
         return 0;
       in->s = in->stack[--in->depth];
       break;
-    case 0x0c: in->s.cfa_reg = (uint8_t)uleb(c); in->s.cfa_off = (int64_t)uleb(c); in->s.plt = 0; break;
-    case 0x0d: in->s.cfa_reg = (uint8_t)uleb(c); in->s.plt = 0; break;
-    case 0x0e: in->s.cfa_off = (int64_t)uleb(c); break;
+    case 0x0c:
+      in->s.cfa_reg = (uint8_t)uleb(c);
+      in->s.cfa_off = (int64_t)uleb(c);
+      in->s.plt = 0;
+      break;
+    case 0x0d:
+      in->s.cfa_reg = (uint8_t)uleb(c);
+      in->s.plt = 0;
+      break;
+    case 0x0e:
+      in->s.cfa_off = (int64_t)uleb(c);
+      break;
     case 0x0f: { /* def_cfa_expression */
       uint64_t len = uleb(c);
       if (c->bad || (uint64_t)(c->end - c->p) < len)
@@ -276,7 +339,7 @@ static int run(struct interp *in, struct cur *c, const struct cie *cie, uint64_t
       c->p += len;
       break;
     }
-    case 0x10: /* expression */
+    case 0x10:   /* expression */
     case 0x16: { /* val_expression */
       reg = uleb(c);
       uint64_t len = uleb(c);
@@ -286,14 +349,37 @@ static int run(struct interp *in, struct cur *c, const struct cie *cie, uint64_t
       set_reg(&in->s, reg, 2, 0);
       break;
     }
-    case 0x11: reg = uleb(c); set_reg(&in->s, reg, 1, sleb(c) * cie->data_align); break;
-    case 0x12: in->s.cfa_reg = (uint8_t)uleb(c); in->s.cfa_off = sleb(c) * cie->data_align; in->s.plt = 0; break;
-    case 0x13: in->s.cfa_off = sleb(c) * cie->data_align; break;
-    case 0x14: reg = uleb(c); uleb(c); set_reg(&in->s, reg, 2, 0); break; /* val_offset */
-    case 0x15: reg = uleb(c); sleb(c); set_reg(&in->s, reg, 2, 0); break; /* val_offset_sf */
-    case 0x2e: uleb(c); break;                                             /* GNU_args_size */
-    case 0x2f: reg = uleb(c); set_reg(&in->s, reg, 1, -(int64_t)uleb(c) * cie->data_align); break;
-    default: return 0;
+    case 0x11:
+      reg = uleb(c);
+      set_reg(&in->s, reg, 1, sleb(c) * cie->data_align);
+      break;
+    case 0x12:
+      in->s.cfa_reg = (uint8_t)uleb(c);
+      in->s.cfa_off = sleb(c) * cie->data_align;
+      in->s.plt = 0;
+      break;
+    case 0x13:
+      in->s.cfa_off = sleb(c) * cie->data_align;
+      break;
+    case 0x14:
+      reg = uleb(c);
+      uleb(c);
+      set_reg(&in->s, reg, 2, 0);
+      break; /* val_offset */
+    case 0x15:
+      reg = uleb(c);
+      sleb(c);
+      set_reg(&in->s, reg, 2, 0);
+      break; /* val_offset_sf */
+    case 0x2e:
+      uleb(c);
+      break; /* GNU_args_size */
+    case 0x2f:
+      reg = uleb(c);
+      set_reg(&in->s, reg, 1, -(int64_t)uleb(c) * cie->data_align);
+      break;
+    default:
+      return 0;
     }
     continue;
   advance:
@@ -339,15 +425,23 @@ static int parse_cie(const uint8_t *p, uint64_t lo, uint64_t hi, struct cie *cie
       cie->has_aug_data = 1;
       break;
     }
-    case 'L': get(&c, 1); break;
-    case 'R': cie->fde_enc = (uint8_t)get(&c, 1); break;
-    case 'S': cie->signal_frame = 1; break;
+    case 'L':
+      get(&c, 1);
+      break;
+    case 'R':
+      cie->fde_enc = (uint8_t)get(&c, 1);
+      break;
+    case 'S':
+      cie->signal_frame = 1;
+      break;
     case 'P': {
       uint8_t enc = (uint8_t)get(&c, 1);
       encoded(&c, enc & 0x7f, 0);
       break;
     }
-    case 'e': case 'h': break;
+    case 'e':
+    case 'h':
+      break;
     default:
       if (!after_aug)
         return 0; /* unknown augmentation without a size to skip it by */
@@ -365,8 +459,8 @@ done:
 }
 
 /* One FDE's rows. */
-static void parse_fde(const uint8_t *p, uint64_t lo, uint64_t hi, uint64_t bias, uint64_t datarel,
-                      struct row_buf *rows, const uint8_t **cie_at, struct cie *cie)
+static void parse_fde(const uint8_t *p, uint64_t lo, uint64_t hi, uint64_t bias, uint64_t datarel, struct row_buf *rows,
+                      const uint8_t **cie_at, struct cie *cie)
 {
   struct cur c = {p, (const uint8_t *)(uintptr_t)hi, (uint64_t)(uintptr_t)p < lo};
   uint64_t len = get(&c, 4);

@@ -60,8 +60,7 @@ static int segment_of(const struct dl_phdr_info *info, uint64_t vaddr, uint64_t 
 {
   for (int i = 0; i < info->dlpi_phnum; i++) {
     const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-    if (ph->p_type == PT_LOAD && (ph->p_flags & PF_R) && vaddr >= ph->p_vaddr &&
-        vaddr < ph->p_vaddr + ph->p_filesz) {
+    if (ph->p_type == PT_LOAD && (ph->p_flags & PF_R) && vaddr >= ph->p_vaddr && vaddr < ph->p_vaddr + ph->p_filesz) {
       *lo = info->dlpi_addr + ph->p_vaddr;
       *hi = *lo + ph->p_filesz;
       return 1;

@@ -10,15 +10,15 @@
 #include <string.h>
 
 #include "agent_state.h"
-#include "thread_state.h"
+#include "capture.h"
 #include "clock.h"
+#include "device.h"
+#include "modules.h"
 #include "record.h"
 #include "slots.h"
-#include "modules.h"
-#include "device.h"
-#include "capture.h"
+#include "thread_state.h"
 
-#define MAX_DEVICES 64
+#define MAX_DEVICES        64
 #define TRACE_BUFFER_BYTES (256u * 1024u)
 
 /* Tracing entry points of one device; all set or tracing is off for it. */
@@ -107,8 +107,8 @@ static void write_trace(struct priv *p, int device_num, struct ompprof_device_tr
 
 /* Device records in device time, in batches of OMPPROF_MAX_DEVICE_TRACE,
  * with a clock pair per buffer so the JVM can fit the device clock. */
-static void on_buffer_complete(int device_num, ompt_buffer_t *buffer, size_t bytes,
-                               ompt_buffer_cursor_t begin, int buffer_owned)
+static void on_buffer_complete(int device_num, ompt_buffer_t *buffer, size_t bytes, ompt_buffer_cursor_t begin,
+                               int buffer_owned)
 {
   struct priv *p = device_num >= 0 && device_num < MAX_DEVICES ? priv_for_callback() : NULL;
   struct traced_device *t = p ? &traced[device_num] : NULL;
@@ -163,8 +163,8 @@ static int start_tracing(int device_num, ompt_device_t *device, ompt_function_lo
   return 1;
 }
 
-static void on_device_initialize(int device_num, const char *type, ompt_device_t *device,
-                                 ompt_function_lookup_t lookup, const char *documentation)
+static void on_device_initialize(int device_num, const char *type, ompt_device_t *device, ompt_function_lookup_t lookup,
+                                 const char *documentation)
 {
   (void)documentation;
   if (!agent_attached())
@@ -199,19 +199,21 @@ static void on_device_finalize(int device_num)
 /* Offload images for the host device are written to a temporary file,
  * dlopen'ed and deleted at exit: the rescan announces the new object while
  * its file is still there, so its image is secured like any deleted library. */
-static void on_device_load(int device_num, const char *filename, int64_t offset_in_file,
-                           void *vma_in_file, size_t bytes, void *host_addr, void *device_addr,
-                           uint64_t module_id)
+static void on_device_load(int device_num, const char *filename, int64_t offset_in_file, void *vma_in_file,
+                           size_t bytes, void *host_addr, void *device_addr, uint64_t module_id)
 {
   (void)filename, (void)offset_in_file, (void)vma_in_file;
   struct priv *p = priv_for_callback();
   if (!p)
     return;
   modules_rescan(p, 1);
-  struct ompprof_device d = {.time_ns = now_ns(), .module_id = module_id,
+  struct ompprof_device d = {.time_ns = now_ns(),
+                             .module_id = module_id,
                              .host_addr = (uint64_t)(uintptr_t)host_addr,
-                             .device_addr = (uint64_t)(uintptr_t)device_addr, .bytes = bytes,
-                             .device_num = device_num, .event = OMPPROF_DEVICE_LOAD};
+                             .device_addr = (uint64_t)(uintptr_t)device_addr,
+                             .bytes = bytes,
+                             .device_num = device_num,
+                             .event = OMPPROF_DEVICE_LOAD};
   emit(p, OMPPROF_REC_DEVICE, &d, sizeof d);
 }
 
@@ -238,9 +240,8 @@ static struct priv *op_begin(ompt_scope_endpoint_t endpoint, uint64_t *id)
   return priv_for_callback();
 }
 
-static void on_target_emi(ompt_target_t kind, ompt_scope_endpoint_t endpoint, int device_num,
-                          ompt_data_t *task_data, ompt_data_t *target_task_data,
-                          ompt_data_t *target_data, const void *codeptr_ra)
+static void on_target_emi(ompt_target_t kind, ompt_scope_endpoint_t endpoint, int device_num, ompt_data_t *task_data,
+                          ompt_data_t *target_task_data, ompt_data_t *target_data, const void *codeptr_ra)
 {
   (void)target_task_data;
   struct ompprof_target b;
@@ -275,33 +276,37 @@ static void on_target_emi(ompt_target_t kind, ompt_scope_endpoint_t endpoint, in
   record_commit(&p->cb.event, &res, size);
 }
 
-static void on_target_submit_emi(ompt_scope_endpoint_t endpoint, ompt_data_t *target_data,
-                                 ompt_id_t *host_op_id, unsigned int requested_num_teams)
+static void on_target_submit_emi(ompt_scope_endpoint_t endpoint, ompt_data_t *target_data, ompt_id_t *host_op_id,
+                                 unsigned int requested_num_teams)
 {
   struct priv *p = op_begin(endpoint, host_op_id);
   if (!p)
     return;
-  struct ompprof_target_submit b = {now_ns(), target_data ? target_data->value : 0,
-                                    host_op_id ? *host_op_id : 0, requested_num_teams,
-                                    (uint32_t)endpoint};
+  struct ompprof_target_submit b = {now_ns(), target_data ? target_data->value : 0, host_op_id ? *host_op_id : 0,
+                                    requested_num_teams, (uint32_t)endpoint};
   emit(p, OMPPROF_REC_TARGET_SUBMIT, &b, sizeof b);
 }
 
 static void on_target_data_op_emi(ompt_scope_endpoint_t endpoint, ompt_data_t *target_task_data,
-                                  ompt_data_t *target_data, ompt_id_t *host_op_id,
-                                  ompt_target_data_op_t optype, void *src_addr, int src_device_num,
-                                  void *dest_addr, int dest_device_num, size_t bytes,
-                                  const void *codeptr_ra)
+                                  ompt_data_t *target_data, ompt_id_t *host_op_id, ompt_target_data_op_t optype,
+                                  void *src_addr, int src_device_num, void *dest_addr, int dest_device_num,
+                                  size_t bytes, const void *codeptr_ra)
 {
   (void)target_task_data;
   struct priv *p = op_begin(endpoint, host_op_id);
   if (!p)
     return;
-  struct ompprof_target_data_op b = {
-      now_ns(), target_data ? target_data->value : 0, host_op_id ? *host_op_id : 0,
-      (uint64_t)(uintptr_t)src_addr, (uint64_t)(uintptr_t)dest_addr, bytes,
-      (uint64_t)(uintptr_t)codeptr_ra, src_device_num, dest_device_num, (uint32_t)optype,
-      (uint32_t)endpoint};
+  struct ompprof_target_data_op b = {now_ns(),
+                                     target_data ? target_data->value : 0,
+                                     host_op_id ? *host_op_id : 0,
+                                     (uint64_t)(uintptr_t)src_addr,
+                                     (uint64_t)(uintptr_t)dest_addr,
+                                     bytes,
+                                     (uint64_t)(uintptr_t)codeptr_ra,
+                                     src_device_num,
+                                     dest_device_num,
+                                     (uint32_t)optype,
+                                     (uint32_t)endpoint};
   emit(p, OMPPROF_REC_TARGET_DATA_OP, &b, sizeof b);
 }
 
@@ -323,7 +328,6 @@ void device_register(ompt_set_callback_t set, uint64_t *always, int debug)
     if (r == ompt_set_always)
       *always |= 1ull << cbs[i].event;
     if (debug && r != ompt_set_always)
-      fprintf(stderr, "ompprof agent: device callback %d registered with result %d\n",
-              (int)cbs[i].event, (int)r);
+      fprintf(stderr, "ompprof agent: device callback %d registered with result %d\n", (int)cbs[i].event, (int)r);
   }
 }

@@ -2,8 +2,8 @@
 #ifndef OMPPROF_DEVICE_H
 #define OMPPROF_DEVICE_H
 
-#include <stdint.h>
 #include <omp-tools.h>
+#include <stdint.h>
 
 #include "thread_state.h"
 

@@ -15,10 +15,14 @@ static inline uint64_t load64(uint64_t addr) /* signal-safe */
 static uint64_t cfa_of(const struct cfi_row *row, const struct walk_regs *at) /* signal-safe */
 {
   switch (row->rule) {
-  case CFI_RSP: return at->sp + (uint64_t)(int64_t)row->cfa_off;
-  case CFI_RBP: return at->bp + (uint64_t)(int64_t)row->cfa_off;
-  case CFI_PLT: return at->sp + 8 + ((at->pc & 15) >= (uint64_t)row->cfa_off ? 8 : 0);
-  default: return 0;
+  case CFI_RSP:
+    return at->sp + (uint64_t)(int64_t)row->cfa_off;
+  case CFI_RBP:
+    return at->bp + (uint64_t)(int64_t)row->cfa_off;
+  case CFI_PLT:
+    return at->sp + 8 + ((at->pc & 15) >= (uint64_t)row->cfa_off ? 8 : 0);
+  default:
+    return 0;
   }
 }
 

@@ -14,25 +14,25 @@
 #include <ucontext.h>
 
 #include "agent_state.h"
-#include "thread_state.h"
-#include "mutex_table.h"
+#include "capture.h"
 #include "clock.h"
+#include "frame_walk.h"
+#include "handler.h"
+#include "hist.h"
+#include "mutex_table.h"
 #include "record.h"
 #include "slots.h"
+#include "thread_state.h"
 #include "timers.h"
-#include "handler.h"
 #include "wall.h"
-#include "capture.h"
-#include "frame_walk.h"
-#include "hist.h"
 
 /* Worst case: every OMPT level present. Reserving it up front lets the
  * levels be written straight into the ring; the record is then committed at
  * its real size. */
-#define SAMPLE_FIXED                                                                        \
-  ((uint32_t)(sizeof(struct ompprof_record_header) + sizeof(struct ompprof_sample) +        \
-              OMPPROF_MAX_LEVELS * sizeof(struct ompprof_task_level) +                     \
-              OMPPROF_MAX_LEVELS * sizeof(struct ompprof_parallel_level) +                 \
+#define SAMPLE_FIXED                                                                                                   \
+  ((uint32_t)(sizeof(struct ompprof_record_header) + sizeof(struct ompprof_sample) +                                   \
+              OMPPROF_MAX_LEVELS * sizeof(struct ompprof_task_level) +                                                 \
+              OMPPROF_MAX_LEVELS * sizeof(struct ompprof_parallel_level) +                                             \
               (OMPPROF_MAX_WALK_FRAMES + 1) * sizeof(struct ompprof_frame)))
 
 static inline void bump64(uint64_t *c, uint64_t by) /* signal-safe */
@@ -101,8 +101,7 @@ uint32_t handler_fill_levels(struct ompprof_sample *s, uint8_t *out) /* signal-s
   }
   s->task_levels = nt;
   s->parallel_levels = np;
-  return nt * (uint32_t)sizeof(struct ompprof_task_level) +
-         np * (uint32_t)sizeof(struct ompprof_parallel_level);
+  return nt * (uint32_t)sizeof(struct ompprof_task_level) + np * (uint32_t)sizeof(struct ompprof_parallel_level);
 }
 
 /* Frames outward of the current task's exit frame are the runtime's and the
@@ -110,8 +109,8 @@ uint32_t handler_fill_levels(struct ompprof_sample *s, uint8_t *out) /* signal-s
  * them in every sample would cost time and ring space for nothing. The cut
  * keeps EXIT_FRAME_MARGIN bytes past the exit frame so that the runtime
  * frame it names can still be recognized. */
-static uint32_t trim_to_task(struct ompprof_context *ctx, const struct ompprof_task_level *level0,
-                             uint32_t levels, uint32_t n) /* signal-safe */
+static uint32_t trim_to_task(struct ompprof_context *ctx, const struct ompprof_task_level *level0, uint32_t levels,
+                             uint32_t n) /* signal-safe */
 {
   if (levels == 0 || level0->exit_frame <= ctx->rsp)
     return n;
@@ -135,7 +134,8 @@ static uint32_t walk_frames(const struct priv *p, struct ompprof_context *ctx, c
     return 0;
   struct walk_regs at = {ctx->rip, ctx->rsp, ctx->rbp};
   uint64_t stop_sp = levels > 0 && level0->exit_frame > ctx->rsp && mode != WALK_CHECK
-                         ? level0->exit_frame + EXIT_FRAME_CFA : UINT64_MAX;
+                         ? level0->exit_frame + EXIT_FRAME_CFA
+                         : UINT64_MAX;
   struct walk_bounds b = {ctx->rsp, p->sig.stack_hi, stop_sp, OMPPROF_MAX_WALK_FRAMES};
   uint32_t n = frame_walk(cfi_tables_current(), &at, &b, out, stop);
   int at_rule = (*stop & WALK_STOPPED_AT_RULE) != 0;
@@ -182,15 +182,14 @@ static void take_sample(struct priv *p, const siginfo_t *si, const ucontext_t *u
   ctx.frame_count = 0;
   ctx.walk_stop = 0;
   struct ring_res res;
-  if (record_reserve(&p->sig.sample, OMPPROF_REC_SAMPLE, SAMPLE_FIXED + (uint32_t)RING_ALIGN8(g->stack_bytes), p->thread_seq,
-                     &res)) {
+  if (record_reserve(&p->sig.sample, OMPPROF_REC_SAMPLE, SAMPLE_FIXED + (uint32_t)RING_ALIGN8(g->stack_bytes),
+                     p->thread_seq, &res)) {
     struct ompprof_record_header *h = (struct ompprof_record_header *)(void *)res.rec;
     struct ompprof_sample *s = (struct ompprof_sample *)(void *)(h + 1);
     /* si_overrun is only meaningful for POSIX timer signals; an external
      * kill(SIGPROF) stands for one period. A perf event's sample stands for
      * the CPU time its count grew by since the thread's previous one. */
-    uint64_t overrun = si && si->si_code == SI_TIMER && si->si_overrun > 0
-                           ? (uint64_t)si->si_overrun : 0;
+    uint64_t overrun = si && si->si_code == SI_TIMER && si->si_overrun > 0 ? (uint64_t)si->si_overrun : 0;
     int perf = timer_is_perf_signal(p, si);
     /* the wall sampler's signal stands for the ticks since the thread's previous one */
     uint64_t counted = perf ? timer_perf_elapsed(p) : wall_is_signal(si) ? wall_signal_weight(p) : 0;
@@ -254,8 +253,7 @@ static struct priv *handler_priv(void) /* signal-safe */
     return NULL;
   }
   struct priv *cur = NULL;
-  if (!__atomic_compare_exchange_n(&ompprof_tls, &cur, PRIV_CLAIMING, 0, __ATOMIC_RELAXED,
-                                   __ATOMIC_RELAXED))
+  if (!__atomic_compare_exchange_n(&ompprof_tls, &cur, PRIV_CLAIMING, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
     return NULL;
   p = slot_claim();
   if (p)

@@ -2,8 +2,8 @@
 #ifndef OMPPROF_HANDLER_H
 #define OMPPROF_HANDLER_H
 
-#include <stdint.h>
 #include <signal.h>
+#include <stdint.h>
 #include <ucontext.h>
 
 #include "thread_state.h"

@@ -23,15 +23,15 @@
 #include <unistd.h>
 
 #include "agent_state.h"
-#include "thread_state.h"
-#include "clock.h"
-#include "record.h"
-#include "slots.h"
-#include "modules.h"
 #include "capture.h"
 #include "cfi_table.h"
+#include "clock.h"
+#include "modules.h"
+#include "record.h"
+#include "slots.h"
+#include "thread_state.h"
 
-#define MOD_TABLE_CAP 4096u
+#define MOD_TABLE_CAP  4096u
 #define VDSO_IMAGE_CAP (64u * 1024u)
 
 struct mod_entry {
@@ -180,8 +180,7 @@ static int announce(struct scan *sc, const struct dl_phdr_info *info, const char
     if (ph->p_type == PT_LOAD) {
       uint64_t start = info->dlpi_addr + ph->p_vaddr;
       if (nseg < OMPPROF_MAX_SEGMENTS)
-        segs[nseg++] = (struct ompprof_segment){ph->p_vaddr, ph->p_memsz, ph->p_offset,
-                                                ph->p_filesz, ph->p_flags, 0};
+        segs[nseg++] = (struct ompprof_segment){ph->p_vaddr, ph->p_memsz, ph->p_offset, ph->p_filesz, ph->p_flags, 0};
       if (ph->p_offset == 0 && vdso_base && start == vdso_base)
         is_vdso = 1;
       if (self >= start && self < start + ph->p_memsz)
@@ -246,8 +245,8 @@ static int announce(struct scan *sc, const struct dl_phdr_info *info, const char
   m.time_ns = now_ns();
   m.module_id = ++next_module_id;
 
-  uint64_t size = sizeof(struct ompprof_record_header) + sizeof m +
-                  nseg * sizeof(struct ompprof_segment) + plen + m.image_len;
+  uint64_t size =
+      sizeof(struct ompprof_record_header) + sizeof m + nseg * sizeof(struct ompprof_segment) + plen + m.image_len;
   struct ring_res res;
   if (RING_ALIGN8(size) > sc->p->cb.event.size) {
     /* can never fit: count it once and remember the module anyway, so that

@@ -2,8 +2,8 @@
 #ifndef OMPPROF_MODULES_H
 #define OMPPROF_MODULES_H
 
-#include <stdint.h>
 #include "thread_state.h"
+#include <stdint.h>
 
 /* Executable ranges of the loaded objects, sorted; replaced (never changed in
  * place) by modules_rescan, so readers need no lock. */

@@ -166,9 +166,17 @@ static void enter_with(struct call *c, uint16_t call, MPI_Comm comm, int peer, i
     if (collective)
       seq = __atomic_fetch_add(&seqs[(handle - 1) % SEQ_SLOTS], 1, __ATOMIC_RELAXED);
   }
-  c->r = (struct ompprof_mpi){.comm = handle, .bytes = bytes, .seq = seq, .peer = peer, .source = -1, .tag = tag,
-                              .request = request, .comm_size = handle ? (uint32_t)comm_size(comm) : 0,
-                              .count = count > 0 ? (uint32_t)count : 0, .call = call, .endpoint = OMPPROF_MPI_ENTER};
+  c->r = (struct ompprof_mpi){.comm = handle,
+                              .bytes = bytes,
+                              .seq = seq,
+                              .peer = peer,
+                              .source = -1,
+                              .tag = tag,
+                              .request = request,
+                              .comm_size = handle ? (uint32_t)comm_size(comm) : 0,
+                              .count = count > 0 ? (uint32_t)count : 0,
+                              .call = call,
+                              .endpoint = OMPPROF_MPI_ENTER};
   c->r.time_ns = now_ns();
   c->w(&c->r);
 }
@@ -199,13 +207,13 @@ static void received(struct call *c, const MPI_Status *st, MPI_Datatype type, in
     c->r.bytes = type_bytes(type, n);
 }
 
-#define CALL(kind, comm, peer, tag, bytes, collective, invocation) \
-  do {                                                              \
-    struct call c_;                                                 \
-    enter(&c_, (kind), (comm), (peer), (tag), (bytes), (collective)); \
-    int rc_ = (invocation);                                         \
-    leave(&c_);                                                     \
-    return rc_;                                                     \
+#define CALL(kind, comm, peer, tag, bytes, collective, invocation)                                                     \
+  do {                                                                                                                 \
+    struct call c_;                                                                                                    \
+    enter(&c_, (kind), (comm), (peer), (tag), (bytes), (collective));                                                  \
+    int rc_ = (invocation);                                                                                            \
+    leave(&c_);                                                                                                        \
+    return rc_;                                                                                                        \
   } while (0)
 
 EXPORT int MPI_Init(int *argc, char ***argv)
@@ -329,8 +337,7 @@ EXPORT int MPI_Isend(const void *buf, int count, MPI_Datatype type, int dest, in
   return rc;
 }
 
-EXPORT int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
-                     MPI_Request *request)
+EXPORT int MPI_Irecv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Request *request)
 {
   struct call c;
   enter(&c, OMPPROF_MPI_CALL_IRECV, comm, source, tag, type_bytes(type, count), 0);
@@ -372,8 +379,8 @@ EXPORT int MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status
   return rc;
 }
 
-EXPORT int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
-                        void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,
+EXPORT int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf,
+                        int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,
                         MPI_Status *status)
 {
   struct call c;
@@ -434,12 +441,12 @@ static uint64_t fbytes(const F *type, const F *count)
   return type_bytes(REAL(PMPI_Type_f2c)(*type), *count);
 }
 
-#define FCALL(kind, comm, peer, tag, bytes, collective, invocation) \
-  do {                                                               \
-    struct call c_;                                                  \
-    enter(&c_, (kind), (comm), (peer), (tag), (bytes), (collective)); \
-    invocation;                                                      \
-    leave(&c_);                                                      \
+#define FCALL(kind, comm, peer, tag, bytes, collective, invocation)                                                    \
+  do {                                                                                                                 \
+    struct call c_;                                                                                                    \
+    enter(&c_, (kind), (comm), (peer), (tag), (bytes), (collective));                                                  \
+    invocation;                                                                                                        \
+    leave(&c_);                                                                                                        \
   } while (0)
 
 EXPORT void mpi_init_(F *ierr)

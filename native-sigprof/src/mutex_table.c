@@ -35,8 +35,7 @@ static struct mt_slot *find(uint64_t id, int insert) /* signal-safe */
       if (!insert)
         return 0;
       uint64_t expect = 0;
-      if (__atomic_compare_exchange_n(&s->id, &expect, id, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE) ||
-          expect == id)
+      if (__atomic_compare_exchange_n(&s->id, &expect, id, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE) || expect == id)
         return s;
     }
   }

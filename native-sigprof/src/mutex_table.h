@@ -16,9 +16,9 @@
 
 #include <stdint.h>
 
-#define MUTEX_TABLE_SLOTS 4096u  /* power of two; 64 KiB */
+#define MUTEX_TABLE_SLOTS  4096u /* power of two; 64 KiB */
 #define MUTEX_TABLE_PROBES 64u   /* a key not found within this many slots is not there */
-#define MUTEX_GEN_TIMES 256u     /* power of two: the times of the most recent marks */
+#define MUTEX_GEN_TIMES    256u  /* power of two: the times of the most recent marks */
 
 /* The current generation (0 before any mark). */
 static inline uint64_t mutex_gen(void) /* signal-safe */

@@ -13,11 +13,8 @@
 void ring_count_drop(const struct ring *r, uint32_t need) /* signal-safe */
 {
   struct ompprof_ring_prod *p = r->prod;
-  __atomic_store_n(&p->dropped, __atomic_load_n(&p->dropped, __ATOMIC_RELAXED) + 1,
-                   __ATOMIC_RELAXED);
-  __atomic_store_n(&p->dropped_bytes,
-                   __atomic_load_n(&p->dropped_bytes, __ATOMIC_RELAXED) + need,
-                   __ATOMIC_RELAXED);
+  __atomic_store_n(&p->dropped, __atomic_load_n(&p->dropped, __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED);
+  __atomic_store_n(&p->dropped_bytes, __atomic_load_n(&p->dropped_bytes, __ATOMIC_RELAXED) + need, __ATOMIC_RELAXED);
 }
 
 int ring_reserve(const struct ring *r, uint32_t need, struct ring_res *res) /* signal-safe */
@@ -32,8 +29,7 @@ int ring_reserve(const struct ring *r, uint32_t need, struct ring_res *res) /* s
 
   /* `used > size` only happens if the consumer published garbage; refusing
    * to write is the only safe answer then. */
-  if (need < RING_MIN_RECORD || (need & 7u) || need > r->size || used > r->size ||
-      used + pad + need > r->size) {
+  if (need < RING_MIN_RECORD || (need & 7u) || need > r->size || used > r->size || used + pad + need > r->size) {
     ring_count_drop(r, need);
     return 0;
   }
@@ -55,8 +51,7 @@ void ring_commit(const struct ring *r, const struct ring_res *res, uint32_t size
 {
   struct ompprof_ring_prod *p = r->prod;
   ((struct ompprof_record_header *)(void *)res->rec)->size = size;
-  __atomic_store_n(&p->records, __atomic_load_n(&p->records, __ATOMIC_RELAXED) + 1,
-                   __ATOMIC_RELAXED);
+  __atomic_store_n(&p->records, __atomic_load_n(&p->records, __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED);
   __atomic_store_n(&p->write_pos, res->pos + size, __ATOMIC_RELEASE);
 }
 

@@ -29,7 +29,7 @@ struct ring_res {
   uint32_t cap;
 };
 
-#define RING_ALIGN8(n) (((uint64_t)(n) + 7u) & ~(uint64_t)7u)
+#define RING_ALIGN8(n)  (((uint64_t)(n) + 7u) & ~(uint64_t)7u)
 #define RING_MIN_RECORD ((uint32_t)sizeof(struct ompprof_record_header))
 
 /* Reserves `need` bytes (a multiple of 8, >= 16). When the tail of the ring

@@ -8,8 +8,8 @@
 #include <unistd.h>
 
 #include "agent_state.h"
-#include "thread_state.h"
 #include "slots.h"
+#include "thread_state.h"
 #include "timers.h"
 
 _Thread_local struct priv *ompprof_tls __attribute__((tls_model("initial-exec")));
@@ -29,8 +29,7 @@ struct priv *slot_claim(void) /* signal-safe */
     if (__atomic_load_n(&s->state, __ATOMIC_RELAXED) != OMPPROF_SLOT_FREE)
       continue;
     /* acquire: the JVM's drain of the previous owner happened before FREE */
-    if (!__atomic_compare_exchange_n(&s->state, &expect, OMPPROF_SLOT_OWNED, 0,
-                                     __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+    if (!__atomic_compare_exchange_n(&s->state, &expect, OMPPROF_SLOT_OWNED, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
       continue;
     struct priv *p = &g->privs[i];
     uint8_t *rings = (uint8_t *)s + OMPPROF_SLOT_HEADER_SIZE;
@@ -45,8 +44,7 @@ struct priv *slot_claim(void) /* signal-safe */
 
     p->slot = s;
     p->sig.sample = (struct ring){&s->sample_prod, &s->sample_cons, rings, g->sample_ring_size};
-    p->cb.event = (struct ring){&s->event_prod, &s->event_cons, rings + g->sample_ring_size,
-                             g->event_ring_size};
+    p->cb.event = (struct ring){&s->event_prod, &s->event_cons, rings + g->sample_ring_size, g->event_ring_size};
     p->sig.stack_lo = p->sig.stack_hi = 0;
     p->sig.has_timer = 0;
     p->sig.unknown_thread = 0;
@@ -103,8 +101,7 @@ static struct priv *claim_for_callback(struct priv *cur, int arm)
 {
   /* CAS rather than a store: a signal between our load and our store could
    * have claimed a slot for this thread, which we would otherwise leak. */
-  if (!__atomic_compare_exchange_n(&ompprof_tls, &cur, PRIV_CLAIMING, 0, __ATOMIC_RELAXED,
-                                   __ATOMIC_RELAXED))
+  if (!__atomic_compare_exchange_n(&ompprof_tls, &cur, PRIV_CLAIMING, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
     return PRIV_VALID(cur) ? cur : NULL;
   struct priv *p = slot_claim();
   if (p) {

@@ -2,10 +2,10 @@
 #ifndef OMPPROF_SLOTS_H
 #define OMPPROF_SLOTS_H
 
-#include <stdint.h>
 #include "thread_state.h"
+#include <stdint.h>
 
-struct priv *slot_claim(void);                 /* signal-safe */
+struct priv *slot_claim(void);        /* signal-safe */
 struct priv *priv_for_callback(void); /* claims lazily (and arms a timer); NULL when not profiling */
 void signal_check(void);              /* notes a replaced handler or a blocked signal (not in a handler) */
 struct priv *priv_for_agent(void);    /* claims without a timer, ignoring the gate (finalize) */

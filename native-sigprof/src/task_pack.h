@@ -10,8 +10,8 @@ struct task_pack {
   uint64_t base_task_id;
   uint64_t prev_task, prev_parent;
   uint64_t shapes[OMPPROF_PACKED_SHAPES]; /* the most recent first */
-  uint32_t count; /* entries */
-  uint32_t len;   /* bytes used */
+  uint32_t count;                         /* entries */
+  uint32_t len;                           /* bytes used */
   uint8_t bytes[OMPPROF_MAX_TASK_BATCH * OMPPROF_MAX_PACKED_TASK_ENTRY];
 };
 

@@ -34,7 +34,7 @@ struct wall_view {
  * suffice; the struct is cache-line aligned because `sig.in_handler` is
  * written on every sample. */
 #define SHAPE_CACHE 256u
-#define HELD_MAX 8u /* mutexes one thread holds at once that are tracked (more: recorded always) */
+#define HELD_MAX    8u /* mutexes one thread holds at once that are tracked (more: recorded always) */
 
 enum { TIMER_NONE = 0, TIMER_POSIX = 1, TIMER_PERF = 2, TIMER_WALL = 3 };
 
@@ -110,7 +110,7 @@ struct priv {
  * general-dynamic model may allocate on first access, i.e. malloc in a
  * signal handler). Two small values are sentinels. */
 #define PRIV_CLAIMING ((struct priv *)1) /* a claim is in progress on this thread */
-#define PRIV_ENDED ((struct priv *)2)    /* thread_end ran: never claim from the handler */
+#define PRIV_ENDED    ((struct priv *)2) /* thread_end ran: never claim from the handler */
 #define PRIV_VALID(p) ((uintptr_t)(p) > 2u)
 
 extern _Thread_local struct priv *ompprof_tls __attribute__((tls_model("initial-exec")));

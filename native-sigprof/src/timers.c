@@ -24,8 +24,8 @@
 #include <unistd.h>
 
 #include "agent_state.h"
-#include "thread_state.h"
 #include "clock.h"
+#include "thread_state.h"
 #include "timers.h"
 #include "wall.h"
 

@@ -2,8 +2,8 @@
 #ifndef OMPPROF_TIMERS_H
 #define OMPPROF_TIMERS_H
 
-#include <stdint.h>
 #include <signal.h>
+#include <stdint.h>
 #include <ucontext.h>
 
 #include "thread_state.h"
@@ -12,6 +12,6 @@ void timer_arm(struct priv *p);
 void timer_disarm(struct priv *p);
 void timer_forget_in_child(void);
 int timer_is_perf_signal(const struct priv *p, const siginfo_t *si); /* signal-safe */
-uint64_t timer_perf_elapsed(struct priv *p);                        /* signal-safe */
+uint64_t timer_perf_elapsed(struct priv *p);                         /* signal-safe */
 
 #endif

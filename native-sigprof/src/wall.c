@@ -43,22 +43,22 @@
 #include <unistd.h>
 
 #include "agent_state.h"
-#include "thread_state.h"
-#include "clock.h"
-#include "record.h"
-#include "handler.h"
-#include "wall.h"
-#include "modules.h"
 #include "capture.h"
+#include "clock.h"
+#include "handler.h"
+#include "modules.h"
+#include "record.h"
+#include "thread_state.h"
+#include "wall.h"
 
 /* si_value of the sampler's signals: a tag in the top 16 bits */
-#define WALL_TAG 0x0f5aull
+#define WALL_TAG       0x0f5aull
 #define WALL_TAG_SHIFT 48
 
 /* The largest sample record but for its stack snapshot. */
-#define SAMPLE_MAX                                                                          \
-  ((uint32_t)(sizeof(struct ompprof_record_header) + sizeof(struct ompprof_sample) +        \
-              OMPPROF_MAX_LEVELS * sizeof(struct ompprof_task_level) +                     \
+#define SAMPLE_MAX                                                                                                     \
+  ((uint32_t)(sizeof(struct ompprof_record_header) + sizeof(struct ompprof_sample) +                                   \
+              OMPPROF_MAX_LEVELS * sizeof(struct ompprof_task_level) +                                                 \
               OMPPROF_MAX_LEVELS * sizeof(struct ompprof_parallel_level)))
 
 /* The sampler's state; one per process, owned by wall_start/wall_stop. */
@@ -252,8 +252,7 @@ static int read_mem(void *dst, uint64_t src, size_t n)
 
 static int work_state(uint32_t state)
 {
-  return state == ompt_state_work_serial || state == ompt_state_work_parallel ||
-         state == ompt_state_work_reduction;
+  return state == ompt_state_work_serial || state == ompt_state_work_parallel || state == ompt_state_work_reduction;
 }
 
 /* A consistent copy of the thread's view, or 0. */
@@ -592,7 +591,8 @@ void wall_stop(void)
     clock_gettime(clock, &cpu);
   pthread_join(sampler.thread, NULL);
   if (ompprof_g.debug)
-    fprintf(stderr, "ompprof agent: wall sampler: %.1f ms CPU, %llu samples from outside, %llu signals, %llu calls"
+    fprintf(stderr,
+            "ompprof agent: wall sampler: %.1f ms CPU, %llu samples from outside, %llu signals, %llu calls"
             " interrupted, %llu restarted\n",
             (double)cpu.tv_sec * 1e3 + (double)cpu.tv_nsec / 1e6,
             (unsigned long long)__atomic_load_n(&ompprof_g.hdr->wall_outside, __ATOMIC_RELAXED),

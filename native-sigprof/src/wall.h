@@ -2,8 +2,8 @@
 #ifndef OMPPROF_WALL_H
 #define OMPPROF_WALL_H
 
-#include <stdint.h>
 #include <signal.h>
+#include <stdint.h>
 #include <ucontext.h>
 
 #include "thread_state.h"
@@ -12,10 +12,10 @@ int wall_start(void);
 void wall_stop(void);
 int wall_register(struct priv *p);
 void wall_unregister(struct priv *p);
-int wall_is_signal(const siginfo_t *si);                                          /* signal-safe */
-uint64_t wall_signal_weight(struct priv *p);                                      /* signal-safe */
-void wall_signal_done(struct priv *p);                                            /* signal-safe */
-void wall_undo_interrupt(ucontext_t *uc);                                         /* signal-safe */
+int wall_is_signal(const siginfo_t *si);                                                     /* signal-safe */
+uint64_t wall_signal_weight(struct priv *p);                                                 /* signal-safe */
+void wall_signal_done(struct priv *p);                                                       /* signal-safe */
+void wall_undo_interrupt(ucontext_t *uc);                                                    /* signal-safe */
 void wall_view_store(struct priv *p, const struct ompprof_sample *s, const uint8_t *levels); /* signal-safe */
 void wall_view_refresh(struct priv *p, int initial);
 

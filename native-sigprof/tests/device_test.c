@@ -22,10 +22,10 @@
 
 #include "check.h"
 
-#define RING (1u << 20)
-#define SLOTS 2u
+#define RING          (1u << 20)
+#define SLOTS         2u
 #define DEVICE_OFFSET 777000000000ull /* the fake device clock runs this far ahead */
-#define TRACED 300u                   /* records the fake device traces (3 batches) */
+#define TRACED        300u            /* records the fake device traces (3 batches) */
 
 /* ---- the fake runtime ---- */
 
@@ -53,8 +53,7 @@ static ompt_interface_fn_t runtime_lookup(const char *name)
   return strcmp(name, "ompt_set_callback") == 0 ? (ompt_interface_fn_t)set_callback : NULL;
 }
 
-static int start_trace(ompt_device_t *d, ompt_callback_buffer_request_t req,
-                       ompt_callback_buffer_complete_t done)
+static int start_trace(ompt_device_t *d, ompt_callback_buffer_request_t req, ompt_callback_buffer_complete_t done)
 {
   (void)d;
   trace_request = req;
@@ -269,7 +268,8 @@ int main(void)
   ompt_data_t tool_data = {0};
   CHECK(tool->initialize(runtime_lookup, 0, &tool_data) == 1, "initialize");
 
-  ompt_callback_device_initialize_t init = (ompt_callback_device_initialize_t)callbacks[ompt_callback_device_initialize];
+  ompt_callback_device_initialize_t init =
+      (ompt_callback_device_initialize_t)callbacks[ompt_callback_device_initialize];
   ompt_callback_device_finalize_t fini = (ompt_callback_device_finalize_t)callbacks[ompt_callback_device_finalize];
   CHECK(init && fini && callbacks[ompt_callback_target_emi] && callbacks[ompt_callback_target_submit_emi] &&
             callbacks[ompt_callback_target_data_op_emi] && callbacks[ompt_callback_device_load],
@@ -308,8 +308,8 @@ int main(void)
   CHECK(s.finalize == 1, "finalize record (%d)", s.finalize);
   CHECK(s.clocks == 3, "clock pairs at initialize, buffer completion and finalize (%u)", s.clocks);
   CHECK(s.other_clock == 0, "no clock pairs for the untraced device (%d)", s.other_clock);
-  CHECK(s.kernels == expect_kernels && s.transfers == expect_transfers,
-        "%u kernels, %u transfers (expected %u, %u)", s.kernels, s.transfers, expect_kernels, expect_transfers);
+  CHECK(s.kernels == expect_kernels && s.transfers == expect_transfers, "%u kernels, %u transfers (expected %u, %u)",
+        s.kernels, s.transfers, expect_kernels, expect_transfers);
   CHECK(s.batches == (s.entries + OMPPROF_MAX_DEVICE_TRACE - 1) / OMPPROF_MAX_DEVICE_TRACE, "%u batches for %u entries",
         s.batches, s.entries);
   CHECK(s.bad_entries == 0, "%u entries differ from what the device traced", s.bad_entries);

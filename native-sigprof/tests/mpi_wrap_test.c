@@ -29,7 +29,8 @@ static void check_call(int k, int call, int peer, uint64_t bytes, uint64_t seq)
   CHECK(e->time_ns > 0 && e->time_ns <= x->time_ns, "call %d: times %llu %llu", k, (unsigned long long)e->time_ns,
         (unsigned long long)x->time_ns);
   CHECK(e->peer == peer, "call %d: peer %d, want %d", k, e->peer, peer);
-  CHECK(e->bytes == bytes, "call %d: bytes %llu, want %llu", k, (unsigned long long)e->bytes, (unsigned long long)bytes);
+  CHECK(e->bytes == bytes, "call %d: bytes %llu, want %llu", k, (unsigned long long)e->bytes,
+        (unsigned long long)bytes);
   CHECK(e->seq == seq, "call %d: seq %llu, want %llu", k, (unsigned long long)e->seq, (unsigned long long)seq);
   if (k > 0)
     CHECK(recs[2 * k - 1].time_ns <= e->time_ns, "call %d starts after the previous one ended", k);

@@ -30,7 +30,10 @@ static void tr_init(struct tring *t, uint64_t size)
   t->r = (struct ring){&t->prod, &t->cons, t->mem, size};
 }
 
-static void tr_free(struct tring *t) { free(t->mem); }
+static void tr_free(struct tring *t)
+{
+  free(t->mem);
+}
 
 static int guard_intact(const struct tring *t)
 {
@@ -141,11 +144,10 @@ static void test_wrap_pad(void)
   }
   CHECK(put(&t, 32, 4), "record after wrap");
   const struct ompprof_record_header *pad = (const void *)(t.mem + 240);
-  CHECK(pad->type == OMPPROF_REC_PAD && pad->size == 16 && pad->version == OMPPROF_REC_VERSION,
-        "pad type %u size %u", pad->type, pad->size);
+  CHECK(pad->type == OMPPROF_REC_PAD && pad->size == 16 && pad->version == OMPPROF_REC_VERSION, "pad type %u size %u",
+        pad->type, pad->size);
   CHECK(t.prod.write_pos == 240 + 16 + 32, "write_pos %llu", (unsigned long long)t.prod.write_pos);
-  CHECK(((const struct ompprof_record_header *)(const void *)t.mem)->thread_seq == 4,
-        "record must start at offset 0");
+  CHECK(((const struct ompprof_record_header *)(const void *)t.mem)->thread_seq == 4, "record must start at offset 0");
   CHECK(tr_read(&t, out) == 32 && payload_ok(out, 32, 4), "read after wrap");
   CHECK(t.prod.records == 4, "pads are not records: %llu", (unsigned long long)t.prod.records);
 
@@ -158,8 +160,7 @@ static void test_wrap_pad(void)
   CHECK(t.prod.write_pos == 248, "at 248");
   CHECK(put(&t, 24, 3), "record after 8-byte pad");
   pad = (const void *)(t.mem + 248);
-  CHECK(pad->type == OMPPROF_REC_PAD && pad->size == 8, "8-byte pad: type %u size %u",
-        pad->type, pad->size);
+  CHECK(pad->type == OMPPROF_REC_PAD && pad->size == 8, "8-byte pad: type %u size %u", pad->type, pad->size);
   CHECK(guard_intact(&t), "an 8-byte pad must not write a full header past the end");
   CHECK(tr_read(&t, out) == 24 && payload_ok(out, 24, 3), "read after 8-byte pad");
   tr_free(&t);
@@ -194,7 +195,7 @@ static void test_full_drop(void)
   CHECK(put(&t, 200, 1), "setup");
   while (tr_read(&t, out) > 0) {
   }
-  CHECK(put(&t, 48, 2), "48 at 200");  /* write 248, read 200: 208 free, 8-byte tail */
+  CHECK(put(&t, 48, 2), "48 at 200"); /* write 248, read 200: 208 free, 8-byte tail */
   CHECK(!put(&t, 208, 3), "208 + 8 pad > 208 free: must drop");
   CHECK(t.prod.write_pos == 248, "no pad written for a dropped record");
   CHECK(put(&t, 200, 4), "200 + 8 pad == 208 free: fits");
@@ -257,8 +258,7 @@ static void test_random(void)
         }
         if (got == 0)
           break;
-        if (head == tail || (uint32_t)got != fifo_size[head] ||
-            !payload_ok(out, (uint32_t)got, fifo_seq[head]))
+        if (head == tail || (uint32_t)got != fifo_size[head] || !payload_ok(out, (uint32_t)got, fifo_seq[head]))
           bad++;
         head++;
       }
@@ -266,8 +266,7 @@ static void test_random(void)
   }
   int got;
   while ((got = tr_read(&t, out)) > 0) {
-    if (head == tail || (uint32_t)got != fifo_size[head] ||
-        !payload_ok(out, (uint32_t)got, fifo_seq[head]))
+    if (head == tail || (uint32_t)got != fifo_size[head] || !payload_ok(out, (uint32_t)got, fifo_seq[head]))
       bad++;
     head++;
   }
@@ -275,8 +274,8 @@ static void test_random(void)
   CHECK(bad == 0, "%u bad records", bad);
   CHECK(head == tail, "read %u of %u written", head, tail);
   CHECK(t.prod.records == writes && t.prod.records + t.prod.dropped == attempts,
-        "records %llu dropped %llu attempts %u", (unsigned long long)t.prod.records,
-        (unsigned long long)t.prod.dropped, attempts);
+        "records %llu dropped %llu attempts %u", (unsigned long long)t.prod.records, (unsigned long long)t.prod.dropped,
+        attempts);
   CHECK(t.prod.dropped > 0 && t.pads > 0, "the mix should exercise drops (%llu) and pads (%llu)",
         (unsigned long long)t.prod.dropped, (unsigned long long)t.pads);
   CHECK(guard_intact(&t), "wrote past the ring");

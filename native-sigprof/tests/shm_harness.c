@@ -27,7 +27,7 @@
 #include "ompprof_wire.h"
 
 #define SAMPLE_RING (1u << 20)
-#define EVENT_RING (1u << 20)
+#define EVENT_RING  (1u << 20)
 #define STACK_BYTES 16384u
 
 struct rec {
@@ -80,8 +80,8 @@ static void capture_module(const uint8_t *r)
   int fd = open(p, O_RDONLY | O_CLOEXEC);
   struct stat st;
   char magic[4] = {0};
-  if (fd >= 0 && fstat(fd, &st) == 0 && (uint64_t)st.st_ino == m->ino &&
-      (uint64_t)st.st_dev == m->dev && read(fd, magic, 4) == 4 && !memcmp(magic, "\177ELF", 4))
+  if (fd >= 0 && fstat(fd, &st) == 0 && (uint64_t)st.st_ino == m->ino && (uint64_t)st.st_dev == m->dev &&
+      read(fd, magic, 4) == 4 && !memcmp(magic, "\177ELF", 4))
     modules_opened++;
   else
     modules_open_failed++;
@@ -90,19 +90,18 @@ static void capture_module(const uint8_t *r)
   __atomic_add_fetch(&H->modules_captured, 1, __ATOMIC_RELEASE);
 }
 
-static void drain_ring(uint32_t slot, struct ompprof_ring_prod *prod,
-                       struct ompprof_ring_cons *cons, uint8_t *data, uint64_t size)
+static void drain_ring(uint32_t slot, struct ompprof_ring_prod *prod, struct ompprof_ring_cons *cons, uint8_t *data,
+                       uint64_t size)
 {
   uint64_t w = __atomic_load_n(&prod->write_pos, __ATOMIC_ACQUIRE);
   uint64_t r = cons->read_pos;
   while (r < w) {
     uint64_t off = r & (size - 1);
     const struct ompprof_record_header *h = (const void *)(data + off);
-    if (h->size < 8 || h->size % 8 || off + h->size > size || r + h->size > w ||
-        h->version != OMPPROF_REC_VERSION || (h->type != OMPPROF_REC_PAD && h->size < 16) ||
-        h->type > OMPPROF_REC_TASK_BATCH_PACKED) {
-      fail("slot %u: malformed record at position %" PRIu64 " (size %u type %u version %u)", slot,
-           r, h->size, h->type, h->version);
+    if (h->size < 8 || h->size % 8 || off + h->size > size || r + h->size > w || h->version != OMPPROF_REC_VERSION ||
+        (h->type != OMPPROF_REC_PAD && h->size < 16) || h->type > OMPPROF_REC_TASK_BATCH_PACKED) {
+      fail("slot %u: malformed record at position %" PRIu64 " (size %u type %u version %u)", slot, r, h->size, h->type,
+           h->version);
       ring_errors++;
       r = w; /* give up on this ring */
       break;
@@ -125,8 +124,7 @@ static void drain_ring(uint32_t slot, struct ompprof_ring_prod *prod,
 
 static void drain_all(void)
 {
-  if (!unlinked && !keep_file &&
-      __atomic_load_n(&H->agent_state, __ATOMIC_ACQUIRE) >= OMPPROF_AGENT_MAPPED) {
+  if (!unlinked && !keep_file && __atomic_load_n(&H->agent_state, __ATOMIC_ACQUIRE) >= OMPPROF_AGENT_MAPPED) {
     unlink(shm_path); /* as the JVM does once the agent has the mapping */
     unlinked = 1;
   }
@@ -174,23 +172,40 @@ struct thread_info {
 static const char *state_name(uint32_t s)
 {
   switch (s) {
-  case 0x000: return "work_serial";
-  case 0x001: return "work_parallel";
-  case 0x002: return "work_reduction";
-  case 0x011: return "wait_barrier_implicit_parallel";
-  case 0x012: return "wait_barrier_implicit_workshare";
-  case 0x013: return "wait_barrier_implicit";
-  case 0x014: return "wait_barrier_explicit";
-  case 0x015: return "wait_barrier_implementation";
-  case 0x020: return "wait_taskwait";
-  case 0x021: return "wait_taskgroup";
-  case 0x041: return "wait_lock";
-  case 0x042: return "wait_critical";
-  case 0x043: return "wait_atomic";
-  case 0x100: return "idle";
-  case 0x101: return "overhead";
-  case 0x102: return "undefined";
-  default: return "other";
+  case 0x000:
+    return "work_serial";
+  case 0x001:
+    return "work_parallel";
+  case 0x002:
+    return "work_reduction";
+  case 0x011:
+    return "wait_barrier_implicit_parallel";
+  case 0x012:
+    return "wait_barrier_implicit_workshare";
+  case 0x013:
+    return "wait_barrier_implicit";
+  case 0x014:
+    return "wait_barrier_explicit";
+  case 0x015:
+    return "wait_barrier_implementation";
+  case 0x020:
+    return "wait_taskwait";
+  case 0x021:
+    return "wait_taskgroup";
+  case 0x041:
+    return "wait_lock";
+  case 0x042:
+    return "wait_critical";
+  case 0x043:
+    return "wait_atomic";
+  case 0x100:
+    return "idle";
+  case 0x101:
+    return "overhead";
+  case 0x102:
+    return "undefined";
+  default:
+    return "other";
   }
 }
 
@@ -253,8 +268,7 @@ static int analyze(int expect_threads, uint32_t mode, uint32_t rate, int status,
     if (h->type == OMPPROF_REC_THREAD_BEGIN) {
       const struct ompprof_thread_begin *b = (const void *)(h + 1);
       if (nth < 64)
-        th[nth++] = (struct thread_info){h->thread_seq, b->os_tid, b->thread_type,
-                                         b->stack_lo, b->stack_hi, 0, 0, 0};
+        th[nth++] = (struct thread_info){h->thread_seq, b->os_tid, b->thread_type, b->stack_lo, b->stack_hi, 0, 0, 0};
       if (!b->stack_hi || b->stack_lo >= b->stack_hi)
         fail("thread %u: no stack bounds", h->thread_seq);
     } else if (h->type == OMPPROF_REC_MODULE) {
@@ -264,8 +278,7 @@ static int analyze(int expect_threads, uint32_t mode, uint32_t rate, int status,
       uint32_t n = m->path_len < 4096 ? m->path_len : 4096;
       memcpy(buf, path, n);
       buf[n] = 0;
-      uint64_t want = 16 + sizeof *m + m->segment_count * sizeof(struct ompprof_segment) +
-                      m->path_len + m->image_len;
+      uint64_t want = 16 + sizeof *m + m->segment_count * sizeof(struct ompprof_segment) + m->path_len + m->image_len;
       if (h->size != ((want + 7) & ~7ull))
         fail("module %s: record size %u, expected %" PRIu64, buf, h->size, (want + 7) & ~7ull);
       if (m->flags & OMPPROF_MOD_FD_HELD)
@@ -278,8 +291,7 @@ static int analyze(int expect_threads, uint32_t mode, uint32_t rate, int status,
         have_libomp = 1;
       if (strstr(buf, "libc.so") && (m->flags & OMPPROF_MOD_FD_HELD) && m->build_id_len)
         have_libc = 1;
-      if ((m->flags & OMPPROF_MOD_VDSO) && m->image_len >= 4 &&
-          !memcmp(path + m->path_len, "\177ELF", 4))
+      if ((m->flags & OMPPROF_MOD_VDSO) && m->image_len >= 4 && !memcmp(path + m->path_len, "\177ELF", 4))
         have_vdso = 1;
       if (m->flags & OMPPROF_MOD_AGENT) {
         have_agent = 1;
@@ -326,7 +338,8 @@ static int analyze(int expect_threads, uint32_t mode, uint32_t rate, int status,
       const struct ompprof_frame *f = (const void *)(b + 1);
       uint64_t first = b->ctx.frame_count ? f[0].pc : b->ctx.rip;
       if (b->parallel_id && (b->ctx.stack_len || b->ctx.frame_count) && first >= agent_lo && first < agent_hi &&
-          h->size == 16 + sizeof *b + b->ctx.frame_count * sizeof(struct ompprof_frame) + ((b->ctx.stack_len + 7) & ~7u))
+          h->size ==
+              16 + sizeof *b + b->ctx.frame_count * sizeof(struct ompprof_frame) + ((b->ctx.stack_len + 7) & ~7u))
         pb_ok++;
     }
     if (h->type != OMPPROF_REC_SAMPLE)
@@ -386,15 +399,14 @@ static int analyze(int expect_threads, uint32_t mode, uint32_t rate, int status,
          samples ? (double)frames_total / (double)samples : 0.0);
   printf("records: %zu (%" PRIu64 " samples, %" PRIu64 " with a stack snapshot of %" PRIu64
          " bytes on average, %" PRIu64 " truncated), slots freed %d\n",
-         nrecs, samples, with_stack, with_stack ? stack_bytes_total / with_stack : 0, truncated,
-         slots_freed);
+         nrecs, samples, with_stack, with_stack ? stack_bytes_total / with_stack : 0, truncated, slots_freed);
   printf("events:");
-  static const char *names[] = {"pad", "sample", "thread_begin", "thread_end", "parallel_begin",
-                                "parallel_end", "implicit_task", "task_create", "task_schedule",
-                                "sync_region", "mutex", "control_tool", "module", "module_unload",
-                                "agent_info", "agent_end", "work", "masked", "task_batch", "device",
-                                "target", "target_submit", "target_data_op", "device_trace",
-                                "device_clock", "task_batch_packed"};
+  static const char *names[] = {
+      "pad",           "sample",           "thread_begin",  "thread_end",    "parallel_begin", "parallel_end",
+      "implicit_task", "task_create",      "task_schedule", "sync_region",   "mutex",          "control_tool",
+      "module",        "module_unload",    "agent_info",    "agent_end",     "work",           "masked",
+      "task_batch",    "device",           "target",        "target_submit", "target_data_op", "device_trace",
+      "device_clock",  "task_batch_packed"};
   for (int k = 2; k <= OMPPROF_REC_TASK_BATCH_PACKED; k++)
     if (count[k])
       printf(" %s=%" PRIu64, names[k], count[k]);
@@ -404,8 +416,8 @@ static int analyze(int expect_threads, uint32_t mode, uint32_t rate, int status,
       printf(" %s=%" PRIu64, state_name((uint32_t)k), state_count[k]);
   printf("\nthreads:");
   for (int k = 0; k < nth; k++)
-    printf(" #%u(tid %u, type %u, %" PRIu64 " samples weighing %.0f ms)", th[k].seq, th[k].os_tid,
-           th[k].type, th[k].samples, (double)th[k].weight_ns / 1e6);
+    printf(" #%u(tid %u, type %u, %" PRIu64 " samples weighing %.0f ms)", th[k].seq, th[k].os_tid, th[k].type,
+           th[k].samples, (double)th[k].weight_ns / 1e6);
   printf("\n");
   if (mode == OMPPROF_MODE_CPU)
     printf("cpu clock: %" PRIu64 " samples from perf events\n", perf_samples);
@@ -424,33 +436,27 @@ static int analyze(int expect_threads, uint32_t mode, uint32_t rate, int status,
     uint64_t in_slot = 0;
     for (size_t k = 0; k < nrecs; k++)
       if (recs[k].slot == i &&
-          ((const struct ompprof_record_header *)(const void *)recs[k].bytes)->type ==
-              OMPPROF_REC_SAMPLE)
+          ((const struct ompprof_record_header *)(const void *)recs[k].bytes)->type == OMPPROF_REC_SAMPLE)
         in_slot++;
-    if (in_slot != s->sample_prod.records ||
-        s->handler_calls != s->sample_prod.records + s->sample_prod.dropped)
-      fail("slot %u: %" PRIu64 " samples drained, %" PRIu64 " committed, %" PRIu64
-           " dropped, %" PRIu64 " handler calls",
+    if (in_slot != s->sample_prod.records || s->handler_calls != s->sample_prod.records + s->sample_prod.dropped)
+      fail("slot %u: %" PRIu64 " samples drained, %" PRIu64 " committed, %" PRIu64 " dropped, %" PRIu64
+           " handler calls",
            i, in_slot, s->sample_prod.records, s->sample_prod.dropped, s->handler_calls);
     if (s->sample_prod.dropped || s->event_prod.dropped)
-      fail("slot %u dropped %" PRIu64 " samples, %" PRIu64 " events", i, s->sample_prod.dropped,
-           s->event_prod.dropped);
+      fail("slot %u dropped %" PRIu64 " samples, %" PRIu64 " events", i, s->sample_prod.dropped, s->event_prod.dropped);
   }
   uint64_t acc = 0, median = 0;
   for (uint32_t b = 0; b < OMPPROF_HIST_BUCKETS; b++) {
     acc += hist[b];
     if (acc * 2 >= calls) {
-      median = b < OMPPROF_HIST_LINEAR ? (b + 1) * OMPPROF_HIST_LINEAR_NS
-                                       : (4096ull << (b - OMPPROF_HIST_LINEAR + 1));
+      median = b < OMPPROF_HIST_LINEAR ? (b + 1) * OMPPROF_HIST_LINEAR_NS : (4096ull << (b - OMPPROF_HIST_LINEAR + 1));
       break;
     }
   }
-  printf("handler: %" PRIu64 " calls, mean %.0f ns, median <= %" PRIu64
-         " ns; disabled signals %" PRIu64 "; modules announced %" PRIu64 ", captured %" PRIu64
-         " (%d opened through /proc)\n",
-         calls, calls ? (double)ns / (double)calls : 0.0, median,
-         (uint64_t)H->disabled_signals, (uint64_t)H->modules_announced,
-         (uint64_t)H->modules_captured, modules_opened);
+  printf("handler: %" PRIu64 " calls, mean %.0f ns, median <= %" PRIu64 " ns; disabled signals %" PRIu64
+         "; modules announced %" PRIu64 ", captured %" PRIu64 " (%d opened through /proc)\n",
+         calls, calls ? (double)ns / (double)calls : 0.0, median, (uint64_t)H->disabled_signals,
+         (uint64_t)H->modules_announced, (uint64_t)H->modules_captured, modules_opened);
 
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
     fail("program exit status 0x%x", status);
@@ -465,14 +471,12 @@ static int analyze(int expect_threads, uint32_t mode, uint32_t rate, int status,
   if (ring_errors)
     fail("%d malformed rings", ring_errors);
   if (count[OMPPROF_REC_AGENT_INFO] != 1 || count[OMPPROF_REC_AGENT_END] != 1)
-    fail("AGENT_INFO x%" PRIu64 ", AGENT_END x%" PRIu64, count[OMPPROF_REC_AGENT_INFO],
-         count[OMPPROF_REC_AGENT_END]);
+    fail("AGENT_INFO x%" PRIu64 ", AGENT_END x%" PRIu64, count[OMPPROF_REC_AGENT_INFO], count[OMPPROF_REC_AGENT_END]);
   if (agent_end_timers_failed)
     fail("%" PRIu64 " timers failed", agent_end_timers_failed);
   /* fork and exec children ran OpenMP too: none of their threads may appear */
   if (nth != expect_threads || agent_end_threads != (uint64_t)expect_threads)
-    fail("%d THREAD_BEGINs, %" PRIu64 " threads seen, expected %d", nth, agent_end_threads,
-         expect_threads);
+    fail("%d THREAD_BEGINs, %" PRIu64 " threads seen, expected %d", nth, agent_end_threads, expect_threads);
   for (int k = 0; k < nth; k++) {
     if (th[k].samples == 0)
       fail("thread %u has no samples", th[k].seq);
@@ -503,18 +507,14 @@ static int analyze(int expect_threads, uint32_t mode, uint32_t rate, int status,
    * kernel tick, a few dozen per thread here, and may all land in work */
   if (!state_count[0x001])
     fail("expected work_parallel samples");
-  if (mode == OMPPROF_MODE_WALL &&
-      !(state_count[0x014] + state_count[0x011] + state_count[0x100]))
+  if (mode == OMPPROF_MODE_WALL && !(state_count[0x014] + state_count[0x011] + state_count[0x100]))
     fail("expected barrier or idle waits in wall-clock mode");
   if (!have_main || !have_libomp || !have_libc || !have_vdso || !have_agent)
-    fail("modules: main %d libomp %d libc %d vdso %d agent %d", have_main, have_libomp, have_libc,
-         have_vdso, have_agent);
-  if (fd_held != H->modules_announced || H->modules_captured != H->modules_announced ||
-      modules_open_failed)
-    fail("module handshake: %" PRIu64 " held, %" PRIu64 " announced, %" PRIu64
-         " captured, %d could not be opened",
-         fd_held, (uint64_t)H->modules_announced, (uint64_t)H->modules_captured,
-         modules_open_failed);
+    fail("modules: main %d libomp %d libc %d vdso %d agent %d", have_main, have_libomp, have_libc, have_vdso,
+         have_agent);
+  if (fd_held != H->modules_announced || H->modules_captured != H->modules_announced || modules_open_failed)
+    fail("module handshake: %" PRIu64 " held, %" PRIu64 " announced, %" PRIu64 " captured, %d could not be opened",
+         fd_held, (uint64_t)H->modules_announced, (uint64_t)H->modules_captured, modules_open_failed);
   return failures;
 }
 

@@ -147,7 +147,7 @@ int main(int argc, char **argv)
     fprintf(stderr, "smoke_omp: children failed (%d, %d)\n", st1, st2);
     return 1;
   }
-  printf("smoke_omp: %d threads, sum %llu, %.0f ms\n", omp_get_max_threads(),
-         (unsigned long long)(sum & 0xffff), (now_s() - t0) * 1e3);
+  printf("smoke_omp: %d threads, sum %llu, %.0f ms\n", omp_get_max_threads(), (unsigned long long)(sum & 0xffff),
+         (now_s() - t0) * 1e3);
   return 0;
 }

@@ -61,8 +61,8 @@ static int unpack(const struct task_pack *b, struct entry *out)
 
 static void known_vector(void)
 {
-  static const uint8_t want[] = {0x0f, 0x0e, 0xaa, 0xaa, 0, 0, 0, 0, 0, 0, 0x17, 0x00, 0xbb, 0xbb, 0, 0, 0, 0, 0, 0,
-                                 0x09, 0x00, 0xa8, 0x0c, 0x03, 0x0a, 0x00};
+  static const uint8_t want[] = {0x0f, 0x0e, 0xaa, 0xaa, 0, 0, 0,    0,    0,    0,    0x17, 0x00, 0xbb, 0xbb,
+                                 0,    0,    0,    0,    0, 0, 0x09, 0x00, 0xa8, 0x0c, 0x03, 0x0a, 0x00};
   struct task_pack b;
   task_pack_reset(&b);
   CHECK(task_pack_add(&b, 100, 7, 0xaaaa), "first");
@@ -82,11 +82,12 @@ static void limits(void)
     CHECK(task_pack_add(&b, 10 + i, 1, 2), "entry %u", i);
   CHECK(!task_pack_add(&b, 1000, 1, 2) && b.count == OMPPROF_MAX_TASK_BATCH, "a full batch refuses");
   task_pack_reset(&b);
-  CHECK(task_pack_add(&b, 50, 1, 2) && !task_pack_add(&b, 50, 1, 2) && !task_pack_add(&b, 49, 1, 2),
-        "ids must grow");
-  CHECK(!task_pack_add(&b, 50 + (1ull << 61), 1, 2) && b.count == 1 && b.len == 10, "a refusal leaves the batch as it was");
+  CHECK(task_pack_add(&b, 50, 1, 2) && !task_pack_add(&b, 50, 1, 2) && !task_pack_add(&b, 49, 1, 2), "ids must grow");
+  CHECK(!task_pack_add(&b, 50 + (1ull << 61), 1, 2) && b.count == 1 && b.len == 10,
+        "a refusal leaves the batch as it was");
   task_pack_reset(&b);
-  CHECK(task_pack_add(&b, 0, 0, 0) && task_pack_add(&b, UINT64_MAX / 8, UINT64_MAX, UINT64_MAX), "any first id, big steps");
+  CHECK(task_pack_add(&b, 0, 0, 0) && task_pack_add(&b, UINT64_MAX / 8, UINT64_MAX, UINT64_MAX),
+        "any first id, big steps");
   /* the worst entry: a 10-byte step, a 10-byte parent jump, a new shape */
   task_pack_reset(&b);
   task_pack_add(&b, 1, 0, 0);
@@ -94,7 +95,8 @@ static void limits(void)
   CHECK(task_pack_add(&b, 1 + (1ull << 61) - 1, 1ull << 63, 0x1234), "worst entry");
   CHECK(b.len - before <= OMPPROF_MAX_PACKED_TASK_ENTRY, "%u bytes", b.len - before);
   struct entry e[2];
-  CHECK(unpack(&b, e) == 2 && e[1].task == (1ull << 61) && e[1].parent == 1ull << 63 && e[1].shape == 0x1234, "worst decodes");
+  CHECK(unpack(&b, e) == 2 && e[1].task == (1ull << 61) && e[1].parent == 1ull << 63 && e[1].shape == 0x1234,
+        "worst decodes");
 }
 
 /* Random creations in the forms programs make: small steps, shared parents, a few shapes. */

@@ -1,16 +1,14 @@
 package org.ompprof.blame;
 
-import org.ompprof.sampler.omp.WaitClass;
-
 import java.util.ArrayList;
 import java.util.List;
-
 import org.eclipse.collections.api.set.primitive.IntSet;
 import org.eclipse.collections.impl.list.mutable.primitive.IntArrayList;
 import org.eclipse.collections.impl.map.mutable.primitive.IntLongHashMap;
 import org.eclipse.collections.impl.map.mutable.primitive.LongLongHashMap;
 import org.eclipse.collections.impl.map.mutable.primitive.LongObjectHashMap;
 import org.eclipse.collections.impl.set.mutable.primitive.IntHashSet;
+import org.ompprof.sampler.omp.WaitClass;
 
 /**
  * Charges every waiting sample to the contexts that made it wait (see the package
@@ -22,6 +20,7 @@ public final class BlameCalculator {
     private static final int WINDOW_WEIGHTS = 2;
     /** How far idle waiting passes on along waiting threads: one level per nesting level of teams. */
     private static final int PASS_ON = 4;
+
     private static final int KINDS = BlameKind.values().length;
 
     private final MutexHolds holds;
@@ -32,14 +31,17 @@ public final class BlameCalculator {
     private final long[] latency = new long[KINDS];
     /** Region latency charges, by the waiter's own context. */
     private final LongLongHashMap latencySums = new LongLongHashMap();
+
     private final long[] outsideHold = new long[KINDS];
     private final IntArrayList blamees = new IntArrayList();
     /** The threads already asked for one waiting sample: each at most once, however waiting passes on. */
     private final IntHashSet asked = new IntHashSet();
+
     private final LongLongHashMap waitedByMutex = new LongLongHashMap();
     private final LongObjectHashMap<IntLongHashMap> blameByMutex = new LongObjectHashMap<>();
     /** The samples being charged and what is derived from them: one window of the run, or all of it. */
     private SampleTable s;
+
     private int[] initialThreads;
     private int[] allThreads;
     /** Region to the thread indices that have samples in it. */
@@ -82,7 +84,9 @@ public final class BlameCalculator {
     private void indexTeams() {
         LongObjectHashMap<IntHashSet> members = new LongObjectHashMap<>();
         for (int k = 0; k < s.threads.length; k++) {
-            for (int i = s.from[k]; i < s.to[k]; i++) if (s.region[i] != 0) members.getIfAbsentPut(s.region[i], IntHashSet::new).add(k);
+            for (int i = s.from[k]; i < s.to[k]; i++)
+                if (s.region[i] != 0)
+                    members.getIfAbsentPut(s.region[i], IntHashSet::new).add(k);
         }
         teams = new LongObjectHashMap<>();
         members.forEachKeyValue((region, set) -> teams.put(region, set.toSortedArray()));
@@ -95,7 +99,7 @@ public final class BlameCalculator {
             case IDLE -> undirected(i, BlameKind.IDLE, initialThreads, w, PASS_ON);
             case BARRIER -> undirected(i, BlameKind.BARRIER, team(s.region[i], s.threadIndex(s.thread[i])), w, 0);
             case MUTEX -> directed(i, w);
-            default -> { }
+            default -> {}
         }
     }
 
@@ -144,7 +148,10 @@ public final class BlameCalculator {
         }
     }
 
-    /** Thread k's sample covering waiting sample i's moment if it works then; a k waiting at another region's barrier passes the waiting on. */
+    /**
+     * Thread k's sample covering waiting sample i's moment if it works then; a k waiting at another region's barrier
+     * passes the waiting on.
+     */
     private void addCoveringCause(int k, int i, int passOn) {
         int j = s.covering(k, s.time[i]);
         if (j < 0) return;
@@ -278,7 +285,13 @@ public final class BlameCalculator {
                 i++;
             }
         }
-        return new Charges(new Charges.Sums(node, thread, kind, value, isLatency), waited, unattributed, latency, outsideHold, mutexes());
+        return new Charges(
+                new Charges.Sums(node, thread, kind, value, isLatency),
+                waited,
+                unattributed,
+                latency,
+                outsideHold,
+                mutexes());
     }
 
     /** Each mutex waited for, with the context most of its waiting went to. */

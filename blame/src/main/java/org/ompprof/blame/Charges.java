@@ -59,7 +59,10 @@ public final class Charges {
         return value.length;
     }
 
-    /** The blamed context, or {@link #UNATTRIBUTED}; for a {@link #isRegionLatency region latency} sum, the waiter's context. */
+    /**
+     * The blamed context, or {@link #UNATTRIBUTED}; for a {@link #isRegionLatency region latency} sum, the waiter's
+     * context.
+     */
     public int node(int i) {
         return node[i];
     }
@@ -105,7 +108,9 @@ public final class Charges {
         return latency[k.ordinal()];
     }
 
-    /** Mutex waiting charged to the holder's context nearest its release, because the hold had no sample of the holder. */
+    /**
+     * Mutex waiting charged to the holder's context nearest its release, because the hold had no sample of the holder.
+     */
     public long outsideHoldNs(BlameKind k) {
         return outsideHold[k.ordinal()];
     }
@@ -113,6 +118,7 @@ public final class Charges {
     @Override
     public String toString() {
         return "Charges[waited " + Arrays.toString(waited) + ", charged " + Arrays.toString(charged) + ", unattributed "
-                + Arrays.toString(unattributed) + ", region latency " + Arrays.toString(latency) + ", " + value.length + " sums]";
+                + Arrays.toString(unattributed) + ", region latency " + Arrays.toString(latency) + ", " + value.length
+                + " sums]";
     }
 }

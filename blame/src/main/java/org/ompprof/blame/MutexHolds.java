@@ -1,7 +1,6 @@
 package org.ompprof.blame;
 
 import java.util.Arrays;
-
 import org.eclipse.collections.impl.list.mutable.primitive.LongArrayList;
 import org.eclipse.collections.impl.map.mutable.primitive.IntLongHashMap;
 import org.eclipse.collections.impl.map.mutable.primitive.IntObjectHashMap;
@@ -14,12 +13,16 @@ import org.eclipse.collections.impl.map.mutable.primitive.LongObjectHashMap;
 public final class MutexHolds {
     /** One wait id's holds, sorted by start: start, end, thread interleaved. */
     private final LongObjectHashMap<long[]> holds;
+
     private final LongObjectHashMap<BlameKind> kinds;
 
-    /** Per thread: its waits [acquire, acquired) with the wait id the events name, start, end, id interleaved, by start. */
+    /**
+     * Per thread: its waits [acquire, acquired) with the wait id the events name, start, end, id interleaved, by start.
+     */
     private final IntObjectHashMap<long[]> waits;
 
-    private MutexHolds(LongObjectHashMap<long[]> holds, LongObjectHashMap<BlameKind> kinds, IntObjectHashMap<long[]> waits) {
+    private MutexHolds(
+            LongObjectHashMap<long[]> holds, LongObjectHashMap<BlameKind> kinds, IntObjectHashMap<long[]> waits) {
         this.holds = holds;
         this.kinds = kinds;
         this.waits = waits;
@@ -60,7 +63,9 @@ public final class MutexHolds {
             if (h[3 * mid] <= t) lo = mid + 1;
             else hi = mid;
         }
-        for (int i = lo - 1; i >= 0 && i >= lo - 8; i--) { // holds of one mutex do not overlap; look back a little for safety
+        for (int i = lo - 1;
+                i >= 0 && i >= lo - 8;
+                i--) { // holds of one mutex do not overlap; look back a little for safety
             if (h[3 * i + 1] > t && h[3 * i + 2] != waiter) return new Hold((int) h[3 * i + 2], h[3 * i], h[3 * i + 1]);
         }
         Hold last = null;
@@ -93,6 +98,7 @@ public final class MutexHolds {
 
         /** Per thread: when it began to wait for which mutex. */
         private final IntObjectHashMap<long[]> waiting = new IntObjectHashMap<>();
+
         private final IntObjectHashMap<LongArrayList> waits = new IntObjectHashMap<>();
 
         /** The thread started to wait for (acquire) the mutex; its kind is taken from here. */
@@ -105,7 +111,8 @@ public final class MutexHolds {
         public Builder acquired(int thread, long waitId, long timeNs) {
             open.getIfAbsentPut(waitId, IntLongHashMap::new).put(thread, timeNs);
             long[] w = waiting.remove(thread);
-            if (w != null && w[0] == waitId) waits.getIfAbsentPut(thread, LongArrayList::new).addAll(w[1], timeNs, waitId);
+            if (w != null && w[0] == waitId)
+                waits.getIfAbsentPut(thread, LongArrayList::new).addAll(w[1], timeNs, waitId);
             return this;
         }
 

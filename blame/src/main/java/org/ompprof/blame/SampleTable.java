@@ -1,10 +1,8 @@
 package org.ompprof.blame;
 
-import org.ompprof.sampler.omp.WaitClass;
-
 import java.util.Arrays;
-
 import org.eclipse.collections.impl.map.mutable.primitive.IntIntHashMap;
+import org.ompprof.sampler.omp.WaitClass;
 
 /**
  * The samples blame looks at, as columns, grouped by thread and in time order within each
@@ -23,11 +21,13 @@ public final class SampleTable {
     final int[] node;
     /** Per distinct thread, in ascending thread order: its samples are [from, to). */
     final int[] threads;
+
     final int[] from;
     final int[] to;
     private final IntIntHashMap threadIndex = new IntIntHashMap();
 
-    private SampleTable(int[] thread, long[] time, long[] weight, byte[] cls, long[] waitId, long[] region, int[] node) {
+    private SampleTable(
+            int[] thread, long[] time, long[] weight, byte[] cls, long[] waitId, long[] region, int[] node) {
         this.thread = thread;
         this.time = time;
         this.weight = weight;
@@ -130,7 +130,9 @@ public final class SampleTable {
         }
     }
 
-    /** The sample of thread index {@code k} within [start, end) nearest in time to {@code t}, -1 if it has none there. */
+    /**
+     * The sample of thread index {@code k} within [start, end) nearest in time to {@code t}, -1 if it has none there.
+     */
     int nearestWithin(int k, long t, long start, long end) {
         int first = firstAtOrAfter(k, start), last = firstAtOrAfter(k, end) - 1;
         if (first > last) return -1;
@@ -155,7 +157,14 @@ public final class SampleTable {
          * @param region the innermost parallel region (any id that is equal for the same region), 0 if none
          * @param node the sample's context, in the caller's numbering (a tree node)
          */
-        public Builder add(int threadSeq, long timeNs, long weightNs, WaitClass c, long waitIdentifier, long regionId, int contextNode) {
+        public Builder add(
+                int threadSeq,
+                long timeNs,
+                long weightNs,
+                WaitClass c,
+                long waitIdentifier,
+                long regionId,
+                int contextNode) {
             if (weightNs < 0) throw new IllegalArgumentException("negative weight " + weightNs);
             if (n == time.length) grow();
             thread[n] = threadSeq;
@@ -172,7 +181,14 @@ public final class SampleTable {
         /** Appends all of {@code other}'s samples. */
         public Builder addAll(Builder other) {
             for (int i = 0; i < other.n; i++) {
-                add(other.thread[i], other.time[i], other.weight[i], WaitClass.ofOrdinal(other.cls[i]), other.waitId[i], other.region[i], other.node[i]);
+                add(
+                        other.thread[i],
+                        other.time[i],
+                        other.weight[i],
+                        WaitClass.ofOrdinal(other.cls[i]),
+                        other.waitId[i],
+                        other.region[i],
+                        other.node[i]);
             }
             return this;
         }
@@ -194,8 +210,14 @@ public final class SampleTable {
 
         public SampleTable build() {
             int[] order = order();
-            return new SampleTable(pick(thread, order), pick(time, order), pick(weight, order), pick(cls, order), pick(waitId, order),
-                    pick(region, order), pick(node, order));
+            return new SampleTable(
+                    pick(thread, order),
+                    pick(time, order),
+                    pick(weight, order),
+                    pick(cls, order),
+                    pick(waitId, order),
+                    pick(region, order),
+                    pick(node, order));
         }
 
         /**

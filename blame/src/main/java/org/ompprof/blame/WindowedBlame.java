@@ -1,11 +1,9 @@
 package org.ompprof.blame;
 
-import org.ompprof.sampler.omp.WaitClass;
-
 import java.util.ArrayList;
 import java.util.List;
-
 import org.eclipse.collections.api.set.primitive.IntSet;
+import org.ompprof.sampler.omp.WaitClass;
 
 /**
  * Blame for a run of any length in bounded memory: samples come in time order (all threads
@@ -32,6 +30,7 @@ public final class WindowedBlame {
     private final List<Window> windows = new ArrayList<>();
     /** Windows before this index are charged. */
     private long charged = Long.MIN_VALUE;
+
     private boolean finished;
 
     public WindowedBlame(MutexHolds holds, IntSet initialThreads, long windowNs) {
@@ -44,9 +43,13 @@ public final class WindowedBlame {
     public void add(int threadSeq, long timeNs, long weightNs, WaitClass c, long waitId, long regionId, int node) {
         if (finished) throw new IllegalStateException("blame already finished");
         long index = Math.floorDiv(timeNs, windowNs);
-        if (index < charged) throw new IllegalArgumentException("sample at " + timeNs + " ns after its window was charged: not in time order");
+        if (index < charged)
+            throw new IllegalArgumentException(
+                    "sample at " + timeNs + " ns after its window was charged: not in time order");
         window(index).samples().add(threadSeq, timeNs, weightNs, c, waitId, regionId, node);
-        while (!windows.isEmpty() && firstUncharged() != null && index >= firstUncharged().index() + 2) chargeNext();
+        while (!windows.isEmpty()
+                && firstUncharged() != null
+                && index >= firstUncharged().index() + 2) chargeNext();
     }
 
     /** Charges what is left and returns all charges. */

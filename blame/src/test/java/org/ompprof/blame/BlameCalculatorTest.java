@@ -1,19 +1,19 @@
 package org.ompprof.blame;
 
-import org.ompprof.sampler.omp.WaitClass;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.eclipse.collections.impl.factory.primitive.IntSets;
 import org.junit.jupiter.api.Test;
+import org.ompprof.sampler.omp.WaitClass;
 
 /** Small timelines worked out on paper. Times in ms, weights 1 ms (1,000,000 ns). */
 class BlameCalculatorTest {
     private static final long MS = 1_000_000;
     private static final int NODE_LIGHT = 10, NODE_HEAVY = 11, NODE_OTHER = 12, NODE_HOLDER = 20, NODE_MAIN = 30;
 
-    private static void spin(SampleTable.Builder b, int thread, int fromMs, int toMs, WaitClass c, long region, int node) {
+    private static void spin(
+            SampleTable.Builder b, int thread, int fromMs, int toMs, WaitClass c, long region, int node) {
         for (int t = fromMs; t < toMs; t++) b.add(thread, t * MS, MS, c, 0, region, node);
     }
 
@@ -75,11 +75,16 @@ class BlameCalculatorTest {
         spin(b, 2, 0, 9, WaitClass.WORK, 7, NODE_LIGHT);
         b.add(3, 4 * MS, 1_000_001, WaitClass.BARRIER, 0, 7, NODE_OTHER); // an odd weight: the remainder goes somewhere
         Charges c = BlameCalculator.compute(b.build(), new MutexHolds.Builder().build(), IntSets.immutable.of(1));
-        assertEquals(500_001, charged(c, NODE_HEAVY, 1, BlameKind.BARRIER) + charged(c, NODE_LIGHT, 2, BlameKind.BARRIER) - 500_000);
+        assertEquals(
+                500_001,
+                charged(c, NODE_HEAVY, 1, BlameKind.BARRIER) + charged(c, NODE_LIGHT, 2, BlameKind.BARRIER) - 500_000);
         assertEquals(1_000_001, c.chargedNs(BlameKind.BARRIER));
     }
 
-    /** Everyone waits at the same barrier: nobody to blame; the barrier's own latency, charged to the waiters' own contexts, none lost. */
+    /**
+     * Everyone waits at the same barrier: nobody to blame; the barrier's own latency, charged to the waiters' own
+     * contexts, none lost.
+     */
     @Test
     void barrierWaitingWithNobodyWorkingIsTheBarriersLatency() {
         SampleTable.Builder b = new SampleTable.Builder();
@@ -90,7 +95,9 @@ class BlameCalculatorTest {
         assertEquals(10 * MS, c.regionLatencyNs(BlameKind.BARRIER));
         long onBarrier = 0;
         for (int i = 0; i < c.size(); i++) {
-            assertTrue(c.isRegionLatency(i) && c.node(i) == NODE_OTHER, "every charge is latency at the waiter's own context");
+            assertTrue(
+                    c.isRegionLatency(i) && c.node(i) == NODE_OTHER,
+                    "every charge is latency at the waiter's own context");
             onBarrier += c.valueNs(i);
         }
         assertEquals(10 * MS, onBarrier);
@@ -104,7 +111,10 @@ class BlameCalculatorTest {
         spin(b, 2, 0, 5, WaitClass.IDLE, 0, NODE_OTHER);
         Charges c = BlameCalculator.compute(b.build(), new MutexHolds.Builder().build(), IntSets.immutable.of(1));
         assertEquals(10 * MS, c.unattributedNs(BlameKind.IDLE));
-        assertEquals(10 * MS, charged(c, Charges.UNATTRIBUTED, 1, BlameKind.IDLE) + charged(c, Charges.UNATTRIBUTED, 2, BlameKind.IDLE));
+        assertEquals(
+                10 * MS,
+                charged(c, Charges.UNATTRIBUTED, 1, BlameKind.IDLE)
+                        + charged(c, Charges.UNATTRIBUTED, 2, BlameKind.IDLE));
     }
 
     /** An idle worker is blamed on what the initial thread does meanwhile (serial code between regions). */
@@ -129,8 +139,12 @@ class BlameCalculatorTest {
         spin(b, 1, 2, 8, WaitClass.WORK, 7, NODE_HOLDER);
         for (int t = 3; t < 8; t++) b.add(2, t * MS, MS, WaitClass.MUTEX, 99, 7, NODE_OTHER);
         b.add(3, 4 * MS, MS, WaitClass.MUTEX, 5, 7, NODE_OTHER);
-        MutexHolds holds = new MutexHolds.Builder().acquire(1, 99, MS, 5).acquired(1, 99, 2 * MS).released(1, 99, 8 * MS)
-                .acquire(3, 5, 4 * MS, 1).build();
+        MutexHolds holds = new MutexHolds.Builder()
+                .acquire(1, 99, MS, 5)
+                .acquired(1, 99, 2 * MS)
+                .released(1, 99, 8 * MS)
+                .acquire(3, 5, 4 * MS, 1)
+                .build();
         Charges c = BlameCalculator.compute(b.build(), holds, IntSets.immutable.of(1));
         assertEquals(5 * MS, charged(c, NODE_HOLDER, 1, BlameKind.MUTEX_CRITICAL));
         assertEquals(MS, c.unattributedNs(BlameKind.MUTEX_LOCK));
@@ -146,8 +160,14 @@ class BlameCalculatorTest {
         SampleTable.Builder b = new SampleTable.Builder();
         spin(b, 1, 0, 6, WaitClass.WORK, 7, NODE_HOLDER);
         for (int t = 1; t < 5; t++) b.add(2, t * MS, MS, WaitClass.MUTEX, 0xBEEF, 7, NODE_OTHER);
-        MutexHolds holds = new MutexHolds.Builder().acquire(1, 7, 0, 1).acquired(1, 7, 0).acquire(2, 7, 500_000, 1)
-                .released(1, 7, 5_500_000).acquired(2, 7, 5_500_000).released(2, 7, 5_600_000).build();
+        MutexHolds holds = new MutexHolds.Builder()
+                .acquire(1, 7, 0, 1)
+                .acquired(1, 7, 0)
+                .acquire(2, 7, 500_000, 1)
+                .released(1, 7, 5_500_000)
+                .acquired(2, 7, 5_500_000)
+                .released(2, 7, 5_600_000)
+                .build();
         Charges c = BlameCalculator.compute(b.build(), holds, IntSets.immutable.of(1));
         assertEquals(4 * MS, charged(c, NODE_HOLDER, 1, BlameKind.MUTEX_LOCK));
     }
@@ -159,7 +179,11 @@ class BlameCalculatorTest {
         b.add(1, 0, MS, WaitClass.WORK, 0, 7, NODE_OTHER);
         b.add(1, 10 * MS, MS, WaitClass.WORK, 0, 7, NODE_HOLDER);
         b.add(2, 3 * MS, MS, WaitClass.MUTEX, 42, 7, NODE_OTHER);
-        MutexHolds holds = new MutexHolds.Builder().acquire(1, 42, 2_000_000, 1).acquired(1, 42, 2_500_000).released(1, 42, 9_500_000).build();
+        MutexHolds holds = new MutexHolds.Builder()
+                .acquire(1, 42, 2_000_000, 1)
+                .acquired(1, 42, 2_500_000)
+                .released(1, 42, 9_500_000)
+                .build();
         Charges c = BlameCalculator.compute(b.build(), holds, IntSets.immutable.of(1));
         assertEquals(MS, charged(c, NODE_HOLDER, 1, BlameKind.MUTEX_LOCK));
         assertEquals(MS, c.outsideHoldNs(BlameKind.MUTEX_LOCK));
@@ -178,7 +202,11 @@ class BlameCalculatorTest {
         spin(b, 1, 16, 20, WaitClass.WORK, 7, NODE_HOLDER);
         spin(b, 1, 20, 24, WaitClass.WORK, 7, NODE_OTHER);
         for (int t = 5; t < 9; t++) b.add(2, t * MS, MS, WaitClass.MUTEX, 42, 7, NODE_MAIN);
-        MutexHolds holds = new MutexHolds.Builder().acquire(1, 42, 4 * MS, 1).acquired(1, 42, 4 * MS).released(1, 42, 20 * MS).build();
+        MutexHolds holds = new MutexHolds.Builder()
+                .acquire(1, 42, 4 * MS, 1)
+                .acquired(1, 42, 4 * MS)
+                .released(1, 42, 20 * MS)
+                .build();
         Charges c = BlameCalculator.compute(b.build(), holds, IntSets.immutable.of(1));
         assertEquals(4 * MS, charged(c, NODE_HOLDER, 1, BlameKind.MUTEX_LOCK));
         assertEquals(0, charged(c, NODE_OTHER, 1, BlameKind.MUTEX_LOCK));
@@ -197,9 +225,17 @@ class BlameCalculatorTest {
         spin(b, 1, 0, 5, WaitClass.WORK, 7, NODE_OTHER);
         for (int t = 5; t < 12; t++) b.add(1, t * MS, MS, WaitClass.MUTEX, 42, 7, NODE_MAIN);
         spin(b, 2, 7, 12, WaitClass.WORK, 7, NODE_HOLDER);
-        MutexHolds holds = new MutexHolds.Builder().acquire(1, 42, 0, 1).acquired(1, 42, 0).released(1, 42, 5 * MS)
-                .acquire(2, 42, 3 * MS, 1).acquire(1, 42, 5 * MS, 1).acquired(2, 42, 7 * MS).released(2, 42, 12 * MS)
-                .acquired(1, 42, 12 * MS).released(1, 42, 13 * MS).build();
+        MutexHolds holds = new MutexHolds.Builder()
+                .acquire(1, 42, 0, 1)
+                .acquired(1, 42, 0)
+                .released(1, 42, 5 * MS)
+                .acquire(2, 42, 3 * MS, 1)
+                .acquire(1, 42, 5 * MS, 1)
+                .acquired(2, 42, 7 * MS)
+                .released(2, 42, 12 * MS)
+                .acquired(1, 42, 12 * MS)
+                .released(1, 42, 13 * MS)
+                .build();
         Charges c = BlameCalculator.compute(b.build(), holds, IntSets.immutable.of(1));
         assertEquals(7 * MS, c.waitedNs(BlameKind.MUTEX_LOCK));
         assertEquals(7 * MS, charged(c, NODE_HOLDER, 2, BlameKind.MUTEX_LOCK));
@@ -209,7 +245,8 @@ class BlameCalculatorTest {
 
     static long charged(Charges c, int node, int thread, BlameKind kind) {
         long sum = 0;
-        for (int i = 0; i < c.size(); i++) if (c.node(i) == node && c.thread(i) == thread && c.kind(i) == kind) sum += c.valueNs(i);
+        for (int i = 0; i < c.size(); i++)
+            if (c.node(i) == node && c.thread(i) == thread && c.kind(i) == kind) sum += c.valueNs(i);
         return sum;
     }
 }

@@ -1,7 +1,5 @@
 package org.ompprof.blame;
 
-import org.ompprof.sampler.omp.WaitClass;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -9,10 +7,10 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
-
 import org.eclipse.collections.impl.factory.primitive.IntSets;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.ompprof.sampler.omp.WaitClass;
 
 /**
  * Seeded random timelines (threads in nested regions, every wait class, mutexes with and without
@@ -30,8 +28,14 @@ class BlamePropertyTest {
             for (int i = 0, n = r.nextInt(400); i < n; i++) {
                 time += r.nextInt(3) == 0 ? 0 : r.nextInt(2_000_000);
                 WaitClass c = WaitClass.values()[r.nextInt(WaitClass.values().length)];
-                rows.add(new Row(t, time, r.nextInt(5) == 0 ? r.nextInt(3_000_000) : 1_000_000, c, c == WaitClass.MUTEX ? r.nextInt(4) : 0,
-                        r.nextInt(4), r.nextInt(50)));
+                rows.add(new Row(
+                        t,
+                        time,
+                        r.nextInt(5) == 0 ? r.nextInt(3_000_000) : 1_000_000,
+                        c,
+                        c == WaitClass.MUTEX ? r.nextInt(4) : 0,
+                        r.nextInt(4),
+                        r.nextInt(50)));
             }
         }
         return rows;
@@ -67,8 +71,10 @@ class BlamePropertyTest {
         MutexHolds holds = randomHolds(r);
         Charges c = compute(rows, holds);
         for (BlameKind k : BlameKind.values()) assertEquals(c.waitedNs(k), c.chargedNs(k), k + " " + c);
-        long waiting = rows.stream().filter(x -> x.c() == WaitClass.IDLE || x.c() == WaitClass.BARRIER || x.c() == WaitClass.MUTEX)
-                .mapToLong(Row::weight).sum();
+        long waiting = rows.stream()
+                .filter(x -> x.c() == WaitClass.IDLE || x.c() == WaitClass.BARRIER || x.c() == WaitClass.MUTEX)
+                .mapToLong(Row::weight)
+                .sum();
         long charged = 0;
         for (int i = 0; i < c.size(); i++) {
             assertTrue(c.valueNs(i) > 0, "positive");
@@ -83,7 +89,8 @@ class BlamePropertyTest {
 
     private static List<String> table(Charges c) {
         List<String> out = new ArrayList<>();
-        for (int i = 0; i < c.size(); i++) out.add(c.node(i) + "/" + c.thread(i) + "/" + c.kind(i) + "=" + c.valueNs(i));
+        for (int i = 0; i < c.size(); i++)
+            out.add(c.node(i) + "/" + c.thread(i) + "/" + c.kind(i) + "=" + c.valueNs(i));
         return out;
     }
 }

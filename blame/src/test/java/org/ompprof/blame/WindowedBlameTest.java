@@ -1,7 +1,5 @@
 package org.ompprof.blame;
 
-import org.ompprof.sampler.omp.WaitClass;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -9,12 +7,12 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
-
 import org.eclipse.collections.api.set.primitive.IntSet;
 import org.eclipse.collections.impl.factory.primitive.IntSets;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.ompprof.sampler.omp.WaitClass;
 
 /**
  * Blame charged window by window equals blame over the whole run whenever no look-up reaches
@@ -33,8 +31,14 @@ class WindowedBlameTest {
         for (int t = 1; t <= 6; t++) {
             for (long time = r.nextInt(1000); time < spanNs; time += r.nextInt(3) == 0 ? 0 : r.nextInt(2 * (int) MS)) {
                 WaitClass c = WaitClass.values()[r.nextInt(WaitClass.values().length)];
-                rows.add(new Row(t, time, r.nextInt(5) == 0 ? r.nextInt(3 * (int) MS) : MS, c, c == WaitClass.MUTEX ? r.nextInt(4) : 0,
-                        r.nextInt(4), r.nextInt(50)));
+                rows.add(new Row(
+                        t,
+                        time,
+                        r.nextInt(5) == 0 ? r.nextInt(3 * (int) MS) : MS,
+                        c,
+                        c == WaitClass.MUTEX ? r.nextInt(4) : 0,
+                        r.nextInt(4),
+                        r.nextInt(50)));
             }
         }
         rows.sort(Comparator.comparingLong(Row::time)); // all threads in time order, as the stitcher gives them
@@ -44,7 +48,7 @@ class WindowedBlameTest {
     private static MutexHolds denseHolds(Random r, long spanNs) {
         MutexHolds.Builder b = new MutexHolds.Builder();
         for (long id = 0; id < 3; id++) {
-            for (long t = 0; t < spanNs;) {
+            for (long t = 0; t < spanNs; ) {
                 int thread = 1 + r.nextInt(6);
                 b.acquire(thread, id, t, 1 + r.nextInt(7));
                 t += r.nextInt(5 * (int) MS);
@@ -80,7 +84,8 @@ class WindowedBlameTest {
         assertEquals(expected.toString(), actual.toString());
         assertEquals(table(expected), table(actual));
         assertEquals(expected.mutexes(), actual.mutexes());
-        for (BlameKind k : BlameKind.values()) assertEquals(expected.outsideHoldNs(k), actual.outsideHoldNs(k), k.name());
+        for (BlameKind k : BlameKind.values())
+            assertEquals(expected.outsideHoldNs(k), actual.outsideHoldNs(k), k.name());
     }
 
     @Test
@@ -101,7 +106,8 @@ class WindowedBlameTest {
 
     private static List<String> table(Charges c) {
         List<String> out = new ArrayList<>();
-        for (int i = 0; i < c.size(); i++) out.add(c.node(i) + "/" + c.thread(i) + "/" + c.kind(i) + "=" + c.valueNs(i));
+        for (int i = 0; i < c.size(); i++)
+            out.add(c.node(i) + "/" + c.thread(i) + "/" + c.kind(i) + "=" + c.valueNs(i));
         return out;
     }
 }

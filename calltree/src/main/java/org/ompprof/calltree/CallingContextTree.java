@@ -1,9 +1,9 @@
 package org.ompprof.calltree;
 
-import org.ompprof.sampler.omp.OmpState;
 import java.util.Arrays;
 import java.util.function.IntPredicate;
 import java.util.function.IntUnaryOperator;
+import org.ompprof.sampler.omp.OmpState;
 
 /**
  * A calling-context tree: one node per distinct call path, with exclusive metric values per
@@ -228,8 +228,11 @@ public final class CallingContextTree {
     public long inclusive(int node, int thread, int metric) {
         nodes.checkNode(node);
         checkMetric(metric);
-        return derived.inclusiveOfThread(metric, thread,
-                () -> Sweeps.inclusive(Sweeps.exclusive(values, size(), metric, t -> t == thread), nodes.parents()))[node];
+        return derived.inclusiveOfThread(
+                        metric,
+                        thread,
+                        () -> Sweeps.inclusive(
+                                Sweeps.exclusive(values, size(), metric, t -> t == thread), nodes.parents()))[node];
     }
 
     /** The exclusive values of {@code metric} at {@code node}, by thread. */
@@ -344,7 +347,8 @@ public final class CallingContextTree {
      *     carry other node-keyed data (timelines, region rows) across
      */
     public int[] addAll(CallingContextTree other, IntUnaryOperator threadMap) {
-        if (other == this) throw new IllegalArgumentException("cannot add a tree to itself; merge(a, a) makes a new tree");
+        if (other == this)
+            throw new IllegalArgumentException("cannot add a tree to itself; merge(a, a) makes a new tree");
         return TreeImport.into(this, other, threadMap);
     }
 

@@ -27,7 +27,8 @@ public record Frame(FrameKind kind, String module, String function, String file,
 
     public Frame {
         Objects.requireNonNull(kind, "kind");
-        if (function == null && module == null) throw new IllegalArgumentException("a frame needs a function or a module");
+        if (function == null && module == null)
+            throw new IllegalArgumentException("a frame needs a function or a module");
         if (line < 0) throw new IllegalArgumentException("negative line " + line);
         if (function != null) offset = 0;
         if (symbol != null && (function == null || symbol.equals(function))) symbol = null;

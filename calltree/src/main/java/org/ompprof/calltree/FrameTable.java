@@ -2,7 +2,6 @@ package org.ompprof.calltree;
 
 import java.util.ArrayList;
 import java.util.List;
-
 import org.eclipse.collections.impl.map.mutable.primitive.ObjectIntHashMap;
 
 /**

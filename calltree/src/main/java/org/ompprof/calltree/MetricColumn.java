@@ -18,7 +18,6 @@ sealed interface MetricColumn permits DenseColumn, SparseColumn {
     /** Calls {@code consumer} for each slot whose value is not zero. */
     void forEachNonZero(SlotValueConsumer consumer);
 
-
     @FunctionalInterface
     interface SlotValueConsumer {
         void accept(int slot, long value);

@@ -16,8 +16,7 @@ public final class MetricRegistry {
     private final Map<String, Metric> byName = new HashMap<>();
 
     /** An empty registry; see {@link #standard()} for one that has samples, time and the state times. */
-    public MetricRegistry() {
-    }
+    public MetricRegistry() {}
 
     /** A registry holding {@link StandardMetrics} at their fixed indices. */
     public static MetricRegistry standard() {
@@ -84,7 +83,8 @@ public final class MetricRegistry {
         int[] map = new int[other.size()];
         for (Metric m : other.metrics) {
             String parent = m.hasParent() ? other.metric(m.parent()).name() : null;
-            map[m.index()] = register(m.name(), m.unit(), m.description(), m.storage(), parent).index();
+            map[m.index()] = register(m.name(), m.unit(), m.description(), m.storage(), parent)
+                    .index();
         }
         return map;
     }

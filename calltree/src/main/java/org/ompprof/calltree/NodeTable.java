@@ -15,11 +15,13 @@ final class NodeTable {
 
     /** (parent << 32 | frame) to child: one probe finds or creates a child. */
     private LongIntHashMap childOf = new LongIntHashMap();
+
     private final IntArrayList parent = new IntArrayList();
     private final IntArrayList frame = new IntArrayList();
     private final IntArrayList depth = new IntArrayList();
     /** Children as singly linked lists, newest first: 8 bytes per node, O(1) insertion. */
     private final IntArrayList firstChild = new IntArrayList();
+
     private final IntArrayList nextSibling = new IntArrayList();
 
     private final FrameTable frames;
@@ -68,7 +70,8 @@ final class NodeTable {
 
     /** Room for {@code n} nodes without growing. */
     void ensureCapacity(int n) {
-        for (IntArrayList list : new IntArrayList[] {parent, frame, depth, firstChild, nextSibling}) list.ensureCapacity(n);
+        for (IntArrayList list : new IntArrayList[] {parent, frame, depth, firstChild, nextSibling})
+            list.ensureCapacity(n);
     }
 
     /** A loaded file may repeat a (parent, frame) pair; the first node keeps it, as building would have. */
@@ -88,7 +91,8 @@ final class NodeTable {
 
     private void link(int node, int frameId) {
         // checked when a node is made, not on every look-up: a bad id can only ever make a node
-        if (frameId < 0 || frameId >= frames.size()) throw new IllegalArgumentException("no frame " + frameId + " in the frame table");
+        if (frameId < 0 || frameId >= frames.size())
+            throw new IllegalArgumentException("no frame " + frameId + " in the frame table");
         int id = append(node, frameId, depth.get(node) + 1);
         nextSibling.set(id, firstChild.get(node));
         firstChild.set(node, id);

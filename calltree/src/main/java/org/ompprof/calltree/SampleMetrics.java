@@ -13,8 +13,11 @@ record SampleMetrics(int samples, int time, int[] stateMetric, int[] stateGroupM
         OmpState[] states = OmpState.values();
         int[] metric = new int[states.length];
         int[] group = new int[states.length];
-        SampleMetrics m = new SampleMetrics(registry.require(StandardMetrics.SAMPLES_NAME).index(),
-                registry.require(StandardMetrics.TIME_NAME).index(), metric, group);
+        SampleMetrics m = new SampleMetrics(
+                registry.require(StandardMetrics.SAMPLES_NAME).index(),
+                registry.require(StandardMetrics.TIME_NAME).index(),
+                metric,
+                group);
         m.fill(registry);
         return m;
     }

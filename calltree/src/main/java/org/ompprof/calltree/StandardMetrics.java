@@ -1,8 +1,8 @@
 package org.ompprof.calltree;
 
-import org.ompprof.sampler.omp.OmpState;
 import java.util.LinkedHashSet;
 import java.util.Set;
+import org.ompprof.sampler.omp.OmpState;
 
 /**
  * The metrics every profile has: {@code samples}, {@code time} and one {@code time.<state>}
@@ -19,23 +19,28 @@ public final class StandardMetrics {
     /** Index of {@code time} in a standard registry. */
     public static final int TIME = 1;
 
-    private StandardMetrics() {
-    }
+    private StandardMetrics() {}
 
     /** Registers the standard metrics (those already there are kept) in a fixed order. */
     public static void registerInto(MetricRegistry registry) {
         registry.register(SAMPLES_NAME, MetricUnit.COUNT, "samples taken", MetricStorage.DENSE, null);
-        registry.register(TIME_NAME, MetricUnit.NANOSECONDS, "sampled time (sum of sample weights)", MetricStorage.DENSE, null);
+        registry.register(
+                TIME_NAME, MetricUnit.NANOSECONDS, "sampled time (sum of sample weights)", MetricStorage.DENSE, null);
         for (String name : stateMetricNames()) {
-            registry.register(name, MetricUnit.NANOSECONDS, "time in OpenMP state " + name.substring(5),
-                    MetricStorage.SPARSE, parentOf(name));
+            registry.register(
+                    name,
+                    MetricUnit.NANOSECONDS,
+                    "time in OpenMP state " + name.substring(5),
+                    MetricStorage.SPARSE,
+                    parentOf(name));
         }
     }
 
     /** Registers {@code time.mpi} and its {@code time.mpi.<call>} (those already there are kept). */
     public static void registerMpiInto(MetricRegistry registry) {
         for (String name : names(true)) {
-            String what = "time inside MPI calls" + (name.equals("time.mpi") ? "" : ": " + name.substring("time.".length()));
+            String what =
+                    "time inside MPI calls" + (name.equals("time.mpi") ? "" : ": " + name.substring("time.".length()));
             registry.register(name, MetricUnit.NANOSECONDS, what, MetricStorage.SPARSE, parentOf(name));
         }
     }

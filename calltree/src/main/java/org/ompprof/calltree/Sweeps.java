@@ -4,8 +4,7 @@ import java.util.function.IntPredicate;
 
 /** Whole-tree computations over the value and node tables, each O(nodes + values). */
 final class Sweeps {
-    private Sweeps() {
-    }
+    private Sweeps() {}
 
     /** Exclusive values of {@code metric} per node, summed over the threads {@code threads} accepts. */
     static long[] exclusive(ValueTable values, int nodeCount, int metric, IntPredicate threads) {

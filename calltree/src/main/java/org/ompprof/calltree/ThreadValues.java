@@ -49,7 +49,8 @@ public record ThreadValues(int[] threads, long[] values) {
     @Override
     public String toString() {
         StringBuilder s = new StringBuilder("{");
-        for (int i = 0; i < threads.length; i++) s.append(i > 0 ? ", " : "").append(threads[i]).append('=').append(values[i]);
+        for (int i = 0; i < threads.length; i++)
+            s.append(i > 0 ? ", " : "").append(threads[i]).append('=').append(values[i]);
         return s.append('}').toString();
     }
 }

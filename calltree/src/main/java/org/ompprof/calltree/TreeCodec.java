@@ -60,7 +60,8 @@ public final class TreeCodec {
         ByteSource in = new ByteSource(payload);
         int size = in.count(0, "nodes");
         if (size < 1) throw new BadSectionException(0, "a tree has at least its root");
-        if ((long) (size - 1) * 2 > payload.length) throw new BadSectionException(0, size + " nodes cannot fit in " + payload.length + " bytes");
+        if ((long) (size - 1) * 2 > payload.length)
+            throw new BadSectionException(0, size + " nodes cannot fit in " + payload.length + " bytes");
         CallingContextTree tree = new CallingContextTree(frames, metrics);
         NodeTable nodes = tree.nodeTable();
         nodes.ensureCapacity(size);
@@ -78,7 +79,8 @@ public final class TreeCodec {
             int at = in.position();
             node += in.zigzag();
             int thread = in.bounded(CallingContextTree.MAX_THREAD, "thread");
-            if (node < 0 || node >= size) throw new BadSectionException(at, "value slot for node " + node + " of " + size);
+            if (node < 0 || node >= size)
+                throw new BadSectionException(at, "value slot for node " + node + " of " + size);
             values.appendLoaded((int) node, thread);
         }
         int metricCount = in.bounded(metrics.size(), "metric count");

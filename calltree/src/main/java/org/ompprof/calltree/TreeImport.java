@@ -4,24 +4,28 @@ import java.util.function.IntUnaryOperator;
 
 /** Copies one tree's paths and values into another, translating frame, metric and thread ids. */
 final class TreeImport {
-    private TreeImport() {
-    }
+    private TreeImport() {}
 
     /** Returns the target node of each source node (index = source node id). */
     static int[] into(CallingContextTree target, CallingContextTree source, IntUnaryOperator threadMap) {
-        int[] frameMap = target.frames() == source.frames() ? null : target.frames().importAll(source.frames());
-        int[] metricMap = target.metrics() == source.metrics() ? null : target.metrics().importAll(source.metrics());
+        int[] frameMap =
+                target.frames() == source.frames() ? null : target.frames().importAll(source.frames());
+        int[] metricMap =
+                target.metrics() == source.metrics() ? null : target.metrics().importAll(source.metrics());
         int[] nodeMap = mapNodes(target, source, frameMap);
         for (int metric = 0; metric < source.metrics().size(); metric++) {
             int targetMetric = metricMap == null ? metric : metricMap[metric];
-            source.forEachExclusive(metric, (node, thread, value) ->
-                    target.add(nodeMap[node], threadMap.applyAsInt(thread), targetMetric, value));
+            source.forEachExclusive(
+                    metric,
+                    (node, thread, value) ->
+                            target.add(nodeMap[node], threadMap.applyAsInt(thread), targetMetric, value));
         }
         return nodeMap;
     }
 
     static int[] paths(CallingContextTree target, CallingContextTree source) {
-        int[] frameMap = target.frames() == source.frames() ? null : target.frames().importAll(source.frames());
+        int[] frameMap =
+                target.frames() == source.frames() ? null : target.frames().importAll(source.frames());
         return mapNodes(target, source, frameMap);
     }
 

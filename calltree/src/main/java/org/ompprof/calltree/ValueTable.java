@@ -1,9 +1,8 @@
 package org.ompprof.calltree;
 
 import java.util.Arrays;
-
-import org.eclipse.collections.impl.set.mutable.primitive.IntHashSet;
 import org.eclipse.collections.impl.map.mutable.primitive.LongIntHashMap;
+import org.eclipse.collections.impl.set.mutable.primitive.IntHashSet;
 
 /**
  * Exclusive metric values, stored per (node, thread) pair that has any. Each pair gets a dense
@@ -48,7 +47,8 @@ final class ValueTable {
     }
 
     static void checkThread(int thread) {
-        if (thread < 0 || thread > MAX_THREAD) throw new IllegalArgumentException("thread " + thread + " outside 0.." + MAX_THREAD);
+        if (thread < 0 || thread > MAX_THREAD)
+            throw new IllegalArgumentException("thread " + thread + " outside 0.." + MAX_THREAD);
     }
 
     /** Appends a slot from a profile file without indexing it; the caller has checked node and thread. */
@@ -79,7 +79,8 @@ final class ValueTable {
     /** Makes the column of {@code metric} ready for {@code values} values, before a load adds them. */
     void reserve(int metric, int values) {
         if (metric >= columns.length) growColumns(metric);
-        if (columns[metric] == null) columns[metric] = MetricColumn.of(registry.metric(metric).storage(), slots, values);
+        if (columns[metric] == null)
+            columns[metric] = MetricColumn.of(registry.metric(metric).storage(), slots, values);
     }
 
     int slotNode(int slot) {
@@ -121,7 +122,8 @@ final class ValueTable {
     private MetricColumn column(int metric) {
         if (metric >= columns.length) growColumns(metric);
         MetricColumn c = columns[metric];
-        if (c == null) c = columns[metric] = MetricColumn.of(registry.metric(metric).storage());
+        if (c == null)
+            c = columns[metric] = MetricColumn.of(registry.metric(metric).storage());
         return c;
     }
 

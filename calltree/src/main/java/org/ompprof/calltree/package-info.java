@@ -22,5 +22,3 @@
  * change.
  */
 package org.ompprof.calltree;
-
-import org.ompprof.sampler.omp.OmpState;

@@ -55,7 +55,8 @@ class CallingContextTreeTest {
             for (int node = 0; node < tree.size(); node++) {
                 assertEquals(tree.exclusive(node, metric) + childSum(node, -1, metric), tree.inclusive(node, metric));
                 for (int thread : tree.threads()) {
-                    assertEquals(tree.exclusive(node, thread, metric) + childSum(node, thread, metric),
+                    assertEquals(
+                            tree.exclusive(node, thread, metric) + childSum(node, thread, metric),
                             tree.inclusive(node, thread, metric));
                 }
             }
@@ -64,7 +65,8 @@ class CallingContextTreeTest {
 
     private long childSum(int node, int thread, int metric) {
         long sum = 0;
-        for (int c : tree.children(node)) sum += thread < 0 ? tree.inclusive(c, metric) : tree.inclusive(c, thread, metric);
+        for (int c : tree.children(node))
+            sum += thread < 0 ? tree.inclusive(c, metric) : tree.inclusive(c, thread, metric);
         return sum;
     }
 
@@ -72,14 +74,19 @@ class CallingContextTreeTest {
     void stateTimesPartitionTimeAndBarrierKindsRefineTheBarrierGroup() {
         MetricRegistry m = tree.metrics();
         assertEquals(27 * PaperExample.MS, tree.total(TIME));
-        assertEquals(3 * PaperExample.MS, tree.total(m.require("time.work_serial").index()));
-        assertEquals(20 * PaperExample.MS, tree.total(m.require("time.work_parallel").index()));
+        assertEquals(
+                3 * PaperExample.MS, tree.total(m.require("time.work_serial").index()));
+        assertEquals(
+                20 * PaperExample.MS, tree.total(m.require("time.work_parallel").index()));
         assertEquals(3 * PaperExample.MS, tree.total(m.require("time.barrier").index()));
-        assertEquals(3 * PaperExample.MS, tree.total(m.require("time.barrier.implicit_parallel").index()));
+        assertEquals(
+                3 * PaperExample.MS,
+                tree.total(m.require("time.barrier.implicit_parallel").index()));
         assertEquals(1 * PaperExample.MS, tree.total(m.require("time.idle").index()));
         long topLevel = 0;
         for (Metric metric : m.all()) {
-            if (metric.hasParent() && m.metric(metric.parent()).name().equals("time")) topLevel += tree.total(metric.index());
+            if (metric.hasParent() && m.metric(metric.parent()).name().equals("time"))
+                topLevel += tree.total(metric.index());
         }
         assertEquals(tree.total(TIME), topLevel);
     }
@@ -93,7 +100,8 @@ class CallingContextTreeTest {
         assertEquals(kernel, up[0]);
         assertEquals(ex.node(ex.main), up[3]);
         assertArrayEquals(new int[] {ex.node(ex.main)}, tree.roots());
-        assertArrayEquals(new int[] {ex.node(ex.main, ex.init), ex.node(ex.main, ex.solve)}, tree.children(ex.node(ex.main)));
+        assertArrayEquals(
+                new int[] {ex.node(ex.main, ex.init), ex.node(ex.main, ex.solve)}, tree.children(ex.node(ex.main)));
         assertEquals(-1, tree.find(new int[] {ex.kernel}));
         assertEquals(CallingContextTree.ROOT, tree.path(new int[0]));
         assertEquals(10, tree.size());
@@ -116,8 +124,13 @@ class CallingContextTreeTest {
 
     @Test
     void extraMetricsCanBeRegisteredAfterValuesExist() {
-        Metric blame = tree.metrics().register("idle_blame", MetricUnit.NANOSECONDS, "idleness blamed on this context",
-                MetricStorage.SPARSE, null);
+        Metric blame = tree.metrics()
+                .register(
+                        "idle_blame",
+                        MetricUnit.NANOSECONDS,
+                        "idleness blamed on this context",
+                        MetricStorage.SPARSE,
+                        null);
         int kernel = ex.node(ex.main, ex.solve, ex.compute, ex.kernel);
         tree.add(kernel, 1, blame.index(), 700);
         assertEquals(700, tree.inclusive(ex.node(ex.main), blame.index()));
@@ -132,7 +145,9 @@ class CallingContextTreeTest {
         assertEquals(node, tree.pathLeafFirst(leafFirst, 4));
         assertEquals(ex.node(ex.main, ex.solve), tree.path(rootFirst, 2));
         assertEquals(node, tree.path(rootFirst));
-        assertEquals(ex.node(ex.main, ex.solve, ex.exchange), tree.pathLeafFirst(new int[] {ex.exchange, ex.solve, ex.main}, 3));
+        assertEquals(
+                ex.node(ex.main, ex.solve, ex.exchange),
+                tree.pathLeafFirst(new int[] {ex.exchange, ex.solve, ex.main}, 3));
         assertEquals(10, tree.size());
     }
 
@@ -154,7 +169,9 @@ class CallingContextTreeTest {
         assertThrows(IllegalArgumentException.class, () -> tree.add(0, 0, 999, 1));
         assertThrows(IndexOutOfBoundsException.class, () -> tree.add(tree.size(), 0, SAMPLES, 1));
         assertThrows(IllegalArgumentException.class, () -> tree.child(0, -5));
-        assertThrows(IllegalArgumentException.class, () -> tree.child(0, tree.frames().size()));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> tree.child(0, tree.frames().size()));
         assertThrows(IllegalArgumentException.class, () -> tree.addAll(tree));
     }
 }

@@ -33,7 +33,8 @@ class FrameTableTest {
 
     @Test
     void offsetsOnlyNameFramesWithoutAFunction() {
-        assertEquals(Frame.of(FrameKind.USER, "app", "f", null, 0), new Frame(FrameKind.USER, "app", "f", null, 0, 0x40));
+        assertEquals(
+                Frame.of(FrameKind.USER, "app", "f", null, 0), new Frame(FrameKind.USER, "app", "f", null, 0, 0x40));
         assertNotEquals(Frame.unresolved(FrameKind.USER, "app", 1), Frame.unresolved(FrameKind.USER, "app", 2));
     }
 
@@ -42,7 +43,9 @@ class FrameTableTest {
         Frame resolved = Frame.of(FrameKind.USER, "/opt/app/bin/app", "solve", "src/solve.c", 42);
         assertEquals("solve", resolved.name());
         assertEquals("solve (src/solve.c:42)", resolved.detailedName());
-        assertEquals("solve (src/solve.c)", Frame.of(FrameKind.USER, "app", "solve", "src/solve.c", 0).detailedName());
+        assertEquals(
+                "solve (src/solve.c)",
+                Frame.of(FrameKind.USER, "app", "solve", "src/solve.c", 0).detailedName());
         assertEquals("solve", Frame.of(FrameKind.USER, "app", "solve", null, 7).detailedName());
         Frame unresolved = Frame.unresolved(FrameKind.RUNTIME, "/usr/lib/llvm-19/lib/libomp.so.5", 0x1a2b);
         assertEquals("libomp.so.5+0x1a2b", unresolved.name());

@@ -3,7 +3,6 @@ package org.ompprof.calltree;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.Map;
-
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -20,11 +19,14 @@ class MergeTest {
     @ParameterizedTest
     @ValueSource(longs = {7, 11, 19, 42, 1234})
     void mergeIsAssociativeAndEqualsTheUnion(long seed) {
-        RandomProfile pa = new RandomProfile(seed, 300), pb = new RandomProfile(seed + 1, 300), pc = new RandomProfile(seed + 2, 300);
+        RandomProfile pa = new RandomProfile(seed, 300),
+                pb = new RandomProfile(seed + 1, 300),
+                pc = new RandomProfile(seed + 2, 300);
         CallingContextTree a = build(pa, false), b = build(pb, true), c = build(pc, false);
 
         Map<NaiveTree.Key, Long> left = NaiveTree.contents(CallingContextTree.merge(CallingContextTree.merge(a, b), c));
-        Map<NaiveTree.Key, Long> right = NaiveTree.contents(CallingContextTree.merge(a, CallingContextTree.merge(b, c)));
+        Map<NaiveTree.Key, Long> right =
+                NaiveTree.contents(CallingContextTree.merge(a, CallingContextTree.merge(b, c)));
         assertEquals(left, right);
 
         NaiveTree union = new NaiveTree();

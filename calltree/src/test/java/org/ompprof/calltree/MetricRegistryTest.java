@@ -1,14 +1,13 @@
 package org.ompprof.calltree;
 
-import org.ompprof.sampler.omp.OmpState;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
+import org.ompprof.sampler.omp.OmpState;
 
 class MetricRegistryTest {
     @Test
@@ -18,11 +17,27 @@ class MetricRegistryTest {
         assertEquals(MetricUnit.COUNT, r.metric(StandardMetrics.SAMPLES).unit());
         assertEquals("time", r.metric(StandardMetrics.TIME).name());
         assertEquals(MetricUnit.NANOSECONDS, r.metric(StandardMetrics.TIME).unit());
-        for (String name : List.of("time.work_serial", "time.work_parallel", "time.work_reduction", "time.barrier",
-                "time.barrier.implicit_parallel", "time.barrier.implicit_workshare", "time.barrier.explicit",
-                "time.barrier.implementation", "time.barrier.teams", "time.taskwait", "time.taskgroup", "time.lock",
-                "time.critical", "time.atomic", "time.ordered", "time.mutex", "time.target", "time.idle",
-                "time.overhead", "time.undefined")) {
+        for (String name : List.of(
+                "time.work_serial",
+                "time.work_parallel",
+                "time.work_reduction",
+                "time.barrier",
+                "time.barrier.implicit_parallel",
+                "time.barrier.implicit_workshare",
+                "time.barrier.explicit",
+                "time.barrier.implementation",
+                "time.barrier.teams",
+                "time.taskwait",
+                "time.taskgroup",
+                "time.lock",
+                "time.critical",
+                "time.atomic",
+                "time.ordered",
+                "time.mutex",
+                "time.target",
+                "time.idle",
+                "time.overhead",
+                "time.undefined")) {
             Metric m = r.require(name);
             assertEquals(MetricUnit.NANOSECONDS, m.unit(), name);
             String parent = name.startsWith("time.barrier.") ? "time.barrier" : "time";
@@ -32,12 +47,35 @@ class MetricRegistryTest {
 
     @Test
     void everyOmptStateCodeMapsToItsMetric() {
-        int[][] codes = {{0x000}, {0x001}, {0x002}, {0x010}, {0x011}, {0x012}, {0x013}, {0x014}, {0x015}, {0x016},
-            {0x020}, {0x021}, {0x040}, {0x041}, {0x042}, {0x043}, {0x044}, {0x080}, {0x081}, {0x082}, {0x100}, {0x101}, {0x102}};
-        String[] names = {"work_serial", "work_parallel", "work_reduction", "barrier", "barrier.implicit_parallel",
-            "barrier.implicit_workshare", "barrier.implicit", "barrier.explicit", "barrier.implementation", "barrier.teams",
-            "taskwait", "taskgroup", "mutex", "lock", "critical", "atomic", "ordered", "target", "target", "target",
-            "idle", "overhead", "undefined"};
+        int[][] codes = {
+            {0x000}, {0x001}, {0x002}, {0x010}, {0x011}, {0x012}, {0x013}, {0x014}, {0x015}, {0x016}, {0x020}, {0x021},
+            {0x040}, {0x041}, {0x042}, {0x043}, {0x044}, {0x080}, {0x081}, {0x082}, {0x100}, {0x101}, {0x102}
+        };
+        String[] names = {
+            "work_serial",
+            "work_parallel",
+            "work_reduction",
+            "barrier",
+            "barrier.implicit_parallel",
+            "barrier.implicit_workshare",
+            "barrier.implicit",
+            "barrier.explicit",
+            "barrier.implementation",
+            "barrier.teams",
+            "taskwait",
+            "taskgroup",
+            "mutex",
+            "lock",
+            "critical",
+            "atomic",
+            "ordered",
+            "target",
+            "target",
+            "target",
+            "idle",
+            "overhead",
+            "undefined"
+        };
         for (int i = 0; i < codes.length; i++) {
             OmpState s = OmpState.of(codes[i][0]);
             assertEquals(codes[i][0], s.code());
@@ -55,7 +93,8 @@ class MetricRegistryTest {
         Metric blame = r.register("barrier_blame", MetricUnit.NANOSECONDS, "x", MetricStorage.SPARSE, null);
         assertEquals(size, blame.index());
         assertSame(blame, r.register("barrier_blame", MetricUnit.NANOSECONDS, "x", MetricStorage.SPARSE, null));
-        assertThrows(IllegalArgumentException.class,
+        assertThrows(
+                IllegalArgumentException.class,
                 () -> r.register("barrier_blame", MetricUnit.COUNT, "x", MetricStorage.SPARSE, null));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> r.require("nope"));
         assertTrue(e.getMessage().contains("samples"));

@@ -1,26 +1,26 @@
 package org.ompprof.calltree;
 
-import org.ompprof.sampler.omp.OmpState;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.ompprof.sampler.omp.OmpState;
 
 /**
  * The obvious reference: a map from (path of frames, thread, metric name) to exclusive value;
  * inclusive values by scanning all entries for the prefix. Slow and plainly right.
  */
 final class NaiveTree {
-    record Key(List<Frame> path, int thread, String metric) {
-    }
+    record Key(List<Frame> path, int thread, String metric) {}
 
     final Map<Key, Long> exclusive = new HashMap<>();
 
     void add(List<Frame> path, int thread, String metric, long value) {
         // a sum of zero removes the entry, as the tree keeps no zero values either
-        if (value != 0) exclusive.merge(new Key(List.copyOf(path), thread, metric), value, (x, y) -> x + y == 0 ? null : x + y);
+        if (value != 0)
+            exclusive.merge(new Key(List.copyOf(path), thread, metric), value, (x, y) -> x + y == 0 ? null : x + y);
     }
 
     void addSample(int thread, List<Frame> path, int state, long weight) {
@@ -75,12 +75,15 @@ final class NaiveTree {
         Map<Key, Long> out = new HashMap<>();
         for (int metric = 0; metric < tree.metrics().size(); metric++) {
             String name = tree.metrics().metric(metric).name();
-            tree.forEachExclusive(metric, (node, thread, value) -> out.put(new Key(frames(tree, node), thread, name), value));
+            tree.forEachExclusive(
+                    metric, (node, thread, value) -> out.put(new Key(frames(tree, node), thread, name), value));
         }
         return out;
     }
 
     static List<Frame> frames(CallingContextTree tree, int node) {
-        return Arrays.stream(tree.framePath(node)).mapToObj(tree.frames()::frame).toList();
+        return Arrays.stream(tree.framePath(node))
+                .mapToObj(tree.frames()::frame)
+                .toList();
     }
 }

@@ -16,7 +16,8 @@ public final class PaperExample {
     public final int compute = tree.frames().intern(user("compute", "solve.c", 42));
     public final int exchange = tree.frames().intern(user("exchange", "halo.c", 7));
     public final int kernel = tree.frames().intern(user("kernel", "kernel.c", 99));
-    public final int barrier = tree.frames().intern(Frame.of(FrameKind.RUNTIME, "libomp.so.5", "__kmpc_barrier", null, 0));
+    public final int barrier =
+            tree.frames().intern(Frame.of(FrameKind.RUNTIME, "libomp.so.5", "__kmpc_barrier", null, 0));
     public final int idle = tree.frames().intern(Frame.OMP_IDLE);
 
     public PaperExample() {

@@ -11,7 +11,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.function.Consumer;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -55,7 +54,10 @@ class ProfileCodecTest {
         assertEquals(NaiveTree.contents(tree), NaiveTree.contents(back));
     }
 
-    /** Frames shown otherwise than the compiler named them keep their symbol through a file; cuts and damage fail cleanly. */
+    /**
+     * Frames shown otherwise than the compiler named them keep their symbol through a file; cuts and damage fail
+     * cleanly.
+     */
     @ParameterizedTest
     @ValueSource(longs = {5, 6, 7})
     void framesKeepTheirSymbols(long seed) {
@@ -73,7 +75,8 @@ class ProfileCodecTest {
         assertEquals(frames.size(), back.size());
         for (int i = 0; i < frames.size(); i++) assertEquals(frames.frame(i), back.frame(i));
         for (int i = 0; i < frames.size(); i++) {
-            if (frames.frame(i).symbol() != null) assertEquals("shown " + i, back.frame(i).function());
+            if (frames.frame(i).symbol() != null)
+                assertEquals("shown " + i, back.frame(i).function());
         }
         assertTimeoutPreemptively(Duration.ofSeconds(60), () -> damage(random, bytes, FrameTableCodec::decode));
     }
@@ -130,12 +133,15 @@ class ProfileCodecTest {
         Random random = new Random(seed);
         Timeline t = randomTimeline(random, 5000, 700);
         Timeline.Builder back = new Timeline.Builder(t.thread());
-        for (int from = 0; from < t.size(); from += 1234) TimelineCodec.decode(TimelineCodec.encode(t, from, Math.min(t.size(), from + 1234)), 700, back);
+        for (int from = 0; from < t.size(); from += 1234)
+            TimelineCodec.decode(TimelineCodec.encode(t, from, Math.min(t.size(), from + 1234)), 700, back);
         Timeline u = back.build();
         assertEquals(t.size(), u.size());
         for (int i = 0; i < t.size(); i++) {
-            assertArrayEquals(new long[] {t.timeNs(i), t.node(i), t.state(i), t.weightNs(i)},
-                    new long[] {u.timeNs(i), u.node(i), u.state(i), u.weightNs(i)}, "sample " + i);
+            assertArrayEquals(
+                    new long[] {t.timeNs(i), t.node(i), t.state(i), t.weightNs(i)},
+                    new long[] {u.timeNs(i), u.node(i), u.state(i), u.weightNs(i)},
+                    "sample " + i);
         }
         double perSample = (double) TimelineCodec.encode(t, 0, t.size()).length / t.size();
         assertTrue(perSample < 6, perSample + " bytes per sample before compression");
@@ -146,8 +152,13 @@ class ProfileCodecTest {
         for (int i = 0, n = r.nextInt(20); i < n; i++) {
             long[] ns = new long[RegionTable.Column.values().length];
             for (int c = 0; c < ns.length; c++) ns[c] = r.nextInt(5) == 0 ? 0 : r.nextLong(1L << 40);
-            rows.add(new RegionTable.Row(r.nextInt(nodes), 1 + r.nextInt(100), r.nextBoolean() ? null : "src/f" + i + ".c", r.nextInt(500),
-                    1 + r.nextInt(64), ns));
+            rows.add(new RegionTable.Row(
+                    r.nextInt(nodes),
+                    1 + r.nextInt(100),
+                    r.nextBoolean() ? null : "src/f" + i + ".c",
+                    r.nextInt(500),
+                    1 + r.nextInt(64),
+                    ns));
         }
         return new RegionTable(rows);
     }
@@ -156,8 +167,14 @@ class ProfileCodecTest {
         List<MutexTable.Row> rows = new ArrayList<>();
         for (int i = 0, n = r.nextInt(10); i < n; i++) {
             long waited = r.nextLong(1L << 40);
-            rows.add(new MutexTable.Row(r.nextBoolean() ? "" : "lock" + i, "mutex_blame.lock", r.nextBoolean() ? null : "q.c", r.nextInt(200),
-                    waited, r.nextInt(nodes + 1) - 1, r.nextLong(waited + 1)));
+            rows.add(new MutexTable.Row(
+                    r.nextBoolean() ? "" : "lock" + i,
+                    "mutex_blame.lock",
+                    r.nextBoolean() ? null : "q.c",
+                    r.nextInt(200),
+                    waited,
+                    r.nextInt(nodes + 1) - 1,
+                    r.nextLong(waited + 1)));
         }
         return new MutexTable(rows);
     }
@@ -171,8 +188,19 @@ class ProfileCodecTest {
         assertEquals(regions.rows().size(), regionsBack.rows().size());
         for (int i = 0; i < regions.rows().size(); i++) {
             RegionTable.Row a = regions.rows().get(i), b = regionsBack.rows().get(i);
-            assertEquals(List.of(a.regionNode(), a.instances(), String.valueOf(a.callSiteFile()), a.callSiteLine(), a.thread()),
-                    List.of(b.regionNode(), b.instances(), String.valueOf(b.callSiteFile()), b.callSiteLine(), b.thread()));
+            assertEquals(
+                    List.of(
+                            a.regionNode(),
+                            a.instances(),
+                            String.valueOf(a.callSiteFile()),
+                            a.callSiteLine(),
+                            a.thread()),
+                    List.of(
+                            b.regionNode(),
+                            b.instances(),
+                            String.valueOf(b.callSiteFile()),
+                            b.callSiteLine(),
+                            b.thread()));
             for (RegionTable.Column c : RegionTable.Column.values()) assertEquals(a.ns(c), b.ns(c));
         }
         MutexTable mutexes = randomMutexes(r, 500);
@@ -208,13 +236,18 @@ class ProfileCodecTest {
             long[] v = paper.get(List.of(row.node(), row.line()));
             assertEquals(v[0], row.inclusiveNs());
             assertEquals(v[1], row.exclusiveNs());
-            if (i > 0) assertTrue(back.row(i - 1).node() < row.node() || back.row(i - 1).line() < row.line(), "sorted by (node, line)");
+            if (i > 0)
+                assertTrue(
+                        back.row(i - 1).node() < row.node() || back.row(i - 1).line() < row.line(),
+                        "sorted by (node, line)");
         }
         int node = back.row(back.size() / 2).node();
         LineTable.Row[] ofNode = back.of(node);
         assertEquals(paper.keySet().stream().filter(k -> k.get(0) == node).count(), ofNode.length);
         for (LineTable.Row row : ofNode) assertEquals(node, row.node());
-        assertTimeoutPreemptively(Duration.ofSeconds(60), () -> damage(r, LineTableCodec.encode(t), bytes -> LineTableCodec.decode(bytes, 300)));
+        assertTimeoutPreemptively(
+                Duration.ofSeconds(60),
+                () -> damage(r, LineTableCodec.encode(t), bytes -> LineTableCodec.decode(bytes, 300)));
     }
 
     /** Every prefix, and random damage: a clear error or a valid decode, nothing else, and quickly. */
@@ -225,7 +258,9 @@ class ProfileCodecTest {
         CallingContextTree tree = randomTree(seed, 300);
         FrameTable frames = tree.frames();
         MetricRegistry metrics = tree.metrics();
-        byte[] framesBytes = FrameTableCodec.encode(frames), metricBytes = MetricCodec.encode(metrics), treeBytes = TreeCodec.encode(tree);
+        byte[] framesBytes = FrameTableCodec.encode(frames),
+                metricBytes = MetricCodec.encode(metrics),
+                treeBytes = TreeCodec.encode(tree);
         byte[] timelineBytes = TimelineCodec.encode(randomTimeline(random, 300, tree.size()), 0, 300);
         assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
             damage(random, framesBytes, FrameTableCodec::decode);
@@ -254,7 +289,8 @@ class ProfileCodecTest {
     private static void decodeOrFail(byte[] bytes, Consumer<byte[]> decoder, boolean mustFail) {
         try {
             decoder.accept(bytes);
-            if (mustFail && bytes.length > 1) throw new AssertionError("a cut section of " + bytes.length + " bytes decoded");
+            if (mustFail && bytes.length > 1)
+                throw new AssertionError("a cut section of " + bytes.length + " bytes decoded");
         } catch (BadSectionException e) {
             assertTrue(e.offset() >= 0 && e.offset() <= bytes.length, "offset " + e.offset() + " of " + bytes.length);
             assertTrue(!e.getMessage().isBlank());

@@ -11,14 +11,14 @@ import java.util.Random;
  */
 public final class RandomProfile {
     static final String BLAME = "idle_blame";
-    private static final int[] STATES = {0x000, 0x001, 0x002, 0x010, 0x011, 0x012, 0x013, 0x014, 0x015, 0x016,
-        0x020, 0x021, 0x040, 0x041, 0x042, 0x043, 0x044, 0x080, 0x081, 0x082, 0x100, 0x101, 0x102, 0x7777};
+    private static final int[] STATES = {
+        0x000, 0x001, 0x002, 0x010, 0x011, 0x012, 0x013, 0x014, 0x015, 0x016, 0x020, 0x021, 0x040, 0x041, 0x042, 0x043,
+        0x044, 0x080, 0x081, 0x082, 0x100, 0x101, 0x102, 0x7777
+    };
 
-    record Sample(int thread, List<Frame> path, int state, long weight) {
-    }
+    record Sample(int thread, List<Frame> path, int state, long weight) {}
 
-    record Addition(int thread, List<Frame> path, String metric, long value) {
-    }
+    record Addition(int thread, List<Frame> path, String metric, long value) {}
 
     final List<Sample> samples = new ArrayList<>();
     final List<Addition> additions = new ArrayList<>();
@@ -32,7 +32,8 @@ public final class RandomProfile {
             if (random.nextInt(6) == 0) {
                 additions.add(new Addition(thread, path, BLAME, random.nextInt(2001) - 500));
             } else {
-                samples.add(new Sample(thread, path, STATES[random.nextInt(STATES.length)], random.nextInt(3) * 1_000_000L));
+                samples.add(new Sample(
+                        thread, path, STATES[random.nextInt(STATES.length)], random.nextInt(3) * 1_000_000L));
             }
         }
     }
@@ -55,7 +56,9 @@ public final class RandomProfile {
 
     /** Builds the profile into {@code tree} through the public builder API. */
     public void buildInto(CallingContextTree tree) {
-        int blame = tree.metrics().register(BLAME, MetricUnit.NANOSECONDS, "", MetricStorage.SPARSE, null).index();
+        int blame = tree.metrics()
+                .register(BLAME, MetricUnit.NANOSECONDS, "", MetricStorage.SPARSE, null)
+                .index();
         for (Sample s : samples) tree.addSample(s.thread(), ids(tree, s.path()), s.state(), s.weight());
         for (Addition a : additions) tree.add(tree.path(ids(tree, a.path())), a.thread(), blame, a.value());
     }

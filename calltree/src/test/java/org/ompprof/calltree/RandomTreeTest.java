@@ -8,7 +8,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -39,8 +38,10 @@ class RandomTreeTest {
         assertEquals(new HashSet<>(naive.threads()), threadSet(tree));
     }
 
-    private record Expected(Map<NaiveTree.Key, Long> exclusive, Map<NaiveTree.Key, Long> exclusiveSums,
-                            Map<NaiveTree.Key, Long> inclusive) {
+    private record Expected(
+            Map<NaiveTree.Key, Long> exclusive,
+            Map<NaiveTree.Key, Long> exclusiveSums,
+            Map<NaiveTree.Key, Long> inclusive) {
         long get(Map<NaiveTree.Key, Long> map, List<Frame> path, int thread, Metric metric) {
             return map.getOrDefault(new NaiveTree.Key(path, thread, metric.name()), 0L);
         }
@@ -59,7 +60,8 @@ class RandomTreeTest {
         assertEquals(childCount(paths, path), tree.children(node).length);
     }
 
-    private static void checkThreadValues(CallingContextTree tree, Expected e, int node, List<Frame> path, int t, Metric m) {
+    private static void checkThreadValues(
+            CallingContextTree tree, Expected e, int node, List<Frame> path, int t, Metric m) {
         String what = m.name() + " thread " + t + " at " + path;
         assertEquals(e.get(e.exclusive(), path, t, m), tree.exclusive(node, t, m.index()), what);
         assertEquals(e.get(e.inclusive(), path, t, m), tree.inclusive(node, t, m.index()), what);
@@ -77,7 +79,10 @@ class RandomTreeTest {
         assertEquals(tree.inclusive(node, m.index()), sum, m.name() + " by thread adds up");
         ThreadValues exclusiveByThread = tree.exclusiveByThread(node, m.index());
         for (int i = 0; i < exclusiveByThread.size(); i++) {
-            assertEquals(e.get(e.exclusive(), path, exclusiveByThread.threads()[i], m), exclusiveByThread.values()[i], m.name());
+            assertEquals(
+                    e.get(e.exclusive(), path, exclusiveByThread.threads()[i], m),
+                    exclusiveByThread.values()[i],
+                    m.name());
         }
         if (path.isEmpty()) assertEquals(e.get(e.inclusive(), path, -1, m), tree.total(m.index()));
     }
@@ -90,7 +95,10 @@ class RandomTreeTest {
     }
 
     private static long childCount(Set<List<Frame>> paths, List<Frame> path) {
-        return paths.stream().filter(p -> p.size() == path.size() + 1 && p.subList(0, path.size()).equals(path)).count();
+        return paths.stream()
+                .filter(p ->
+                        p.size() == path.size() + 1 && p.subList(0, path.size()).equals(path))
+                .count();
     }
 
     private static Set<Integer> threadSet(CallingContextTree tree) {

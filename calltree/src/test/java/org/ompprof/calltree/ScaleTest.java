@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.io.Writer;
 import java.lang.management.ManagementFactory;
 import java.util.Random;
-
 import org.junit.jupiter.api.Test;
 import org.ompprof.calltree.export.CollapsedOptions;
 import org.ompprof.calltree.export.CollapsedWriter;
@@ -71,12 +70,15 @@ class ScaleTest {
         long uniform = feeder.uniform(rest / 10);
         long after = usedHeap();
 
-        report("%,d nodes (max depth %d), %,d (node, thread) value pairs, %d threads, from %,d samples:",
+        report(
+                "%,d nodes (max depth %d), %,d (node, thread) value pairs, %d threads, from %,d samples:",
                 tree.size(), shape.maxDepth(), tree.valuePairs(), tree.threads().length, SAMPLES);
         report("  every node once, creating it: %s", rate(creating, NODES - 1));
         report("  runs of samples per thread, hot paths (like a real profile): %s", rate(local, rest - rest / 10));
         report("  uniformly random nodes (worst case, no locality): %s", rate(uniform, rest / 10));
-        report("retained heap: %,d MB (%,.0f bytes per node)", (after - before) >> 20, (double) (after - before) / tree.size());
+        report(
+                "retained heap: %,d MB (%,.0f bytes per node)",
+                (after - before) >> 20, (double) (after - before) / tree.size());
         assertEquals(SAMPLES, tree.total(StandardMetrics.SAMPLES));
         assertTrue(tree.size() <= NODES);
         queries(tree);
@@ -84,7 +86,10 @@ class ScaleTest {
     }
 
     private static String rate(long ns, long samples) {
-        return samples == 0 ? "-" : String.format("%,d samples in %,d ms, %,.0f ns per sample", samples, ns / 1_000_000, (double) ns / samples);
+        return samples == 0
+                ? "-"
+                : String.format(
+                        "%,d samples in %,d ms, %,.0f ns per sample", samples, ns / 1_000_000, (double) ns / samples);
     }
 
     /** Feeds samples the way the stitcher will: a root-first frame path per sample, in a reused buffer. */
@@ -165,7 +170,9 @@ class ScaleTest {
         start = System.nanoTime();
         ThreadValues byThread = tree.inclusiveByThread(tree.roots()[0], StandardMetrics.TIME);
         long byThreadNs = System.nanoTime() - start;
-        report("first inclusive query (all nodes, summed): %,d ms; one thread: %,d ms; a node by thread (%d threads): %,d ms",
+        report(
+                "first inclusive query (all nodes, summed): %,d ms; one thread: %,d ms; a node by thread (%d "
+                        + "threads): %,d ms",
                 inclusiveNs / 1_000_000, threadNs / 1_000_000, byThread.size(), byThreadNs / 1_000_000);
         assertEquals(SAMPLES * 1_000_000, total);
         assertEquals(tree.total(StandardMetrics.TIME, 5), one);
@@ -180,20 +187,20 @@ class ScaleTest {
             }
 
             @Override
-            public void flush() {
-            }
+            public void flush() {}
 
             @Override
-            public void close() {
-            }
+            public void close() {}
         };
         long start = System.nanoTime();
         CollapsedWriter.write(tree, CollapsedOptions.defaults(), counting);
         long collapsedNs = System.nanoTime() - start;
         start = System.nanoTime();
-        String html = FlameGraphWriter.toHtml(tree, FlameGraphOptions.titled("scale").withMinWidthPercent(0.01));
+        String html =
+                FlameGraphWriter.toHtml(tree, FlameGraphOptions.titled("scale").withMinWidthPercent(0.01));
         long htmlNs = System.nanoTime() - start;
-        report("collapsed export: %,d MB in %,d ms; HTML flame graph (frames >= 0.01%%): %,d KB in %,d ms",
+        report(
+                "collapsed export: %,d MB in %,d ms; HTML flame graph (frames >= 0.01%%): %,d KB in %,d ms",
                 chars[0] >> 20, collapsedNs / 1_000_000, html.length() >> 10, htmlNs / 1_000_000);
     }
 

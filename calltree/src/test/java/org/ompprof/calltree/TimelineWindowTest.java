@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.Random;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -16,11 +15,21 @@ class TimelineWindowTest {
     @Test
     void paperTimeline() {
         // samples at 0, 10, 20 ms, each standing for 10 ms; then a gap; one at 50 ms
-        Timeline t = new Timeline.Builder(1).add(0, 1, 1, 10).add(10, 2, 1, 10).add(20, 3, 1, 10).add(50, 4, 1, 10).build();
+        Timeline t = new Timeline.Builder(1)
+                .add(0, 1, 1, 10)
+                .add(10, 2, 1, 10)
+                .add(20, 3, 1, 10)
+                .add(50, 4, 1, 10)
+                .build();
         assertArrayEquals(new int[] {0, 1, 2, -1, -1, 3}, TimelineWindow.samplePerPixel(t, 0, 60, 6));
-        assertArrayEquals(new int[] {-1, -1, 0}, TimelineWindow.samplePerPixel(t, -30, 0 + 15, 3), "before the first sample");
+        assertArrayEquals(
+                new int[] {-1, -1, 0}, TimelineWindow.samplePerPixel(t, -30, 0 + 15, 3), "before the first sample");
         // 10 ms samples 12 ms apart (timer jitter): no holes between them
-        Timeline jitter = new Timeline.Builder(1).add(0, 1, 1, 10).add(12, 2, 1, 10).add(24, 3, 1, 10).build();
+        Timeline jitter = new Timeline.Builder(1)
+                .add(0, 1, 1, 10)
+                .add(12, 2, 1, 10)
+                .add(24, 3, 1, 10)
+                .build();
         assertArrayEquals(new int[] {0, 0, 0, 1, 1, 1, 2, 2, 2, -1}, TimelineWindow.samplePerPixel(jitter, 0, 40, 10));
     }
 
@@ -42,7 +51,8 @@ class TimelineWindowTest {
             int expected = -1;
             for (int i = 0; i < t.size(); i++) if (t.timeNs(i) <= at) expected = i;
             if (expected >= 0) {
-                boolean near = expected + 1 < t.size() && t.timeNs(expected + 1) - t.timeNs(expected) <= 2 * t.weightNs(expected);
+                boolean near = expected + 1 < t.size()
+                        && t.timeNs(expected + 1) - t.timeNs(expected) <= 2 * t.weightNs(expected);
                 long end = near ? t.timeNs(expected + 1) : t.timeNs(expected) + t.weightNs(expected);
                 if (at >= end) expected = -1;
             }

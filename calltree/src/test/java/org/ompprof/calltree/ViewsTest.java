@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -18,7 +17,8 @@ class ViewsTest {
 
     private static int[] path(CallingContextTree t, String... names) {
         int[] ids = new int[names.length];
-        for (int i = 0; i < names.length; i++) ids[i] = t.frames().intern(Frame.of(FrameKind.USER, "app", names[i], "app.c", 0));
+        for (int i = 0; i < names.length; i++)
+            ids[i] = t.frames().intern(Frame.of(FrameKind.USER, "app", names[i], "app.c", 0));
         return ids;
     }
 
@@ -48,9 +48,15 @@ class ViewsTest {
         CallingContextTree t = callSites();
         t.addSample(1, path(t, "x", "b", "c"), 0x1, 2 * MS); // same callers b > c, under another root, lighter
         CallingContextTree bu = BottomUp.of(t);
-        assertEquals(t.find(path(t, "main", "b", "c")), BottomUp.heaviestContext(t, bu, bu.find(path(bu, "c", "b")), StandardMetrics.TIME));
-        assertEquals(t.find(path(t, "x", "b", "c")), BottomUp.heaviestContext(t, bu, bu.find(path(bu, "c", "b", "x")), StandardMetrics.TIME));
-        assertEquals(t.find(path(t, "main", "c")), BottomUp.heaviestContext(t, bu, bu.find(path(bu, "c", "main")), StandardMetrics.TIME));
+        assertEquals(
+                t.find(path(t, "main", "b", "c")),
+                BottomUp.heaviestContext(t, bu, bu.find(path(bu, "c", "b")), StandardMetrics.TIME));
+        assertEquals(
+                t.find(path(t, "x", "b", "c")),
+                BottomUp.heaviestContext(t, bu, bu.find(path(bu, "c", "b", "x")), StandardMetrics.TIME));
+        assertEquals(
+                t.find(path(t, "main", "c")),
+                BottomUp.heaviestContext(t, bu, bu.find(path(bu, "c", "main")), StandardMetrics.TIME));
         assertEquals(-1, BottomUp.heaviestContext(t, bu, CallingContextTree.ROOT, StandardMetrics.TIME));
     }
 
@@ -65,10 +71,15 @@ class ViewsTest {
         assertEquals(List.of(3 * MS, 10 * MS), List.of(rows.get("f")[0], rows.get("f")[1]));
         assertEquals(List.of(7 * MS, 7 * MS), List.of(rows.get("g")[0], rows.get("g")[1]));
         assertEquals(List.of(0L, 10 * MS), List.of(rows.get("main")[0], rows.get("main")[1]));
-        assertEquals("main", FlatProfile.of(t, StandardMetrics.TIME).getFirst().frame().name(), "largest inclusive first");
+        assertEquals(
+                "main",
+                FlatProfile.of(t, StandardMetrics.TIME).getFirst().frame().name(),
+                "largest inclusive first");
     }
 
-    /** On random profiles: the same totals per metric and thread, and each function's callers add up to its own time. */
+    /**
+     * On random profiles: the same totals per metric and thread, and each function's callers add up to its own time.
+     */
     @ParameterizedTest
     @ValueSource(longs = {3, 5, 8})
     void bottomUpConservesEverything(long seed) {
@@ -81,7 +92,8 @@ class ViewsTest {
         }
         long[] byFrame = new long[t.frames().size()];
         t.forEachExclusive(StandardMetrics.TIME, (node, thread, value) -> {
-            if (node != CallingContextTree.ROOT) byFrame[t.frame(node)] += value; // samples with an empty path stay at the root
+            if (node != CallingContextTree.ROOT)
+                byFrame[t.frame(node)] += value; // samples with an empty path stay at the root
         });
         for (int root : bu.roots()) assertEquals(byFrame[bu.frame(root)], bu.inclusive(root, StandardMetrics.TIME));
     }

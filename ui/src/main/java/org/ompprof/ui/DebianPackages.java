@@ -22,7 +22,9 @@ final class DebianPackages {
         try {
             List<String> cmd = new ArrayList<>(List.of(DPKG.toString(), "-S"));
             cmd.addAll(spellings(path));
-            Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+            Process p = new ProcessBuilder(cmd)
+                    .redirectError(ProcessBuilder.Redirect.DISCARD)
+                    .start();
             String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             if (!p.waitFor(10, TimeUnit.SECONDS)) {
                 p.destroyForcibly();
@@ -58,7 +60,9 @@ final class DebianPackages {
     static Optional<String> parse(String dpkgOutput) {
         for (String line : dpkgOutput.lines().toList()) {
             int colon = line.indexOf(": ");
-            if (colon <= 0 || line.startsWith("diversion by") || !line.substring(colon + 2).startsWith("/")) continue;
+            if (colon <= 0
+                    || line.startsWith("diversion by")
+                    || !line.substring(colon + 2).startsWith("/")) continue;
             String pkg = line.substring(0, colon).split(",")[0].trim();
             int arch = pkg.indexOf(':');
             return Optional.of(arch > 0 ? pkg.substring(0, arch) : pkg);

@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-
 import org.ompprof.sampler.UserError;
 
 /**
@@ -41,7 +40,8 @@ final class DemoCommand {
         ExportCommand.run(List.of("--format", "html", "-o", flame.toString(), recording.toString()), out, err);
         out.println();
         out.println("flame graph: " + flame + " (open it in a browser)");
-        out.println("more: ompprof info " + recording + "; ompprof export --format collapsed --metric barrier_blame " + recording);
+        out.println("more: ompprof info " + recording + "; ompprof export --format collapsed --metric barrier_blame "
+                + recording);
         return 0;
     }
 
@@ -58,7 +58,10 @@ final class DemoCommand {
         List<String> cmd = List.of("clang-19", "-fopenmp", "-g", "-O1", "-o", program.toString(), source.toString());
         Process p;
         try {
-            p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.INHERIT).start();
+            p = new ProcessBuilder(cmd)
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.INHERIT)
+                    .start();
         } catch (IOException e) {
             throw new UserError("clang-19 not found; install it with: sudo apt-get install clang-19 libomp-19-dev");
         }

@@ -4,7 +4,6 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-
 import org.ompprof.calltree.merge.ProfileDiffer;
 import org.ompprof.sampler.UserError;
 
@@ -30,7 +29,8 @@ final class DiffCommand {
         FileArgs files = FileArgs.parse("diff", args);
         Path output = files.output();
         List<Path> inputs = files.inputs();
-        if (inputs.size() != 2) throw new UserError("diff: give two profiles, the base A and the new B; see ompprof diff --help");
+        if (inputs.size() != 2)
+            throw new UserError("diff: give two profiles, the base A and the new B; see ompprof diff --help");
         for (Path in : inputs) {
             if (Files.isDirectory(in)) throw new UserError("diff: " + in + " is a directory, not a profile");
         }
@@ -38,8 +38,9 @@ final class DiffCommand {
         ProfileDiffer.Result r = StandardOutput.means(output)
                 ? StandardOutput.through(file -> ProfileDiffer.diff(inputs.get(0), inputs.get(1), file), out)
                 : ProfileDiffer.diff(inputs.get(0), inputs.get(1), output);
-        err.printf("ompprof: wrote %s (%,d contexts, %,d bytes)%n", StandardOutput.means(output) ? "standard output" : output,
-                r.contexts(), r.bytes());
+        err.printf(
+                "ompprof: wrote %s (%,d contexts, %,d bytes)%n",
+                StandardOutput.means(output) ? "standard output" : output, r.contexts(), r.bytes());
         return 0;
     }
 

@@ -13,7 +13,6 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
-
 import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.Metric;
 import org.ompprof.calltree.build.ReadOrBuild;
@@ -64,7 +63,8 @@ final class ExportCommand {
     record Source(Profile profile, Metadata meta, List<ThreadInfo> threads) {
         String threadName(int seq) {
             for (ThreadInfo t : threads) {
-                if (t.seq() == seq) return "thread " + seq + " (" + ThreadType.nameOf(t.threadType()) + ", tid " + t.osTid() + ")";
+                if (t.seq() == seq)
+                    return "thread " + seq + " (" + ThreadType.nameOf(t.threadType()) + ", tid " + t.osTid() + ")";
             }
             return "thread " + seq;
         }
@@ -93,14 +93,16 @@ final class ExportCommand {
         Profile profile = source.profile();
         CallingContextTree tree = profile.tree();
         if (tree.metrics().find(o.metric()) == null) {
-            throw new UserError("unknown metric '" + o.metric() + "'; known: " + String.join(", ", tree.metrics().names()));
+            throw new UserError("unknown metric '" + o.metric() + "'; known: "
+                    + String.join(", ", tree.metrics().names()));
         }
         if (o.output() == null) {
             write(o, source, out);
             out.flush();
         } else {
             writeAtomically(o, source);
-            err.println("ompprof: wrote " + o.output().shown() + " (" + profile.samples() + " samples, " + tree.size() + " contexts)");
+            err.println("ompprof: wrote " + o.output().shown() + " (" + profile.samples() + " samples, " + tree.size()
+                    + " contexts)");
         }
         return 0;
     }
@@ -119,7 +121,9 @@ final class ExportCommand {
                 case "--thread" -> thread = number(value(args, ++i, a));
                 case "-o", "--output" -> {
                     String v = value(args, ++i, a);
-                    output = v.equals(StandardOutput.NAME) ? null : OutputTarget.of(v, Path.of("").toAbsolutePath());
+                    output = v.equals(StandardOutput.NAME)
+                            ? null
+                            : OutputTarget.of(v, Path.of("").toAbsolutePath());
                 }
                 default -> {
                     if (a.startsWith("-")) throw new UserError("unknown option " + a + "; see ompprof export --help");
@@ -128,7 +132,8 @@ final class ExportCommand {
             }
         }
         if (format == null || !FORMATS.contains(format)) {
-            throw new UserError("export needs --format " + String.join(", ", FORMATS.subList(0, FORMATS.size() - 1)) + " or " + FORMATS.getLast());
+            throw new UserError("export needs --format " + String.join(", ", FORMATS.subList(0, FORMATS.size() - 1))
+                    + " or " + FORMATS.getLast());
         }
         if (files.size() != 1) throw new UserError("export needs exactly one recording; see ompprof export --help");
         return new Options(format, metric, thread, output, Path.of(files.getFirst()), selfProfile);
@@ -149,27 +154,46 @@ final class ExportCommand {
 
     private static void write(Options o, Source source, OutputStream out) throws IOException {
         CallingContextTree tree = source.profile().tree();
-        List<Timeline> timelines = source.profile().timelines().stream().filter(t -> o.thread() == null || t.thread() == o.thread()).toList();
+        List<Timeline> timelines = source.profile().timelines().stream()
+                .filter(t -> o.thread() == null || t.thread() == o.thread())
+                .toList();
         Writer w = new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8), 1 << 16);
         switch (o.format()) {
             case "html" -> {
-                FlameGraphOptions f = FlameGraphOptions.titled("ompprof: " + o.input().getFileName()).withMetric(o.metric());
+                FlameGraphOptions f = FlameGraphOptions.titled(
+                                "ompprof: " + o.input().getFileName())
+                        .withMetric(o.metric());
                 f = o.thread() == null ? f : f.withThread(o.thread());
                 String base = ProfileDiff.BASE + o.metric();
                 if (tree.metrics().find(base) != null) {
-                    out.write(FlameGraphWriter.toDiffHtml(tree, f.withMetric(o.metric()), base).getBytes(StandardCharsets.UTF_8));
+                    out.write(FlameGraphWriter.toDiffHtml(tree, f.withMetric(o.metric()), base)
+                            .getBytes(StandardCharsets.UTF_8));
                 } else {
                     FlameGraphWriter.write(tree, f, out);
                 }
             }
-            case "perfetto" -> TraceEventWriter.write(tree, timelines, source.profile().devices(), source::threadName, source.program(), w);
-            case "speedscope" -> SpeedscopeWriter.write(tree, timelines, source::threadName, "ompprof: " + o.input().getFileName(),
-                    "ompprof " + Version.get(), w);
+            case "perfetto" ->
+                TraceEventWriter.write(
+                        tree, timelines, source.profile().devices(), source::threadName, source.program(), w);
+            case "speedscope" ->
+                SpeedscopeWriter.write(
+                        tree,
+                        timelines,
+                        source::threadName,
+                        "ompprof: " + o.input().getFileName(),
+                        "ompprof " + Version.get(),
+                        w);
             case "pprof" -> {
-                List<Metric> metrics = new ArrayList<>(List.of(tree.metrics().require(o.metric()))); // the default sample type
+                List<Metric> metrics =
+                        new ArrayList<>(List.of(tree.metrics().require(o.metric()))); // the default sample type
                 for (Metric m : tree.metrics().all()) if (!metrics.contains(m)) metrics.add(m);
-                PprofWriter.write(tree, metrics, startEpochNs(source.meta()), source.meta().getLong(Metadata.WALL_NS, 0),
-                        "ompprof " + Version.get() + ": " + source.program(), out);
+                PprofWriter.write(
+                        tree,
+                        metrics,
+                        startEpochNs(source.meta()),
+                        source.meta().getLong(Metadata.WALL_NS, 0),
+                        "ompprof " + Version.get() + ": " + source.program(),
+                        out);
             }
             default -> {
                 CollapsedOptions c = CollapsedOptions.defaults().withMetric(o.metric());
@@ -196,7 +220,8 @@ final class ExportCommand {
             try (OutputStream out = Files.newOutputStream(tmp)) {
                 write(o, source, out);
             }
-            Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-r--r--")); // temp files start private
+            Files.setPosixFilePermissions(
+                    tmp, PosixFilePermissions.fromString("rw-r--r--")); // temp files start private
             Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } finally {
             Files.deleteIfExists(tmp);

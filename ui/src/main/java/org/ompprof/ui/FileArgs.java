@@ -3,7 +3,6 @@ package org.ompprof.ui;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-
 import org.ompprof.sampler.UserError;
 
 /**

@@ -4,16 +4,17 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeSet;
-
+import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.Frame;
 import org.ompprof.calltree.FrameKind;
 import org.ompprof.calltree.FrameTable;
+import org.ompprof.calltree.Metric;
+import org.ompprof.calltree.StandardMetrics;
 import org.ompprof.calltree.build.DisplayNames;
 import org.ompprof.calltree.merge.ProfileDiffer;
 import org.ompprof.calltree.merge.RunMetadata;
@@ -33,13 +34,10 @@ import org.ompprof.sampler.recording.Stats;
 import org.ompprof.sampler.recording.ThreadInfo;
 import org.ompprof.ui.report.DeviceTotals;
 import org.ompprof.ui.report.OffloadNote;
+import org.ompprof.ui.report.Report;
 import org.ompprof.unwinder.clock.Stage;
 import org.ompprof.unwinder.stitch.StitchCounters;
 import org.ompprof.unwinder.stitch.StitchedSample;
-import org.ompprof.calltree.CallingContextTree;
-import org.ompprof.calltree.Metric;
-import org.ompprof.calltree.StandardMetrics;
-import org.ompprof.ui.report.Report;
 
 /**
  * {@code ompprof info FILE}: what a recording holds, without analysing it: the run, the threads
@@ -87,38 +85,75 @@ public final class InfoCommand {
 
     private static void run(StringBuilder s, Recording r, long fileSize) {
         Metadata m = r.metadata();
-        line(s, r.isProfile() ? "profile" : "recording", r.path() + " (" + size(fileSize) + ", format " + r.formatVersion()
-                + (r.isProfile() ? ")" : ", raw samples)"));
+        line(
+                s,
+                r.isProfile() ? "profile" : "recording",
+                r.path() + " (" + size(fileSize) + ", format " + r.formatVersion()
+                        + (r.isProfile() ? ")" : ", raw samples)"));
         merged(s, m);
-        m.get(ProfileDiffer.BASE_FILE).ifPresent(base -> line(s, "diff", "this run (B) against the base " + base
-                + " (A): metrics a.* hold A, delta.* hold B - A"));
+        m.get(ProfileDiffer.BASE_FILE)
+                .ifPresent(base -> line(
+                        s,
+                        "diff",
+                        "this run (B) against the base " + base + " (A): metrics a.* hold A, delta.* hold B - A"));
         line(s, "command", m.get(Metadata.COMMAND, "?"));
         line(s, "directory", m.get(Metadata.CWD, "?"));
-        line(s, "started", m.get(Metadata.START_TIME, "?") + " on " + m.get(Metadata.HOST, "?") + ", pid " + m.get(Metadata.PID, "?"));
-        m.get(Metadata.MPI_RANK).ifPresent(rank -> line(s, "mpi", "rank " + rank + m.get(Metadata.MPI_WORLD_SIZE).map(n -> " of " + n).orElse("")
-                + m.get(Metadata.JOB_ID).map(j -> ", job " + j).orElse("")));
+        line(
+                s,
+                "started",
+                m.get(Metadata.START_TIME, "?") + " on " + m.get(Metadata.HOST, "?") + ", pid "
+                        + m.get(Metadata.PID, "?"));
+        m.get(Metadata.MPI_RANK)
+                .ifPresent(rank -> line(
+                        s,
+                        "mpi",
+                        "rank " + rank
+                                + m.get(Metadata.MPI_WORLD_SIZE)
+                                        .map(n -> " of " + n)
+                                        .orElse("")
+                                + m.get(Metadata.JOB_ID).map(j -> ", job " + j).orElse("")));
         m.get(Metadata.MPI_CALLS).ifPresent(calls -> line(s, "mpi calls", calls));
-        line(s, "sampling", m.get(Metadata.MODE, "?") + " time, " + m.get(Metadata.RATE_HZ, "?") + " Hz per thread asked"
-                + achievedRate(m) + ", stack snapshots up to " + m.get(Metadata.STACK_BYTES, "?") + " bytes"
-                + (m.flag(Metadata.START_PAUSED) ? "; started paused, scoped by the program's omp_control_tool calls" : ""));
+        line(
+                s,
+                "sampling",
+                m.get(Metadata.MODE, "?") + " time, " + m.get(Metadata.RATE_HZ, "?") + " Hz per thread asked"
+                        + achievedRate(m) + ", stack snapshots up to " + m.get(Metadata.STACK_BYTES, "?") + " bytes"
+                        + (m.flag(Metadata.START_PAUSED)
+                                ? "; started paused, scoped by the program's omp_control_tool calls"
+                                : ""));
         cpuClock(m).ifPresent(c -> line(s, "cpu clock", c));
         wallClock(m).ifPresent(c -> line(s, "wall clock", c));
         line(s, "runtime", runtime(m));
         signal(s, m);
-        line(s, "duration", String.format(Locale.ROOT, "%.2f s, exit status %s", m.getLong(Metadata.WALL_NS, 0) / 1e9,
-                m.get(Metadata.EXIT_STATUS, "?")));
-        line(s, "ompprof", m.get(Metadata.OMPPROF_VERSION, "?") + (m.flag(Metadata.GOMP_SHIM) ? " (GCC program run on libomp)" : ""));
+        line(
+                s,
+                "duration",
+                String.format(
+                        Locale.ROOT,
+                        "%.2f s, exit status %s",
+                        m.getLong(Metadata.WALL_NS, 0) / 1e9,
+                        m.get(Metadata.EXIT_STATUS, "?")));
+        line(
+                s,
+                "ompprof",
+                m.get(Metadata.OMPPROF_VERSION, "?")
+                        + (m.flag(Metadata.GOMP_SHIM) ? " (GCC program run on libomp)" : ""));
         s.append('\n');
     }
 
     /** How wall mode sampled: blocked threads from outside (their calls untouched), running ones by signal. */
     private static java.util.Optional<String> wallClock(Metadata m) {
         if (m.get(Metadata.WALL_OUTSIDE).isEmpty()) return java.util.Optional.empty();
-        return java.util.Optional.of(String.format(Locale.ROOT,
-                "%d samples of blocked threads taken from outside, %d signals to running threads; %d of those found the thread"
-                        + " just blocked: %d calls restarted, %d returned EINTR", m.getLong(Metadata.WALL_OUTSIDE, 0),
-                m.getLong(Metadata.WALL_SIGNALLED, 0), m.getLong(Metadata.WALL_RESTARTED, 0) + m.getLong(Metadata.WALL_INTERRUPTED, 0),
-                m.getLong(Metadata.WALL_RESTARTED, 0), m.getLong(Metadata.WALL_INTERRUPTED, 0)));
+        return java.util.Optional.of(String.format(
+                Locale.ROOT,
+                "%d samples of blocked threads taken from outside, %d signals to running threads; %d of those "
+                        + "found the thread"
+                        + " just blocked: %d calls restarted, %d returned EINTR",
+                m.getLong(Metadata.WALL_OUTSIDE, 0),
+                m.getLong(Metadata.WALL_SIGNALLED, 0),
+                m.getLong(Metadata.WALL_RESTARTED, 0) + m.getLong(Metadata.WALL_INTERRUPTED, 0),
+                m.getLong(Metadata.WALL_RESTARTED, 0),
+                m.getLong(Metadata.WALL_INTERRUPTED, 0)));
     }
 
     /** ", 998 Hz achieved (...)": per thread, samples per second of the time they stand for. */
@@ -127,19 +162,32 @@ public final class InfoCommand {
         String per = "cpu".equals(m.get(Metadata.MODE, "")) ? "CPU-second" : "second";
         long threads = m.getLong(Metadata.ACHIEVED_RATE_THREADS, 0);
         String median = m.get(Metadata.ACHIEVED_RATE_HZ, "?"), lowest = m.get(Metadata.ACHIEVED_RATE_LOWEST_HZ, median);
-        return String.format(Locale.ROOT, ", %.0f Hz achieved (samples per %s per thread%s)", Double.parseDouble(median), per,
-                threads > 1 ? String.format(Locale.ROOT, ": median of %d threads, lowest %.0f", threads, Double.parseDouble(lowest)) : "");
+        return String.format(
+                Locale.ROOT,
+                ", %.0f Hz achieved (samples per %s per thread%s)",
+                Double.parseDouble(median),
+                per,
+                threads > 1
+                        ? String.format(
+                                Locale.ROOT, ": median of %d threads, lowest %.0f", threads, Double.parseDouble(lowest))
+                        : "");
     }
 
     /** cpu mode: what delivered the samples, and what to do when it was the slow timers. */
     static java.util.Optional<String> cpuClock(Metadata m) {
-        if (!"cpu".equals(m.get(Metadata.MODE, "")) || m.get(Metadata.PERF_SAMPLES).isEmpty()) return java.util.Optional.empty();
+        if (!"cpu".equals(m.get(Metadata.MODE, ""))
+                || m.get(Metadata.PERF_SAMPLES).isEmpty()) return java.util.Optional.empty();
         long perf = m.getLong(Metadata.PERF_SAMPLES, 0);
-        if (perf > 0) return java.util.Optional.of("perf cpu-clock events (" + String.format(Locale.ROOT, "%,d", perf) + " samples)");
-        return java.util.Optional.of(m.flag(Metadata.CPU_TIMERS_ASKED)
-                ? "CPU-clock timers (--cpu-timers); they fire at the kernel's tick"
-                : "CPU-clock timers, which fire at the kernel's tick: the kernel refused perf events (perf_event_paranoid "
-                        + "above 2, or a container's seccomp); allow them (sysctl kernel.perf_event_paranoid=2) for the asked rate");
+        if (perf > 0)
+            return java.util.Optional.of(
+                    "perf cpu-clock events (" + String.format(Locale.ROOT, "%,d", perf) + " samples)");
+        return java.util.Optional.of(
+                m.flag(Metadata.CPU_TIMERS_ASKED)
+                        ? "CPU-clock timers (--cpu-timers); they fire at the kernel's tick"
+                        : "CPU-clock timers, which fire at the kernel's tick: the kernel refused perf events "
+                                + "(perf_event_paranoid "
+                                + "above 2, or a container's seccomp); allow them (sysctl "
+                                + "kernel.perf_event_paranoid=2) for the asked rate");
     }
 
     /** The runs of a merged profile, one line each; their full metadata is under input.N.*. */
@@ -149,8 +197,12 @@ public final class InfoCommand {
         line(s, "merged", runs + " runs (threads renumbered; thread t of run N is t + its offset)");
         for (long i = 0; i < runs; i++) {
             String p = RunMetadata.PREFIX + i + ".";
-            line(s, "  run " + i, m.get(p + RunMetadata.SOURCE, "?") + ": " + m.get(p + Metadata.COMMAND, "?") + ", exit status "
-                    + m.get(p + Metadata.EXIT_STATUS, "?") + ", thread offset " + m.get(p + RunMetadata.THREAD_OFFSET, "?"));
+            line(
+                    s,
+                    "  run " + i,
+                    m.get(p + RunMetadata.SOURCE, "?") + ": " + m.get(p + Metadata.COMMAND, "?") + ", exit status "
+                            + m.get(p + Metadata.EXIT_STATUS, "?") + ", thread offset "
+                            + m.get(p + RunMetadata.THREAD_OFFSET, "?"));
         }
     }
 
@@ -163,7 +215,8 @@ public final class InfoCommand {
         } catch (UserError e) {
             return; // a name this ompprof does not know: nothing to add
         }
-        List<String> problems = SamplingSignal.problems(signal, (int) m.getLong(Metadata.SIGNAL_PROBLEMS, 0), m.getLong(Metadata.FOREIGN_SIGNALS, 0));
+        List<String> problems = SamplingSignal.problems(
+                signal, (int) m.getLong(Metadata.SIGNAL_PROBLEMS, 0), m.getLong(Metadata.FOREIGN_SIGNALS, 0));
         if (!name.equals("SIGPROF") || !problems.isEmpty()) line(s, "signal", name);
         for (String p : problems) line(s, "", p);
     }
@@ -183,8 +236,12 @@ public final class InfoCommand {
         List<List<String>> rows = new ArrayList<>();
         long[] total = new long[2 + states.size()];
         for (ThreadInfo t : threads) {
-            List<String> row = new ArrayList<>(List.of(Integer.toString(t.seq()), t.osTid() == 0 ? "-" : Integer.toString(t.osTid()),
-                    ThreadType.nameOf(t.threadType()), count(t.samples()), count(t.samplesDropped() + t.eventsDropped())));
+            List<String> row = new ArrayList<>(List.of(
+                    Integer.toString(t.seq()),
+                    t.osTid() == 0 ? "-" : Integer.toString(t.osTid()),
+                    ThreadType.nameOf(t.threadType()),
+                    count(t.samples()),
+                    count(t.samplesDropped() + t.eventsDropped())));
             total[0] += t.samples();
             total[1] += t.samplesDropped() + t.eventsDropped();
             int i = 2;
@@ -213,22 +270,30 @@ public final class InfoCommand {
         List<String> parts = new ArrayList<>();
         long taskWaiting = 0;
         for (Metric m : tree.metrics().all()) {
-            if (!m.name().startsWith("time.") || !m.hasParent()
+            if (!m.name().startsWith("time.")
+                    || !m.hasParent()
                     || !tree.metrics().metric(m.parent()).name().equals(StandardMetrics.TIME_NAME)) continue;
             long v = tree.total(m.index());
             if (v == 0) continue;
             String state = m.name().substring("time.".length());
             parts.add(state + " " + Report.time(v));
-            if (state.equals(OmpState.WAIT_TASKWAIT.displayName()) || state.equals(OmpState.WAIT_TASKGROUP.displayName())) taskWaiting += v;
+            if (state.equals(OmpState.WAIT_TASKWAIT.displayName())
+                    || state.equals(OmpState.WAIT_TASKGROUP.displayName())) taskWaiting += v;
         }
         if (parts.isEmpty()) return;
-        s.append("  time per state (as report, exports and the viewer count it): ").append(String.join(", ", parts)).append('\n');
+        s.append("  time per state (as report, exports and the viewer count it): ")
+                .append(String.join(", ", parts))
+                .append('\n');
         if (taskWaiting > 0) {
-            s.append("  the runtime reported task waiting as work: samples inside its taskwait or taskgroup are counted as waiting\n");
+            s.append("  the runtime reported task waiting as work: samples inside its taskwait or taskgroup are "
+                    + "counted as waiting\n");
         }
     }
 
-    /** Frames shown otherwise than their compiler named them: OpenMP constructs (with their symbols), and how many others. */
+    /**
+     * Frames shown otherwise than their compiler named them: OpenMP constructs (with their symbols), and how many
+     * others.
+     */
     private static void names(StringBuilder s, FrameTable frames) {
         List<String> constructs = new ArrayList<>();
         int others = 0, agent = 0;
@@ -245,73 +310,131 @@ public final class InfoCommand {
             }
         }
         if (constructs.isEmpty() && others == 0 && agent == 0) return;
-        s.append("names (as the program's source writes them; the compiler's symbols here and on hover in the viewer)\n");
+        s.append("names (as the program's source writes them; the compiler's symbols here and on hover in the "
+                + "viewer)\n");
         constructs.stream().sorted().distinct().limit(40).forEach(s::append);
-        if (constructs.size() > 40) s.append("  ... ").append(constructs.size() - 40).append(" more outlined bodies\n");
-        if (others > 0) s.append("  ").append(count(others)).append(" other functions shown demangled (C++) or as module::procedure (Fortran)\n");
-        if (agent > 0) s.append("  samples taken inside ompprof's own agent are under <ompprof> (profiler overhead), never under the program's code\n");
+        if (constructs.size() > 40)
+            s.append("  ... ").append(constructs.size() - 40).append(" more outlined bodies\n");
+        if (others > 0)
+            s.append("  ")
+                    .append(count(others))
+                    .append(" other functions shown demangled (C++) or as module::procedure (Fortran)\n");
+        if (agent > 0)
+            s.append("  samples taken inside ompprof's own agent are under <ompprof> (profiler overhead), never "
+                    + "under the program's code\n");
         s.append('\n');
     }
 
     private static void profile(StringBuilder s, Recording r, long fileSize) {
         if (!r.isProfile()) {
-            s.append("raw recording: stack snapshots and callback records (export and report build the profile from them)\n\n");
+            s.append("raw recording: stack snapshots and callback records (export and report build the profile "
+                    + "from them)\n\n");
             return;
         }
         Profile p = ProfileReader.read(r);
         s.append("profile\n");
-        for (String u : UnnamedFrames.lines(UnnamedFrames.count(p.tree().frames(), r.modules()), DebianPackages::owner)) {
+        for (String u :
+                UnnamedFrames.lines(UnnamedFrames.count(p.tree().frames(), r.modules()), DebianPackages::owner)) {
             s.append("  ").append(u).append('\n');
         }
-        s.append("  ").append(count(p.tree().size() - 1L)).append(" calling contexts over ").append(count(p.tree().frames().size()))
-                .append(" frames; ").append(count(p.samples())).append(" samples in ").append(p.timelines().size()).append(" thread timelines");
-        if (p.samples() > 0) s.append(String.format(Locale.ROOT, " (%.1f bytes per sample in this file)", (double) fileSize / p.samples()));
+        s.append("  ")
+                .append(count(p.tree().size() - 1L))
+                .append(" calling contexts over ")
+                .append(count(p.tree().frames().size()))
+                .append(" frames; ")
+                .append(count(p.samples()))
+                .append(" samples in ")
+                .append(p.timelines().size())
+                .append(" thread timelines");
+        if (p.samples() > 0)
+            s.append(String.format(
+                    Locale.ROOT, " (%.1f bytes per sample in this file)", (double) fileSize / p.samples()));
         s.append('\n');
         long resolution = r.metadata().getLong(Metadata.TIMELINE_RESOLUTION_NS, 0);
         if (resolution > 0) {
             long entries = p.timelines().stream().mapToLong(t -> t.size()).sum();
-            s.append("  timelines downsampled: one entry per thread per ").append(DurationArg.format(resolution)).append(" (")
-                    .append(count(entries)).append(" entries)\n");
+            s.append("  timelines downsampled: one entry per thread per ")
+                    .append(DurationArg.format(resolution))
+                    .append(" (")
+                    .append(count(entries))
+                    .append(" entries)\n");
         }
         StitchCounters c = p.counters();
         List<String> kinds = new ArrayList<>();
         for (StitchedSample.Kind k : StitchedSample.Kind.values()) {
-            if (c.samples(k) > 0) kinds.add(count(c.samples(k)) + " " + k.name().toLowerCase(Locale.ROOT).replace('_', ' '));
+            if (c.samples(k) > 0)
+                kinds.add(count(c.samples(k)) + " "
+                        + k.name().toLowerCase(Locale.ROOT).replace('_', ' '));
         }
-        s.append("  stitched: ").append(kinds.isEmpty() ? "no samples" : String.join(", ", kinds)).append('\n');
+        s.append("  stitched: ")
+                .append(kinds.isEmpty() ? "no samples" : String.join(", ", kinds))
+                .append('\n');
         states(s, p.tree());
-        s.append("  creation contexts: ").append(count(c.regions())).append(" parallel regions, ").append(count(c.tasks()))
-                .append(" explicit tasks, ").append(count(c.distinctContexts())).append(" distinct");
-        if (c.unknownContexts() > 0) s.append("; ").append(count(c.unknownContexts())).append(" samples in a region or task whose creation was not recorded");
+        s.append("  creation contexts: ")
+                .append(count(c.regions()))
+                .append(" parallel regions, ")
+                .append(count(c.tasks()))
+                .append(" explicit tasks, ")
+                .append(count(c.distinctContexts()))
+                .append(" distinct");
+        if (c.unknownContexts() > 0)
+            s.append("; ")
+                    .append(count(c.unknownContexts()))
+                    .append(" samples in a region or task whose creation was not recorded");
         s.append("\n\n");
         names(s, p.tree().frames());
         DeviceTotals devices = DeviceTotals.of(p.devices());
         if (!devices.isEmpty()) {
-            s.append("devices (target regions, kernels and transfers; times on the host clock)\n").append(devices.table());
+            s.append("devices (target regions, kernels and transfers; times on the host clock)\n")
+                    .append(devices.table());
             if (p.devices().unmatched() > 0) {
-                s.append("  ").append(count(p.devices().unmatched())).append(" device operations began and never ended (lost records or a crash)\n");
+                s.append("  ")
+                        .append(count(p.devices().unmatched()))
+                        .append(" device operations began and never ended (lost records or a crash)\n");
             }
-            if (p.devices().late() > 0) s.append("  ").append(count(p.devices().late())).append(" device records arrived out of order\n");
+            if (p.devices().late() > 0)
+                s.append("  ").append(count(p.devices().late())).append(" device records arrived out of order\n");
             s.append('\n');
         }
-        OffloadNote.of(r.metadata(), r.modules(), p.devices()).ifPresent(note -> s.append("devices\n  ").append(note).append("\n\n"));
+        OffloadNote.of(r.metadata(), r.modules(), p.devices())
+                .ifPresent(note -> s.append("devices\n  ").append(note).append("\n\n"));
     }
 
     private static void drops(StringBuilder s, List<ThreadInfo> threads, Stats st, Metadata m) {
         long samples = threads.stream().mapToLong(ThreadInfo::samplesDropped).sum();
         long events = threads.stream().mapToLong(ThreadInfo::eventsDropped).sum();
         s.append("dropped\n");
-        s.append("  ring full:          ").append(count(samples)).append(" samples, ").append(count(events)).append(" callback records");
+        s.append("  ring full:          ")
+                .append(count(samples))
+                .append(" samples, ")
+                .append(count(events))
+                .append(" callback records");
         List<String> worst = new ArrayList<>();
         for (ThreadInfo t : threads) {
-            if (t.samplesDropped() + t.eventsDropped() > 0) worst.add("thread " + t.seq() + ": " + count(t.samplesDropped() + t.eventsDropped()));
+            if (t.samplesDropped() + t.eventsDropped() > 0)
+                worst.add("thread " + t.seq() + ": " + count(t.samplesDropped() + t.eventsDropped()));
         }
-        if (!worst.isEmpty()) s.append(" (").append(String.join(", ", worst.subList(0, Math.min(8, worst.size())))).append(worst.size() > 8 ? ", ..." : "").append(')');
+        if (!worst.isEmpty())
+            s.append(" (")
+                    .append(String.join(", ", worst.subList(0, Math.min(8, worst.size()))))
+                    .append(worst.size() > 8 ? ", ..." : "")
+                    .append(')');
         s.append('\n');
-        s.append("  no free slot:       ").append(count(st.noSlotDrops())).append(" records").append(st.noSlotDrops() > 0 ? " (raise --slots)" : "").append('\n');
-        s.append("  malformed:          ").append(count(st.malformed())).append(" stretches skipped").append('\n');
-        for (String example : st.malformedExamples()) s.append("    ").append(example).append('\n');
-        s.append("  sampling paused:    ").append(count(st.disabledSignals())).append(" signals").append('\n');
+        s.append("  no free slot:       ")
+                .append(count(st.noSlotDrops()))
+                .append(" records")
+                .append(st.noSlotDrops() > 0 ? " (raise --slots)" : "")
+                .append('\n');
+        s.append("  malformed:          ")
+                .append(count(st.malformed()))
+                .append(" stretches skipped")
+                .append('\n');
+        for (String example : st.malformedExamples())
+            s.append("    ").append(example).append('\n');
+        s.append("  sampling paused:    ")
+                .append(count(st.disabledSignals()))
+                .append(" signals")
+                .append('\n');
         mutexes(s, st);
         ringPeaks(s, st, m);
         s.append('\n');
@@ -322,10 +445,15 @@ public final class InfoCommand {
      * record, only waits that were sampled and the holds they fell in are written (not a loss).
      */
     private static void mutexes(StringBuilder s, Stats st) {
-        if (st.mutexSkipped() == 0 && st.mutexMarked() == 0 && st.mutexTableFull() == 0) return; // none, or an older recording
-        s.append("  lock events:        ").append(count(st.mutexSkipped())).append(" uncontended skipped (not lost: nobody waited), ")
-                .append(count(st.mutexMarked())).append(" samples inside a lock acquisition (their holders write their holds)");
-        if (st.mutexTableFull() > 0) s.append(", ").append(count(st.mutexTableFull())).append(" with the contended-lock table full");
+        if (st.mutexSkipped() == 0 && st.mutexMarked() == 0 && st.mutexTableFull() == 0)
+            return; // none, or an older recording
+        s.append("  lock events:        ")
+                .append(count(st.mutexSkipped()))
+                .append(" uncontended skipped (not lost: nobody waited), ")
+                .append(count(st.mutexMarked()))
+                .append(" samples inside a lock acquisition (their holders write their holds)");
+        if (st.mutexTableFull() > 0)
+            s.append(", ").append(count(st.mutexTableFull())).append(" with the contended-lock table full");
         s.append('\n');
     }
 
@@ -333,13 +461,16 @@ public final class InfoCommand {
     private static void ringPeaks(StringBuilder s, Stats st, Metadata m) {
         if (st.sampleRingPeak() == 0 && st.eventRingPeak() == 0) return; // not measured (older recordings)
         long sampleRing = m.getLong(Metadata.SAMPLE_RING_BYTES, 0);
-        s.append("  peak ring fill:     samples ").append(fill(st.sampleRingPeak(), sampleRing))
-                .append(", callback records ").append(fill(st.eventRingPeak(), m.getLong(Metadata.EVENT_RING_BYTES, 0)));
+        s.append("  peak ring fill:     samples ")
+                .append(fill(st.sampleRingPeak(), sampleRing))
+                .append(", callback records ")
+                .append(fill(st.eventRingPeak(), m.getLong(Metadata.EVENT_RING_BYTES, 0)));
         long eventRing = m.getLong(Metadata.EVENT_RING_BYTES, 0);
         List<String> raise = new ArrayList<>();
         if (sampleRing > 0 && st.sampleRingPeak() * 2 > sampleRing) raise.add("--ring-kib");
         if (eventRing > 0 && st.eventRingPeak() * 2 > eventRing) raise.add("--event-ring-kib");
-        if (!raise.isEmpty()) s.append(" (raise ").append(String.join(" and ", raise)).append(')');
+        if (!raise.isEmpty())
+            s.append(" (raise ").append(String.join(" and ", raise)).append(')');
         s.append('\n');
     }
 
@@ -355,17 +486,30 @@ public final class InfoCommand {
             s.append("  no samples taken\n\n");
             return;
         }
-        s.append("  ").append(count(st.handlerCalls())).append(" calls, mean ").append(count(st.handlerNs() / st.handlerCalls())).append(" ns");
+        s.append("  ")
+                .append(count(st.handlerCalls()))
+                .append(" calls, mean ")
+                .append(count(st.handlerNs() / st.handlerCalls()))
+                .append(" ns");
         if (h.total() > 0) {
-            s.append(", median ").append(count(h.quantileNs(0.5))).append(" ns, p99 ").append(count(h.quantileNs(0.99)))
-                    .append(" ns, max ").append(count(h.maxNs())).append(" ns (histogram bucket bounds)");
+            s.append(", median ")
+                    .append(count(h.quantileNs(0.5)))
+                    .append(" ns, p99 ")
+                    .append(count(h.quantileNs(0.99)))
+                    .append(" ns, max ")
+                    .append(count(h.maxNs()))
+                    .append(" ns (histogram bucket bounds)");
         }
         s.append('\n');
         if (st.sampleBytes() > 0) {
-            s.append("  ").append(count(st.sampleBytes() / st.handlerCalls())).append(" bytes per sample in the rings (")
-                    .append(size(st.sampleBytes())).append(" in all: registers, OpenMP levels, walked frames, stack slices)\n");
+            s.append("  ")
+                    .append(count(st.sampleBytes() / st.handlerCalls()))
+                    .append(" bytes per sample in the rings (")
+                    .append(size(st.sampleBytes()))
+                    .append(" in all: registers, OpenMP levels, walked frames, stack slices)\n");
         }
-        if (st.reentered() > 0) s.append("  ").append(count(st.reentered())).append(" signals arrived while the handler was running\n");
+        if (st.reentered() > 0)
+            s.append("  ").append(count(st.reentered())).append(" signals arrived while the handler was running\n");
         s.append('\n');
     }
 
@@ -382,12 +526,20 @@ public final class InfoCommand {
         if (atStart >= 0) cpu.add(seconds(atStart) + " starting up");
         if (atStart >= 0 && atEnd >= atStart) {
             long wall = m.getLong(Metadata.WALL_NS, 0);
-            cpu.add(seconds(atEnd - atStart) + " while the program ran" + (wall > 0
-                    ? String.format(Locale.ROOT, " (%.1f%% of one core over its %s)", 100.0 * (atEnd - atStart) / wall, seconds(wall)) : ""));
+            cpu.add(seconds(atEnd - atStart) + " while the program ran"
+                    + (wall > 0
+                            ? String.format(
+                                    Locale.ROOT,
+                                    " (%.1f%% of one core over its %s)",
+                                    100.0 * (atEnd - atStart) / wall,
+                                    seconds(wall))
+                            : ""));
         }
         if (atEnd >= 0 && atProfile >= atEnd) cpu.add(seconds(atProfile - atEnd) + " building the profile");
-        if (!cpu.isEmpty()) s.append("  CPU time:           ").append(String.join(", ", cpu)).append('\n');
-        if (heap > 0) s.append("  peak heap:          ").append(size(heap)).append(" (the heap pools' peaks added up)\n");
+        if (!cpu.isEmpty())
+            s.append("  CPU time:           ").append(String.join(", ", cpu)).append('\n');
+        if (heap > 0)
+            s.append("  peak heap:          ").append(size(heap)).append(" (the heap pools' peaks added up)\n");
         if (buildWall >= 0) {
             s.append("  profile build:      ").append(seconds(buildWall)).append(" wall, by stage:\n");
             List<List<String>> rows = new ArrayList<>();
@@ -395,11 +547,15 @@ public final class InfoCommand {
                 long ns = m.getLong(Metadata.BUILD_STAGE_NS + st.key(), -1);
                 if (ns < 0) continue;
                 long items = m.getLong(Metadata.BUILD_STAGE_ITEMS + st.key(), 0);
-                rows.add(List.of(st.key(), seconds(ns), buildWall > 0 ? String.format(Locale.ROOT, "%.0f%%", 100.0 * ns / buildWall) : "",
+                rows.add(List.of(
+                        st.key(),
+                        seconds(ns),
+                        buildWall > 0 ? String.format(Locale.ROOT, "%.0f%%", 100.0 * ns / buildWall) : "",
                         st == Stage.WRITE ? size(items) : count(items) + " " + st.items()));
             }
             for (List<String> r : rows) {
-                s.append(String.format(Locale.ROOT, "    %-10s %9s %5s   %s%n", r.get(0), r.get(1), r.get(2), r.get(3)));
+                s.append(
+                        String.format(Locale.ROOT, "    %-10s %9s %5s   %s%n", r.get(0), r.get(1), r.get(2), r.get(3)));
             }
         }
         s.append('\n');
@@ -417,19 +573,31 @@ public final class InfoCommand {
             if (m.image() == ImageSource.EMBEDDED) embeddedBytes += m.imageLength();
         }
         s.append("modules (").append(modules.size()).append(")\n");
-        s.append("  ").append(by.getOrDefault(ImageSource.EMBEDDED, 0L)).append(" images in the recording (").append(size(embeddedBytes))
-                .append("), ").append(by.getOrDefault(ImageSource.REFERENCE, 0L)).append(" system files referenced, ")
-                .append(by.getOrDefault(ImageSource.MISSING, 0L)).append(" not captured");
-        if (by.containsKey(ImageSource.USED)) s.append(", ").append(by.get(ImageSource.USED)).append(" captured and used for the profile (images not kept)");
+        s.append("  ")
+                .append(by.getOrDefault(ImageSource.EMBEDDED, 0L))
+                .append(" images in the recording (")
+                .append(size(embeddedBytes))
+                .append("), ")
+                .append(by.getOrDefault(ImageSource.REFERENCE, 0L))
+                .append(" system files referenced, ")
+                .append(by.getOrDefault(ImageSource.MISSING, 0L))
+                .append(" not captured");
+        if (by.containsKey(ImageSource.USED))
+            s.append(", ")
+                    .append(by.get(ImageSource.USED))
+                    .append(" captured and used for the profile (images not kept)");
         s.append('\n');
-        for (String miss : st.modulesNotCaptured()) s.append("  module image not captured: ").append(miss).append('\n');
+        for (String miss : st.modulesNotCaptured())
+            s.append("  module image not captured: ").append(miss).append('\n');
     }
 
     /** Left-aligned text columns, right-aligned number columns. */
     private static void table(StringBuilder s, List<String> header, List<List<String>> rows) {
         int[] width = new int[header.size()];
         for (int i = 0; i < width.length; i++) width[i] = header.get(i).length();
-        for (List<String> r : rows) for (int i = 0; i < width.length; i++) width[i] = Math.max(width[i], r.get(i).length());
+        for (List<String> r : rows)
+            for (int i = 0; i < width.length; i++)
+                width[i] = Math.max(width[i], r.get(i).length());
         tableRow(s, header, width);
         for (List<String> r : rows) tableRow(s, r, width);
     }

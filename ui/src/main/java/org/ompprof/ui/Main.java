@@ -3,7 +3,6 @@ package org.ompprof.ui;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
-
 import org.ompprof.sampler.UserError;
 
 /** The {@code ompprof} command line: dispatches to one command per verb. */
@@ -18,7 +17,9 @@ public final class Main {
     public static int run(List<String> argv, PrintStream out, PrintStream err) {
         List<String> args = new ArrayList<>(argv);
         boolean debug = args.remove("--debug");
-        if (args.isEmpty() || args.getFirst().equals("--help") || args.getFirst().equals("-h")
+        if (args.isEmpty()
+                || args.getFirst().equals("--help")
+                || args.getFirst().equals("-h")
                 || args.getFirst().equals("help")) {
             out.print(Usage.text());
             return args.isEmpty() ? 2 : 0;

@@ -4,7 +4,6 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-
 import org.ompprof.calltree.merge.ProfileMerge;
 import org.ompprof.sampler.UserError;
 import org.ompprof.sampler.launch.DurationArg;
@@ -38,14 +37,16 @@ final class MergeCommand {
         long resolutionNs = 0;
         int at = rest.indexOf("--timeline-resolution");
         if (at >= 0) {
-            if (at + 1 >= rest.size()) throw new UserError("merge: --timeline-resolution needs a duration such as 10ms");
+            if (at + 1 >= rest.size())
+                throw new UserError("merge: --timeline-resolution needs a duration such as 10ms");
             resolutionNs = DurationArg.parseNs("merge", "--timeline-resolution", rest.get(at + 1));
             rest.subList(at, at + 2).clear();
         }
         String selfProfile = null;
         at = rest.indexOf(SelfProfile.OPTION);
         if (at >= 0) {
-            if (at + 1 >= rest.size()) throw new UserError("merge: " + SelfProfile.OPTION + " needs a file name such as self.jfr");
+            if (at + 1 >= rest.size())
+                throw new UserError("merge: " + SelfProfile.OPTION + " needs a file name such as self.jfr");
             selfProfile = rest.get(at + 1);
             rest.subList(at, at + 2).clear();
         }
@@ -53,7 +54,8 @@ final class MergeCommand {
         Path output = files.output();
         List<Path> inputs = files.inputs();
         if (output == null) throw new UserError("merge: give the output file with -o OUT; see ompprof merge --help");
-        if (inputs.isEmpty()) throw new UserError("merge: give at least one profile to merge; see ompprof merge --help");
+        if (inputs.isEmpty())
+            throw new UserError("merge: give at least one profile to merge; see ompprof merge --help");
         for (Path in : inputs) {
             if (Files.isDirectory(in)) throw new UserError("merge: " + in + " is a directory, not a profile");
         }
@@ -64,8 +66,14 @@ final class MergeCommand {
                     ? StandardOutput.through(file -> ProfileMerge.merge(inputs, file, resolution), out)
                     : ProfileMerge.merge(inputs, output, resolution);
         }
-        err.printf("ompprof: merged %d profiles into %s (%,d samples, %,d contexts, %d threads, %,d bytes)%n",
-                r.inputs(), StandardOutput.means(output) ? "standard output" : output, r.samples(), r.contexts(), r.threads(), r.bytes());
+        err.printf(
+                "ompprof: merged %d profiles into %s (%,d samples, %,d contexts, %d threads, %,d bytes)%n",
+                r.inputs(),
+                StandardOutput.means(output) ? "standard output" : output,
+                r.samples(),
+                r.contexts(),
+                r.threads(),
+                r.bytes());
         return 0;
     }
 }

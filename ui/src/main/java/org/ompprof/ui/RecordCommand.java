@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
-
 import org.ompprof.calltree.build.ProfileBuilder;
 import org.ompprof.sampler.launch.RecordOptions;
 import org.ompprof.sampler.launch.Recorder;
@@ -21,9 +20,12 @@ public final class RecordCommand {
             out.print(RecordOptions.USAGE);
             return 0;
         }
-        try (SelfProfile self = SelfProfile.start("record", options.selfProfile().orElse(null), err)) {
-            return new Recorder(Recorder.Context.system(Version.get(), out, err),
-                    (raw, output) -> profile(raw, output, options.timelineResolutionNs())).record(options);
+        try (SelfProfile self =
+                SelfProfile.start("record", options.selfProfile().orElse(null), err)) {
+            return new Recorder(
+                            Recorder.Context.system(Version.get(), out, err),
+                            (raw, output) -> profile(raw, output, options.timelineResolutionNs()))
+                    .record(options);
         }
     }
 

@@ -6,7 +6,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.ompprof.calltree.build.ReadOrBuild;
-
 import org.ompprof.calltree.profile.Profile;
 import org.ompprof.sampler.UserError;
 import org.ompprof.sampler.recording.Metadata;
@@ -40,12 +39,15 @@ final class ReportCommand {
                 case "--top" -> top = positive(i + 1 < args.size() ? args.get(++i) : null);
                 case "--thread-table" -> threadTable = true;
                 default -> {
-                    if (a.startsWith("-")) throw new UserError("report: unknown option " + a + "; see ompprof report --help");
+                    if (a.startsWith("-"))
+                        throw new UserError("report: unknown option " + a + "; see ompprof report --help");
                     files.add(a);
                 }
             }
         }
-        if (files.size() != 1) throw new UserError("report: give exactly one profile; usage: ompprof report [--top N] [--thread-table] FILE");
+        if (files.size() != 1)
+            throw new UserError(
+                    "report: give exactly one profile; usage: ompprof report [--top N] [--thread-table] FILE");
         Path file = Path.of(files.getFirst());
         if (Files.isDirectory(file)) throw new UserError("report: " + file + " is a directory, not a profile");
         try (Recording r = Recording.open(file)) {

@@ -6,10 +6,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.text.ParseException;
 import java.util.List;
-
 import jdk.jfr.Configuration;
 import jdk.jfr.Recording;
-
 import org.ompprof.sampler.UserError;
 import org.ompprof.sampler.launch.OutputTarget;
 
@@ -23,8 +21,14 @@ import org.ompprof.sampler.launch.OutputTarget;
 public final class SelfProfile implements AutoCloseable {
     public static final String OPTION = "--self-profile";
     /** Every ompprof event, enabled by name (their classes are private to the modules that emit them). */
-    static final List<String> EVENTS = List.of("ompprof.RingDrain", "ompprof.SpoolWrite", "ompprof.RecordsDropped",
-            "ompprof.SymbolizerCall", "ompprof.BuildStage", "ompprof.ProfileBuild", "ompprof.ViewerLoad");
+    static final List<String> EVENTS = List.of(
+            "ompprof.RingDrain",
+            "ompprof.SpoolWrite",
+            "ompprof.RecordsDropped",
+            "ompprof.SymbolizerCall",
+            "ompprof.BuildStage",
+            "ompprof.ProfileBuild",
+            "ompprof.ViewerLoad");
 
     private final Recording recording;
     private final OutputTarget file;
@@ -60,7 +64,8 @@ public final class SelfProfile implements AutoCloseable {
         try {
             r = new Recording(Configuration.getConfiguration("profile"));
         } catch (IOException | ParseException e) {
-            throw new IllegalStateException("the JDK's JFR configuration 'profile' cannot be read: " + e.getMessage(), e);
+            throw new IllegalStateException(
+                    "the JDK's JFR configuration 'profile' cannot be read: " + e.getMessage(), e);
         }
         r.setName("ompprof " + verb);
         r.setToDisk(true);

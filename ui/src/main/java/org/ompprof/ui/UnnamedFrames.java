@@ -4,7 +4,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Function;
-
 import org.ompprof.calltree.Frame;
 import org.ompprof.calltree.FrameTable;
 import org.ompprof.sampler.recording.ModuleInfo;
@@ -28,7 +27,8 @@ final class UnnamedFrames {
     }
 
     /** The symbolizer's stand-in for a name: {@code file+0xoffset} (the file as the image was mapped). */
-    private static final java.util.regex.Pattern OFFSET_NAME = java.util.regex.Pattern.compile("[^/\\s]+\\+0x[0-9a-f]+");
+    private static final java.util.regex.Pattern OFFSET_NAME =
+            java.util.regex.Pattern.compile("[^/\\s]+\\+0x[0-9a-f]+");
 
     /** No function, or the symbolizer's stand-in {@code module+0xoffset} for one. */
     static boolean unnamed(Frame f) {
@@ -51,9 +51,15 @@ final class UnnamedFrames {
      * {@code -dbgsym} package that would name them ({@code packageOf} is asked once per module).
      */
     static List<String> lines(Map<String, Integer> counts, Function<String, java.util.Optional<String>> packageOf) {
-        return counts.entrySet().stream().map(e -> {
-            String n = e.getValue() + " unnamed frame" + (e.getValue() == 1 ? "" : "s") + " in " + e.getKey();
-            return n + packageOf.apply(e.getKey()).map(p -> " (named by " + p + "-dbgsym from Debian's debug archive)").orElse("");
-        }).toList();
+        return counts.entrySet().stream()
+                .map(e -> {
+                    String n = e.getValue() + " unnamed frame" + (e.getValue() == 1 ? "" : "s") + " in " + e.getKey();
+                    return n
+                            + packageOf
+                                    .apply(e.getKey())
+                                    .map(p -> " (named by " + p + "-dbgsym from Debian's debug archive)")
+                                    .orElse("");
+                })
+                .toList();
     }
 }

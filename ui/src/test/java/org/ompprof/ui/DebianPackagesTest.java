@@ -5,14 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-
 import org.junit.jupiter.api.Test;
 
 class DebianPackagesTest {
     @Test
     void parsesDpkgSearchOutput() {
-        assertEquals(Optional.of("libgraphicsmagick-q16-3t64"),
-                DebianPackages.parse("libgraphicsmagick-q16-3t64:amd64: /usr/lib/x86_64-linux-gnu/libGraphicsMagick-Q16.so.3\n"));
+        assertEquals(
+                Optional.of("libgraphicsmagick-q16-3t64"),
+                DebianPackages.parse(
+                        "libgraphicsmagick-q16-3t64:amd64: /usr/lib/x86_64-linux-gnu/libGraphicsMagick-Q16.so.3\n"));
         assertEquals(Optional.of("dpkg"), DebianPackages.parse("dpkg: /usr/bin/dpkg\n"));
         assertEquals(Optional.empty(), DebianPackages.parse("dpkg-query: no path found matching pattern /x\n"));
     }
@@ -26,6 +27,8 @@ class DebianPackagesTest {
     @Test
     void oneLinePerModuleWithItsPackage() {
         List<String> lines = UnnamedFrames.lines(Map.of("/usr/bin/gm", 3), p -> Optional.of("graphicsmagick"));
-        assertEquals(List.of("3 unnamed frames in /usr/bin/gm (named by graphicsmagick-dbgsym from Debian's debug archive)"), lines);
+        assertEquals(
+                List.of("3 unnamed frames in /usr/bin/gm (named by graphicsmagick-dbgsym from Debian's debug archive)"),
+                lines);
     }
 }

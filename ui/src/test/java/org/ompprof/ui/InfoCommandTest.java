@@ -14,7 +14,6 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.ompprof.sampler.UserError;
@@ -56,14 +55,59 @@ class InfoCommandTest {
         hist[200] = 800;
         try (RecordingWriter w = RecordingWriter.create(file)) {
             w.metadata(new Metadata(m));
-            w.threads(List.of(new ThreadInfo(1, 4242, 1, 0, 1, 9, 1, 9, 6_400, 10, 0, 0, Map.of(0x001, 6_000L, 0x011, 400L)),
+            w.threads(List.of(
+                    new ThreadInfo(1, 4242, 1, 0, 1, 9, 1, 9, 6_400, 10, 0, 0, Map.of(0x001, 6_000L, 0x011, 400L)),
                     new ThreadInfo(2, 4243, 2, 1, 1, 9, 1, 9, 6_400, 10, 12, 0, Map.of(0x001, 3_000L, 0x042, 3_400L))));
-            w.modules(List.of(new ModuleInfo(1, "/tmp/app", Wire.MOD_MAIN, 0, 0, 0, 0, 0, 0, "", List.of(), 0, 0, ImageSource.EMBEDDED,
-                    "", 0, ""), new ModuleInfo(2, "/tmp/gone.so", 0, 0, 0, 0, 0, 0, 0, "", List.of(), 0, 0, ImageSource.MISSING, "", 0,
-                    "deleted or changed during the run")));
-            w.stats(new Stats(new HandlerHistogram(hist), 12_800, 12_800L * 1200, 0, 3, 0, 0, List.of(),
-                    List.of(new RingStats(1, 6_412, 12, 2400, 10, 0, 0)), List.of("/tmp/gone.so: deleted or changed during the run"),
-                    600_000, 200_000));
+            w.modules(List.of(
+                    new ModuleInfo(
+                            1,
+                            "/tmp/app",
+                            Wire.MOD_MAIN,
+                            0,
+                            0,
+                            0,
+                            0,
+                            0,
+                            0,
+                            "",
+                            List.of(),
+                            0,
+                            0,
+                            ImageSource.EMBEDDED,
+                            "",
+                            0,
+                            ""),
+                    new ModuleInfo(
+                            2,
+                            "/tmp/gone.so",
+                            0,
+                            0,
+                            0,
+                            0,
+                            0,
+                            0,
+                            0,
+                            "",
+                            List.of(),
+                            0,
+                            0,
+                            ImageSource.MISSING,
+                            "",
+                            0,
+                            "deleted or changed during the run")));
+            w.stats(new Stats(
+                    new HandlerHistogram(hist),
+                    12_800,
+                    12_800L * 1200,
+                    0,
+                    3,
+                    0,
+                    0,
+                    List.of(),
+                    List.of(new RingStats(1, 6_412, 12, 2400, 10, 0, 0)),
+                    List.of("/tmp/gone.so: deleted or changed during the run"),
+                    600_000,
+                    200_000));
             w.commit();
         }
         return file;
@@ -73,17 +117,35 @@ class InfoCommandTest {
     void showsTheRunThreadsStatesDropsCostAndModules() throws Exception {
         Path file = recording();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        assertEquals(0, InfoCommand.run(List.of(file.toString()), new PrintStream(out, true, StandardCharsets.UTF_8), System.err));
+        assertEquals(
+                0,
+                InfoCommand.run(
+                        List.of(file.toString()), new PrintStream(out, true, StandardCharsets.UTF_8), System.err));
         String text = out.toString(StandardCharsets.UTF_8);
-        for (String expected : List.of("command    ./app 4", "wall time, 1000 Hz per thread", "LLVM OMP version: 5.0.20140926 (OMPT 201611)",
-                "3.21 s, exit status 0", "work_parallel", "barrier.implicit_parallel", "critical", "6,400", "12,800",
-                "ring full:          12 samples", "thread 2: 12",
-                "peak ring fill:     samples 600.0 kB of 1.0 MB (57%), callback records 200.0 kB of 2.1 MB (10%) (raise --ring-kib)", "no free slot:       3 records (raise --slots)",
+        for (String expected : List.of(
+                "command    ./app 4",
+                "wall time, 1000 Hz per thread",
+                "LLVM OMP version: 5.0.20140926 (OMPT 201611)",
+                "3.21 s, exit status 0",
+                "work_parallel",
+                "barrier.implicit_parallel",
+                "critical",
+                "6,400",
+                "12,800",
+                "ring full:          12 samples",
+                "thread 2: 12",
+                "peak ring fill:     samples 600.0 kB of 1.0 MB (57%), callback records 200.0 kB of 2.1 MB (10%) "
+                        + "(raise --ring-kib)",
+                "no free slot:       3 records (raise --slots)",
                 "12,800 calls, mean 1,200 ns, median 1,136 ns, p99 3,216 ns, max 3,216 ns",
-                "module image not captured: /tmp/gone.so: deleted or changed during the run", "1 images in the recording")) {
+                "module image not captured: /tmp/gone.so: deleted or changed during the run",
+                "1 images in the recording")) {
             assertTrue(text.contains(expected), () -> "missing '" + expected + "' in\n" + text);
         }
-        String header = text.lines().filter(l -> l.contains("work_parallel")).findFirst().orElseThrow();
+        String header = text.lines()
+                .filter(l -> l.contains("work_parallel"))
+                .findFirst()
+                .orElseThrow();
         assertTrue(header.indexOf("work_parallel") < header.indexOf("barrier.implicit_parallel"));
         assertTrue(header.indexOf("barrier.implicit_parallel") < header.indexOf(" critical"));
     }
@@ -93,15 +155,21 @@ class InfoCommandTest {
     void aFullEventRingNamesItsOwnOption() throws Exception {
         Path file = recording(262144);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        assertEquals(0, InfoCommand.run(List.of(file.toString()), new PrintStream(out, true, StandardCharsets.UTF_8), System.err));
+        assertEquals(
+                0,
+                InfoCommand.run(
+                        List.of(file.toString()), new PrintStream(out, true, StandardCharsets.UTF_8), System.err));
         String text = out.toString(StandardCharsets.UTF_8);
-        assertTrue(text.contains("callback records 200.0 kB of 262.1 kB (76%) (raise --ring-kib and --event-ring-kib)"), text);
+        assertTrue(
+                text.contains("callback records 200.0 kB of 262.1 kB (76%) (raise --ring-kib and --event-ring-kib)"),
+                text);
     }
 
     @Test
     void theCollectorsCostIsShownWhenRecordedAndOlderFilesShowNothing() throws Exception {
         Path older = recording();
-        assertFalse(InfoCommand.report(org.ompprof.sampler.recording.Recording.open(older), 1).contains("collector cost"));
+        assertFalse(InfoCommand.report(org.ompprof.sampler.recording.Recording.open(older), 1)
+                .contains("collector cost"));
 
         Path file = dir.resolve("costed.ompprof");
         Map<String, String> m = new LinkedHashMap<>();
@@ -119,15 +187,27 @@ class InfoCommandTest {
             w.metadata(new Metadata(m));
             w.threads(List.of());
             w.modules(List.of());
-            w.stats(new Stats(new HandlerHistogram(new long[Wire.HIST_BUCKETS]), 0, 0, 0, 0, 0, 0, List.of(), List.of(), List.of()));
+            w.stats(new Stats(
+                    new HandlerHistogram(new long[Wire.HIST_BUCKETS]),
+                    0,
+                    0,
+                    0,
+                    0,
+                    0,
+                    0,
+                    List.of(),
+                    List.of(),
+                    List.of()));
             w.commit();
         }
         String text;
         try (var r = org.ompprof.sampler.recording.Recording.open(file)) {
             text = InfoCommand.report(r, 1);
         }
-        for (String expected : List.of("collector cost (the ompprof JVM, all its threads)\n",
-                "  CPU time:           0.50 s starting up, 0.20 s while the program ran (5.0% of one core over its 4.00 s), 1.50 s building the profile\n",
+        for (String expected : List.of(
+                "collector cost (the ompprof JVM, all its threads)\n",
+                "  CPU time:           0.50 s starting up, 0.20 s while the program ran (5.0% of one core over "
+                        + "its 4.00 s), 1.50 s building the profile\n",
                 "  peak heap:          85.0 MB (the heap pools' peaks added up)\n",
                 "  profile build:      1.00 s wall, by stage:\n",
                 "    decode        0.40 s   40%   52,311 records\n",
@@ -143,12 +223,16 @@ class InfoCommandTest {
         byte[] b = Files.readAllBytes(file);
         b[40] ^= 1;
         Files.write(file, b);
-        RecordingFormatException e = assertThrows(RecordingFormatException.class,
+        RecordingFormatException e = assertThrows(
+                RecordingFormatException.class,
                 () -> InfoCommand.run(List.of(file.toString()), System.out, System.err));
-        assertTrue(e.getMessage().startsWith(file + ": corrupt section at offset 16 (checksum mismatch)"), e.getMessage());
+        assertTrue(
+                e.getMessage().startsWith(file + ": corrupt section at offset 16 (checksum mismatch)"), e.getMessage());
         assertTrue(e.getMessage().lines().count() == 1);
-        assertEquals("no such file: nope.ompprof",
-                assertThrows(UserError.class, () -> InfoCommand.run(List.of("nope.ompprof"), System.out, System.err)).getMessage());
+        assertEquals(
+                "no such file: nope.ompprof",
+                assertThrows(UserError.class, () -> InfoCommand.run(List.of("nope.ompprof"), System.out, System.err))
+                        .getMessage());
         assertThrows(UserError.class, () -> InfoCommand.run(List.of(), System.out, System.err));
     }
 }

@@ -2,6 +2,7 @@ package org.ompprof.ui;
 
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
+import com.code_intelligence.jazzer.junit.FuzzTest;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -11,8 +12,6 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import java.util.zip.CRC32C;
-
-import com.code_intelligence.jazzer.junit.FuzzTest;
 import org.junit.jupiter.api.Timeout;
 import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.profile.Profile;

@@ -5,7 +5,6 @@ import java.lang.management.ThreadMXBean;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.Random;
-
 import org.eclipse.collections.impl.factory.primitive.IntSets;
 import org.ompprof.blame.BlameCalculator;
 import org.ompprof.blame.BlameKind;
@@ -46,14 +45,30 @@ public final class BlameBench {
         }
         long waited = 0;
         for (BlameKind k : BlameKind.values()) waited += last.waitedNs(k);
-        System.out.printf(Locale.ROOT, "blame over %,d samples (%d threads), one thread, CPU seconds, %d runs:%n", samples, THREADS, repeat);
+        System.out.printf(
+                Locale.ROOT,
+                "blame over %,d samples (%d threads), one thread, CPU seconds, %d runs:%n",
+                samples,
+                THREADS,
+                repeat);
         System.out.printf(Locale.ROOT, "  building the sample table: %s%n", stats(build));
         System.out.printf(Locale.ROOT, "  computing the blame:       %s%n", stats(compute));
-        System.out.printf(Locale.ROOT, "  %,d (node, thread, kind) sums; %.1f s of waiting charged, %.1f%% unattributed%n", last.size(), waited / 1e9,
-                100.0 * Arrays.stream(BlameKind.values()).mapToLong(last::unattributedNs).sum() / Math.max(1, waited));
+        System.out.printf(
+                Locale.ROOT,
+                "  %,d (node, thread, kind) sums; %.1f s of waiting charged, %.1f%% unattributed%n",
+                last.size(),
+                waited / 1e9,
+                100.0
+                        * Arrays.stream(BlameKind.values())
+                                .mapToLong(last::unattributedNs)
+                                .sum()
+                        / Math.max(1, waited));
     }
 
-    /** Per 100 ms region: thread t works 50 + 3t ms then waits at the barrier; 10 ms idle between regions; lock 7 now and then. */
+    /**
+     * Per 100 ms region: thread t works 50 + 3t ms then waits at the barrier; 10 ms idle between regions; lock 7 now
+     * and then.
+     */
     private static SampleTable table(int samples) {
         Random random = new Random(42);
         SampleTable.Builder b = new SampleTable.Builder();
@@ -68,7 +83,14 @@ public final class BlameBench {
                 else if (inCycle < 50 + 3 * t) c = random.nextInt(50) == 0 ? WaitClass.MUTEX : WaitClass.WORK;
                 else c = WaitClass.BARRIER;
                 if (c == WaitClass.MUTEX) waitId = 7;
-                b.add(t, i * MS + random.nextInt(50_000), MS, c, waitId, inCycle >= 100 ? 0 : region, 1 + t * 100 + inCycle % 100);
+                b.add(
+                        t,
+                        i * MS + random.nextInt(50_000),
+                        MS,
+                        c,
+                        waitId,
+                        inCycle >= 100 ? 0 : region,
+                        1 + t * 100 + inCycle % 100);
             }
         }
         return b.build();

@@ -6,7 +6,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-
 import org.eclipse.collections.impl.map.mutable.primitive.LongLongHashMap;
 import org.eclipse.collections.impl.set.mutable.primitive.IntHashSet;
 import org.ompprof.blame.BlameKind;
@@ -41,6 +40,7 @@ final class BlameStage {
 
     /** Per wait id: where it was first acquired (a codeptr_ra). */
     private final LongLongHashMap firstSite = new LongLongHashMap();
+
     private final WindowedBlame blame;
     private final StageClock clock;
 
@@ -55,13 +55,21 @@ final class BlameStage {
     /** The next sample in time order (all threads merged). */
     void sample(StitchedSample s, int node) {
         Stage was = clock.enter(Stage.BLAME);
-        blame.add(s.threadSeq(), s.timeNs(), s.weightNs(), WaitClass.of(s.state(), s.kind() == StitchedSample.Kind.IDLE), s.waitId(),
-                s.regionId(), node);
+        blame.add(
+                s.threadSeq(),
+                s.timeNs(),
+                s.weightNs(),
+                WaitClass.of(s.state(), s.kind() == StitchedSample.Kind.IDLE),
+                s.waitId(),
+                s.regionId(),
+                node);
         clock.count(Stage.BLAME, 1);
         clock.enter(was);
     }
 
-    /** What blame found: totals per kind (waited, charged, unattributed, outside the hold) and the mutexes waited for. */
+    /**
+     * What blame found: totals per kind (waited, charged, unattributed, outside the hold) and the mutexes waited for.
+     */
     record Result(Map<String, Long> totals, MutexTable mutexes) {}
 
     /** Charges the blame to {@code tree}. */
@@ -83,7 +91,9 @@ final class BlameStage {
             int node = charges.node(i); // region latency: the waiter's own context, the barrier
 
             if (node == Charges.UNATTRIBUTED) {
-                if (unattributed < 0) unattributed = tree.child(CallingContextTree.ROOT, tree.frames().intern(Frame.UNATTRIBUTED));
+                if (unattributed < 0)
+                    unattributed =
+                            tree.child(CallingContextTree.ROOT, tree.frames().intern(Frame.UNATTRIBUTED));
                 node = unattributed;
             }
             BlameKind kind = charges.kind(i);
@@ -94,13 +104,20 @@ final class BlameStage {
     }
 
     /** Each mutex with its name, the line where it was first acquired and where its waiting went, most waited first. */
-    private MutexTable mutexes(Charges charges, Recording recording, Stitcher stitcher, Symbolizer symbolizer, int unattributedNode) {
+    private MutexTable mutexes(
+            Charges charges, Recording recording, Stitcher stitcher, Symbolizer symbolizer, int unattributedNode) {
         List<MutexTable.Row> rows = new ArrayList<>();
         for (Charges.Mutex m : charges.mutexes()) {
             SourceFrame site = SourceLines.of(stitcher, symbolizer, firstSite.getIfAbsent(m.waitId(), 0), clock);
             int top = m.topNode() == Charges.UNATTRIBUTED ? unattributedNode : m.topNode();
-            rows.add(new MutexTable.Row(MutexNames.of(recording, stitcher, m.waitId()), m.kind().metric(), site == null ? null : site.file(),
-                    site == null ? 0 : Math.max(0, site.line()), m.waitedNs(), top, m.topNodeNs()));
+            rows.add(new MutexTable.Row(
+                    MutexNames.of(recording, stitcher, m.waitId()),
+                    m.kind().metric(),
+                    site == null ? null : site.file(),
+                    site == null ? 0 : Math.max(0, site.line()),
+                    m.waitedNs(),
+                    top,
+                    m.topNodeNs()));
         }
         rows.sort(Comparator.comparingLong(r -> -r.waitedNs()));
         return new MutexTable(rows);
@@ -117,7 +134,7 @@ final class BlameStage {
                 }
                 case Wire.MUTEX_ACQUIRED -> b.acquired(m.threadSeq(), m.waitId(), m.timeNs());
                 case Wire.MUTEX_RELEASED -> b.released(m.threadSeq(), m.waitId(), m.timeNs());
-                default -> { } // nested re-acquisitions keep the outer hold; init and destroy hold nothing
+                default -> {} // nested re-acquisitions keep the outer hold; init and destroy hold nothing
             }
         });
         return b.build();
@@ -131,12 +148,21 @@ final class BlameStage {
 
     private static int[] registerMetrics(CallingContextTree tree) {
         var metrics = tree.metrics();
-        metrics.register(BlameKind.MUTEX_METRIC, MetricUnit.NANOSECONDS, "waiting for locks, critical, atomic and ordered, charged to the holder's context",
-                MetricStorage.SPARSE, null);
+        metrics.register(
+                BlameKind.MUTEX_METRIC,
+                MetricUnit.NANOSECONDS,
+                "waiting for locks, critical, atomic and ordered, charged to the holder's context",
+                MetricStorage.SPARSE,
+                null);
         int[] index = new int[BlameKind.values().length];
         for (BlameKind k : BlameKind.values()) {
-            index[k.ordinal()] = metrics.register(k.metric(), MetricUnit.NANOSECONDS, description(k), MetricStorage.SPARSE,
-                    k.isMutex() ? BlameKind.MUTEX_METRIC : null).index();
+            index[k.ordinal()] = metrics.register(
+                            k.metric(),
+                            MetricUnit.NANOSECONDS,
+                            description(k),
+                            MetricStorage.SPARSE,
+                            k.isMutex() ? BlameKind.MUTEX_METRIC : null)
+                    .index();
         }
         return index;
     }
@@ -144,8 +170,9 @@ final class BlameStage {
     private static String description(BlameKind k) {
         return switch (k) {
             case IDLE -> "idleness of other threads, charged to what the initial thread was running";
-            case BARRIER -> "barrier waiting of other threads, shared among the team's working contexts (while nobody works: "
-                    + "the barrier's own latency, at the barrier)";
+            case BARRIER ->
+                "barrier waiting of other threads, shared among the team's working contexts (while nobody works: "
+                        + "the barrier's own latency, at the barrier)";
             default -> k.metric().substring(k.metric().indexOf('.') + 1) + " waiting charged to the holder's context";
         };
     }

@@ -1,7 +1,6 @@
 package org.ompprof.calltree.build;
 
 import java.nio.file.Path;
-
 import org.ompprof.calltree.profile.Profile;
 import org.ompprof.sampler.launch.CollectorCost;
 import org.ompprof.sampler.recording.Metadata;

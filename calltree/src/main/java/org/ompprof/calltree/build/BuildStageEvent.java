@@ -7,7 +7,6 @@ import jdk.jfr.Name;
 import jdk.jfr.Percentage;
 import jdk.jfr.StackTrace;
 import jdk.jfr.Timespan;
-import org.ompprof.calltree.profile.Profile;
 
 /**
  * JFR event {@code ompprof.BuildStage}: one stage of building a profile from a raw recording
@@ -18,7 +17,8 @@ import org.ompprof.calltree.profile.Profile;
 @Name("ompprof.BuildStage")
 @Label("Profile Build Stage")
 @Category({"ompprof", "Profile Build"})
-@Description("One stage of building a profile: its own time within the build (the event spans the build) and the items it handled")
+@Description("One stage of building a profile: its own time within the build (the event spans the build) and the "
+        + "items it handled")
 @StackTrace(false)
 final class BuildStageEvent extends jdk.jfr.Event {
     private static final BuildStageEvent PROBE = new BuildStageEvent();

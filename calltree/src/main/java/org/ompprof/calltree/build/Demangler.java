@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-
 import org.ompprof.unwinder.symbols.ExecutableOnPath;
 
 /**
@@ -40,8 +39,10 @@ final class Demangler {
     static Demangler create() {
         Optional<Path> exe = locate();
         return exe.map(p -> new Demangler(p, null))
-                .orElseGet(() -> new Demangler(null, "C++ names stay mangled: neither " + String.join(" nor ", EXECUTABLES)
-                        + " is on PATH; install LLVM 19 (apt-get install llvm-19)"));
+                .orElseGet(() -> new Demangler(
+                        null,
+                        "C++ names stay mangled: neither " + String.join(" nor ", EXECUTABLES)
+                                + " is on PATH; install LLVM 19 (apt-get install llvm-19)"));
     }
 
     static Optional<Path> locate() {
@@ -58,7 +59,8 @@ final class Demangler {
      * (other names, and names it gives back unchanged, are left out).
      */
     Map<String, String> demangle(Collection<String> symbols) {
-        List<String> names = symbols.stream().filter(DisplayNames::itanium).distinct().toList();
+        List<String> names =
+                symbols.stream().filter(DisplayNames::itanium).distinct().toList();
         Map<String, String> out = new LinkedHashMap<>();
         if (names.isEmpty() || executable == null) return out;
         List<String> answers;
@@ -72,7 +74,8 @@ final class Demangler {
             return out;
         }
         if (answers.size() != names.size()) {
-            problem = "C++ names stay mangled: " + executable + " answered " + answers.size() + " lines for " + names.size() + " names";
+            problem = "C++ names stay mangled: " + executable + " answered " + answers.size() + " lines for "
+                    + names.size() + " names";
             return out;
         }
         for (int i = 0; i < names.size(); i++) {
@@ -83,7 +86,9 @@ final class Demangler {
     }
 
     private List<String> run(List<String> names) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(executable.toString()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        Process p = new ProcessBuilder(executable.toString())
+                .redirectError(ProcessBuilder.Redirect.DISCARD)
+                .start();
         List<String> answers = new ArrayList<>(names.size());
         // write from a thread of its own: a large batch must not deadlock against a full stdout pipe
         Thread writer = Thread.ofPlatform().daemon().name("cxxfilt-stdin").start(() -> {

@@ -42,13 +42,17 @@ public final class DisplayNames {
     private static final Pattern CLANG = Pattern.compile("(.*?)\\.omp_outlined(_debug__|\\._debug__)?(\\.\\d*)?");
     private static final Pattern GCC = Pattern.compile("(.+?)\\._omp_fn\\.\\d+");
     private static final Pattern TASK_ENTRY = Pattern.compile("\\.omp_task_entry\\.\\.?\\d*");
-    private static final Pattern OFFLOAD = Pattern.compile("__omp_offloading_[0-9a-f]+_[0-9a-f]+_(.+)_l(\\d+)(_debug__)?(\\.\\d+)?");
+    private static final Pattern OFFLOAD =
+            Pattern.compile("__omp_offloading_[0-9a-f]+_[0-9a-f]+_(.+)_l(\\d+)(_debug__)?(\\.\\d+)?");
     private static final Pattern GFORTRAN = Pattern.compile("__(.+)_MOD_(.+)");
 
     /** A C++ function's outlined body as its demangler prints it: {@code f(double*) (.omp_outlined_debug__)}. */
     private static final Pattern DEMANGLED_CLANG = Pattern.compile("(.*) \\((\\.omp_outlined[^)]*)\\)");
 
-    /** clang's outlined names in one form: a demangled C++ one as its symbol reads ({@code f(double*).omp_outlined_debug__}). */
+    /**
+     * clang's outlined names in one form: a demangled C++ one as its symbol reads ({@code
+     * f(double*).omp_outlined_debug__}).
+     */
     private static String clangForm(String symbol) {
         Matcher m = DEMANGLED_CLANG.matcher(symbol);
         return m.matches() ? m.group(1) + m.group(2) : symbol;
@@ -67,7 +71,10 @@ public final class DisplayNames {
         return null;
     }
 
-    /** The function clang outlined a body from ({@code main} for {@code main.omp_outlined_debug__.3}); "" for anonymous ones; null otherwise. */
+    /**
+     * The function clang outlined a body from ({@code main} for {@code main.omp_outlined_debug__.3}); "" for anonymous
+     * ones; null otherwise.
+     */
     static String outlinedFrom(String symbol) {
         if (symbol == null) return null;
         Matcher m = CLANG.matcher(clangForm(symbol));
@@ -130,14 +137,17 @@ public final class DisplayNames {
      */
     static String fortran(String symbol, String programName) {
         if (symbol == null || symbol.isEmpty()) return null;
-        if (symbol.equals("MAIN__") || symbol.equals("_QQmain")) return programName != null && !programName.isEmpty() ? programName : "program";
+        if (symbol.equals("MAIN__") || symbol.equals("_QQmain"))
+            return programName != null && !programName.isEmpty() ? programName : "program";
         Matcher m = GFORTRAN.matcher(symbol);
         if (m.matches() && !m.group(1).isEmpty() && !m.group(2).isEmpty()) return m.group(1) + "::" + m.group(2);
         if (symbol.startsWith("_Q")) return flang(symbol);
         return null;
     }
 
-    /** flang's {@code _Q} names: {@code M}odule, {@code F} host procedure, {@code P} procedure parts; null for the rest. */
+    /**
+     * flang's {@code _Q} names: {@code M}odule, {@code F} host procedure, {@code P} procedure parts; null for the rest.
+     */
     private static String flang(String symbol) {
         String rest = symbol.substring(2);
         StringBuilder out = new StringBuilder();
@@ -150,7 +160,10 @@ public final class DisplayNames {
             while (j < rest.length() && "MFP".indexOf(rest.charAt(j)) < 0) j++;
             String part = rest.substring(i + 1, j);
             // flang spells names in lower case: an upper-case letter is a tag this does not know
-            if (part.isEmpty() || !part.chars().allMatch(c -> c < 128 && (Character.isLowerCase(c) || Character.isDigit(c) || c == '_'))) return null;
+            if (part.isEmpty()
+                    || !part.chars()
+                            .allMatch(c -> c < 128 && (Character.isLowerCase(c) || Character.isDigit(c) || c == '_')))
+                return null;
             if (any) out.append("::");
             out.append(part);
             any = true;

@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.IntFunction;
-
 import org.eclipse.collections.impl.list.mutable.primitive.IntArrayList;
 import org.eclipse.collections.impl.map.mutable.primitive.IntObjectHashMap;
 import org.eclipse.collections.impl.map.mutable.primitive.LongObjectHashMap;
@@ -114,7 +113,8 @@ final class FrameNames {
      * frame {@link #absorbed} by the one before it gives that one its line instead. False, as soon
      * as a frame is the agent's (the caller then makes the path {@link #OVERHEAD}).
      */
-    static boolean append(int[] ids, int[] idLines, IntFunction<Role> roles, int start, IntArrayList path, IntArrayList lines) {
+    static boolean append(
+            int[] ids, int[] idLines, IntFunction<Role> roles, int start, IntArrayList path, IntArrayList lines) {
         for (int i = 0; i < ids.length; i++) {
             Role role = roles.apply(ids[i]);
             if (role != null) {
@@ -130,15 +130,21 @@ final class FrameNames {
         return true;
     }
 
-    /** Whether an outlined frame right under {@code outer} is the same construct: the debug body under its wrapper, a body under its task entry. */
+    /**
+     * Whether an outlined frame right under {@code outer} is the same construct: the debug body under its wrapper, a
+     * body under its task entry.
+     */
     private static boolean absorbed(Role outer, Role inner) {
         if (outer == null || outer.outlined() == null || inner.outlined() == null) return false;
         // a target entry, its debug twin and the body outlined from it are the one target region
         if (outer.outlined() == DisplayNames.Outlined.TARGET && inner.target()) return true;
-        boolean clangBody = inner.outlined() == DisplayNames.Outlined.PARALLEL_BODY || inner.outlined() == DisplayNames.Outlined.PARALLEL_WRAPPER;
+        boolean clangBody = inner.outlined() == DisplayNames.Outlined.PARALLEL_BODY
+                || inner.outlined() == DisplayNames.Outlined.PARALLEL_WRAPPER;
         if (outer.outlined() == DisplayNames.Outlined.TASK) return clangBody;
-        return outer.outlined() == DisplayNames.Outlined.PARALLEL_WRAPPER && inner.outlined() == DisplayNames.Outlined.PARALLEL_BODY
-                && outer.from() != null && outer.from().equals(inner.from());
+        return outer.outlined() == DisplayNames.Outlined.PARALLEL_WRAPPER
+                && inner.outlined() == DisplayNames.Outlined.PARALLEL_BODY
+                && outer.from() != null
+                && outer.from().equals(inner.from());
     }
 
     /**
@@ -199,7 +205,8 @@ final class FrameNames {
         FrameKind kind = stitcher.isRuntime(c.moduleId()) ? FrameKind.RUNTIME : FrameKind.USER;
         Module module = stitcher.module(c.moduleId()).orElse(null);
         boolean agent = isAgent(c.modulePath());
-        if (module == null) return one(intern(Frame.unresolved(kind, c.modulePath(), c.lookupPc()), agent ? AGENT : null));
+        if (module == null)
+            return one(intern(Frame.unresolved(kind, c.modulePath(), c.lookupPc()), agent ? AGENT : null));
         List<SourceFrame> innermostFirst = symbolizer.symbolize(module, c.lookupPc());
         if (innermostFirst.isEmpty()) return NONE;
         int n = innermostFirst.size();
@@ -209,7 +216,8 @@ final class FrameNames {
             FrameKind k = s.inlined() && kind == FrameKind.USER ? FrameKind.INLINED : kind;
             Frame raw = frame(k, c, s);
             Role role = agent ? AGENT : role(raw);
-            Frame shown = role != null && role.outlined() != null ? raw.named(construct(role.outlined(), module, c, s))
+            Frame shown = role != null && role.outlined() != null
+                    ? raw.named(construct(role.outlined(), module, c, s))
                     : fortran(raw, module, c);
             ids[n - 1 - i] = intern(shown, role);
             lines[n - 1 - i] = Math.max(0, s.line());
@@ -230,7 +238,8 @@ final class FrameNames {
     static boolean isAgent(String modulePath) {
         if (modulePath == null) return false;
         String base = modulePath.substring(modulePath.lastIndexOf('/') + 1);
-        return base.startsWith("libompprof.so") || base.startsWith("libompprof-") && !base.startsWith("libompprof-mpi.");
+        return base.startsWith("libompprof.so")
+                || base.startsWith("libompprof-") && !base.startsWith("libompprof-mpi.");
     }
 
     static Role role(Frame raw) {
@@ -274,7 +283,8 @@ final class FrameNames {
         int line = kind == DisplayNames.Outlined.TARGET ? DisplayNames.offloadLine(symbol) : 0;
         if (line == 0 && !s.inlined()) {
             SymbolHit hit = symbolizer.symbolTable(module).lookup(c.lookupPc());
-            // the debug info's name of the function at the symbol's start (demangled, as symbol is) says it is the same function
+            // the debug info's name of the function at the symbol's start (demangled, as symbol is) says it is the same
+            // function
             if (hit != null) {
                 List<SourceFrame> entry = symbolizer.symbolize(module, hit.start());
                 SourceFrame outer = entry.getLast();

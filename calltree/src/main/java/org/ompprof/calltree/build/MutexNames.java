@@ -24,7 +24,9 @@ final class MutexNames {
             long rel = address - m.loadBias();
             for (ModuleSegment seg : m.segments()) {
                 if (rel < seg.vaddr() || rel >= seg.vaddr() + seg.memSize()) continue;
-                String name = stitcher.module(m.moduleId()).map(mod -> symbolAt(mod, rel)).orElse(null);
+                String name = stitcher.module(m.moduleId())
+                        .map(mod -> symbolAt(mod, rel))
+                        .orElse(null);
                 if (name != null) return pretty(name);
             }
         }

@@ -6,7 +6,6 @@ import jdk.jfr.Description;
 import jdk.jfr.Label;
 import jdk.jfr.Name;
 import jdk.jfr.StackTrace;
-import org.ompprof.calltree.profile.Profile;
 
 /**
  * JFR event {@code ompprof.ProfileBuild}: one profile built from a raw recording, from the
@@ -25,7 +24,8 @@ final class ProfileBuildEvent extends jdk.jfr.Event {
     String source;
 
     @Label("Profile")
-    @Description("The file written; empty when the profile was built in memory (export, report, view of a raw recording)")
+    @Description(
+            "The file written; empty when the profile was built in memory (export, report, view of a raw recording)")
     String output;
 
     @Label("Samples")

@@ -13,15 +13,14 @@ import org.ompprof.calltree.profile.ProfileWriter;
 import org.ompprof.calltree.profile.RegionTable;
 import org.ompprof.calltree.profile.RunTables;
 import org.ompprof.calltree.profile.TimelineStream;
+import org.ompprof.sampler.mpi.MpiIntervals;
 import org.ompprof.sampler.recording.Metadata;
 import org.ompprof.sampler.recording.Recording;
 import org.ompprof.sampler.recording.RecordingWriter;
-import org.ompprof.sampler.mpi.MpiIntervals;
 import org.ompprof.sampler.wire.Wire;
 import org.ompprof.unwinder.clock.Stage;
 import org.ompprof.unwinder.clock.StageClock;
 import org.ompprof.unwinder.image.ModuleImages;
-import org.ompprof.unwinder.stitch.PathFrame;
 import org.ompprof.unwinder.stitch.StitchedSample;
 import org.ompprof.unwinder.stitch.Stitcher;
 import org.ompprof.unwinder.symbols.Symbolizer;
@@ -76,7 +75,8 @@ public final class ProfileBuilder {
      * As {@link #build(Recording)}, with images and a symbolizer (llvm-symbolizer) already started
      * and their caches; the timelines go to {@code timelines} (the profile holds those kept in memory).
      */
-    public static Profile build(Recording recording, ModuleImages images, Symbolizer symbolizer, TimelineStream timelines) {
+    public static Profile build(
+            Recording recording, ModuleImages images, Symbolizer symbolizer, TimelineStream timelines) {
         return build(recording, images, symbolizer, timelines, StageClock.off());
     }
 
@@ -85,7 +85,11 @@ public final class ProfileBuilder {
      * {@code clock}'s stages; what no other stage claims (the tree, timelines, per-region, per-line
      * and device tables) is the aggregate stage's.
      */
-    public static Profile build(Recording recording, ModuleImages images, Symbolizer symbolizer, TimelineStream timelines,
+    public static Profile build(
+            Recording recording,
+            ModuleImages images,
+            Symbolizer symbolizer,
+            TimelineStream timelines,
             StageClock clock) {
         Stage was = clock.enter(Stage.AGGREGATE);
         try {
@@ -98,8 +102,16 @@ public final class ProfileBuilder {
             RegionTable regions = b.regions.table();
             DeviceTable devices = DeviceStage.apply(recording, b.tree, stitcher, names);
             names.finish();
-            return new Profile(b.tree, timelines.finish(), stitcher.counters(), blame.totals(), regions, blame.mutexes(), b.lineTimes.build(),
-                    b.samples, devices);
+            return new Profile(
+                    b.tree,
+                    timelines.finish(),
+                    stitcher.counters(),
+                    blame.totals(),
+                    regions,
+                    blame.mutexes(),
+                    b.lineTimes.build(),
+                    b.samples,
+                    devices);
         } finally {
             clock.enter(was);
         }
@@ -118,16 +130,21 @@ public final class ProfileBuilder {
         Profile profile;
         long bytes;
         clock.enter(Stage.WRITE);
-        try (RecordingWriter w = RecordingWriter.create(output); Symbolizer symbolizer = symbolizer(images, clock)) {
-            TimelineStream timelines = TimelineStream.to(w, TimelineStream.DEFAULT_BUDGET).downsampled(timelineResolutionNs);
+        try (RecordingWriter w = RecordingWriter.create(output);
+                Symbolizer symbolizer = symbolizer(images, clock)) {
+            TimelineStream timelines =
+                    TimelineStream.to(w, TimelineStream.DEFAULT_BUDGET).downsampled(timelineResolutionNs);
             profile = ProfileBuilder.build(raw, images, symbolizer, timelines, clock);
-            Metadata metadata = timelineResolutionNs == 0 ? raw.metadata()
+            Metadata metadata = timelineResolutionNs == 0
+                    ? raw.metadata()
                     : raw.metadata().with(Metadata.TIMELINE_RESOLUTION_NS, Long.toString(timelineResolutionNs));
             clock.enter(Stage.WRITE);
-            ProfileWriter.tablesButMetadata(w, new RunTables(metadata, raw.threads(), raw.modules(), raw.stats()), profile);
+            ProfileWriter.tablesButMetadata(
+                    w, new RunTables(metadata, raw.threads(), raw.modules(), raw.stats()), profile);
             long before = w.position();
             clock.count(Stage.WRITE, before);
-            w.metadata(cost.withCost(metadata)); // last: the build's cost is known only now (sections are found by kind)
+            w.metadata(
+                    cost.withCost(metadata)); // last: the build's cost is known only now (sections are found by kind)
             bytes = w.commit();
             clock.count(Stage.WRITE, bytes - before);
             clock.enter(Stage.SYMBOLIZE); // llvm-symbolizer stops as the writer closes
@@ -151,7 +168,8 @@ public final class ProfileBuilder {
         names.append(stitched.pathRootFirst(), path, lines);
         int node = tree.path(path.toArray());
         addLines(node, stitched.weightNs());
-        StitchedSample s = WaitStates.corrected(stitched, path.isEmpty() ? null : tree.frames().frame(path.getLast()), mpi);
+        StitchedSample s = WaitStates.corrected(
+                stitched, path.isEmpty() ? null : tree.frames().frame(path.getLast()), mpi);
         tree.addSampleAt(node, s.threadSeq(), s.state(), s.weightNs());
         timelines.add(s.threadSeq(), s.timeNs(), node, s.state(), s.weightNs());
         blame.sample(s, node);

@@ -1,11 +1,9 @@
 package org.ompprof.calltree.build;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.HashMap;
-
-import org.eclipse.collections.impl.list.mutable.primitive.IntArrayList;
 import org.eclipse.collections.impl.map.mutable.primitive.IntIntHashMap;
 import org.eclipse.collections.impl.map.mutable.primitive.IntObjectHashMap;
 import org.eclipse.collections.impl.map.mutable.primitive.LongIntHashMap;
@@ -28,7 +26,12 @@ import org.ompprof.unwinder.symbols.Symbolizer;
  */
 final class RegionStage {
     private static final RegionTable.Column[] BY_CLASS = {
-        RegionTable.Column.WORK, RegionTable.Column.IDLE, RegionTable.Column.BARRIER, RegionTable.Column.MUTEX, RegionTable.Column.OTHER};
+        RegionTable.Column.WORK,
+        RegionTable.Column.IDLE,
+        RegionTable.Column.BARRIER,
+        RegionTable.Column.MUTEX,
+        RegionTable.Column.OTHER
+    };
     private static final int IMPLICIT = -1;
 
     private final Stitcher stitcher;
@@ -39,9 +42,11 @@ final class RegionStage {
     private final LongIntHashMap placed = new LongIntHashMap();
     /** Node to thread to time per column. */
     private final IntObjectHashMap<IntObjectHashMap<long[]>> byNode = new IntObjectHashMap<>();
+
     private final IntIntHashMap instances = new IntIntHashMap();
     /** The node of each opening context seen in samples, to count the regions opened there that were never sampled. */
     private final Map<List<PathFrame>, Integer> nodeOfContext = new HashMap<>();
+
     private final IntObjectHashMap<SourceFrame> site = new IntObjectHashMap<>();
 
     RegionStage(Stitcher stitcher, FrameNames names, Symbolizer symbolizer, CallingContextTree tree) {
@@ -56,8 +61,8 @@ final class RegionStage {
         int node = place(s.regionId());
         if (node == IMPLICIT) return;
         WaitClass c = WaitClass.of(s.state(), s.kind() == StitchedSample.Kind.IDLE);
-        long[] ns = byNode.getIfAbsentPut(node, IntObjectHashMap::new).getIfAbsentPut(s.threadSeq(),
-                () -> new long[RegionTable.Column.values().length]);
+        long[] ns = byNode.getIfAbsentPut(node, IntObjectHashMap::new)
+                .getIfAbsentPut(s.threadSeq(), () -> new long[RegionTable.Column.values().length]);
         ns[BY_CLASS[c.ordinal()].ordinal()] += s.weightNs();
     }
 
@@ -73,7 +78,8 @@ final class RegionStage {
             nodeOfContext.putIfAbsent(context, node);
             if (!site.containsKey(node)) {
                 int n = node;
-                stitcher.regionCallSite(region).ifPresent(f -> site.put(n, SourceLines.of(stitcher, symbolizer, f, names.clock())));
+                stitcher.regionCallSite(region)
+                        .ifPresent(f -> site.put(n, SourceLines.of(stitcher, symbolizer, f, names.clock())));
             }
         }
         placed.put(region, node);
@@ -95,8 +101,13 @@ final class RegionStage {
             SourceFrame s = site.get(node);
             IntObjectHashMap<long[]> threads = byNode.get(node);
             for (int thread : threads.keySet().toSortedArray()) {
-                rows.add(new RegionTable.Row(node, Math.max(all.get(node), instances.get(node)), s == null ? null : s.file(), s == null ? 0 : Math.max(0, s.line()),
-                        thread, threads.get(thread)));
+                rows.add(new RegionTable.Row(
+                        node,
+                        Math.max(all.get(node), instances.get(node)),
+                        s == null ? null : s.file(),
+                        s == null ? 0 : Math.max(0, s.line()),
+                        thread,
+                        threads.get(thread)));
             }
         }
         return new RegionTable(rows);

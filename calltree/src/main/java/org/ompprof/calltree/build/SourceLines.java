@@ -1,7 +1,6 @@
 package org.ompprof.calltree.build;
 
 import java.util.List;
-
 import org.ompprof.unwinder.clock.Stage;
 import org.ompprof.unwinder.clock.StageClock;
 import org.ompprof.unwinder.stack.Module;
@@ -16,7 +15,9 @@ final class SourceLines {
 
     /** The innermost source frame at {@code returnAddress}, or null when there is no debug info or module. */
     static SourceFrame of(Stitcher stitcher, Symbolizer symbolizer, long returnAddress, StageClock clock) {
-        return stitcher.callSite(returnAddress).map(f -> of(stitcher, symbolizer, f, clock)).orElse(null);
+        return stitcher.callSite(returnAddress)
+                .map(f -> of(stitcher, symbolizer, f, clock))
+                .orElse(null);
     }
 
     /** The time goes to {@code clock}'s symbolize stage. */

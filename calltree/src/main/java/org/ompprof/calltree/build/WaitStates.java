@@ -29,7 +29,10 @@ final class WaitStates {
 
     static StitchedSample corrected(StitchedSample s, Frame leaf) {
         if (s.kind() == StitchedSample.Kind.IDLE && s.state() != IDLE) return withState(s, IDLE);
-        if (leaf == null || leaf.kind() != FrameKind.RUNTIME || OmpState.of(s.state()).waitClass() != WaitClass.WORK || leaf.function() == null) return s;
+        if (leaf == null
+                || leaf.kind() != FrameKind.RUNTIME
+                || OmpState.of(s.state()).waitClass() != WaitClass.WORK
+                || leaf.function() == null) return s;
         int state = switch (leaf.function()) {
             case "__kmpc_omp_taskwait", "__kmpc_omp_taskwait_deps_51" -> WAIT_TASKWAIT;
             case "__kmpc_end_taskgroup" -> WAIT_TASKGROUP;
@@ -39,6 +42,7 @@ final class WaitStates {
     }
 
     private static StitchedSample withState(StitchedSample s, int state) {
-        return new StitchedSample(s.threadSeq(), s.timeNs(), s.weightNs(), state, s.waitId(), s.regionId(), s.pathRootFirst(), s.kind());
+        return new StitchedSample(
+                s.threadSeq(), s.timeNs(), s.weightNs(), state, s.waitId(), s.regionId(), s.pathRootFirst(), s.kind());
     }
 }

@@ -2,7 +2,6 @@ package org.ompprof.calltree.export;
 
 import java.util.Objects;
 import java.util.function.IntPredicate;
-
 import org.ompprof.calltree.StandardMetrics;
 
 /**

@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.io.Reader;
 import java.util.HashMap;
 import java.util.Map;
-
 import org.eclipse.collections.impl.list.mutable.primitive.IntArrayList;
 import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.Frame;
@@ -18,15 +17,15 @@ import org.ompprof.calltree.FrameKind;
  * kind its async-profiler suffix says.
  */
 public final class CollapsedReader {
-    private CollapsedReader() {
-    }
+    private CollapsedReader() {}
 
     /**
      * Adds each line's value to {@code metric} (a name) on {@code thread}.
      *
      * @throws IllegalArgumentException naming the line, for a line that is not {@code frames value}
      */
-    public static void read(Reader in, CallingContextTree tree, String metric, int thread, boolean annotated) throws IOException {
+    public static void read(Reader in, CallingContextTree tree, String metric, int thread, boolean annotated)
+            throws IOException {
         int metricIndex = tree.metrics().require(metric).index();
         Map<String, Integer> frameIds = new HashMap<>();
         IntArrayList path = new IntArrayList();

@@ -5,7 +5,6 @@ import java.io.StringWriter;
 import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.util.Arrays;
-
 import org.ompprof.calltree.CallingContextTree;
 
 /**
@@ -19,14 +18,17 @@ public final class CollapsedWriter {
     /** The frame a value recorded at the tree's root (an empty path) is written under. */
     public static final String ROOT_LABEL = "<root>";
 
-    private CollapsedWriter() {
-    }
+    private CollapsedWriter() {}
 
     public static void write(CallingContextTree tree, CollapsedOptions options, Writer out) throws IOException {
         int metric = tree.metrics().require(options.metric()).index();
         FrameLabels labels = FrameLabels.of(tree.frames(), options.detailedNames(), options.annotateKinds(), false);
         LabelTree projected = LabelTree.project(tree, labels, tree.exclusiveByNode(metric, options.threads()));
-        if (projected.rootSelf() != 0) out.append(ROOT_LABEL).append(' ').append(Long.toString(projected.rootSelf())).append('\n');
+        if (projected.rootSelf() != 0)
+            out.append(ROOT_LABEL)
+                    .append(' ')
+                    .append(Long.toString(projected.rootSelf()))
+                    .append('\n');
         projected.walk(new LineVisitor(labels, out));
     }
 
@@ -59,7 +61,8 @@ public final class CollapsedWriter {
             lengths[depth++] = path.length();
             if (depth > 1) path.append(';');
             path.append(labels.text()[label]);
-            if (self != 0) out.append(path).append(' ').append(Long.toString(self)).append('\n');
+            if (self != 0)
+                out.append(path).append(' ').append(Long.toString(self)).append('\n');
         }
 
         @Override

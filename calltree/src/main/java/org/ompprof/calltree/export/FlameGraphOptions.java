@@ -2,7 +2,6 @@ package org.ompprof.calltree.export;
 
 import java.util.Objects;
 import java.util.function.IntPredicate;
-
 import org.ompprof.calltree.StandardMetrics;
 
 /**
@@ -16,13 +15,19 @@ import org.ompprof.calltree.StandardMetrics;
  * @param minWidthPercent leave out frames narrower than this share of the total (0: keep all);
  *     keeps huge profiles small and fast in the browser
  */
-public record FlameGraphOptions(String title, String metric, IntPredicate threads, boolean detailedNames,
-                                boolean inverted, double minWidthPercent) {
+public record FlameGraphOptions(
+        String title,
+        String metric,
+        IntPredicate threads,
+        boolean detailedNames,
+        boolean inverted,
+        double minWidthPercent) {
     public FlameGraphOptions {
         Objects.requireNonNull(title, "title");
         Objects.requireNonNull(metric, "metric");
         Objects.requireNonNull(threads, "threads");
-        if (!(minWidthPercent >= 0 && minWidthPercent < 100)) throw new IllegalArgumentException("minWidthPercent " + minWidthPercent);
+        if (!(minWidthPercent >= 0 && minWidthPercent < 100))
+            throw new IllegalArgumentException("minWidthPercent " + minWidthPercent);
     }
 
     /** Samples of all threads, short names, flames upward, every frame kept. */

@@ -39,8 +39,7 @@ final class FlameGraphPage {
             """;
     private static final String CHARSET = "<meta charset='utf-8'>";
 
-    private FlameGraphPage() {
-    }
+    private FlameGraphPage() {}
 
     static String adapt(String html, String title, MetricUnit unit) {
         return adapt(html, title, unit, LEGEND);
@@ -68,6 +67,10 @@ final class FlameGraphPage {
     }
 
     static String escapeHtml(String text) {
-        return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("'", "&#39;").replace("\"", "&quot;");
+        return text.replace("&", "&amp;")
+                .replace("<", "&lt;")
+                .replace(">", "&gt;")
+                .replace("'", "&#39;")
+                .replace("\"", "&quot;");
     }
 }

@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-
 import one.convert.Arguments;
 import one.convert.CallStack;
 import one.convert.FlameGraph;
@@ -20,8 +19,7 @@ import org.ompprof.calltree.Metric;
  * can be drawn; paths whose value is zero or negative are left out.
  */
 public final class FlameGraphWriter {
-    private FlameGraphWriter() {
-    }
+    private FlameGraphWriter() {}
 
     /** Writes the page to {@code out}, which is left open. */
     public static void write(CallingContextTree tree, FlameGraphOptions options, OutputStream out) throws IOException {
@@ -43,7 +41,8 @@ public final class FlameGraphWriter {
      * profile no longer has at all cannot be drawn (a flame graph draws what is there); the
      * collapsed export of {@code delta.*} metrics lists those.
      */
-    public static String toDiffHtml(CallingContextTree tree, FlameGraphOptions options, String baseMetric) throws IOException {
+    public static String toDiffHtml(CallingContextTree tree, FlameGraphOptions options, String baseMetric)
+            throws IOException {
         Metric metric = tree.metrics().require(options.metric());
         Metric base = tree.metrics().require(baseMetric);
         FlameGraph now = new FlameGraph(arguments(options));
@@ -63,7 +62,8 @@ public final class FlameGraphWriter {
         return args;
     }
 
-    private static void feed(CallingContextTree tree, FlameGraphOptions options, int metric, FlameGraph graph) throws IOException {
+    private static void feed(CallingContextTree tree, FlameGraphOptions options, int metric, FlameGraph graph)
+            throws IOException {
         FrameLabels labels = FrameLabels.of(tree.frames(), options.detailedNames(), false, true);
         LabelTree projected = LabelTree.project(tree, labels, tree.exclusiveByNode(metric, options.threads()))
                 .drawable(options.minWidthPercent());

@@ -6,7 +6,6 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-
 import org.ompprof.calltree.Frame;
 import org.ompprof.calltree.FrameKind;
 import org.ompprof.calltree.FrameTable;

@@ -7,8 +7,7 @@ import org.ompprof.calltree.FrameKind;
  * flame graphs, and onto the type suffixes of its collapsed stacks. See the package comment.
  */
 final class FrameTypes {
-    private FrameTypes() {
-    }
+    private FrameTypes() {}
 
     static byte converterType(FrameKind kind) {
         return switch (kind) {

@@ -2,7 +2,6 @@ package org.ompprof.calltree.export;
 
 import java.io.IOException;
 import java.util.Arrays;
-
 import org.eclipse.collections.impl.list.mutable.primitive.IntArrayList;
 import org.eclipse.collections.impl.map.mutable.primitive.LongIntHashMap;
 import org.ompprof.calltree.CallingContextTree;
@@ -20,6 +19,7 @@ final class LabelTree {
     private final int[] rank;
     /** Children of node n are childList[childStart[n] .. childStart[n + 1]), in label order. */
     private final int[] childStart;
+
     private final int[] childList;
 
     private LabelTree(int[] parent, int[] label, long[] self, int[] rank, int[] childStart, int[] childList) {

@@ -1,20 +1,18 @@
 package org.ompprof.calltree.export;
 
+import com.google.protobuf.CodedOutputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.zip.GZIPOutputStream;
-
 import org.eclipse.collections.impl.map.mutable.primitive.LongObjectHashMap;
 import org.eclipse.collections.impl.map.mutable.primitive.ObjectIntHashMap;
 import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.Frame;
 import org.ompprof.calltree.Metric;
 import org.ompprof.calltree.MetricUnit;
-
-import com.google.protobuf.CodedOutputStream;
 
 /**
  * The calling-context tree as pprof's profile.proto, gzipped, which {@code go tool pprof} and
@@ -26,8 +24,18 @@ import com.google.protobuf.CodedOutputStream;
  */
 public final class PprofWriter {
     // profile.proto's field numbers
-    private static final int SAMPLE_TYPE = 1, SAMPLE = 2, MAPPING = 3, LOCATION = 4, FUNCTION = 5, STRING_TABLE = 6,
-            TIME_NANOS = 9, DURATION_NANOS = 10, PERIOD_TYPE = 11, PERIOD = 12, COMMENT = 13, DEFAULT_SAMPLE_TYPE = 14;
+    private static final int SAMPLE_TYPE = 1,
+            SAMPLE = 2,
+            MAPPING = 3,
+            LOCATION = 4,
+            FUNCTION = 5,
+            STRING_TABLE = 6,
+            TIME_NANOS = 9,
+            DURATION_NANOS = 10,
+            PERIOD_TYPE = 11,
+            PERIOD = 12,
+            COMMENT = 13,
+            DEFAULT_SAMPLE_TYPE = 14;
 
     private final ObjectIntHashMap<String> stringIds = new ObjectIntHashMap<>();
     private final List<String> strings = new ArrayList<>();
@@ -40,9 +48,16 @@ public final class PprofWriter {
      * @param metrics the metrics to write as sample types, the first the default (those without values are left out)
      * @param startNs wall-clock start of the recording, ns since the epoch (0 if unknown)
      */
-    public static void write(CallingContextTree tree, List<Metric> metrics, long startNs, long durationNs, String comment, OutputStream out)
+    public static void write(
+            CallingContextTree tree,
+            List<Metric> metrics,
+            long startNs,
+            long durationNs,
+            String comment,
+            OutputStream out)
             throws IOException {
-        List<Metric> types = metrics.stream().filter(m -> tree.total(m.index()) != 0).toList();
+        List<Metric> types =
+                metrics.stream().filter(m -> tree.total(m.index()) != 0).toList();
         if (types.isEmpty()) throw new IllegalArgumentException("no metric has values");
         GZIPOutputStream gz = new GZIPOutputStream(out, 1 << 16);
         CodedOutputStream o = CodedOutputStream.newInstance(gz, 1 << 16);
@@ -51,7 +66,13 @@ public final class PprofWriter {
         gz.finish();
     }
 
-    private void profile(CallingContextTree tree, List<Metric> types, long startNs, long durationNs, String comment, CodedOutputStream o)
+    private void profile(
+            CallingContextTree tree,
+            List<Metric> types,
+            long startNs,
+            long durationNs,
+            String comment,
+            CodedOutputStream o)
             throws IOException {
         for (Metric m : types) o.writeByteArray(SAMPLE_TYPE, valueType(m));
         samples(tree, types, o);
@@ -90,7 +111,8 @@ public final class PprofWriter {
         for (int t = 0; t < types.size(); t++) {
             int k = t;
             tree.forEachExclusive(types.get(t).index(), (node, thread, value) -> {
-                byPair.getIfAbsentPut((long) node << 32 | thread, () -> new long[types.size()])[k] += value; // at ROOT: no locations
+                byPair.getIfAbsentPut((long) node << 32 | thread, () -> new long[types.size()])[k] +=
+                        value; // at ROOT: no locations
             });
         }
         long threadKey = id("thread");
@@ -114,7 +136,8 @@ public final class PprofWriter {
 
     private static void packed(CodedOutputStream s, int field, long[] values, boolean signed) throws IOException {
         int size = 0;
-        for (long v : values) size += signed ? CodedOutputStream.computeInt64SizeNoTag(v) : CodedOutputStream.computeUInt64SizeNoTag(v);
+        for (long v : values)
+            size += signed ? CodedOutputStream.computeInt64SizeNoTag(v) : CodedOutputStream.computeUInt64SizeNoTag(v);
         s.writeTag(field, 2); // length-delimited
         s.writeUInt32NoTag(size);
         for (long v : values) {

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.Writer;
 import java.util.List;
 import java.util.function.IntFunction;
-
 import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.Frame;
 import org.ompprof.calltree.profile.Timeline;
@@ -20,12 +19,23 @@ public final class SpeedscopeWriter {
 
     private SpeedscopeWriter() {}
 
-    public static void write(CallingContextTree tree, List<Timeline> timelines, IntFunction<String> threadName, String name,
-            String exporter, Writer out) throws IOException {
+    public static void write(
+            CallingContextTree tree,
+            List<Timeline> timelines,
+            IntFunction<String> threadName,
+            String name,
+            String exporter,
+            Writer out)
+            throws IOException {
         JsonWriter json = new JsonWriter(out);
-        json.beginObject().field("$schema", SCHEMA).field("name", name).field("exporter", exporter).field("activeProfileIndex", 0);
+        json.beginObject()
+                .field("$schema", SCHEMA)
+                .field("name", name)
+                .field("exporter", exporter)
+                .field("activeProfileIndex", 0);
         json.name("shared").beginObject().name("frames").beginArray();
-        for (int id = 0; id < tree.frames().size(); id++) frame(json, tree.frames().frame(id));
+        for (int id = 0; id < tree.frames().size(); id++)
+            frame(json, tree.frames().frame(id));
         json.endArray().endObject();
         json.name("profiles").beginArray();
         for (Timeline t : timelines) profile(json, tree, t, threadName.apply(t.thread()));
@@ -43,8 +53,14 @@ public final class SpeedscopeWriter {
     private static void profile(JsonWriter json, CallingContextTree tree, Timeline t, String name) throws IOException {
         long total = 0;
         for (int i = 0; i < t.size(); i++) total += t.weightNs(i);
-        json.beginObject().field("type", "sampled").field("name", name).field("unit", "nanoseconds").field("startValue", 0)
-                .field("endValue", total).name("samples").beginArray();
+        json.beginObject()
+                .field("type", "sampled")
+                .field("name", name)
+                .field("unit", "nanoseconds")
+                .field("startValue", 0)
+                .field("endValue", total)
+                .name("samples")
+                .beginArray();
         for (int i = 0; i < t.size(); i++) {
             json.beginArray();
             for (int f : tree.framePath(t.node(i))) json.value(f);

@@ -5,12 +5,11 @@ import java.io.Writer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntFunction;
-
 import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.Frame;
-import org.ompprof.sampler.omp.OmpState;
 import org.ompprof.calltree.profile.DeviceTable;
 import org.ompprof.calltree.profile.Timeline;
+import org.ompprof.sampler.omp.OmpState;
 
 /**
  * A recording as Chrome trace-event JSON, which Perfetto and chrome://tracing open. Process 1
@@ -40,8 +39,14 @@ public final class TraceEventWriter {
      * @param threadName the name of a thread's lanes, by its number in the timelines
      * @param process what the host process is called (the program)
      */
-    public static void write(CallingContextTree tree, List<Timeline> timelines, DeviceTable devices, IntFunction<String> threadName,
-            String process, Writer out) throws IOException {
+    public static void write(
+            CallingContextTree tree,
+            List<Timeline> timelines,
+            DeviceTable devices,
+            IntFunction<String> threadName,
+            String process,
+            Writer out)
+            throws IOException {
         JsonWriter json = new JsonWriter(out);
         TraceEventWriter w = new TraceEventWriter(tree, json, origin(timelines, devices));
         json.beginObject().field("displayTimeUnit", "ms").name("traceEvents").beginArray();
@@ -65,7 +70,11 @@ public final class TraceEventWriter {
     }
 
     private void metadata(String what, int pid, int tid, String name) throws IOException {
-        json.beginObject().field("ph", "M").field("name", what).field("pid", pid).field("tid", tid);
+        json.beginObject()
+                .field("ph", "M")
+                .field("name", what)
+                .field("pid", pid)
+                .field("tid", tid);
         json.name("args").beginObject().field("name", name).endObject().endObject();
     }
 
@@ -83,7 +92,8 @@ public final class TraceEventWriter {
             if (!open.isEmpty() && at > end + t.weightNs(i)) closeFrom(t.thread(), open, since, 0, end);
             int[] path = tree.pathToRoot(t.node(i)); // leaf first
             int common = 0;
-            while (common < open.size() && common < path.length && open.get(common) == path[path.length - 1 - common]) common++;
+            while (common < open.size() && common < path.length && open.get(common) == path[path.length - 1 - common])
+                common++;
             closeFrom(t.thread(), open, since, common, at);
             for (int k = path.length - 1 - common; k >= 0; k--) {
                 open.add(path[k]);
@@ -103,8 +113,16 @@ public final class TraceEventWriter {
     }
 
     private void slice(int pid, int tid, Frame f, long from, long to, int node) throws IOException {
-        json.beginObject().field("ph", "X").field("name", f.name()).field("cat", f.kind().name().toLowerCase(java.util.Locale.ROOT));
-        json.field("pid", pid).field("tid", tid).name("ts").micros(from - origin).name("dur").micros(to - from);
+        json.beginObject()
+                .field("ph", "X")
+                .field("name", f.name())
+                .field("cat", f.kind().name().toLowerCase(java.util.Locale.ROOT));
+        json.field("pid", pid)
+                .field("tid", tid)
+                .name("ts")
+                .micros(from - origin)
+                .name("dur")
+                .micros(to - from);
         json.name("args").beginObject();
         if (f.file() != null && !f.file().isEmpty()) json.field("file", f.file());
         if (f.module() != null) json.field("module", f.module());
@@ -117,10 +135,23 @@ public final class TraceEventWriter {
         for (int i = 1; i <= t.size(); i++) {
             boolean gap = i < t.size() && t.timeNs(i) > t.timeNs(i - 1) + 2 * Math.max(1, t.weightNs(i - 1));
             if (i < t.size() && t.state(i) == t.state(from) && !gap) continue;
-            long start = t.timeNs(from), stop = gap || i == t.size() ? t.timeNs(i - 1) + Math.max(1, t.weightNs(i - 1)) : t.timeNs(i);
-            json.beginObject().field("ph", "X").field("name", OmpState.nameOf(t.state(from))).field("cat", "omp_state");
-            json.field("pid", HOST_PID).field("tid", STATE_TID_BASE + t.thread()).name("ts").micros(start - origin)
-                    .name("dur").micros(stop - start).name("args").beginObject().field("samples", i - from).endObject().endObject();
+            long start = t.timeNs(from),
+                    stop = gap || i == t.size() ? t.timeNs(i - 1) + Math.max(1, t.weightNs(i - 1)) : t.timeNs(i);
+            json.beginObject()
+                    .field("ph", "X")
+                    .field("name", OmpState.nameOf(t.state(from)))
+                    .field("cat", "omp_state");
+            json.field("pid", HOST_PID)
+                    .field("tid", STATE_TID_BASE + t.thread())
+                    .name("ts")
+                    .micros(start - origin)
+                    .name("dur")
+                    .micros(stop - start)
+                    .name("args")
+                    .beginObject()
+                    .field("samples", i - from)
+                    .endObject()
+                    .endObject();
             from = i;
         }
     }
@@ -128,7 +159,11 @@ public final class TraceEventWriter {
     private void devices(DeviceTable devices) throws IOException {
         for (DeviceTable.Device d : devices.devices()) {
             int pid = devicePid(d.number());
-            metadata("process_name", pid, 0, "device " + d.number() + (d.type() == null || d.type().isEmpty() ? "" : " (" + d.type() + ")"));
+            metadata(
+                    "process_name",
+                    pid,
+                    0,
+                    "device " + d.number() + (d.type() == null || d.type().isEmpty() ? "" : " (" + d.type() + ")"));
             for (DeviceTable.Kind k : DeviceTable.Kind.values()) metadata("thread_name", pid, k.ordinal() + 1, lane(k));
         }
         for (DeviceTable.Activity a : devices.activities()) activity(a);
@@ -156,9 +191,21 @@ public final class TraceEventWriter {
             case MEMORY -> "memory " + a.bytes() + " B";
         };
         long dur = Math.max(1, a.durationNs());
-        json.beginObject().field("ph", "X").field("name", name).field("cat", "device").field("pid", pid).field("tid", tid)
-                .name("ts").micros(a.startNs() - origin).name("dur").micros(dur).name("args").beginObject()
-                .field("bytes", a.bytes()).field("host_op_id", a.hostOpId()).field("launching_thread", a.thread());
+        json.beginObject()
+                .field("ph", "X")
+                .field("name", name)
+                .field("cat", "device")
+                .field("pid", pid)
+                .field("tid", tid)
+                .name("ts")
+                .micros(a.startNs() - origin)
+                .name("dur")
+                .micros(dur)
+                .name("args")
+                .beginObject()
+                .field("bytes", a.bytes())
+                .field("host_op_id", a.hostOpId())
+                .field("launching_thread", a.thread());
         if (a.launchNode() > 0) json.field("launched_from", pathOf(a.launchNode()));
         json.endObject().endObject();
         if (a.kind() != DeviceTable.Kind.REGION && a.thread() > 0) flow(a, pid, tid);
@@ -167,15 +214,33 @@ public final class TraceEventWriter {
     /** An arrow from the launching thread's slice at the start to the device's slice. */
     private void flow(DeviceTable.Activity a, int pid, int tid) throws IOException {
         long id = ++flowId;
-        json.beginObject().field("ph", "s").field("name", "launch").field("cat", "launch").field("id", id).field("pid", HOST_PID)
-                .field("tid", a.thread()).name("ts").micros(a.startNs() - origin).endObject();
-        json.beginObject().field("ph", "f").field("bp", "e").field("name", "launch").field("cat", "launch").field("id", id)
-                .field("pid", pid).field("tid", tid).name("ts").micros(a.startNs() - origin).endObject();
+        json.beginObject()
+                .field("ph", "s")
+                .field("name", "launch")
+                .field("cat", "launch")
+                .field("id", id)
+                .field("pid", HOST_PID)
+                .field("tid", a.thread())
+                .name("ts")
+                .micros(a.startNs() - origin)
+                .endObject();
+        json.beginObject()
+                .field("ph", "f")
+                .field("bp", "e")
+                .field("name", "launch")
+                .field("cat", "launch")
+                .field("id", id)
+                .field("pid", pid)
+                .field("tid", tid)
+                .name("ts")
+                .micros(a.startNs() - origin)
+                .endObject();
     }
 
     private String pathOf(int node) {
         StringBuilder s = new StringBuilder();
-        for (int f : tree.framePath(node)) s.append(s.length() == 0 ? "" : ";").append(tree.frames().frame(f).name());
+        for (int f : tree.framePath(node))
+            s.append(s.length() == 0 ? "" : ";").append(tree.frames().frame(f).name());
         return s.toString();
     }
 }

@@ -27,7 +27,8 @@ public final class ProfileDiff {
         registry.importAll(a.metrics());
         for (Metric m : registry.all()) {
             registry.register(BASE + m.name(), m.unit(), m.name() + " in the base profile (A)", m.storage(), null);
-            registry.register(DELTA + m.name(), m.unit(), m.name() + ", new profile minus base (B - A)", m.storage(), null);
+            registry.register(
+                    DELTA + m.name(), m.unit(), m.name() + ", new profile minus base (B - A)", m.storage(), null);
         }
         int[] mapB = out.addAll(b);
         int[] mapA = out.addPaths(a);

@@ -7,7 +7,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.ompprof.calltree.build.ReadOrBuild;
-
 import org.ompprof.calltree.profile.Profile;
 import org.ompprof.calltree.profile.ProfileReader;
 import org.ompprof.calltree.profile.ProfileWriter;
@@ -32,7 +31,9 @@ public final class ProfileDiffer {
     private ProfileDiffer() {}
 
     public static Result diff(Path base, Path now, Path output) throws IOException {
-        try (Recording ra = Recording.open(base); Recording rb = Recording.open(now); RecordingWriter w = RecordingWriter.create(output)) {
+        try (Recording ra = Recording.open(base);
+                Recording rb = Recording.open(now);
+                RecordingWriter w = RecordingWriter.create(output)) {
             Profile a = ReadOrBuild.withoutTimelines(ra);
             Profile b = ReadOrBuild.withoutTimelines(rb);
             ProfileDiff.Result d = ProfileDiff.of(a.tree(), b.tree());
@@ -40,18 +41,27 @@ public final class ProfileDiffer {
             long[] samples = {0};
             try {
                 for (Timeline t : b.timelines()) samples[0] += copy(w, mapping.remap(t));
-                if (rb.isProfile()) ProfileReader.forEachTimelineRun(rb, b.tree().size(), t -> samples[0] += copy(w, mapping.remap(t)));
+                if (rb.isProfile())
+                    ProfileReader.forEachTimelineRun(rb, b.tree().size(), t -> samples[0] += copy(w, mapping.remap(t)));
             } catch (UncheckedIOException e) {
                 throw e.getCause();
             }
-            Profile out = new Profile(d.tree(), List.of(), b.counters(), b.blame(), b.regions().remapped(d.nodeMapOfB(), 0),
-                    b.mutexes().remapped(d.nodeMapOfB()), b.lines().remapped(d.nodeMapOfB()), samples[0],
+            Profile out = new Profile(
+                    d.tree(),
+                    List.of(),
+                    b.counters(),
+                    b.blame(),
+                    b.regions().remapped(d.nodeMapOfB(), 0),
+                    b.mutexes().remapped(d.nodeMapOfB()),
+                    b.lines().remapped(d.nodeMapOfB()),
+                    samples[0],
                     b.devices().remapped(d.nodeMapOfB(), 0, 0));
             Map<String, String> metadata = new LinkedHashMap<>(rb.metadata().entries());
             metadata.put(BASE_FILE, base.toString());
             ra.metadata().entries().forEach((k, v) -> metadata.put(BASE_METADATA + k, v));
             RunTables run = RunTables.of(rb);
-            ProfileWriter.tables(w, new RunTables(new Metadata(metadata), run.threads(), run.modules(), run.stats()), out);
+            ProfileWriter.tables(
+                    w, new RunTables(new Metadata(metadata), run.threads(), run.modules(), run.stats()), out);
             return new Result(w.commit(), d.tree().size() - 1);
         }
     }

@@ -6,7 +6,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.function.Consumer;
 import org.ompprof.calltree.build.ReadOrBuild;
-
 import org.ompprof.calltree.profile.Profile;
 import org.ompprof.calltree.profile.ProfileReader;
 import org.ompprof.calltree.profile.ProfileWriter;
@@ -35,35 +34,51 @@ public final class ProfileMerge {
         return merge(inputs, output, 0);
     }
 
-    /** As {@link #merge(List, Path)}, the output's timelines downsampled to one entry per thread per {@code timelineResolutionNs} (0: not). */
+    /**
+     * As {@link #merge(List, Path)}, the output's timelines downsampled to one entry per thread per {@code
+     * timelineResolutionNs} (0: not).
+     */
     public static Result merge(List<Path> inputs, Path output, long timelineResolutionNs) throws IOException {
         ProfileMerger merger = new ProfileMerger();
         RunTablesMerger tables = new RunTablesMerger();
         long samples = 0;
         try (RecordingWriter w = RecordingWriter.create(output)) {
-            TimelineStream coarse = timelineResolutionNs == 0 ? null
+            TimelineStream coarse = timelineResolutionNs == 0
+                    ? null
                     : TimelineStream.to(w, TimelineStream.DEFAULT_BUDGET).downsampled(timelineResolutionNs);
-            Consumer<Timeline> sink = coarse == null ? t -> copy(w, t) : t -> {
-                for (int i = 0; i < t.size(); i++) coarse.add(t.thread(), t.timeNs(i), t.node(i), t.state(i), t.weightNs(i));
-            };
+            Consumer<Timeline> sink = coarse == null
+                    ? t -> copy(w, t)
+                    : t -> {
+                        for (int i = 0; i < t.size(); i++)
+                            coarse.add(t.thread(), t.timeNs(i), t.node(i), t.state(i), t.weightNs(i));
+                    };
             for (Path input : inputs) samples += add(input, merger, tables, sink);
             if (coarse != null) coarse.finish();
             Profile merged = merger.result();
             RunTables run = tables.result(merger.metadata(), merger.threadSpan());
-            if (timelineResolutionNs != 0) run = run.withMetadata(run.metadata().with(Metadata.TIMELINE_RESOLUTION_NS, Long.toString(timelineResolutionNs)));
+            if (timelineResolutionNs != 0)
+                run = run.withMetadata(
+                        run.metadata().with(Metadata.TIMELINE_RESOLUTION_NS, Long.toString(timelineResolutionNs)));
             ProfileWriter.tables(w, run, merged);
-            return new Result(w.commit(), inputs.size(), samples, merged.tree().size() - 1, run.threads().size());
+            return new Result(
+                    w.commit(),
+                    inputs.size(),
+                    samples,
+                    merged.tree().size() - 1,
+                    run.threads().size());
         }
     }
 
     /** Adds one input, its timelines (remapped) to {@code timelines}; returns the samples of its timelines. */
-    private static long add(Path input, ProfileMerger merger, RunTablesMerger tables, Consumer<Timeline> timelines) throws IOException {
+    private static long add(Path input, ProfileMerger merger, RunTablesMerger tables, Consumer<Timeline> timelines)
+            throws IOException {
         try (Recording r = Recording.open(input)) {
             Profile p = ReadOrBuild.withoutTimelines(r);
             RunTables run = RunTables.of(r);
             InputMapping mapping;
             try {
-                mapping = merger.add(p, run.metadata().entries(), run.threadSpan(p.tree(), p.timelines()), input.toString());
+                mapping = merger.add(
+                        p, run.metadata().entries(), run.threadSpan(p.tree(), p.timelines()), input.toString());
             } catch (IllegalArgumentException e) {
                 throw new UserError("cannot merge " + input + ": " + e.getMessage());
             }

@@ -5,7 +5,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-
 import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.profile.DeviceTable;
 import org.ompprof.calltree.profile.LineTable;
@@ -54,14 +53,17 @@ public final class ProfileMerger {
         int offset = threadSpan;
         long span = (long) offset + inputThreadSpan;
         if (span - 1 > CallingContextTree.MAX_THREAD) {
-            throw new IllegalArgumentException("the inputs have more than " + (CallingContextTree.MAX_THREAD + 1) + " threads between them");
+            throw new IllegalArgumentException(
+                    "the inputs have more than " + (CallingContextTree.MAX_THREAD + 1) + " threads between them");
         }
         int[] nodeMap = tree.addAll(input.tree(), t -> t + offset);
         RegionTable inputRegions = input.regions().remapped(nodeMap, offset);
         regions.addAll(inputRegions.rows());
         // every row of a region repeats its run's instance count; the merge's count is the runs' sum
-        inputRegions.rows().stream().collect(java.util.stream.Collectors.toMap(RegionTable.Row::regionNode, RegionTable.Row::instances,
-                (x, y) -> x)).forEach((node, n) -> instances.merge(node, n, Integer::sum));
+        inputRegions.rows().stream()
+                .collect(java.util.stream.Collectors.toMap(
+                        RegionTable.Row::regionNode, RegionTable.Row::instances, (x, y) -> x))
+                .forEach((node, n) -> instances.merge(node, n, Integer::sum));
         mutexes.addAll(input.mutexes().remapped(nodeMap).rows());
         lines.addAll(input.lines(), nodeMap);
         input.counters().asMap().forEach((k, v) -> stitch.merge(k, v, Long::sum));
@@ -83,12 +85,27 @@ public final class ProfileMerger {
         // a stable sort keeps equal waits in input order, whatever the grouping of the merges
         List<MutexTable.Row> byWait = new ArrayList<>(mutexes);
         byWait.sort(Comparator.comparingLong(MutexTable.Row::waitedNs).reversed());
-        List<RegionTable.Row> counted = regions.stream().map(r -> new RegionTable.Row(r.regionNode(), instances.get(r.regionNode()),
-                r.callSiteFile(), r.callSiteLine(), r.thread(), r.ns())).toList();
+        List<RegionTable.Row> counted = regions.stream()
+                .map(r -> new RegionTable.Row(
+                        r.regionNode(),
+                        instances.get(r.regionNode()),
+                        r.callSiteFile(),
+                        r.callSiteLine(),
+                        r.thread(),
+                        r.ns()))
+                .toList();
         List<DeviceTable.Activity> byStart = new ArrayList<>(activities); // stable: equal starts keep input order
         byStart.sort(Comparator.comparingLong(DeviceTable.Activity::startNs));
-        return new Profile(tree, List.of(), StitchCounters.fromMap(stitch), blame, new RegionTable(counted), new MutexTable(byWait),
-                lines.build(), samples, new DeviceTable(devices, byStart, devicesUnmatched, devicesLate));
+        return new Profile(
+                tree,
+                List.of(),
+                StitchCounters.fromMap(stitch),
+                blame,
+                new RegionTable(counted),
+                new MutexTable(byWait),
+                lines.build(),
+                samples,
+                new DeviceTable(devices, byStart, devicesUnmatched, devicesLate));
     }
 
     /** The metadata of the inputs added so far ({@link RunMetadata}). */

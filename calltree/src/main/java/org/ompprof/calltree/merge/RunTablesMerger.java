@@ -5,7 +5,6 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-
 import org.ompprof.calltree.profile.RunTables;
 import org.ompprof.sampler.recording.HandlerHistogram;
 import org.ompprof.sampler.recording.Metadata;
@@ -32,8 +31,20 @@ final class RunTablesMerger {
 
     void add(RunTables run, int threadOffset) {
         for (ThreadInfo t : run.threads()) {
-            threads.add(new ThreadInfo(t.seq() + threadOffset, t.osTid(), t.threadType(), t.slot(), t.beginNs(), t.endNs(),
-                    t.firstNs(), t.lastNs(), t.samples(), t.events(), t.samplesDropped(), t.eventsDropped(), t.samplesByState()));
+            threads.add(new ThreadInfo(
+                    t.seq() + threadOffset,
+                    t.osTid(),
+                    t.threadType(),
+                    t.slot(),
+                    t.beginNs(),
+                    t.endNs(),
+                    t.firstNs(),
+                    t.lastNs(),
+                    t.samples(),
+                    t.events(),
+                    t.samplesDropped(),
+                    t.eventsDropped(),
+                    t.samplesByState()));
         }
         for (ModuleInfo m : run.modules()) modules.putIfAbsent(m.path() + '\0' + m.buildId(), m);
         Stats s = run.stats();
@@ -62,12 +73,41 @@ final class RunTablesMerger {
         List<ModuleInfo> renumbered = new ArrayList<>();
         long id = 1;
         for (ModuleInfo m : modules.values()) {
-            renumbered.add(new ModuleInfo(id++, m.path(), m.flags(), m.loadBias(), m.ehFrameHdr(), m.dev(), m.ino(), m.fileSize(),
-                    m.mtimeNs(), m.buildId(), m.segments(), m.loadNs(), m.unloadNs(), m.image(), m.imagePath(), m.imageLength(), m.note()));
+            renumbered.add(new ModuleInfo(
+                    id++,
+                    m.path(),
+                    m.flags(),
+                    m.loadBias(),
+                    m.ehFrameHdr(),
+                    m.dev(),
+                    m.ino(),
+                    m.fileSize(),
+                    m.mtimeNs(),
+                    m.buildId(),
+                    m.segments(),
+                    m.loadNs(),
+                    m.unloadNs(),
+                    m.image(),
+                    m.imagePath(),
+                    m.imageLength(),
+                    m.note()));
         }
-        Stats stats = new Stats(histogram == null ? HandlerHistogram.empty() : new HandlerHistogram(histogram), handlerCalls, handlerNs,
-                reentered, noSlotDrops, disabledSignals, malformed, malformedExamples, rings, List.copyOf(notCaptured), sampleRingPeak, eventRingPeak,
-                mutexSkipped, mutexMarked, mutexTableFull);
+        Stats stats = new Stats(
+                histogram == null ? HandlerHistogram.empty() : new HandlerHistogram(histogram),
+                handlerCalls,
+                handlerNs,
+                reentered,
+                noSlotDrops,
+                disabledSignals,
+                malformed,
+                malformedExamples,
+                rings,
+                List.copyOf(notCaptured),
+                sampleRingPeak,
+                eventRingPeak,
+                mutexSkipped,
+                mutexMarked,
+                mutexTableFull);
         return new RunTables(new Metadata(entries), threads, renumbered, stats);
     }
 }

@@ -50,7 +50,8 @@ public final class ByteSource {
     public int bounded(long limit, String what) {
         int start = pos;
         long v = varint();
-        if (v < 0 || v > limit) throw new BadSectionException(start, what + " " + Long.toUnsignedString(v) + " outside 0.." + limit);
+        if (v < 0 || v > limit)
+            throw new BadSectionException(start, what + " " + Long.toUnsignedString(v) + " outside 0.." + limit);
         return (int) v;
     }
 
@@ -58,8 +59,11 @@ public final class ByteSource {
     public int count(int minBytes, String what) {
         int start = pos;
         long v = varint();
-        if (v < 0 || v > (b.length - pos) / Math.max(1, minBytes)) { // no multiplication: a huge count must not overflow
-            throw new BadSectionException(start, Long.toUnsignedString(v) + " " + what + " cannot fit in the " + (b.length - pos) + " bytes left");
+        if (v < 0
+                || v > (b.length - pos) / Math.max(1, minBytes)) { // no multiplication: a huge count must not overflow
+            throw new BadSectionException(
+                    start,
+                    Long.toUnsignedString(v) + " " + what + " cannot fit in the " + (b.length - pos) + " bytes left");
         }
         return (int) v;
     }

@@ -11,7 +11,12 @@ import java.util.List;
  * @param late records that came later than the timestamp merge's window allowed (in the table, their order repaired)
  */
 public record DeviceTable(List<Device> devices, List<Activity> activities, long unmatched, long late) {
-    public enum Kind { REGION, KERNEL, TRANSFER, MEMORY }
+    public enum Kind {
+        REGION,
+        KERNEL,
+        TRANSFER,
+        MEMORY
+    }
 
     /** @param type the runtime's name for the device's kind, e.g. {@code generic-64bit} */
     public record Device(int number, String type) {}
@@ -24,8 +29,20 @@ public record DeviceTable(List<Device> devices, List<Activity> activities, long 
      * @param destDevice a data operation's destination device (-1 if none)
      * @param fromTrace timed by the device's own trace rather than host callbacks
      */
-    public record Activity(Kind kind, int device, long startNs, long endNs, long bytes, int thread, int launchNode, int detail,
-            int srcDevice, int destDevice, long targetId, long hostOpId, boolean fromTrace) {
+    public record Activity(
+            Kind kind,
+            int device,
+            long startNs,
+            long endNs,
+            long bytes,
+            int thread,
+            int launchNode,
+            int detail,
+            int srcDevice,
+            int destDevice,
+            long targetId,
+            long hostOpId,
+            boolean fromTrace) {
         public long durationNs() {
             return endNs - startNs;
         }
@@ -48,11 +65,15 @@ public record DeviceTable(List<Device> devices, List<Activity> activities, long 
         return devices.isEmpty() && activities.isEmpty();
     }
 
-    /** Device numbers used here are below this: the highest (of devices, activities, sources, destinations) plus one, 0 if none. */
+    /**
+     * Device numbers used here are below this: the highest (of devices, activities, sources, destinations) plus one, 0
+     * if none.
+     */
     public int span() {
         int highest = -1;
         for (Device d : devices) highest = Math.max(highest, d.number());
-        for (Activity a : activities) highest = Math.max(highest, Math.max(a.device(), Math.max(a.srcDevice(), a.destDevice())));
+        for (Activity a : activities)
+            highest = Math.max(highest, Math.max(a.device(), Math.max(a.srcDevice(), a.destDevice())));
         return highest + 1;
     }
 
@@ -62,11 +83,25 @@ public record DeviceTable(List<Device> devices, List<Activity> activities, long 
      * runs' device 0 stay two lanes); unknown nodes, threads and devices stay unknown.
      */
     public DeviceTable remapped(int[] nodeMap, int threadOffset, int deviceOffset) {
-        List<Device> ds = devices.stream().map(d -> new Device(d.number() + deviceOffset, d.type())).toList();
-        List<Activity> as = activities.stream().map(a -> new Activity(a.kind(), a.device() + deviceOffset, a.startNs(), a.endNs(), a.bytes(),
-                a.thread() == 0 ? 0 : a.thread() + threadOffset, a.launchNode() < 0 ? -1 : nodeMap[a.launchNode()], a.detail(),
-                a.srcDevice() < 0 ? -1 : a.srcDevice() + deviceOffset, a.destDevice() < 0 ? -1 : a.destDevice() + deviceOffset,
-                a.targetId(), a.hostOpId(), a.fromTrace())).toList();
+        List<Device> ds = devices.stream()
+                .map(d -> new Device(d.number() + deviceOffset, d.type()))
+                .toList();
+        List<Activity> as = activities.stream()
+                .map(a -> new Activity(
+                        a.kind(),
+                        a.device() + deviceOffset,
+                        a.startNs(),
+                        a.endNs(),
+                        a.bytes(),
+                        a.thread() == 0 ? 0 : a.thread() + threadOffset,
+                        a.launchNode() < 0 ? -1 : nodeMap[a.launchNode()],
+                        a.detail(),
+                        a.srcDevice() < 0 ? -1 : a.srcDevice() + deviceOffset,
+                        a.destDevice() < 0 ? -1 : a.destDevice() + deviceOffset,
+                        a.targetId(),
+                        a.hostOpId(),
+                        a.fromTrace()))
+                .toList();
         return new DeviceTable(ds, as, unmatched, late);
     }
 }

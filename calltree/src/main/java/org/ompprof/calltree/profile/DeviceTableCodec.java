@@ -68,8 +68,20 @@ public final class DeviceTableCodec {
             long targetId = in.varint(), hostOpId = in.varint();
             int flags = in.bounded(FLAG_TRACE, "activity flags");
             if (start + duration < start) throw in.fail("activity ends past the end of time");
-            activities.add(new DeviceTable.Activity(kind, device, start, start + duration, bytes, thread, node, detail, src, dest,
-                    targetId, hostOpId, flags == FLAG_TRACE));
+            activities.add(new DeviceTable.Activity(
+                    kind,
+                    device,
+                    start,
+                    start + duration,
+                    bytes,
+                    thread,
+                    node,
+                    detail,
+                    src,
+                    dest,
+                    targetId,
+                    hostOpId,
+                    flags == FLAG_TRACE));
         }
         long unmatched = nonNegative(in, "unmatched count"), late = nonNegative(in, "late count");
         in.end("device table");

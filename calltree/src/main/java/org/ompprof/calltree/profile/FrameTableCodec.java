@@ -2,7 +2,6 @@ package org.ompprof.calltree.profile;
 
 import java.util.ArrayList;
 import java.util.List;
-
 import org.eclipse.collections.impl.map.mutable.primitive.ObjectIntHashMap;
 import org.ompprof.calltree.Frame;
 import org.ompprof.calltree.FrameKind;
@@ -47,7 +46,8 @@ public final class FrameTableCodec {
         for (int i = 0; i < frames.size(); i++) {
             Frame f = frames.frame(i);
             out.u8(f.kind().ordinal());
-            for (String s : new String[] {f.module(), f.function(), f.file()}) out.varint(s == null ? 0 : ids.get(s) + 1L);
+            for (String s : new String[] {f.module(), f.function(), f.file()})
+                out.varint(s == null ? 0 : ids.get(s) + 1L);
             out.varint(f.line());
             out.varint(f.offset());
         }
@@ -69,7 +69,9 @@ public final class FrameTableCodec {
         if (withSymbols) {
             in.u8();
             int version = in.u8();
-            if (version != VERSION) throw new BadSectionException(1, "frame table version " + version + " (this ompprof reads 1 and " + VERSION + ")");
+            if (version != VERSION)
+                throw new BadSectionException(
+                        1, "frame table version " + version + " (this ompprof reads 1 and " + VERSION + ")");
         }
         int stringCount = in.count(1, "strings");
         String[] strings = new String[stringCount];

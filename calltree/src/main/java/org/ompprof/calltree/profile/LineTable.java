@@ -1,7 +1,6 @@
 package org.ompprof.calltree.profile;
 
 import java.util.Arrays;
-
 import org.eclipse.collections.impl.map.mutable.primitive.LongIntHashMap;
 
 /**
@@ -68,7 +67,10 @@ public final class LineTable {
         private long[] exclusive = new long[256];
         private int n;
 
-        /** Adds {@code ns} at ({@code contextNode}, {@code sourceLine}); to the exclusive time too when it is the sample's leaf. */
+        /**
+         * Adds {@code ns} at ({@code contextNode}, {@code sourceLine}); to the exclusive time too when it is the
+         * sample's leaf.
+         */
         public void add(int contextNode, int sourceLine, long ns, boolean leaf) {
             if (sourceLine <= 0 || contextNode < 0) return;
             long key = (long) contextNode << 32 | sourceLine;
@@ -121,8 +123,10 @@ public final class LineTable {
     static LineTable of(int[] node, int[] line, long[] inclusiveNs, long[] exclusiveNs, ByteSource in) {
         for (int i = 0; i < node.length; i++) {
             if (line[i] <= 0) throw in.fail("line " + line[i]);
-            if (exclusiveNs[i] < 0 || exclusiveNs[i] > inclusiveNs[i]) throw in.fail("exclusive time outside inclusive");
-            if (i > 0 && (node[i] < node[i - 1] || node[i] == node[i - 1] && line[i] <= line[i - 1])) throw in.fail("rows out of order");
+            if (exclusiveNs[i] < 0 || exclusiveNs[i] > inclusiveNs[i])
+                throw in.fail("exclusive time outside inclusive");
+            if (i > 0 && (node[i] < node[i - 1] || node[i] == node[i - 1] && line[i] <= line[i - 1]))
+                throw in.fail("rows out of order");
         }
         return new LineTable(node, line, inclusiveNs, exclusiveNs);
     }

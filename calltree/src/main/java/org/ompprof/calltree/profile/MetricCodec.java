@@ -36,9 +36,15 @@ public final class MetricCodec {
             int unit = in.u8(), storage = in.u8();
             int parent = in.bounded(i, "parent metric") - 1;
             String description = in.string();
-            if (unit >= UNITS.length || storage >= STORAGES.length) throw new BadSectionException(at, "metric " + name + " has an unknown unit or storage");
+            if (unit >= UNITS.length || storage >= STORAGES.length)
+                throw new BadSectionException(at, "metric " + name + " has an unknown unit or storage");
             try {
-                Metric m = registry.register(name, UNITS[unit], description, STORAGES[storage], parent < 0 ? null : registry.metric(parent).name());
+                Metric m = registry.register(
+                        name,
+                        UNITS[unit],
+                        description,
+                        STORAGES[storage],
+                        parent < 0 ? null : registry.metric(parent).name());
                 if (m.index() != i) throw new BadSectionException(at, "metric " + name + " appears twice");
             } catch (BadSectionException e) {
                 throw e;

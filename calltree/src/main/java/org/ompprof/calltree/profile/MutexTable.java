@@ -15,7 +15,8 @@ public record MutexTable(List<Row> rows) {
      * @param siteFile source file of the first place it was acquired, null if unknown
      * @param topNode the tree node most of its waiting is blamed on; -1: unattributed
      */
-    public record Row(String name, String metric, String siteFile, int siteLine, long waitedNs, int topNode, long topNodeNs) {}
+    public record Row(
+            String name, String metric, String siteFile, int siteLine, long waitedNs, int topNode, long topNodeNs) {}
 
     public MutexTable {
         rows = List.copyOf(rows);
@@ -23,7 +24,15 @@ public record MutexTable(List<Row> rows) {
 
     /** The rows in another tree: node n becomes {@code nodeMap[n]} (unattributed stays -1). */
     public MutexTable remapped(int[] nodeMap) {
-        return new MutexTable(rows.stream().map(m -> new Row(m.name(), m.metric(), m.siteFile(), m.siteLine(), m.waitedNs(),
-                m.topNode() < 0 ? m.topNode() : nodeMap[m.topNode()], m.topNodeNs())).toList());
+        return new MutexTable(rows.stream()
+                .map(m -> new Row(
+                        m.name(),
+                        m.metric(),
+                        m.siteFile(),
+                        m.siteLine(),
+                        m.waitedNs(),
+                        m.topNode() < 0 ? m.topNode() : nodeMap[m.topNode()],
+                        m.topNodeNs()))
+                .toList());
     }
 }

@@ -2,7 +2,6 @@ package org.ompprof.calltree.profile;
 
 import java.util.List;
 import java.util.Map;
-
 import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.StandardMetrics;
 import org.ompprof.unwinder.stitch.StitchCounters;
@@ -18,16 +17,31 @@ import org.ompprof.unwinder.stitch.StitchCounters;
  * @param samples samples in the tree (the sum of the timelines' sizes)
  * @param devices the devices' activity (target regions, kernels, transfers) on the host clock, for device lanes
  */
-public record Profile(CallingContextTree tree, List<Timeline> timelines, StitchCounters counters, Map<String, Long> blame,
-        RegionTable regions, MutexTable mutexes, LineTable lines, long samples, DeviceTable devices) {
+public record Profile(
+        CallingContextTree tree,
+        List<Timeline> timelines,
+        StitchCounters counters,
+        Map<String, Long> blame,
+        RegionTable regions,
+        MutexTable mutexes,
+        LineTable lines,
+        long samples,
+        DeviceTable devices) {
     public Profile {
         timelines = List.copyOf(timelines);
         blame = Map.copyOf(blame);
     }
 
     /** A profile of a program that used no device. */
-    public Profile(CallingContextTree tree, List<Timeline> timelines, StitchCounters counters, Map<String, Long> blame,
-            RegionTable regions, MutexTable mutexes, LineTable lines, long samples) {
+    public Profile(
+            CallingContextTree tree,
+            List<Timeline> timelines,
+            StitchCounters counters,
+            Map<String, Long> blame,
+            RegionTable regions,
+            MutexTable mutexes,
+            LineTable lines,
+            long samples) {
         this(tree, timelines, counters, blame, regions, mutexes, lines, samples, DeviceTable.empty());
     }
 
@@ -38,7 +52,9 @@ public record Profile(CallingContextTree tree, List<Timeline> timelines, StitchC
      */
     public Profile withTimelines(List<Timeline> lines) {
         var metric = tree.metrics().find(StandardMetrics.SAMPLES_NAME);
-        long n = metric != null ? tree.total(metric.index()) : lines.stream().mapToLong(Timeline::size).sum();
+        long n = metric != null
+                ? tree.total(metric.index())
+                : lines.stream().mapToLong(Timeline::size).sum();
         return new Profile(tree, lines, counters, blame, regions, mutexes, this.lines, n, devices);
     }
 

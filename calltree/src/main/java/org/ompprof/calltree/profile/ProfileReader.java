@@ -2,7 +2,6 @@ package org.ompprof.calltree.profile;
 
 import java.util.ArrayList;
 import java.util.List;
-
 import org.eclipse.collections.impl.map.mutable.primitive.IntObjectHashMap;
 import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.FrameTable;
@@ -35,12 +34,16 @@ public final class ProfileReader {
      */
     public static Profile withoutTimelines(Recording file) {
         if (!file.isProfile()) {
-            throw new UserError(file.path() + ": a raw recording (samples), not a profile; ompprof info, report, export, view and merge"
+            throw new UserError(file.path()
+                    + ": a raw recording (samples), not a profile; ompprof info, report, export, view and merge"
                     + " build its profile");
         }
-        FrameTable frames = required(file, SectionKind.FRAMES, file.section(SectionKind.FRAMES, FrameTableCodec::decode));
-        MetricRegistry metrics = required(file, SectionKind.METRICS, file.section(SectionKind.METRICS, MetricCodec::decode));
-        CallingContextTree tree = file.section(SectionKind.TREE, b -> TreeCodec.decode(b, frames, metrics)).orElseThrow();
+        FrameTable frames =
+                required(file, SectionKind.FRAMES, file.section(SectionKind.FRAMES, FrameTableCodec::decode));
+        MetricRegistry metrics =
+                required(file, SectionKind.METRICS, file.section(SectionKind.METRICS, MetricCodec::decode));
+        CallingContextTree tree = file.section(SectionKind.TREE, b -> TreeCodec.decode(b, frames, metrics))
+                .orElseThrow();
         RegionTable regions = file.section(SectionKind.REGIONS, b -> RegionTableCodec.decode(b, tree.size()))
                 .orElse(new RegionTable(List.of()));
         MutexTable mutexes = file.section(SectionKind.MUTEXES, b -> MutexTableCodec.decode(b, tree.size()))
@@ -49,12 +52,21 @@ public final class ProfileReader {
                 .orElse(LineTable.EMPTY);
         DeviceTable devices = file.section(SectionKind.DEVICES, b -> DeviceTableCodec.decode(b, tree.size()))
                 .orElse(DeviceTable.empty());
-        return new Profile(tree, List.of(), StitchCounters.fromMap(file.counters(SectionKind.STITCH)), file.counters(SectionKind.BLAME),
-                regions, mutexes, lines, 0, devices);
+        return new Profile(
+                tree,
+                List.of(),
+                StitchCounters.fromMap(file.counters(SectionKind.STITCH)),
+                file.counters(SectionKind.BLAME),
+                regions,
+                mutexes,
+                lines,
+                0,
+                devices);
     }
 
     /** Calls {@code consumer} with each run of a timeline in the file, in file order, one at a time (for streaming). */
-    public static void forEachTimelineRun(Recording file, int treeSize, java.util.function.Consumer<Timeline> consumer) {
+    public static void forEachTimelineRun(
+            Recording file, int treeSize, java.util.function.Consumer<Timeline> consumer) {
         file.forEachSection(SectionKind.TIMELINE, (thread, payload) -> {
             Timeline.Builder b = new Timeline.Builder((int) thread);
             TimelineCodec.decode(payload, treeSize, b);
@@ -70,11 +82,13 @@ public final class ProfileReader {
             TimelineCodec.decode(payload, treeSize, b);
         });
         List<Timeline> timelines = new ArrayList<>();
-        for (int thread : builders.keySet().toSortedArray()) timelines.add(builders.get(thread).build());
+        for (int thread : builders.keySet().toSortedArray())
+            timelines.add(builders.get(thread).build());
         return timelines;
     }
 
     private static <T> T required(Recording file, SectionKind kind, java.util.Optional<T> value) {
-        return value.orElseThrow(() -> new RecordingFormatException(file.path(), -1, "profile without a " + kind + " section; the file is damaged"));
+        return value.orElseThrow(() -> new RecordingFormatException(
+                file.path(), -1, "profile without a " + kind + " section; the file is damaged"));
     }
 }

@@ -3,7 +3,6 @@ package org.ompprof.calltree.profile;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
-
 import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.TreeCodec;
 import org.ompprof.sampler.recording.ImageSource;
@@ -29,8 +28,14 @@ public final class ProfileWriter {
     }
 
     /** Returns the size of the file written. */
-    public static long write(Path output, Metadata metadata, List<ThreadInfo> threads, List<ModuleInfo> modules, Stats stats,
-            Profile profile) throws IOException {
+    public static long write(
+            Path output,
+            Metadata metadata,
+            List<ThreadInfo> threads,
+            List<ModuleInfo> modules,
+            Stats stats,
+            Profile profile)
+            throws IOException {
         try (RecordingWriter w = RecordingWriter.create(output)) {
             for (Timeline t : profile.timelines()) timeline(w, t);
             tables(w, new RunTables(metadata, threads, modules, stats), profile);
@@ -72,7 +77,10 @@ public final class ProfileWriter {
     }
 
     private static List<ModuleInfo> imagesNotKept(List<ModuleInfo> modules) {
-        return modules.stream().map(m -> m.image() != ImageSource.EMBEDDED ? m
-                : m.withImage(ImageSource.USED, m.imagePath(), m.imageLength(), m.note())).toList();
+        return modules.stream()
+                .map(m -> m.image() != ImageSource.EMBEDDED
+                        ? m
+                        : m.withImage(ImageSource.USED, m.imagePath(), m.imageLength(), m.note()))
+                .toList();
     }
 }

@@ -11,7 +11,13 @@ import java.util.List;
  */
 public record RegionTable(List<Row> rows) {
     /** What a thread's time in a region is split into. */
-    public enum Column { WORK, BARRIER, MUTEX, IDLE, OTHER }
+    public enum Column {
+        WORK,
+        BARRIER,
+        MUTEX,
+        IDLE,
+        OTHER
+    }
 
     /**
      * @param regionNode the tree node of the context that opened the region
@@ -42,7 +48,14 @@ public record RegionTable(List<Row> rows) {
 
     /** The rows in another tree (node n becomes {@code nodeMap[n]}), threads moved up by {@code threadOffset}. */
     public RegionTable remapped(int[] nodeMap, int threadOffset) {
-        return new RegionTable(rows.stream().map(r -> new Row(nodeMap[r.regionNode()], r.instances(), r.callSiteFile(),
-                r.callSiteLine(), r.thread() + threadOffset, r.ns)).toList());
+        return new RegionTable(rows.stream()
+                .map(r -> new Row(
+                        nodeMap[r.regionNode()],
+                        r.instances(),
+                        r.callSiteFile(),
+                        r.callSiteLine(),
+                        r.thread() + threadOffset,
+                        r.ns))
+                .toList());
     }
 }

@@ -3,7 +3,9 @@ package org.ompprof.calltree.profile;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The REGIONS section: per row the region's node, instances, call site (file, line), thread and one time per column. */
+/**
+ * The REGIONS section: per row the region's node, instances, call site (file, line), thread and one time per column.
+ */
 public final class RegionTableCodec {
     private static final int COLUMNS = RegionTable.Column.values().length;
 

@@ -1,7 +1,6 @@
 package org.ompprof.calltree.profile;
 
 import java.util.List;
-
 import org.ompprof.sampler.recording.Metadata;
 import org.ompprof.sampler.recording.ModuleInfo;
 import org.ompprof.sampler.recording.Recording;
@@ -24,7 +23,8 @@ public record RunTables(Metadata metadata, List<ThreadInfo> threads, List<Module
     }
 
     /** The profile's threads are numbered below this: the highest thread number anywhere, plus one. */
-    public int threadSpan(org.ompprof.calltree.CallingContextTree tree, List<org.ompprof.calltree.profile.Timeline> timelines) {
+    public int threadSpan(
+            org.ompprof.calltree.CallingContextTree tree, List<org.ompprof.calltree.profile.Timeline> timelines) {
         int highest = -1;
         for (ThreadInfo t : threads) highest = Math.max(highest, t.seq());
         for (int t : tree.threads()) highest = Math.max(highest, t);

@@ -98,7 +98,11 @@ public final class Timeline {
         }
 
         public Timeline build() {
-            return new Timeline(thread, Arrays.copyOf(timeNs, n), Arrays.copyOf(node, n), Arrays.copyOf(state, n),
+            return new Timeline(
+                    thread,
+                    Arrays.copyOf(timeNs, n),
+                    Arrays.copyOf(node, n),
+                    Arrays.copyOf(state, n),
                     Arrays.copyOf(weightNs, n));
         }
     }

@@ -13,6 +13,7 @@ import org.ompprof.sampler.recording.BadSectionException;
 public final class TimelineCodec {
     /** Samples per section. */
     public static final int CHUNK = 1 << 20;
+
     private static final int STATE_CHANGED = 1;
     private static final int WEIGHT_CHANGED = 2;
 

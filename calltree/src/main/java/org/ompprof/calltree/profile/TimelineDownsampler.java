@@ -1,7 +1,6 @@
 package org.ompprof.calltree.profile;
 
 import java.util.Arrays;
-
 import org.eclipse.collections.impl.map.mutable.primitive.LongIntHashMap;
 
 /**
@@ -27,6 +26,7 @@ public final class TimelineDownsampler {
     private long binWeight;
     /** The bin's distinct (node, state) pairs in order of first appearance, with their weights. */
     private int[] nodes = new int[8];
+
     private int[] states = new int[8];
     private long[] weights = new long[8];
     private int pairs;
@@ -43,7 +43,8 @@ public final class TimelineDownsampler {
     public void add(long timeNs, int node, int state, long weightNs) {
         if (finished) throw new IllegalStateException("downsampler already finished");
         long b = Math.floorDiv(timeNs, periodNs);
-        if (b < bin) throw new IllegalArgumentException("sample at " + timeNs + " ns is earlier than the bin before it");
+        if (b < bin)
+            throw new IllegalArgumentException("sample at " + timeNs + " ns is earlier than the bin before it");
         if (b != bin) {
             emit();
             bin = b;

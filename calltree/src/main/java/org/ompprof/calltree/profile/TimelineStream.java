@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
-
 import org.eclipse.collections.impl.map.mutable.primitive.IntObjectHashMap;
 import org.ompprof.sampler.recording.RecordingWriter;
 import org.ompprof.unwinder.clock.Stage;
@@ -69,7 +68,9 @@ public final class TimelineStream {
             buffer(thread, timeNs, node, state, weightNs);
             return;
         }
-        downsamplers.getIfAbsentPut(thread, () -> new TimelineDownsampler(resolutionNs, (t, n, s, w) -> buffer(thread, t, n, s, w)))
+        downsamplers
+                .getIfAbsentPut(
+                        thread, () -> new TimelineDownsampler(resolutionNs, (t, n, s, w) -> buffer(thread, t, n, s, w)))
                 .add(timeNs, node, state, weightNs);
     }
 
@@ -90,7 +91,8 @@ public final class TimelineStream {
             flush();
             return List.of();
         }
-        for (int thread : buffers.keySet().toSortedArray()) kept.add(buffers.get(thread).build());
+        for (int thread : buffers.keySet().toSortedArray())
+            kept.add(buffers.get(thread).build());
         buffers.clear();
         return List.copyOf(kept);
     }

@@ -11,13 +11,19 @@ import java.util.Arrays;
 public final class TimelineWindow {
     private TimelineWindow() {}
 
-    /** Sample index per column; -1 where no sample has been taken yet or the thread had ended (after its last by one weight). */
+    /**
+     * Sample index per column; -1 where no sample has been taken yet or the thread had ended (after its last by one
+     * weight).
+     */
     public static int[] samplePerPixel(Timeline t, long from, long to, int pixels) {
         if (pixels <= 0) throw new IllegalArgumentException("an empty window");
         return fill(t, from, to, new int[pixels]);
     }
 
-    /** As {@link #samplePerPixel(Timeline, long, long, int)} into {@code out} (one entry per column), so a view can reuse it. */
+    /**
+     * As {@link #samplePerPixel(Timeline, long, long, int)} into {@code out} (one entry per column), so a view can
+     * reuse it.
+     */
     public static int[] fill(Timeline t, long from, long to, int[] out) {
         if (out.length == 0 || to <= from) throw new IllegalArgumentException("an empty window");
         long[] times = t.times();

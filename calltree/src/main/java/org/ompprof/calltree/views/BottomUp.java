@@ -1,7 +1,6 @@
 package org.ompprof.calltree.views;
 
 import java.util.Arrays;
-
 import org.ompprof.calltree.CallingContextTree;
 
 /**
@@ -22,7 +21,8 @@ public final class BottomUp {
         Arrays.fill(mapped, -1);
         for (int metric = 0; metric < topDown.metrics().size(); metric++) {
             int m = metric;
-            topDown.forEachExclusive(metric, (node, thread, value) -> out.add(node(topDown, out, mapped, node), thread, m, value));
+            topDown.forEachExclusive(
+                    metric, (node, thread, value) -> out.add(node(topDown, out, mapped, node), thread, m, value));
         }
         return out;
     }

@@ -3,7 +3,6 @@ package org.ompprof.calltree.views;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-
 import org.eclipse.collections.impl.map.mutable.primitive.IntLongHashMap;
 import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.Frame;
@@ -25,12 +24,15 @@ public final class FlatProfile {
         IntLongHashMap exclusiveByFrame = new IntLongHashMap(), inclusiveByFrame = new IntLongHashMap();
         tree.forEachExclusive(metric, (node, thread, value) -> exclusiveByFrame.addToValue(tree.frame(node), value));
         for (int node = 1; node < tree.size(); node++) {
-            if (inclusive[node] != 0 && !hasAncestorWithFrame(tree, node)) inclusiveByFrame.addToValue(tree.frame(node), inclusive[node]);
+            if (inclusive[node] != 0 && !hasAncestorWithFrame(tree, node))
+                inclusiveByFrame.addToValue(tree.frame(node), inclusive[node]);
         }
         List<Row> rows = new ArrayList<>();
-        inclusiveByFrame.forEachKeyValue((frame, inc) -> rows.add(new Row(frame, tree.frames().frame(frame), exclusiveByFrame.get(frame), inc)));
+        inclusiveByFrame.forEachKeyValue(
+                (frame, inc) -> rows.add(new Row(frame, tree.frames().frame(frame), exclusiveByFrame.get(frame), inc)));
         exclusiveByFrame.forEachKeyValue((frame, exc) -> {
-            if (!inclusiveByFrame.containsKey(frame)) rows.add(new Row(frame, tree.frames().frame(frame), exc, 0));
+            if (!inclusiveByFrame.containsKey(frame))
+                rows.add(new Row(frame, tree.frames().frame(frame), exc, 0));
         });
         rows.sort(Comparator.comparingLong((Row r) -> -r.inclusive()).thenComparingInt(Row::frameId));
         return rows;
@@ -38,7 +40,8 @@ public final class FlatProfile {
 
     private static boolean hasAncestorWithFrame(CallingContextTree tree, int node) {
         int frame = tree.frame(node);
-        for (int n = tree.parent(node); n != CallingContextTree.ROOT; n = tree.parent(n)) if (tree.frame(n) == frame) return true;
+        for (int n = tree.parent(node); n != CallingContextTree.ROOT; n = tree.parent(n))
+            if (tree.frame(n) == frame) return true;
         return false;
     }
 }

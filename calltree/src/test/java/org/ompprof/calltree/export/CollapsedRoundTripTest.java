@@ -8,7 +8,6 @@ import java.io.StringReader;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Random;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -22,7 +21,9 @@ class CollapsedRoundTripTest {
     @Test
     void paperExampleSurvivesWriteReadWrite() throws IOException {
         roundTrip(new PaperExample().tree, CollapsedOptions.defaults());
-        roundTrip(new PaperExample().tree, CollapsedOptions.defaults().withMetric("time").withAnnotatedKinds(true));
+        roundTrip(
+                new PaperExample().tree,
+                CollapsedOptions.defaults().withMetric("time").withAnnotatedKinds(true));
     }
 
     @ParameterizedTest
@@ -30,7 +31,9 @@ class CollapsedRoundTripTest {
     void randomTreesSurviveWriteReadWrite(long seed) throws IOException {
         CallingContextTree tree = randomTree(new Random(seed));
         roundTrip(tree, CollapsedOptions.defaults());
-        roundTrip(tree, CollapsedOptions.defaults().withMetric("time").withThread(1).withAnnotatedKinds(true));
+        roundTrip(
+                tree,
+                CollapsedOptions.defaults().withMetric("time").withThread(1).withAnnotatedKinds(true));
     }
 
     /** Text equal after a round trip, and the re-read tree has the same total and per-path sums. */
@@ -64,7 +67,8 @@ class CollapsedRoundTripTest {
         int[] frames = new int[12];
         for (int i = 0; i < frames.length; i++) {
             FrameKind kind = kinds[random.nextInt(kinds.length)];
-            Frame f = kind == FrameKind.PLACEHOLDER ? Frame.placeholder("<p" + i + ">")
+            Frame f = kind == FrameKind.PLACEHOLDER
+                    ? Frame.placeholder("<p" + i + ">")
                     : Frame.of(kind, "m", "fn" + i + (i % 3 == 0 ? " with space" : ""), null, 0);
             frames[i] = tree.frames().intern(f);
         }
@@ -79,11 +83,14 @@ class CollapsedRoundTripTest {
     @Test
     void malformedLinesAreReportedByNumber() {
         CallingContextTree tree = CallingContextTree.create();
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () ->
-                CollapsedReader.read(new StringReader("a;b 1\n\na;c x\n"), tree, StandardMetrics.SAMPLES_NAME, 0, false));
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
+                () -> CollapsedReader.read(
+                        new StringReader("a;b 1\n\na;c x\n"), tree, StandardMetrics.SAMPLES_NAME, 0, false));
         assertEquals("collapsed stacks, line 3: 'x' is not a whole number", e.getMessage());
-        e = assertThrows(IllegalArgumentException.class, () ->
-                CollapsedReader.read(new StringReader("lonely\n"), tree, StandardMetrics.SAMPLES_NAME, 0, false));
+        e = assertThrows(
+                IllegalArgumentException.class,
+                () -> CollapsedReader.read(new StringReader("lonely\n"), tree, StandardMetrics.SAMPLES_NAME, 0, false));
         assertEquals("collapsed stacks, line 1: no value after the frames", e.getMessage());
     }
 }

@@ -27,23 +27,28 @@ class CollapsedWriterTest {
 
     @Test
     void timeOfOneThread() {
-        assertEquals("""
+        assertEquals(
+                """
                 main;solve;<omp idle> 1000000
                 main;solve;compute 3000000
                 main;solve;compute;kernel 6000000
                 main;solve;exchange;kernel 2000000
-                """, CollapsedWriter.toString(ex.tree, CollapsedOptions.defaults().withMetric("time").withThread(1)));
+                """,
+                CollapsedWriter.toString(
+                        ex.tree, CollapsedOptions.defaults().withMetric("time").withThread(1)));
     }
 
     @Test
     void stateMetricLeavesOutPathsWithoutIt() {
-        assertEquals("main;solve;__kmpc_barrier 3000000\n",
+        assertEquals(
+                "main;solve;__kmpc_barrier 3000000\n",
                 CollapsedWriter.toString(ex.tree, CollapsedOptions.defaults().withMetric("time.barrier")));
     }
 
     @Test
     void detailedAndAnnotatedNames() {
-        String text = CollapsedWriter.toString(ex.tree, CollapsedOptions.defaults().withDetailedNames(true).withAnnotatedKinds(true));
+        String text = CollapsedWriter.toString(
+                ex.tree, CollapsedOptions.defaults().withDetailedNames(true).withAnnotatedKinds(true));
         assertEquals("""
                 main (app.c:10)_[j] 1
                 main (app.c:10)_[j];init (app.c:20)_[j] 2
@@ -74,7 +79,8 @@ class CollapsedWriterTest {
         tree.addSample(1, new int[] {main, f20}, 0, 1);
         tree.addSample(1, new int[] {main, f20}, 0, 1);
         assertEquals("main;f 3\n", CollapsedWriter.toString(tree, CollapsedOptions.defaults()));
-        assertEquals("main (a.c:1);f (a.c:10) 1\nmain (a.c:1);f (a.c:20) 2\n",
+        assertEquals(
+                "main (a.c:1);f (a.c:10) 1\nmain (a.c:1);f (a.c:20) 2\n",
                 CollapsedWriter.toString(tree, CollapsedOptions.defaults().withDetailedNames(true)));
     }
 
@@ -89,8 +95,10 @@ class CollapsedWriterTest {
 
     @Test
     void unknownMetricIsAClearError() {
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-                () -> CollapsedWriter.toString(ex.tree, CollapsedOptions.defaults().withMetric("tme")));
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
+                () -> CollapsedWriter.toString(
+                        ex.tree, CollapsedOptions.defaults().withMetric("tme")));
         assertEquals(true, e.getMessage().startsWith("unknown metric 'tme'"));
     }
 

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
 import org.junit.jupiter.api.Test;
 import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.Frame;
@@ -16,7 +15,8 @@ import org.ompprof.calltree.merge.ProfileDiff;
 class DiffFlameGraphTest {
     private static void sample(CallingContextTree tree, int times, String... functions) {
         int[] path = new int[functions.length];
-        for (int i = 0; i < path.length; i++) path[i] = tree.frames().intern(Frame.of(FrameKind.USER, "app", functions[i], null, 0));
+        for (int i = 0; i < path.length; i++)
+            path[i] = tree.frames().intern(Frame.of(FrameKind.USER, "app", functions[i], null, 0));
         for (int i = 0; i < times; i++) tree.addSample(1, path, 0x1, 1_000_000);
     }
 

@@ -15,7 +15,9 @@ public final class FlameGraphPages {
         String previous = "";
         for (String line : html.substring(start, end).split("\n")) {
             if (!line.startsWith("'")) continue;
-            String packed = line.substring(1, line.lastIndexOf('\'')).replace("\\'", "'").replace("\\\\", "\\");
+            String packed = line.substring(1, line.lastIndexOf('\''))
+                    .replace("\\'", "'")
+                    .replace("\\\\", "\\");
             String s = out.isEmpty() ? packed : previous.substring(0, packed.charAt(0) - ' ') + packed.substring(1);
             out.add(s);
             previous = s;

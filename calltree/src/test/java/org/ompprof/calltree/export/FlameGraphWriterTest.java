@@ -13,7 +13,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-
 import one.convert.Arguments;
 import one.convert.FlameGraph;
 import org.junit.jupiter.api.Test;
@@ -43,8 +42,10 @@ class FlameGraphWriterTest {
 
     @Test
     void embeddedDataHoldsEveryFrameName() throws IOException {
-        List<String> cpool = FlameGraphPages.constantPool(FlameGraphWriter.toHtml(ex.tree, FlameGraphOptions.titled("t")));
-        for (String name : List.of("main", "init", "solve", "compute", "exchange", "kernel", "__kmpc_barrier", "<omp idle>")) {
+        List<String> cpool =
+                FlameGraphPages.constantPool(FlameGraphWriter.toHtml(ex.tree, FlameGraphOptions.titled("t")));
+        for (String name :
+                List.of("main", "init", "solve", "compute", "exchange", "kernel", "__kmpc_barrier", "<omp idle>")) {
             assertTrue(cpool.contains(name), name + " in " + cpool);
         }
     }
@@ -52,7 +53,8 @@ class FlameGraphWriterTest {
     @Test
     void asyncProfilerReadsThePageBackWithOurPathsValuesAndFrameTypes() throws IOException {
         String html = FlameGraphWriter.toHtml(ex.tree, FlameGraphOptions.titled("t"));
-        String expected = CollapsedWriter.toString(ex.tree, CollapsedOptions.defaults().withAnnotatedKinds(true));
+        String expected =
+                CollapsedWriter.toString(ex.tree, CollapsedOptions.defaults().withAnnotatedKinds(true));
         assertEquals(lines(expected), lines(readBack(html)));
     }
 
@@ -68,16 +70,26 @@ class FlameGraphWriterTest {
 
     @Test
     void threadFilterMetricAndUnits() throws IOException {
-        String html = FlameGraphWriter.toHtml(ex.tree, FlameGraphOptions.titled("t").withMetric("time").withThread(1));
+        String html = FlameGraphWriter.toHtml(
+                ex.tree, FlameGraphOptions.titled("t").withMetric("time").withThread(1));
         assertFalse(FlameGraphPages.constantPool(html).contains("init"));
         assertTrue(html.contains("+ ' ns'"));
-        assertEquals(lines(CollapsedWriter.toString(ex.tree,
-                CollapsedOptions.defaults().withMetric("time").withThread(1).withAnnotatedKinds(true))), lines(readBack(html)));
+        assertEquals(
+                lines(CollapsedWriter.toString(
+                        ex.tree,
+                        CollapsedOptions.defaults()
+                                .withMetric("time")
+                                .withThread(1)
+                                .withAnnotatedKinds(true))),
+                lines(readBack(html)));
     }
 
     @Test
     void detailedNamesInvertedAndMinWidth() throws IOException {
-        FlameGraphOptions options = FlameGraphOptions.titled("t").withDetailedNames(true).withInverted(true).withMinWidthPercent(10);
+        FlameGraphOptions options = FlameGraphOptions.titled("t")
+                .withDetailedNames(true)
+                .withInverted(true)
+                .withMinWidthPercent(10);
         String html = FlameGraphWriter.toHtml(ex.tree, options);
         assertTrue(html.contains("let inverted = true;"));
         Set<String> drawn = lines(readBack(html));
@@ -90,7 +102,8 @@ class FlameGraphWriterTest {
     @ParameterizedTest
     @ValueSource(doubles = {0, 3, 10, 40})
     void foldingSmallFramesDrawsWhatTheConvertersOwnMinWidthDraws(double percent) throws IOException {
-        String ours = FlameGraphWriter.toHtml(ex.tree, FlameGraphOptions.titled("t").withMinWidthPercent(percent));
+        String ours =
+                FlameGraphWriter.toHtml(ex.tree, FlameGraphOptions.titled("t").withMinWidthPercent(percent));
         Arguments args = new Arguments();
         args.minwidth = percent;
         FlameGraph converter = new FlameGraph(args);

@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.ompprof.calltree.CallingContextTree;
@@ -27,21 +26,27 @@ class SpeedscopeWriterTest {
         List<Integer> nodes = new ArrayList<>();
         for (int i = 0; i < 40; i++) {
             int[] ids = new int[1 + r.nextInt(5)];
-            for (int k = 0; k < ids.length; k++) ids[k] = tree.frames().intern(Frame.of(FrameKind.USER, "app", "f\"" + r.nextInt(6), k % 2 == 0 ? "a.c" : null, k));
+            for (int k = 0; k < ids.length; k++)
+                ids[k] = tree.frames()
+                        .intern(Frame.of(FrameKind.USER, "app", "f\"" + r.nextInt(6), k % 2 == 0 ? "a.c" : null, k));
             nodes.add(tree.path(ids));
         }
         List<Timeline> lines = new ArrayList<>();
         for (int th = 1; th <= 2; th++) {
             Timeline.Builder b = new Timeline.Builder(th);
-            for (int i = 0; i < 300; i++) b.add(i * 1000L, nodes.get(r.nextInt(nodes.size())), 1, 500 + r.nextInt(1000));
+            for (int i = 0; i < 300; i++)
+                b.add(i * 1000L, nodes.get(r.nextInt(nodes.size())), 1, 500 + r.nextInt(1000));
             lines.add(b.build());
         }
         StringWriter w = new StringWriter();
         SpeedscopeWriter.write(tree, lines, t -> "thread " + t, "test", "ompprof test", w);
         Map<String, Object> file = (Map<String, Object>) Json.parse(w.toString());
         assertEquals(SpeedscopeWriter.SCHEMA, file.get("$schema"));
-        assertTrue(file.containsKey("exporter") && file.containsKey("name") && file.get("activeProfileIndex").equals(0.0));
-        List<Map<String, Object>> frames = (List<Map<String, Object>>) ((Map<String, Object>) file.get("shared")).get("frames");
+        assertTrue(file.containsKey("exporter")
+                && file.containsKey("name")
+                && file.get("activeProfileIndex").equals(0.0));
+        List<Map<String, Object>> frames =
+                (List<Map<String, Object>>) ((Map<String, Object>) file.get("shared")).get("frames");
         assertEquals(tree.frames().size(), frames.size());
         for (Map<String, Object> f : frames) assertTrue(f.get("name") instanceof String, "a frame needs a name");
         List<Map<String, Object>> profiles = (List<Map<String, Object>>) file.get("profiles");
@@ -49,7 +54,8 @@ class SpeedscopeWriterTest {
         for (int p = 0; p < profiles.size(); p++) {
             Map<String, Object> prof = profiles.get(p);
             Timeline t = lines.get(p);
-            for (String k : List.of("type", "name", "unit", "startValue", "endValue", "samples", "weights")) assertTrue(prof.containsKey(k), k);
+            for (String k : List.of("type", "name", "unit", "startValue", "endValue", "samples", "weights"))
+                assertTrue(prof.containsKey(k), k);
             assertEquals("sampled", prof.get("type"));
             assertEquals("nanoseconds", prof.get("unit"));
             List<List<Double>> samples = (List<List<Double>>) prof.get("samples");
@@ -62,7 +68,8 @@ class SpeedscopeWriterTest {
                 assertEquals(t.weightNs(i), weights.get(i).longValue());
                 int[] expected = tree.framePath(t.node(i));
                 assertEquals(expected.length, samples.get(i).size());
-                for (int k = 0; k < expected.length; k++) assertEquals(expected[k], samples.get(i).get(k).intValue(), "root first");
+                for (int k = 0; k < expected.length; k++)
+                    assertEquals(expected[k], samples.get(i).get(k).intValue(), "root first");
             }
             assertEquals((double) total, (Double) prof.get("endValue"));
             assertEquals(tree.frames().frame(0).name(), frames.get(0).get("name"), "names escaped and back");

@@ -5,7 +5,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-
 import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.Frame;
 import org.ompprof.calltree.FrameKind;
@@ -35,8 +34,14 @@ record RandomRun(Profile profile, Map<String, String> metadata, int threadSpan) 
     static RandomRun of(long seed) {
         Random random = new Random(seed);
         CallingContextTree tree = CallingContextTree.create();
-        int blame = tree.metrics().register(seed % 2 == 0 ? "idle_blame" : "barrier_blame", MetricUnit.NANOSECONDS, "",
-                MetricStorage.SPARSE, null).index();
+        int blame = tree.metrics()
+                .register(
+                        seed % 2 == 0 ? "idle_blame" : "barrier_blame",
+                        MetricUnit.NANOSECONDS,
+                        "",
+                        MetricStorage.SPARSE,
+                        null)
+                .index();
         int threads = 1 + random.nextInt(4);
         List<Timeline> timelines = new ArrayList<>();
         for (int t = 1; t <= threads; t++) {
@@ -54,27 +59,52 @@ record RandomRun(Profile profile, Map<String, String> metadata, int threadSpan) 
         }
         List<RegionTable.Row> regions = new ArrayList<>();
         for (int i = 0, n = random.nextInt(4); i < n; i++) {
-            regions.add(new RegionTable.Row(random.nextInt(tree.size()), 1 + random.nextInt(9), "r.c", random.nextInt(50),
-                    1 + random.nextInt(threads), new long[] {random.nextInt(100), random.nextInt(100), 0, random.nextInt(5), 1}));
+            regions.add(new RegionTable.Row(
+                    random.nextInt(tree.size()),
+                    1 + random.nextInt(9),
+                    "r.c",
+                    random.nextInt(50),
+                    1 + random.nextInt(threads),
+                    new long[] {random.nextInt(100), random.nextInt(100), 0, random.nextInt(5), 1}));
         }
         LineTable.Builder lines = new LineTable.Builder();
-        for (int i = 0, n = random.nextInt(6); i < n; i++) lines.add(random.nextInt(tree.size()), 1 + random.nextInt(9), 1 + random.nextInt(100), random.nextBoolean());
+        for (int i = 0, n = random.nextInt(6); i < n; i++)
+            lines.add(
+                    random.nextInt(tree.size()), 1 + random.nextInt(9), 1 + random.nextInt(100), random.nextBoolean());
         List<MutexTable.Row> mutexes = new ArrayList<>();
         for (int i = 0, n = random.nextInt(4); i < n; i++) {
-            mutexes.add(new MutexTable.Row("m" + seed + "_" + i, "mutex_blame.lock", null, 0, 100L * random.nextInt(3),
-                    random.nextInt(4) == 0 ? -1 : random.nextInt(tree.size()), random.nextInt(100)));
+            mutexes.add(new MutexTable.Row(
+                    "m" + seed + "_" + i,
+                    "mutex_blame.lock",
+                    null,
+                    0,
+                    100L * random.nextInt(3),
+                    random.nextInt(4) == 0 ? -1 : random.nextInt(tree.size()),
+                    random.nextInt(100)));
         }
         mutexes.sort((x, y) -> Long.compare(y.waitedNs(), x.waitedNs()));
         Map<String, String> metadata = new LinkedHashMap<>();
         metadata.put("mode", "wall");
         metadata.put("rate_hz", random.nextInt(3) == 0 ? "2000" : "1000");
         metadata.put("pid", Long.toString(seed));
-        Map<String, Long> stitch = Map.of("samples.exact", (long) random.nextInt(100), seed % 3 == 0 ? "regions" : "tasks", 1L);
+        Map<String, Long> stitch =
+                Map.of("samples.exact", (long) random.nextInt(100), seed % 3 == 0 ? "regions" : "tasks", 1L);
         Map<String, Long> blameTotals = Map.of("waited_ns.barrier", (long) random.nextInt(1000));
         int span = threads + 1 + random.nextInt(2); // a gap above the highest thread, as a real profile may have
         long samples = timelines.stream().mapToLong(Timeline::size).sum();
-        return new RandomRun(new Profile(tree, timelines, StitchCounters.fromMap(stitch), blameTotals, new RegionTable(regions),
-                new MutexTable(mutexes), lines.build(), samples, devices(random, tree, threads)), metadata, span);
+        return new RandomRun(
+                new Profile(
+                        tree,
+                        timelines,
+                        StitchCounters.fromMap(stitch),
+                        blameTotals,
+                        new RegionTable(regions),
+                        new MutexTable(mutexes),
+                        lines.build(),
+                        samples,
+                        devices(random, tree, threads)),
+                metadata,
+                span);
     }
 
     /** None for some runs; else a few host devices with target regions, kernels and transfers between them. */
@@ -89,9 +119,20 @@ record RandomRun(Profile profile, Map<String, String> metadata, int threadSpan) 
             int device = random.nextInt(count);
             boolean transfer = kind == DeviceTable.Kind.TRANSFER;
             start += random.nextInt(5_000);
-            activities.add(new DeviceTable.Activity(kind, device, start, start + 1 + random.nextInt(9_000), transfer ? 1 + random.nextInt(1 << 20) : 0,
-                    random.nextInt(4) == 0 ? 0 : 1 + random.nextInt(threads), random.nextInt(5) == 0 ? -1 : random.nextInt(tree.size()), 0,
-                    transfer ? count : -1, transfer ? device : -1, i, i, false));
+            activities.add(new DeviceTable.Activity(
+                    kind,
+                    device,
+                    start,
+                    start + 1 + random.nextInt(9_000),
+                    transfer ? 1 + random.nextInt(1 << 20) : 0,
+                    random.nextInt(4) == 0 ? 0 : 1 + random.nextInt(threads),
+                    random.nextInt(5) == 0 ? -1 : random.nextInt(tree.size()),
+                    0,
+                    transfer ? count : -1,
+                    transfer ? device : -1,
+                    i,
+                    i,
+                    false));
         }
         return new DeviceTable(devices, activities, random.nextInt(3), random.nextInt(2));
     }
@@ -100,8 +141,11 @@ record RandomRun(Profile profile, Map<String, String> metadata, int threadSpan) 
         int depth = 1 + random.nextInt(5);
         int[] ids = new int[depth];
         for (int i = 0; i < depth; i++) {
-            Frame f = i == 0 ? Frame.of(FrameKind.USER, "app", "main", "m.c", 1)
-                    : random.nextInt(7) == 0 ? Frame.OMP_IDLE : Frame.of(FrameKind.USER, "app", "f" + random.nextInt(4), "f.c", 0);
+            Frame f = i == 0
+                    ? Frame.of(FrameKind.USER, "app", "main", "m.c", 1)
+                    : random.nextInt(7) == 0
+                            ? Frame.OMP_IDLE
+                            : Frame.of(FrameKind.USER, "app", "f" + random.nextInt(4), "f.c", 0);
             ids[i] = tree.frames().intern(f);
         }
         return ids;

@@ -3,10 +3,9 @@ package org.ompprof.calltree.profile;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
+import com.code_intelligence.jazzer.junit.FuzzTest;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
-
-import com.code_intelligence.jazzer.junit.FuzzTest;
 import org.junit.jupiter.api.Timeout;
 import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.Frame;
@@ -27,6 +26,7 @@ import org.ompprof.sampler.recording.BadSectionException;
 class ProfileCodecFuzzTest {
     /** The tables a tree payload refers to, as in the committed inputs. */
     private static final FrameTable FRAMES = frames();
+
     private static final int NODES = 4;
 
     @FuzzTest(maxDuration = "60s")
@@ -63,7 +63,8 @@ class ProfileCodecFuzzTest {
             // subtree and find nothing; what it does find must have that path
             int[] path = tree.framePath(node);
             int found = tree.find(path);
-            if (found >= 0 && !Arrays.equals(path, tree.framePath(found))) throw new AssertionError("node " + found + " found for the path of " + node);
+            if (found >= 0 && !Arrays.equals(path, tree.framePath(found)))
+                throw new AssertionError("node " + found + " found for the path of " + node);
         }
     }
 

@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.ompprof.sampler.UserError;
@@ -34,7 +33,10 @@ class ProfileReaderTest {
             assertFalse(r.isProfile());
             for (var read : List.<Runnable>of(() -> ProfileReader.read(r), () -> ProfileReader.withoutTimelines(r))) {
                 UserError e = assertThrows(UserError.class, read::run);
-                assertTrue(e.getMessage().startsWith(raw.toString()) && e.getMessage().contains("raw recording"), e.getMessage());
+                assertTrue(
+                        e.getMessage().startsWith(raw.toString())
+                                && e.getMessage().contains("raw recording"),
+                        e.getMessage());
                 assertFalse(e.getMessage().contains("\n"), "one line");
             }
         }

@@ -9,7 +9,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -50,8 +49,11 @@ class TimelineDownsamplerTest {
 
     private static void assertSame(Timeline a, Timeline b) {
         assertEquals(a.size(), b.size());
-        for (int i = 0; i < a.size(); i++) assertEquals(List.of(a.timeNs(i), (long) a.node(i), (long) a.state(i), a.weightNs(i)),
-                List.of(b.timeNs(i), (long) b.node(i), (long) b.state(i), b.weightNs(i)), "entry " + i);
+        for (int i = 0; i < a.size(); i++)
+            assertEquals(
+                    List.of(a.timeNs(i), (long) a.node(i), (long) a.state(i), a.weightNs(i)),
+                    List.of(b.timeNs(i), (long) b.node(i), (long) b.state(i), b.weightNs(i)),
+                    "entry " + i);
     }
 
     @ParameterizedTest
@@ -64,7 +66,9 @@ class TimelineDownsamplerTest {
         assertEquals(t.thread(), d.thread());
         assertEquals(total(t), total(d), "total weight");
         Map<Long, List<Integer>> byBin = new HashMap<>();
-        for (int i = 0; i < t.size(); i++) byBin.computeIfAbsent(Math.floorDiv(t.timeNs(i), period), k -> new ArrayList<>()).add(i);
+        for (int i = 0; i < t.size(); i++)
+            byBin.computeIfAbsent(Math.floorDiv(t.timeNs(i), period), k -> new ArrayList<>())
+                    .add(i);
         assertEquals(byBin.size(), d.size(), "one entry per non-empty bin");
         for (int e = 0; e < d.size(); e++) {
             long bin = Math.floorDiv(d.timeNs(e), period);
@@ -80,7 +84,10 @@ class TimelineDownsamplerTest {
             assertEquals(sum, d.weightNs(e));
             long chosen = weight.getOrDefault(List.of(d.node(e), d.state(e)), -1L);
             assertTrue(chosen >= 0, "the entry's pair occurs in its bin");
-            assertEquals(weight.values().stream().mapToLong(Long::longValue).max().orElseThrow(), chosen, "the heaviest pair");
+            assertEquals(
+                    weight.values().stream().mapToLong(Long::longValue).max().orElseThrow(),
+                    chosen,
+                    "the heaviest pair");
         }
         assertSame(d, TimelineDownsampler.downsample(d, period));
     }

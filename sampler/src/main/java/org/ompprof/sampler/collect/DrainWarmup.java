@@ -5,7 +5,6 @@ import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-
 import org.ompprof.sampler.record.Context;
 import org.ompprof.sampler.record.MutexEvent;
 import org.ompprof.sampler.record.ParallelLevel;
@@ -37,7 +36,8 @@ public final class DrainWarmup {
         byte[] sync = RecordEncoder.encode(new SyncRegion(1, 2, 1, 1, 0x401000, 9, 1, 1));
         byte[] mutex = RecordEncoder.encode(new MutexEvent(1, 3, 0x1000, 0x401000, Wire.MUTEX_ACQUIRE, 5, 0, 0));
         byte[] tasks = RecordEncoder.encode(taskBatch());
-        try (Region region = Region.inMemory(layout); Spool spool = Spool.create(dir, ".ompprof-warmup-")) {
+        try (Region region = Region.inMemory(layout);
+                Spool spool = Spool.create(dir, ".ompprof-warmup-")) {
             spool.quiet(); // its work shows in the JDK's CPU samples, not in the ompprof.* events of the run
             RunCollector collector = new RunCollector(spool, () -> -1, n -> {});
             Drainer drainer = new Drainer(region, collector);
@@ -57,13 +57,25 @@ public final class DrainWarmup {
     /** A recursion's creations: two sites alternating, as task-heavy programs send from their first moments. */
     private static TaskBatch taskBatch() {
         List<TaskBatch.Entry> entries = new ArrayList<>();
-        for (int i = 0; i < Wire.MAX_TASK_BATCH; i++) entries.add(new TaskBatch.Entry(100 + 2L * i, 50 + i / 2, 0x1000 + (i & 1)));
+        for (int i = 0; i < Wire.MAX_TASK_BATCH; i++)
+            entries.add(new TaskBatch.Entry(100 + 2L * i, 50 + i / 2, 0x1000 + (i & 1)));
         return new TaskBatch(1, 4, entries, true);
     }
 
     private static SampleRecord sample() {
         Context context = new Context(0x401000, 0x7ffd0000, 0x7ffd0100, 0, MemorySegment.ofArray(new byte[2048]));
         List<TaskLevel> tasks = List.of(new TaskLevel(0x7ffd0200, 0x7ffd0300, 0, 0, 2, 0, 1, 1, 2));
-        return new SampleRecord(1, 1, 1_000_000, 1, 0, 1, Wire.SAMPLE_OMPT_READY, 0, tasks, List.of(new ParallelLevel(1, 2, 2)), context);
+        return new SampleRecord(
+                1,
+                1,
+                1_000_000,
+                1,
+                0,
+                1,
+                Wire.SAMPLE_OMPT_READY,
+                0,
+                tasks,
+                List.of(new ParallelLevel(1, 2, 2)),
+                context);
     }
 }

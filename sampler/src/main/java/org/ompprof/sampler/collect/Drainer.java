@@ -5,7 +5,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
-
 import org.ompprof.sampler.recording.RingStats;
 import org.ompprof.sampler.ring.Region;
 import org.ompprof.sampler.ring.RingCounters;
@@ -30,6 +29,7 @@ public final class Drainer implements AutoCloseable {
     private final RunCollector collector;
     /** Per slot, the producer counters last seen and their growth summed over the run. */
     private final RingCounters[] lastSample;
+
     private final RingCounters[] lastEvent;
     private final RingCounters[] totalSample;
     private final RingCounters[] totalEvent;
@@ -40,11 +40,13 @@ public final class Drainer implements AutoCloseable {
     private final Thread thread;
     /** This pass: rings that held records, the most bytes one held, the highest ratio to its size. */
     private int passRings;
+
     private long passPeakBytes;
     private double passPeakFill;
     private long lastNoSlotDrops;
     /** False for the warm-up's synthetic records, which are no part of the run's figures. */
     private boolean reporting = true;
+
     private volatile boolean stopping;
     private volatile Throwable failure;
 
@@ -117,7 +119,8 @@ public final class Drainer implements AutoCloseable {
 
     /** One pass over all slots; returns the bytes consumed. */
     long drainOnce() {
-        RingDrainEvent event = reporting && RingDrainEvent.on() ? new RingDrainEvent() : null; // nothing allocated when JFR is off
+        RingDrainEvent event =
+                reporting && RingDrainEvent.on() ? new RingDrainEvent() : null; // nothing allocated when JFR is off
         if (event != null) event.begin();
         long records = collector.records();
         passRings = 0;
@@ -153,7 +156,12 @@ public final class Drainer implements AutoCloseable {
         long sampleBytes = slot.sampleRing().drain(sampleSink);
         long eventBytes = slot.eventRing().drain(eventSink);
         long bytes = sampleBytes + eventBytes;
-        if (bytes > 0) pass(sampleBytes, region.layout().sampleRingSize(), eventBytes, region.layout().eventRingSize());
+        if (bytes > 0)
+            pass(
+                    sampleBytes,
+                    region.layout().sampleRingSize(),
+                    eventBytes,
+                    region.layout().eventRingSize());
         noteMalformed(slot.sampleRing());
         noteMalformed(slot.eventRing());
         attributeDrops(slot, bytes > 0);
@@ -177,7 +185,9 @@ public final class Drainer implements AutoCloseable {
         int i = slot.index();
         int owner = slot.threadSeq();
         if (owner != 0) lastOwner[i] = owner;
-        if (!consumed && slot.sampleDropped() == lastSample[i].dropped() && slot.eventDropped() == lastEvent[i].dropped()) {
+        if (!consumed
+                && slot.sampleDropped() == lastSample[i].dropped()
+                && slot.eventDropped() == lastEvent[i].dropped()) {
             return; // nothing new: spare the allocations on this path, it runs for every slot every pass
         }
         RingCounters s = slot.sampleCounters();
@@ -189,12 +199,14 @@ public final class Drainer implements AutoCloseable {
         totalSample[i] = totalSample[i].plus(ds);
         totalEvent[i] = totalEvent[i].plus(de);
         collector.dropped(lastOwner[i], ds.dropped(), de.dropped());
-        if (ds.dropped() + de.dropped() > 0) DropEvent.commit(lastOwner[i], DropEvent.RING_FULL, ds.dropped(), de.dropped());
+        if (ds.dropped() + de.dropped() > 0)
+            DropEvent.commit(lastOwner[i], DropEvent.RING_FULL, ds.dropped(), de.dropped());
     }
 
     private void noteMalformed(RingReader ring) {
         // the reader keeps counting; remember a few distinct problems for the recording's stats
-        if (ring.lastProblem() != null && malformedExamples.size() < MALFORMED_EXAMPLES
+        if (ring.lastProblem() != null
+                && malformedExamples.size() < MALFORMED_EXAMPLES
                 && !malformedExamples.contains(ring.lastProblem())) {
             malformedExamples.add(ring.lastProblem());
         }
@@ -203,7 +215,8 @@ public final class Drainer implements AutoCloseable {
     /** Malformed stretches skipped, over all rings. */
     public long malformed() {
         long n = 0;
-        for (Slot s : region.slots()) n += s.sampleRing().malformed() + s.eventRing().malformed();
+        for (Slot s : region.slots())
+            n += s.sampleRing().malformed() + s.eventRing().malformed();
         return n;
     }
 
@@ -213,12 +226,18 @@ public final class Drainer implements AutoCloseable {
 
     /** The most bytes found waiting in any slot's sample ring at one look. */
     public long samplePeak() {
-        return region.slots().stream().mapToLong(s -> s.sampleRing().peakPending()).max().orElse(0);
+        return region.slots().stream()
+                .mapToLong(s -> s.sampleRing().peakPending())
+                .max()
+                .orElse(0);
     }
 
     /** The most bytes found waiting in any slot's event ring at one look. */
     public long eventPeak() {
-        return region.slots().stream().mapToLong(s -> s.eventRing().peakPending()).max().orElse(0);
+        return region.slots().stream()
+                .mapToLong(s -> s.eventRing().peakPending())
+                .max()
+                .orElse(0);
     }
 
     /** Per slot: records written and dropped over the whole run. */
@@ -228,7 +247,8 @@ public final class Drainer implements AutoCloseable {
             RingCounters s = totalSample[i];
             RingCounters e = totalEvent[i];
             if (s.records() + s.dropped() + e.records() + e.dropped() == 0) continue;
-            out.add(new RingStats(i, s.records(), s.dropped(), s.droppedBytes(), e.records(), e.dropped(), e.droppedBytes()));
+            out.add(new RingStats(
+                    i, s.records(), s.dropped(), s.droppedBytes(), e.records(), e.dropped(), e.droppedBytes()));
         }
         return out;
     }

@@ -11,7 +11,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongConsumer;
 import java.util.function.LongSupplier;
-
 import org.ompprof.sampler.record.ModuleLoad;
 import org.ompprof.sampler.record.ModuleUnload;
 import org.ompprof.sampler.recording.ImageSource;
@@ -26,7 +25,8 @@ import org.ompprof.sampler.wire.Wire;
  * noted, never fatal.
  */
 final class ModuleCapture {
-    private static final List<String> SYSTEM_PREFIXES = List.of("/usr/", "/lib/", "/lib64/", "/opt/", "/etc/", "/snap/");
+    private static final List<String> SYSTEM_PREFIXES =
+            List.of("/usr/", "/lib/", "/lib64/", "/opt/", "/etc/", "/snap/");
 
     private final Spool spool;
     private final LongSupplier programPid;
@@ -73,14 +73,31 @@ final class ModuleCapture {
     }
 
     private static ModuleInfo describe(ModuleLoad m) {
-        return new ModuleInfo(m.moduleId(), m.path(), m.flags(), m.loadBias(), m.ehFrameHdr(), m.dev(), m.ino(), m.fileSize(),
-                m.mtimeNs(), m.buildId(), m.segments(), m.timeNs(), 0, ImageSource.MISSING, "", 0, "");
+        return new ModuleInfo(
+                m.moduleId(),
+                m.path(),
+                m.flags(),
+                m.loadBias(),
+                m.ehFrameHdr(),
+                m.dev(),
+                m.ino(),
+                m.fileSize(),
+                m.mtimeNs(),
+                m.buildId(),
+                m.segments(),
+                m.timeNs(),
+                0,
+                ImageSource.MISSING,
+                "",
+                0,
+                "");
     }
 
     private ModuleInfo secure(ModuleLoad m, ModuleInfo info) {
         try {
             if (m.has(Wire.MOD_VDSO)) {
-                if (m.image().byteSize() == 0) return info.withImage(ImageSource.MISSING, "", 0, "vDSO record without its image");
+                if (m.image().byteSize() == 0)
+                    return info.withImage(ImageSource.MISSING, "", 0, "vDSO record without its image");
                 return embedded(info, spool.appendBytes(m.image()));
             }
             Path path = Path.of(m.path());
@@ -92,7 +109,8 @@ final class ModuleCapture {
             if (m.has(Wire.MOD_FD_HELD) && m.fd() >= 0) {
                 Path held = Path.of("/proc", Long.toString(programPid.getAsLong()), "fd", Integer.toString(m.fd()));
                 if (sameFile(held, m)) return copy(info, held, m);
-                return info.withImage(ImageSource.MISSING, "", 0, "changed on disk, and the fd the agent held does not match");
+                return info.withImage(
+                        ImageSource.MISSING, "", 0, "changed on disk, and the fd the agent held does not match");
             }
             String why = m.has(Wire.MOD_NO_FILE) ? "the agent could not open it" : "deleted or changed during the run";
             return info.withImage(ImageSource.MISSING, "", 0, why);
@@ -104,7 +122,11 @@ final class ModuleCapture {
     private ModuleInfo copy(ModuleInfo info, Path from, ModuleLoad m) throws IOException {
         Spool.Span span = spool.appendFile(from);
         if (span.length() != m.fileSize()) {
-            return info.withImage(ImageSource.MISSING, "", 0, "changed while it was copied (" + span.length() + " of " + m.fileSize() + " bytes)");
+            return info.withImage(
+                    ImageSource.MISSING,
+                    "",
+                    0,
+                    "changed while it was copied (" + span.length() + " of " + m.fileSize() + " bytes)");
         }
         return embedded(info, span);
     }
@@ -124,7 +146,9 @@ final class ModuleCapture {
         try {
             Map<String, Object> a = Files.readAttributes(path, "unix:dev,ino,size,lastModifiedTime");
             long mtime = ((FileTime) a.get("lastModifiedTime")).to(TimeUnit.NANOSECONDS);
-            return (long) a.get("dev") == m.dev() && (long) a.get("ino") == m.ino() && (long) a.get("size") == m.fileSize()
+            return (long) a.get("dev") == m.dev()
+                    && (long) a.get("ino") == m.ino()
+                    && (long) a.get("size") == m.fileSize()
                     && mtime == m.mtimeNs();
         } catch (IOException | RuntimeException e) {
             return false;

@@ -6,7 +6,6 @@ import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.TreeSet;
-
 import org.ompprof.sampler.record.Le;
 import org.ompprof.sampler.recording.HandlerHistogram;
 import org.ompprof.sampler.recording.Metadata;
@@ -87,8 +86,22 @@ public final class RecordingBuilder {
             full += s.mutexTableFull();
             sampleBytes += s.sampleBytes();
         }
-        return new Stats(new HandlerHistogram(hist), calls, ns, reentered, region.noSlotDrops(), region.disabledSignals(),
-                drainer.malformed(), drainer.malformedExamples(), drainer.ringStats(), collector.modulesNotCaptured(),
-                drainer.samplePeak(), drainer.eventPeak(), skipped, marked, full, sampleBytes);
+        return new Stats(
+                new HandlerHistogram(hist),
+                calls,
+                ns,
+                reentered,
+                region.noSlotDrops(),
+                region.disabledSignals(),
+                drainer.malformed(),
+                drainer.malformedExamples(),
+                drainer.ringStats(),
+                collector.modulesNotCaptured(),
+                drainer.samplePeak(),
+                drainer.eventPeak(),
+                skipped,
+                marked,
+                full,
+                sampleBytes);
     }
 }

@@ -10,7 +10,7 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.LongConsumer;
 import java.util.function.LongSupplier;
-
+import org.ompprof.sampler.mpi.MpiCallTotals;
 import org.ompprof.sampler.record.AgentEnd;
 import org.ompprof.sampler.record.AgentInfo;
 import org.ompprof.sampler.record.Le;
@@ -21,7 +21,6 @@ import org.ompprof.sampler.record.ThreadBegin;
 import org.ompprof.sampler.record.ThreadEnd;
 import org.ompprof.sampler.recording.ModuleInfo;
 import org.ompprof.sampler.recording.ThreadInfo;
-import org.ompprof.sampler.mpi.MpiCallTotals;
 import org.ompprof.sampler.wire.Wire;
 import org.ompprof.sampler.wire.Wire.RecordHeader;
 
@@ -40,8 +39,13 @@ public final class RunCollector {
      * The callback records that must be acted on while the program runs, one bit per type: the
      * test runs for every record (millions a second in region-heavy codes), so without boxing.
      */
-    private static final long NEEDED_NOW = bits(Wire.REC_THREAD_BEGIN, Wire.REC_THREAD_END, Wire.REC_MODULE,
-            Wire.REC_MODULE_UNLOAD, Wire.REC_AGENT_INFO, Wire.REC_AGENT_END);
+    private static final long NEEDED_NOW = bits(
+            Wire.REC_THREAD_BEGIN,
+            Wire.REC_THREAD_END,
+            Wire.REC_MODULE,
+            Wire.REC_MODULE_UNLOAD,
+            Wire.REC_AGENT_INFO,
+            Wire.REC_AGENT_END);
 
     private final Spool spool;
     private final ModuleCapture modules;
@@ -70,8 +74,13 @@ public final class RunCollector {
             return;
         }
         int p = RecordHeader.SIZEOF;
-        thread(seq).sample(Le.u64(rec, p + Wire.Sample.TIME_NS), Le.u32(rec, p + Wire.Sample.OS_TID), Le.u32(rec, p + Wire.Sample.STATE),
-                Le.u64(rec, p + Wire.Sample.WEIGHT_NS), (Le.u32(rec, p + Wire.Sample.FLAGS) & Wire.SAMPLE_PERF) != 0);
+        thread(seq)
+                .sample(
+                        Le.u64(rec, p + Wire.Sample.TIME_NS),
+                        Le.u32(rec, p + Wire.Sample.OS_TID),
+                        Le.u32(rec, p + Wire.Sample.STATE),
+                        Le.u64(rec, p + Wire.Sample.WEIGHT_NS),
+                        (Le.u32(rec, p + Wire.Sample.FLAGS) & Wire.SAMPLE_PERF) != 0);
         samples = samples + 1; // single writer
     }
 
@@ -86,11 +95,15 @@ public final class RunCollector {
         int type = Le.u16(rec, RecordHeader.TYPE);
         if (type == Wire.REC_MPI) {
             int p = RecordHeader.SIZEOF;
-            mpiCalls.add(seq, Le.u64(rec, p + Wire.Mpi.TIME_NS), Le.u16(rec, p + Wire.Mpi.CALL),
+            mpiCalls.add(
+                    seq,
+                    Le.u64(rec, p + Wire.Mpi.TIME_NS),
+                    Le.u16(rec, p + Wire.Mpi.CALL),
                     Byte.toUnsignedInt(rec.get(java.lang.foreign.ValueLayout.JAVA_BYTE, p + Wire.Mpi.ENDPOINT)));
             return;
         }
-        if (type >= Long.SIZE || (NEEDED_NOW >>> type & 1) == 0) return; // task records carry stacks: not worth decoding here
+        if (type >= Long.SIZE || (NEEDED_NOW >>> type & 1) == 0)
+            return; // task records carry stacks: not worth decoding here
         switch (RecordDecoder.decode(rec)) {
             case ThreadBegin b -> {
                 t.osTid = b.osTid();
@@ -103,7 +116,7 @@ public final class RunCollector {
             case ModuleUnload u -> modules.unloaded(u);
             case AgentInfo a -> agentInfo = a;
             case AgentEnd a -> agentEnd = a;
-            default -> { }
+            default -> {}
         }
     }
 
@@ -125,7 +138,8 @@ public final class RunCollector {
     }
 
     private ThreadAccumulator thread(int seq) {
-        if (lastThread != null && lastThread.seq == seq) return lastThread; // records come a ring, so a thread, at a time
+        if (lastThread != null && lastThread.seq == seq)
+            return lastThread; // records come a ring, so a thread, at a time
         ThreadAccumulator t = threads.get(seq);
         if (t == null) {
             t = new ThreadAccumulator(seq);

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import org.ompprof.sampler.record.Le;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -17,11 +16,11 @@ import java.util.List;
 import java.util.zip.DataFormatException;
 import java.util.zip.Deflater;
 import java.util.zip.Inflater;
-
 import org.eclipse.collections.api.list.primitive.MutableLongList;
 import org.eclipse.collections.api.map.primitive.MutableLongObjectMap;
 import org.eclipse.collections.impl.list.mutable.primitive.LongArrayList;
 import org.eclipse.collections.impl.map.mutable.primitive.LongObjectHashMap;
+import org.ompprof.sampler.record.Le;
 
 /**
  * Append-only temporary file for everything drained while the program runs, so that memory
@@ -34,6 +33,7 @@ import org.eclipse.collections.impl.map.mutable.primitive.LongObjectHashMap;
 public final class Spool implements AutoCloseable {
     /** Raw bytes per block: what one stream holds in memory before it is deflated and written. */
     static final int BLOCK = 128 << 10;
+
     private static final int BUFFER = 1 << 20;
     private static final int COMPRESSION = 1;
 
@@ -52,6 +52,7 @@ public final class Spool implements AutoCloseable {
     private final MemorySegment bufferSegment = MemorySegment.ofBuffer(buffer);
     /** Per stream: its blocks' file offsets, stored (deflated) lengths and raw lengths, in threes. */
     private final MutableLongObjectMap<MutableLongList> index = new LongObjectHashMap<>();
+
     private final MutableLongObjectMap<Pending> pending = new LongObjectHashMap<>();
     private final Deflater deflater = new Deflater(COMPRESSION);
     private byte[] packed = new byte[BLOCK + (BLOCK >> 4) + 64];
@@ -71,7 +72,10 @@ public final class Spool implements AutoCloseable {
 
     /** A new spool file in {@code dir} (next to the output), readable only by us and already unlinked. */
     public static Spool create(Path dir, String namePrefix) throws IOException {
-        Path path = Files.createTempFile(dir, namePrefix, ".spool",
+        Path path = Files.createTempFile(
+                dir,
+                namePrefix,
+                ".spool",
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
         try {
             FileChannel channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
@@ -113,7 +117,8 @@ public final class Spool implements AutoCloseable {
         Pending p = pending.getIfAbsentPut(stream, Pending::new);
         int n = Math.toIntExact(record.byteSize());
         if (p.length > 0 && p.length + n > BLOCK) seal(stream, p);
-        if (p.length + n > p.raw.length) p.raw = Arrays.copyOf(p.raw, Math.max(p.length + n, Math.min(BLOCK, 2 * p.raw.length)));
+        if (p.length + n > p.raw.length)
+            p.raw = Arrays.copyOf(p.raw, Math.max(p.length + n, Math.min(BLOCK, 2 * p.raw.length)));
         MemorySegment.copy(record, ValueLayout.JAVA_BYTE, 0, p.raw, p.length, n);
         p.length += n;
         recordBytes += n;
@@ -137,7 +142,9 @@ public final class Spool implements AutoCloseable {
         blocks.add(at);
         blocks.add(stored);
         blocks.add(p.length);
-        if (event != null) committed(event, (int) (stream >>> 1), (stream & 1) == 0 ? "samples" : "callback records", p.length, stored);
+        if (event != null)
+            committed(
+                    event, (int) (stream >>> 1), (stream & 1) == 0 ? "samples" : "callback records", p.length, stored);
         p.length = 0;
         if (p.raw.length > BLOCK) p.raw = new byte[BLOCK]; // one outsized record: do not keep its room
     }
@@ -296,7 +303,8 @@ public final class Spool implements AutoCloseable {
                 pos = 0;
             }
             long size = Integer.toUnsignedLong(Le.u32(current, pos));
-            if (size < 8 || size > current.byteSize() - pos) throw new IOException("spool record of " + size + " bytes at " + pos);
+            if (size < 8 || size > current.byteSize() - pos)
+                throw new IOException("spool record of " + size + " bytes at " + pos);
             MemorySegment rec = current.asSlice(pos, size);
             pos += size;
             return rec;
@@ -320,7 +328,9 @@ public final class Spool implements AutoCloseable {
                     if (k == 0 && (inf.finished() || inf.needsInput())) break;
                     filled += k;
                 }
-                if (filled != out.length) throw new IOException("spool block at " + offset + " inflates to " + filled + " of " + raw + " bytes");
+                if (filled != out.length)
+                    throw new IOException(
+                            "spool block at " + offset + " inflates to " + filled + " of " + raw + " bytes");
             } catch (DataFormatException e) {
                 throw new IOException("spool block at " + offset + " does not inflate: " + e.getMessage(), e);
             } finally {

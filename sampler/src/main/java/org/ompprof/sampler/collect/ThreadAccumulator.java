@@ -2,7 +2,6 @@ package org.ompprof.sampler.collect;
 
 import java.util.Map;
 import java.util.TreeMap;
-
 import org.eclipse.collections.api.map.primitive.MutableIntLongMap;
 import org.eclipse.collections.impl.map.mutable.primitive.IntLongHashMap;
 import org.ompprof.sampler.recording.ThreadInfo;
@@ -46,7 +45,19 @@ final class ThreadAccumulator {
     ThreadInfo toInfo() {
         Map<Integer, Long> states = new TreeMap<>();
         byState.forEachKeyValue(states::put);
-        return new ThreadInfo(seq, osTid, threadType, slot, beginNs, endNs, firstNs, lastNs, samples, events,
-                samplesDropped, eventsDropped, states);
+        return new ThreadInfo(
+                seq,
+                osTid,
+                threadType,
+                slot,
+                beginNs,
+                endNs,
+                firstNs,
+                lastNs,
+                samples,
+                events,
+                samplesDropped,
+                eventsDropped,
+                states);
     }
 }

@@ -11,8 +11,12 @@ import java.util.Map;
  * @param unmatched begin records whose end never came (the program died or a record was dropped)
  * @param late records that came later than the merge window allowed (kept, but out of order)
  */
-public record DeviceTimeline(List<DeviceActivity> activities, Map<Integer, String> devices, Map<Integer, ClockFit> clocks,
-        long unmatched, long late) {
+public record DeviceTimeline(
+        List<DeviceActivity> activities,
+        Map<Integer, String> devices,
+        Map<Integer, ClockFit> clocks,
+        long unmatched,
+        long late) {
     public DeviceTimeline {
         activities = List.copyOf(activities);
         devices = Map.copyOf(devices);

@@ -6,7 +6,6 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-
 import org.eclipse.collections.impl.map.mutable.primitive.LongObjectHashMap;
 import org.ompprof.sampler.record.DeviceClock;
 import org.ompprof.sampler.record.DeviceEvent;
@@ -42,8 +41,12 @@ public final class DeviceTimelineBuilder {
             case TargetEvent t -> host(t);
             case TargetSubmit t -> host(t);
             case TargetDataOp t -> host(t);
-            case DeviceTrace t -> traces.computeIfAbsent(t.deviceNum(), d -> new ArrayList<>()).add(t);
-            case DeviceClock c -> clockPairs.computeIfAbsent(c.deviceNum(), d -> new ArrayList<>()).add(new ClockPair(c.timeNs(), c.deviceNs()));
+            case DeviceTrace t ->
+                traces.computeIfAbsent(t.deviceNum(), d -> new ArrayList<>()).add(t);
+            case DeviceClock c ->
+                clockPairs
+                        .computeIfAbsent(c.deviceNum(), d -> new ArrayList<>())
+                        .add(new ClockPair(c.timeNs(), c.deviceNs()));
             case DeviceEvent d when d.event() == Wire.DEVICE_INIT -> devices.put(d.deviceNum(), d.deviceType());
             default -> {}
         }
@@ -57,19 +60,26 @@ public final class DeviceTimelineBuilder {
         Map<Integer, ClockFit> fits = new TreeMap<>();
         clockPairs.forEach((device, pairs) -> fits.put(device, ClockFitter.fit(pairs)));
         List<Iterator<? extends Timed>> streams = new ArrayList<>();
-        hostStreams.values().forEach(records -> streams.add(records.stream().map(Timed::host).iterator()));
-        traces.forEach((device, batches) -> streams.add(traceStream(batches, fits.getOrDefault(device, ClockFit.identity()))));
+        hostStreams
+                .values()
+                .forEach(
+                        records -> streams.add(records.stream().map(Timed::host).iterator()));
+        traces.forEach(
+                (device, batches) -> streams.add(traceStream(batches, fits.getOrDefault(device, ClockFit.identity()))));
         TimestampMerge<Timed> merged = new TimestampMerge<>(streams, Timed::timeNs, WINDOW_NS);
         Pairing pairing = new Pairing();
         merged.forEachRemaining(pairing::accept);
         List<DeviceActivity> out = pairing.activities();
-        out.sort(Comparator.comparingLong(DeviceActivity::startNs).thenComparingLong(DeviceActivity::endNs)
-                .thenComparing(DeviceActivity::kind).thenComparingLong(DeviceActivity::hostOpId));
+        out.sort(Comparator.comparingLong(DeviceActivity::startNs)
+                .thenComparingLong(DeviceActivity::endNs)
+                .thenComparing(DeviceActivity::kind)
+                .thenComparingLong(DeviceActivity::hostOpId));
         return new DeviceTimeline(out, devices, fits, pairing.unmatched(), merged.late());
     }
 
     private static Iterator<Timed> traceStream(List<DeviceTrace> batches, ClockFit fit) {
-        return batches.stream().flatMap(b -> b.entries().stream().map(e -> (Timed) new Timed.Traced(b.deviceNum(), e, fit)))
+        return batches.stream()
+                .flatMap(b -> b.entries().stream().map(e -> (Timed) new Timed.Traced(b.deviceNum(), e, fit)))
                 .iterator();
     }
 
@@ -112,30 +122,67 @@ public final class DeviceTimelineBuilder {
 
         private void host(WireRecord r) {
             switch (r) {
-                case TargetEvent t when t.endpoint() == 1 -> {
+                case TargetEvent t
+                when t.endpoint() == 1 -> {
                     openRegions.put(t.targetId(), t);
                     regionDevice.put(t.targetId(), new int[] {t.deviceNum()});
                 }
                 case TargetEvent t -> {
                     TargetEvent begin = openRegions.remove(t.targetId());
                     if (begin != null) {
-                        regions.add(new DeviceActivity(ActivityKind.REGION, begin.deviceNum(), begin.timeNs(), t.timeNs(), 0,
-                                t.targetId(), 0, begin.threadSeq(), begin.kind(), -1, -1, false));
+                        regions.add(new DeviceActivity(
+                                ActivityKind.REGION,
+                                begin.deviceNum(),
+                                begin.timeNs(),
+                                t.timeNs(),
+                                0,
+                                t.targetId(),
+                                0,
+                                begin.threadSeq(),
+                                begin.kind(),
+                                -1,
+                                -1,
+                                false));
                     }
                 }
                 case TargetSubmit s when s.endpoint() == 1 -> openOps.put(s.hostOpId(), s);
                 case TargetSubmit s -> {
                     if (openOps.remove(s.hostOpId()) instanceof TargetSubmit b) {
-                        hostTimed.put(s.hostOpId(), new DeviceActivity(ActivityKind.KERNEL, deviceOf(b.targetId()), b.timeNs(),
-                                s.timeNs(), 0, b.targetId(), b.hostOpId(), b.threadSeq(), 0, -1, -1, false));
+                        hostTimed.put(
+                                s.hostOpId(),
+                                new DeviceActivity(
+                                        ActivityKind.KERNEL,
+                                        deviceOf(b.targetId()),
+                                        b.timeNs(),
+                                        s.timeNs(),
+                                        0,
+                                        b.targetId(),
+                                        b.hostOpId(),
+                                        b.threadSeq(),
+                                        0,
+                                        -1,
+                                        -1,
+                                        false));
                     }
                 }
                 case TargetDataOp d when d.endpoint() == 1 -> openOps.put(d.hostOpId(), d);
                 case TargetDataOp d -> {
                     if (openOps.remove(d.hostOpId()) instanceof TargetDataOp b) {
-                        hostTimed.put(d.hostOpId(), new DeviceActivity(ActivityKind.ofDataOp(b.optype()), deviceOf(b), b.timeNs(),
-                                d.timeNs(), Math.max(b.bytes(), d.bytes()), b.targetId(), b.hostOpId(), b.threadSeq(), b.optype(),
-                                b.srcDeviceNum(), d.destDeviceNum(), false));
+                        hostTimed.put(
+                                d.hostOpId(),
+                                new DeviceActivity(
+                                        ActivityKind.ofDataOp(b.optype()),
+                                        deviceOf(b),
+                                        b.timeNs(),
+                                        d.timeNs(),
+                                        Math.max(b.bytes(), d.bytes()),
+                                        b.targetId(),
+                                        b.hostOpId(),
+                                        b.threadSeq(),
+                                        b.optype(),
+                                        b.srcDeviceNum(),
+                                        d.destDeviceNum(),
+                                        false));
                     }
                 }
                 default -> {}
@@ -157,17 +204,43 @@ public final class DeviceTimelineBuilder {
             DeviceTrace.Entry e = t.entry();
             if (e.kind() == Wire.TRACE_TARGET || e.hostOpId() == 0) return; // regions come from the host callbacks
             ActivityKind kind = e.kind() == Wire.TRACE_KERNEL ? ActivityKind.KERNEL : ActivityKind.ofDataOp(e.optype());
-            traced.put(e.hostOpId(), new DeviceActivity(kind, t.deviceNum(), t.fit().toHost(e.startNs()),
-                    t.fit().toHost(Math.max(e.startNs(), e.endNs())), e.bytes(), e.targetId(), e.hostOpId(), 0,
-                    e.kind() == Wire.TRACE_KERNEL ? 0 : e.optype(), -1, -1, true));
+            traced.put(
+                    e.hostOpId(),
+                    new DeviceActivity(
+                            kind,
+                            t.deviceNum(),
+                            t.fit().toHost(e.startNs()),
+                            t.fit().toHost(Math.max(e.startNs(), e.endNs())),
+                            e.bytes(),
+                            e.targetId(),
+                            e.hostOpId(),
+                            0,
+                            e.kind() == Wire.TRACE_KERNEL ? 0 : e.optype(),
+                            -1,
+                            -1,
+                            true));
         }
 
         List<DeviceActivity> activities() {
             List<DeviceActivity> out = new ArrayList<>(regions);
             hostTimed.forEachKeyValue((op, h) -> {
                 DeviceActivity d = traced.remove(op);
-                out.add(d == null ? h : new DeviceActivity(h.kind(), h.deviceNum(), d.startNs(), d.endNs(), h.bytes(), h.targetId(),
-                        op, h.threadSeq(), h.detail(), h.srcDevice(), h.destDevice(), true));
+                out.add(
+                        d == null
+                                ? h
+                                : new DeviceActivity(
+                                        h.kind(),
+                                        h.deviceNum(),
+                                        d.startNs(),
+                                        d.endNs(),
+                                        h.bytes(),
+                                        h.targetId(),
+                                        op,
+                                        h.threadSeq(),
+                                        h.detail(),
+                                        h.srcDevice(),
+                                        h.destDevice(),
+                                        true));
             });
             out.addAll(traced.values()); // traced with no host callback seen: no launching thread known
             return out;

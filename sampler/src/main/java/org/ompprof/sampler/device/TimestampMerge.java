@@ -35,8 +35,10 @@ public final class TimestampMerge<T> implements Iterator<T> {
         if (window < 0) throw new IllegalArgumentException("window " + window + " is negative");
         this.time = time;
         this.window = window;
-        this.ready = new PriorityQueue<>(Comparator.<Lane<T>>comparingLong(l -> l.head().time())
-                .thenComparingInt(l -> l.index).thenComparingLong(l -> l.head().seq()));
+        this.ready = new PriorityQueue<>(
+                Comparator.<Lane<T>>comparingLong(l -> l.head().time())
+                        .thenComparingInt(l -> l.index)
+                        .thenComparingLong(l -> l.head().seq()));
         for (Iterator<? extends T> s : streams) {
             Lane<T> lane = new Lane<>(lanes.size(), s);
             lanes.add(lane);

@@ -27,7 +27,8 @@ public final class CollectorCost {
     public static long peakHeapBytes() {
         long sum = 0;
         for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
-            if (pool.getType() == MemoryType.HEAP && pool.getPeakUsage() != null) sum += pool.getPeakUsage().getUsed();
+            if (pool.getType() == MemoryType.HEAP && pool.getPeakUsage() != null)
+                sum += pool.getPeakUsage().getUsed();
         }
         return sum;
     }

@@ -1,10 +1,12 @@
 package org.ompprof.sampler.launch;
 
 import java.util.Locale;
-
 import org.ompprof.sampler.UserError;
 
-/** A duration on the command line: a whole number with a unit, {@code ns}, {@code us}, {@code ms} or {@code s} ({@code 10ms}). */
+/**
+ * A duration on the command line: a whole number with a unit, {@code ns}, {@code us}, {@code ms} or {@code s} ({@code
+ * 10ms}).
+ */
 public final class DurationArg {
     private DurationArg() {}
 
@@ -21,7 +23,8 @@ public final class DurationArg {
             default -> 0L;
         };
         if (digits == 0 || unit == 0 || digits > 12) {
-            throw new UserError(command + ": " + option + " takes a duration such as 10ms, 500us or 1s, not '" + value + "'");
+            throw new UserError(
+                    command + ": " + option + " takes a duration such as 10ms, 500us or 1s, not '" + value + "'");
         }
         long n = Long.parseLong(v.substring(0, digits));
         if (n == 0) throw new UserError(command + ": " + option + " must be longer than 0");

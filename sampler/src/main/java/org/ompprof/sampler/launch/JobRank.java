@@ -16,7 +16,8 @@ import java.util.Optional;
 public record JobRank(int rank, int worldSize, String jobId) {
     static final List<String> RANK_VARIABLES = List.of("OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID");
     static final List<String> SIZE_VARIABLES = List.of("OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_NTASKS");
-    static final List<String> JOB_VARIABLES = List.of("SLURM_JOB_ID", "PMIX_NAMESPACE", "OMPI_MCA_orte_ess_jobid", "PMI_JOBID");
+    static final List<String> JOB_VARIABLES =
+            List.of("SLURM_JOB_ID", "PMIX_NAMESPACE", "OMPI_MCA_orte_ess_jobid", "PMI_JOBID");
     /** Where a {@code -o} name wants the rank. */
     static final String RANK_PLACE = "%r";
 
@@ -24,8 +25,13 @@ public record JobRank(int rank, int worldSize, String jobId) {
     static Optional<JobRank> from(Map<String, String> env) {
         Optional<Integer> rank = firstNumber(env, RANK_VARIABLES);
         if (rank.isEmpty()) return Optional.empty();
-        String job = JOB_VARIABLES.stream().map(env::get).filter(v -> v != null && !v.isBlank()).findFirst().orElse("");
-        return Optional.of(new JobRank(rank.get(), firstNumber(env, SIZE_VARIABLES).orElse(0), job));
+        String job = JOB_VARIABLES.stream()
+                .map(env::get)
+                .filter(v -> v != null && !v.isBlank())
+                .findFirst()
+                .orElse("");
+        return Optional.of(
+                new JobRank(rank.get(), firstNumber(env, SIZE_VARIABLES).orElse(0), job));
     }
 
     private static Optional<Integer> firstNumber(Map<String, String> env, List<String> names) {

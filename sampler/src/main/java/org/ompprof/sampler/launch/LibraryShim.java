@@ -64,7 +64,8 @@ record LibraryShim(Map<String, Path> links) {
     /** Makes the directory; the caller deletes it when the program has ended. */
     Path create() throws IOException {
         Path dir = Files.createTempDirectory("ompprof-libs-");
-        for (Map.Entry<String, Path> link : links.entrySet()) Files.createSymbolicLink(dir.resolve(link.getKey()), link.getValue());
+        for (Map.Entry<String, Path> link : links.entrySet())
+            Files.createSymbolicLink(dir.resolve(link.getKey()), link.getValue());
         return dir;
     }
 

@@ -72,7 +72,10 @@ record LoadedLibraries(Map<String, Path> resolved) {
 
     /** The file of the first library whose name starts with {@code prefix} ("libomp.so." for any libomp soname). */
     Optional<Path> first(String prefix) {
-        return resolved.entrySet().stream().filter(e -> e.getKey().startsWith(prefix)).map(Map.Entry::getValue).findFirst();
+        return resolved.entrySet().stream()
+                .filter(e -> e.getKey().startsWith(prefix))
+                .map(Map.Entry::getValue)
+                .findFirst();
     }
 
     private static String readAll(InputStream in) {

@@ -17,17 +17,22 @@ record MpiCompanion(Optional<Path> library, Optional<String> missing) {
     static final String LIBRARY = "libompprof-mpi.so";
     /** Open MPI's libmpi.so.40, MPICH's libmpi.so.12. */
     static final String LIBMPI_PREFIX = "libmpi.so";
+
     static final MpiCompanion NONE = new MpiCompanion(Optional.empty(), Optional.empty());
 
     static MpiCompanion plan(LoadedLibraries libraries, Path agent) {
         if (libraries.first(LIBMPI_PREFIX).isEmpty()) return NONE;
         Path companion = agent.resolveSibling(LIBRARY);
         if (Files.isRegularFile(companion)) return new MpiCompanion(Optional.of(companion), Optional.empty());
-        return new MpiCompanion(Optional.empty(), Optional.of("the program uses MPI, but " + companion + " is not built, so its MPI "
-                + "time counts as work; install libopenmpi-dev and run make"));
+        return new MpiCompanion(
+                Optional.empty(),
+                Optional.of("the program uses MPI, but " + companion + " is not built, so its MPI "
+                        + "time counts as work; install libopenmpi-dev and run make"));
     }
 
-    /** LD_PRELOAD with the companion first (it takes itself out again at start, so the program sees {@code existing}). */
+    /**
+     * LD_PRELOAD with the companion first (it takes itself out again at start, so the program sees {@code existing}).
+     */
     static String preload(Path companion, String existing) {
         return existing == null || existing.isBlank() ? companion.toString() : companion + ":" + existing;
     }

@@ -3,7 +3,6 @@ package org.ompprof.sampler.launch;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
-
 import org.ompprof.sampler.UserError;
 
 /**
@@ -29,7 +28,8 @@ public record OutputTarget(Path path, String shown) {
     public static OutputTarget of(String shown, Path cwd) {
         Path path = cwd.resolve(shown).normalize();
         if (shown.endsWith("/") || Files.isDirectory(path)) throw new UserError("output is a directory: " + shown);
-        if (Files.exists(path) && !Files.isRegularFile(path)) throw new UserError("output is not a regular file: " + shown);
+        if (Files.exists(path) && !Files.isRegularFile(path))
+            throw new UserError("output is not a regular file: " + shown);
         Path dir = path.getParent();
         if (!Files.isDirectory(dir)) throw new UserError("output directory does not exist: " + dir);
         if (!Files.isWritable(dir)) throw new UserError("cannot write to the output directory: " + dir);

@@ -2,7 +2,6 @@ package org.ompprof.sampler.launch;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-
 import org.ompprof.sampler.UserError;
 
 /** Finds the program to run the way a shell does: a name with a slash is a path, else PATH is searched. */
@@ -19,7 +18,8 @@ final class ProgramResolver {
         }
         Path notExecutable = null;
         for (String dir : (pathVariable == null ? "" : pathVariable).split(":", -1)) {
-            Path candidate = cwd.resolve(dir.isEmpty() ? "." : dir).resolve(program).normalize();
+            Path candidate =
+                    cwd.resolve(dir.isEmpty() ? "." : dir).resolve(program).normalize();
             if (!Files.isRegularFile(candidate)) continue;
             if (Files.isExecutable(candidate)) return candidate;
             if (notExecutable == null) notExecutable = candidate;

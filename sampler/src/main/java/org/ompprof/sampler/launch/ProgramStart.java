@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
-
 import org.ompprof.sampler.UserError;
 
 /**
@@ -32,6 +31,7 @@ record ProgramStart(List<String> command, boolean helper, boolean shellLevelWasU
     static final String BLOCKED_PROPERTY = "ompprof.signals.blocked";
     /** Set by the script when bash made up SHLVL (it was unset): the program gets no SHLVL. */
     static final String SHLVL_UNSET_PROPERTY = "ompprof.env.shlvl-unset";
+
     static final String HELPER = "ompprof-exec";
 
     ProgramStart {
@@ -42,8 +42,14 @@ record ProgramStart(List<String> command, boolean helper, boolean shellLevelWasU
      * @param typed the command as typed; {@code program} its resolved executable
      * @param childPath the PATH the program gets; the JVM searches its own ({@code jvmPath})
      */
-    static ProgramStart plan(List<String> typed, Path program, Path agent, Function<String, String> properties, String childPath,
-            String jvmPath, Path procStatus) {
+    static ProgramStart plan(
+            List<String> typed,
+            Path program,
+            Path agent,
+            Function<String, String> properties,
+            String childPath,
+            String jvmPath,
+            Path procStatus) {
         // without the script's word (the jar run directly, tests) the shell's state is unknown: the JVM's stays
         boolean known = properties.apply(IGNORED_PROPERTY) != null && properties.apply(BLOCKED_PROPERTY) != null;
         long ignored = known ? mask(properties.apply(IGNORED_PROPERTY), 0) : jvmIgnored(procStatus);
@@ -54,8 +60,8 @@ record ProgramStart(List<String> command, boolean helper, boolean shellLevelWasU
         if (!jvmFindsOther && !signalsLost) return new ProgramStart(typed, false, shlvlUnset);
         Path helper = agent.resolveSibling(HELPER);
         if (!Files.isExecutable(helper)) throw new UserError("agent not built: " + helper + " is missing; run make");
-        List<String> cmd = new ArrayList<>(List.of(helper.toString(), Long.toHexString(ignored), Long.toHexString(blocked),
-                program.toString()));
+        List<String> cmd = new ArrayList<>(
+                List.of(helper.toString(), Long.toHexString(ignored), Long.toHexString(blocked), program.toString()));
         cmd.addAll(typed);
         return new ProgramStart(cmd, true, shlvlUnset);
     }
@@ -82,8 +88,8 @@ record ProgramStart(List<String> command, boolean helper, boolean shellLevelWasU
         try {
             return Long.parseUnsignedLong(hex.strip().replaceFirst("^0[xX]", ""), 16);
         } catch (NumberFormatException e) {
-            throw new UserError("bad signal mask '" + hex + "' (from -D" + IGNORED_PROPERTY + " or -D" + BLOCKED_PROPERTY
-                    + "); start ompprof through its script");
+            throw new UserError("bad signal mask '" + hex + "' (from -D" + IGNORED_PROPERTY + " or -D"
+                    + BLOCKED_PROPERTY + "); start ompprof through its script");
         }
     }
 }

@@ -18,8 +18,15 @@ final class Progress {
 
     void update(double seconds, int threads, long samples, long dropped) {
         if (!live) return;
-        err.print("\rompprof: " + String.format(Locale.ROOT, "%.1f s, %s, %s samples, %s dropped", seconds,
-                plural(threads, "thread"), count(samples), count(dropped)) + "\033[K");
+        err.print("\rompprof: "
+                + String.format(
+                        Locale.ROOT,
+                        "%.1f s, %s, %s samples, %s dropped",
+                        seconds,
+                        plural(threads, "thread"),
+                        count(samples),
+                        count(dropped))
+                + "\033[K");
         err.flush();
         shown = true;
     }
@@ -33,8 +40,15 @@ final class Progress {
     }
 
     static String summary(int threads, long samples, long dropped, double seconds, String output, long bytes) {
-        return String.format(Locale.ROOT, "ompprof: recorded %s, %s samples (%s dropped) in %.2f s -> %s (%s)",
-                plural(threads, "thread"), count(samples), count(dropped), seconds, output, size(bytes));
+        return String.format(
+                Locale.ROOT,
+                "ompprof: recorded %s, %s samples (%s dropped) in %.2f s -> %s (%s)",
+                plural(threads, "thread"),
+                count(samples),
+                count(dropped),
+                seconds,
+                output,
+                size(bytes));
     }
 
     static String count(long n) {

@@ -3,7 +3,6 @@ package org.ompprof.sampler.launch;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-
 import org.ompprof.sampler.UserError;
 import org.ompprof.sampler.wire.Wire;
 
@@ -19,9 +18,22 @@ import org.ompprof.sampler.wire.Wire;
  * @param cpuTimers cpu mode on the threads' POSIX CPU-clock timers even where perf events are allowed
  * @param command the program and its arguments
  */
-public record RecordOptions(Optional<String> output, int mode, int rateHz, int stackBytes, int slots, int ringKib,
-        int eventRingKib, boolean startPaused, boolean keepRaw, long timelineResolutionNs, int signal, Optional<String> selfProfile,
-        boolean cpuTimers, boolean help, List<String> command) {
+public record RecordOptions(
+        Optional<String> output,
+        int mode,
+        int rateHz,
+        int stackBytes,
+        int slots,
+        int ringKib,
+        int eventRingKib,
+        boolean startPaused,
+        boolean keepRaw,
+        long timelineResolutionNs,
+        int signal,
+        Optional<String> selfProfile,
+        boolean cpuTimers,
+        boolean help,
+        List<String> command) {
     public static final int DEFAULT_RATE = 1000;
     public static final int DEFAULT_STACK_BYTES = 16 * 1024;
     public static final int DEFAULT_SLOTS = 64;
@@ -32,6 +44,7 @@ public record RecordOptions(Optional<String> output, int mode, int rateHz, int s
      * once written, so a quiet program pays nothing for the room.
      */
     public static final int DEFAULT_EVENT_RING_KIB = 8192;
+
     public static final int MAX_STACK_BYTES = 64 * 1024;
 
     public static final String USAGE = """
@@ -125,9 +138,24 @@ public record RecordOptions(Optional<String> output, int mode, int rateHz, int s
                 throw new UserError("record: no program given; usage: ompprof record [OPTIONS] -- PROGRAM ARGS...");
             }
             if (!help && command.getFirst().isEmpty()) throw new UserError("record: the program name is empty");
-            if (cpuTimers && mode != Wire.MODE_CPU) throw new UserError("record: --cpu-timers is for --mode cpu; add --mode cpu or drop it");
-            return new RecordOptions(Optional.ofNullable(output), mode, rate, stack, slots, ringKib, eventRingKib, startPaused, keepRaw,
-                    timelineResolutionNs, signal, Optional.ofNullable(selfProfile), cpuTimers, help, command);
+            if (cpuTimers && mode != Wire.MODE_CPU)
+                throw new UserError("record: --cpu-timers is for --mode cpu; add --mode cpu or drop it");
+            return new RecordOptions(
+                    Optional.ofNullable(output),
+                    mode,
+                    rate,
+                    stack,
+                    slots,
+                    ringKib,
+                    eventRingKib,
+                    startPaused,
+                    keepRaw,
+                    timelineResolutionNs,
+                    signal,
+                    Optional.ofNullable(selfProfile),
+                    cpuTimers,
+                    help,
+                    command);
         }
 
         private void option(String a) {
@@ -152,7 +180,8 @@ public record RecordOptions(Optional<String> output, int mode, int rateHz, int s
                 case "--slots" -> slots = number(name, value(name, inline), 1, 4096);
                 case "--ring-kib" -> ringKib = powerOfTwo(name, value(name, inline));
                 case "--event-ring-kib" -> eventRingKib = powerOfTwo(name, value(name, inline));
-                case "--timeline-resolution" -> timelineResolutionNs = DurationArg.parseNs("record", name, value(name, inline));
+                case "--timeline-resolution" ->
+                    timelineResolutionNs = DurationArg.parseNs("record", name, value(name, inline));
                 default -> throw new UserError("record: unknown option " + a + "; see ompprof record --help");
             }
         }
@@ -178,12 +207,14 @@ public record RecordOptions(Optional<String> output, int mode, int rateHz, int s
             } catch (NumberFormatException e) {
                 // fall through to the message
             }
-            throw new UserError("record: " + name + " needs a whole number from " + min + " to " + max + ", not '" + v + "'");
+            throw new UserError(
+                    "record: " + name + " needs a whole number from " + min + " to " + max + ", not '" + v + "'");
         }
 
         private static int powerOfTwo(String name, String v) {
             int n = number(name, v, 4, 1 << 20);
-            if (Integer.bitCount(n) != 1) throw new UserError("record: " + name + " must be a power of two (e.g. 512, 1024, 2048), not " + n);
+            if (Integer.bitCount(n) != 1)
+                throw new UserError("record: " + name + " must be a power of two (e.g. 512, 1024, 2048), not " + n);
             return n;
         }
     }

@@ -16,7 +16,6 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
-
 import org.ompprof.sampler.UserError;
 import org.ompprof.sampler.collect.DrainWarmup;
 import org.ompprof.sampler.collect.Drainer;
@@ -27,8 +26,8 @@ import org.ompprof.sampler.collect.Spool;
 import org.ompprof.sampler.posix.Posix;
 import org.ompprof.sampler.recording.Metadata;
 import org.ompprof.sampler.ring.Region;
-import org.ompprof.sampler.ring.StaleRegions;
 import org.ompprof.sampler.ring.RegionLayout;
+import org.ompprof.sampler.ring.StaleRegions;
 import org.ompprof.sampler.wire.Wire;
 
 /**
@@ -49,18 +48,42 @@ public final class Recorder {
      * @param liveProgress whether stderr is a terminal that can take a live progress line
      * @param shmDir where the shared-memory file goes (/dev/shm)
      */
-    public record Context(Path cwd, Map<String, String> env, Function<String, String> properties, String ompprofVersion,
-            PrintStream out, PrintStream err, boolean liveProgress, Path shmDir) {
+    public record Context(
+            Path cwd,
+            Map<String, String> env,
+            Function<String, String> properties,
+            String ompprofVersion,
+            PrintStream out,
+            PrintStream err,
+            boolean liveProgress,
+            Path shmDir) {
         public static Context system(String ompprofVersion, PrintStream out, PrintStream err) {
             boolean terminal = err == System.err && Posix.isatty(2) && !"dumb".equals(System.getenv("TERM"));
-            return new Context(Path.of("").toAbsolutePath(), System.getenv(), System::getProperty, ompprofVersion, out, err,
-                    terminal, Region.DEFAULT_DIR);
+            return new Context(
+                    Path.of("").toAbsolutePath(),
+                    System.getenv(),
+                    System::getProperty,
+                    ompprofVersion,
+                    out,
+                    err,
+                    terminal,
+                    Region.DEFAULT_DIR);
         }
     }
 
     /** Everything decided before the program starts. */
-    record Plan(List<String> typedCommand, ProgramStart start, Path program, OutputTarget output, Path agent, LibraryShim libraries,
-            RegionLayout layout, boolean keepRaw, int signal, Optional<JobRank> rank, MpiCompanion mpi) {}
+    record Plan(
+            List<String> typedCommand,
+            ProgramStart start,
+            Path program,
+            OutputTarget output,
+            Path agent,
+            LibraryShim libraries,
+            RegionLayout layout,
+            boolean keepRaw,
+            int signal,
+            Optional<JobRank> rank,
+            MpiCompanion mpi) {}
 
     private final Context ctx;
     private final RecordingFinisher finisher;
@@ -89,15 +112,33 @@ public final class Recorder {
         RegionLayout layout = layout(o);
         LoadedLibraries loaded = LoadedLibraries.of(program, ctx.env());
         LibraryShim libraries = LibraryShim.plan(loaded, () -> Toolchain.libomp(ctx.properties()));
-        ProgramStart start = ProgramStart.plan(o.command(), program, agent, ctx.properties(), ctx.env().get("PATH"),
-                System.getenv("PATH"), Path.of("/proc/self/status"));
-        return new Plan(o.command(), start, program, output, agent, libraries, layout, o.keepRaw(), o.signal(), rank,
+        ProgramStart start = ProgramStart.plan(
+                o.command(),
+                program,
+                agent,
+                ctx.properties(),
+                ctx.env().get("PATH"),
+                System.getenv("PATH"),
+                Path.of("/proc/self/status"));
+        return new Plan(
+                o.command(),
+                start,
+                program,
+                output,
+                agent,
+                libraries,
+                layout,
+                o.keepRaw(),
+                o.signal(),
+                rank,
                 MpiCompanion.plan(loaded, agent));
     }
 
     static RegionLayout layout(RecordOptions o) {
-        long biggestSample = Wire.RecordHeader.SIZEOF + Wire.Sample.SIZEOF + (long) Wire.MAX_LEVELS
-                * (Wire.TaskLevel.SIZEOF + Wire.ParallelLevel.SIZEOF) + o.stackBytes();
+        long biggestSample = Wire.RecordHeader.SIZEOF
+                + Wire.Sample.SIZEOF
+                + (long) Wire.MAX_LEVELS * (Wire.TaskLevel.SIZEOF + Wire.ParallelLevel.SIZEOF)
+                + o.stackBytes();
         long ring = o.ringKib() * 1024L;
         if (ring < 4 * biggestSample) {
             long need = Long.highestOneBit(4 * biggestSample / 1024 - 1) * 2;
@@ -105,7 +146,13 @@ public final class Recorder {
                     + "; use at least " + need);
         }
         long eventRing = Math.max(o.eventRingKib() * 1024L, Long.highestOneBit(8 * biggestSample - 1) * 2);
-        return new RegionLayout(o.slots(), ring, eventRing, o.mode(), o.rateHz(), o.stackBytes(),
+        return new RegionLayout(
+                o.slots(),
+                ring,
+                eventRing,
+                o.mode(),
+                o.rateHz(),
+                o.stackBytes(),
                 (o.startPaused() ? Wire.REGION_START_PAUSED : 0) | (o.cpuTimers() ? Wire.REGION_CPU_TIMERS : 0));
     }
 
@@ -117,7 +164,8 @@ public final class Recorder {
             Region region = Region.create(ctx.shmDir(), plan.layout());
             region.setSignal(plan.signal());
             cleanup.add(region::close);
-            Spool spool = Spool.create(plan.output().path().getParent(), "." + plan.output().path().getFileName() + ".");
+            Spool spool = Spool.create(
+                    plan.output().path().getParent(), "." + plan.output().path().getFileName() + ".");
             cleanup.add(() -> closeSpool(spool));
             DrainWarmup.run(plan.output().path().getParent());
             return run(plan, env, region, spool, started);
@@ -136,7 +184,8 @@ public final class Recorder {
         }
         plan.mpi().library().ifPresent(mpi -> env.put("LD_PRELOAD", MpiCompanion.preload(mpi, env.get("LD_PRELOAD"))));
         plan.mpi().missing().ifPresent(note -> ctx.err().println("ompprof: " + note));
-        if (env.containsKey("OMP_TOOL")) env.put("OMP_TOOL", "enabled"); // unset means enabled: the program's own stays unset
+        if (env.containsKey("OMP_TOOL"))
+            env.put("OMP_TOOL", "enabled"); // unset means enabled: the program's own stays unset
         if (!plan.libraries().isEmpty()) {
             Path shim = plan.libraries().create();
             cleanup.add(() -> LibraryShim.delete(shim));
@@ -153,7 +202,8 @@ public final class Recorder {
             throws IOException, InterruptedException {
         env.put("OMPPROF_SHM", region.path().toString());
         AtomicReference<Process> child = new AtomicReference<>();
-        RunCollector collector = new RunCollector(spool, () -> programPid(region, child.get()), region::setModulesCaptured);
+        RunCollector collector =
+                new RunCollector(spool, () -> programPid(region, child.get()), region::setModulesCaptured);
         Drainer drainer = new Drainer(region, collector);
         Progress progress = new Progress(ctx.err(), ctx.liveProgress());
         long cpuAtStart = CollectorCost.cpuNs();
@@ -170,7 +220,8 @@ public final class Recorder {
                 progress.clear();
             }
             long wallNs = System.nanoTime() - t0;
-            Metadata cost = new Metadata(Map.of()).with(Metadata.COLLECTOR_CPU_AT_START_NS, Long.toString(cpuAtStart))
+            Metadata cost = new Metadata(Map.of())
+                    .with(Metadata.COLLECTOR_CPU_AT_START_NS, Long.toString(cpuAtStart))
                     .with(Metadata.COLLECTOR_CPU_AT_END_NS, Long.toString(CollectorCost.cpuNs()))
                     .with(Metadata.COLLECTOR_PEAK_HEAP_BYTES, Long.toString(CollectorCost.peakHeapBytes()));
             return finish(plan, region, collector, drainer, started, wallNs, status, cost);
@@ -178,7 +229,9 @@ public final class Recorder {
     }
 
     private Process start(Plan plan, Map<String, String> env) {
-        ProcessBuilder pb = new ProcessBuilder(plan.start().command()).directory(ctx.cwd().toFile()).inheritIO();
+        ProcessBuilder pb = new ProcessBuilder(plan.start().command())
+                .directory(ctx.cwd().toFile())
+                .inheritIO();
         pb.environment().clear();
         pb.environment().putAll(env);
         try {
@@ -188,24 +241,37 @@ public final class Recorder {
         }
     }
 
-    private int waitFor(Process p, Region region, RunCollector collector, Progress progress, long t0) throws InterruptedException {
+    private int waitFor(Process p, Region region, RunCollector collector, Progress progress, long t0)
+            throws InterruptedException {
         while (!p.waitFor(PROGRESS_INTERVAL_MS, TimeUnit.MILLISECONDS)) {
             region.unlinkIfMapped();
-            progress.update(seconds(System.nanoTime() - t0), collector.threadCount(), collector.samples(),
+            progress.update(
+                    seconds(System.nanoTime() - t0),
+                    collector.threadCount(),
+                    collector.samples(),
                     collector.dropped() + region.noSlotDrops());
         }
         return p.exitValue();
     }
 
-    private int finish(Plan plan, Region region, RunCollector collector, Drainer drainer, OffsetDateTime started, long wallNs,
-            int status, Metadata cost) throws IOException {
+    private int finish(
+            Plan plan,
+            Region region,
+            RunCollector collector,
+            Drainer drainer,
+            OffsetDateTime started,
+            long wallNs,
+            int status,
+            Metadata cost)
+            throws IOException {
         boolean connected = region.agentState() >= Wire.AGENT_OMPT;
         if (!connected) ctx.err().println("ompprof: " + NO_OMPT);
         for (String line : SamplingSignal.problems(plan.signal(), region.signalProblems(), region.foreignSignals())) {
             ctx.err().println("ompprof: " + line);
         }
         Metadata metadata = metadata(plan, region, collector, started, wallNs, status, connected);
-        for (Map.Entry<String, String> e : cost.entries().entrySet()) metadata = metadata.with(e.getKey(), e.getValue());
+        for (Map.Entry<String, String> e : cost.entries().entrySet())
+            metadata = metadata.with(e.getKey(), e.getValue());
         Path output = plan.output().path();
         long bytes;
         if (finisher == null) {
@@ -215,8 +281,14 @@ public final class Recorder {
             RecordingBuilder.write(raw, metadata, collector, drainer, region);
             bytes = finishProfile(raw, output, plan.keepRaw());
         }
-        ctx.err().println(Progress.summary(collector.threadCount(), collector.samples(), collector.dropped() + region.noSlotDrops(),
-                seconds(wallNs), plan.output().shown(), bytes));
+        ctx.err()
+                .println(Progress.summary(
+                        collector.threadCount(),
+                        collector.samples(),
+                        collector.dropped() + region.noSlotDrops(),
+                        seconds(wallNs),
+                        plan.output().shown(),
+                        bytes));
         return status;
     }
 
@@ -229,8 +301,9 @@ public final class Recorder {
         } catch (IOException | RuntimeException e) {
             if (keepRaw) Files.copy(raw, output, StandardCopyOption.REPLACE_EXISTING);
             else Files.move(raw, output, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            ctx.err().println("ompprof: could not build the profile (" + e.getMessage() + "); " + output.getFileName()
-                    + " holds the raw recording instead, which info and export also read");
+            ctx.err()
+                    .println("ompprof: could not build the profile (" + e.getMessage() + "); " + output.getFileName()
+                            + " holds the raw recording instead, which info and export also read");
             return Files.size(output);
         }
     }
@@ -241,7 +314,13 @@ public final class Recorder {
         return p == null ? -1 : p.pid();
     }
 
-    private Metadata metadata(Plan plan, Region region, RunCollector c, OffsetDateTime started, long wallNs, int status,
+    private Metadata metadata(
+            Plan plan,
+            Region region,
+            RunCollector c,
+            OffsetDateTime started,
+            long wallNs,
+            int status,
             boolean connected) {
         Map<String, String> m = new LinkedHashMap<>();
         m.put(Metadata.COMMAND, ShellQuote.join(plan.typedCommand()));

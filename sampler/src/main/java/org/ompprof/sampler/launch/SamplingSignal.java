@@ -2,7 +2,6 @@ package org.ompprof.sampler.launch;
 
 import java.util.ArrayList;
 import java.util.List;
-
 import org.ompprof.sampler.UserError;
 import org.ompprof.sampler.wire.Wire;
 
@@ -16,6 +15,7 @@ public final class SamplingSignal {
     private static final int SIGUSR1 = 10, SIGUSR2 = 12;
     /** glibc's SIGRTMIN: 32 and 33 are taken by its threads library. */
     private static final int SIGRTMIN = 34, SIGRTMAX = 64;
+
     private static final String ADVICE = "record with --signal SIGRTMIN+4 (or another signal the program does not use)";
 
     private SamplingSignal() {}
@@ -30,14 +30,17 @@ public final class SamplingSignal {
                 case "SIGPROF" -> SIGPROF;
                 case "SIGUSR1" -> SIGUSR1;
                 case "SIGUSR2" -> SIGUSR2;
-                default -> s.startsWith("SIGRTMIN") ? SIGRTMIN + offset(s.substring(8), 1)
-                        : s.startsWith("SIGRTMAX") ? SIGRTMAX + offset(s.substring(8), -1) : Integer.parseInt(s);
+                default ->
+                    s.startsWith("SIGRTMIN")
+                            ? SIGRTMIN + offset(s.substring(8), 1)
+                            : s.startsWith("SIGRTMAX") ? SIGRTMAX + offset(s.substring(8), -1) : Integer.parseInt(s);
             };
         } catch (NumberFormatException e) {
             n = -1;
         }
         if (n == SIGPROF || n == SIGUSR1 || n == SIGUSR2 || (n >= SIGRTMIN && n <= SIGRTMAX)) return n;
-        throw new UserError("record: --signal must be SIGPROF, SIGUSR1, SIGUSR2 or SIGRTMIN+N up to SIGRTMAX, not '" + v + "'");
+        throw new UserError(
+                "record: --signal must be SIGPROF, SIGUSR1, SIGUSR2 or SIGRTMIN+N up to SIGRTMAX, not '" + v + "'");
     }
 
     private static int offset(String rest, int sign) {
@@ -61,18 +64,25 @@ public final class SamplingSignal {
         String sig = name(signal);
         List<String> out = new ArrayList<>();
         if ((bits & Wire.SIGNAL_TAKEN) != 0) {
-            out.add("the program has its own " + sig + " handler, which was left alone: nothing was sampled; " + ADVICE);
+            out.add("the program has its own " + sig + " handler, which was left alone: nothing was sampled; "
+                    + ADVICE);
         }
         if ((bits & Wire.SIGNAL_REPLACED) != 0) {
-            out.add("the program replaced ompprof's " + sig + " handler while it ran: samples after that are missing; " + ADVICE);
+            out.add("the program replaced ompprof's " + sig + " handler while it ran: samples after that are missing; "
+                    + ADVICE);
         }
         if ((bits & Wire.SIGNAL_BLOCKED) != 0) {
             out.add("some threads had " + sig + " blocked: they were not sampled while it was (a sample left pending "
                     + "arrives when it is unblocked and stands for the time before, charged to where that happens)");
         }
         if (foreign > 0) {
-            out.add(String.format(java.util.Locale.ROOT, "%,d %s signals that ompprof did not send (the program's setitimer or kill) "
-                    + "reached ompprof's handler instead of the program's; %s", foreign, sig, ADVICE));
+            out.add(String.format(
+                    java.util.Locale.ROOT,
+                    "%,d %s signals that ompprof did not send (the program's setitimer or kill) "
+                            + "reached ompprof's handler instead of the program's; %s",
+                    foreign,
+                    sig,
+                    ADVICE));
         }
         return out;
     }

@@ -4,9 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
-
 import org.ompprof.sampler.posix.Posix;
-
 import sun.misc.Signal;
 import sun.misc.SignalHandler;
 

@@ -3,7 +3,6 @@ package org.ompprof.sampler.mpi;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-
 import org.eclipse.collections.impl.map.mutable.primitive.IntObjectHashMap;
 import org.ompprof.sampler.omp.OmpState;
 import org.ompprof.sampler.wire.Wire;
@@ -36,7 +35,10 @@ public final class MpiCallTotals {
         return true;
     }
 
-    /** "mpi.allreduce 8 calls 469.9 ms, mpi.barrier 1 call 48.0 ms": kinds (by their states' names) with calls, most time first. */
+    /**
+     * "mpi.allreduce 8 calls 469.9 ms, mpi.barrier 1 call 48.0 ms": kinds (by their states' names) with calls, most
+     * time first.
+     */
     public String summary() {
         List<Integer> kinds = new ArrayList<>();
         for (int k = 0; k < calls.length; k++) if (calls[k] != 0) kinds.add(k);
@@ -44,7 +46,8 @@ public final class MpiCallTotals {
         List<String> parts = new ArrayList<>();
         for (int k : kinds) {
             String name = OmpState.mpi(k).displayName();
-            parts.add(String.format(Locale.ROOT, "%s %d call%s %.1f ms", name, calls[k], calls[k] == 1 ? "" : "s", ns[k] / 1e6));
+            parts.add(String.format(
+                    Locale.ROOT, "%s %d call%s %.1f ms", name, calls[k], calls[k] == 1 ? "" : "s", ns[k] / 1e6));
         }
         return String.join(", ", parts);
     }

@@ -2,7 +2,6 @@ package org.ompprof.sampler.mpi;
 
 import java.util.Arrays;
 import java.util.stream.Stream;
-
 import org.eclipse.collections.impl.map.mutable.primitive.IntObjectHashMap;
 import org.ompprof.sampler.omp.OmpState;
 import org.ompprof.sampler.omp.WaitClass;
@@ -34,7 +33,8 @@ public final class MpiIntervals {
     public static MpiIntervals of(Stream<WireRecord> records) {
         IntObjectHashMap<Calls.Builder> builders = new IntObjectHashMap<>();
         records.forEach(r -> {
-            if (r instanceof MpiEvent m) builders.getIfAbsentPut(m.threadSeq(), Calls.Builder::new).add(m);
+            if (r instanceof MpiEvent m)
+                builders.getIfAbsentPut(m.threadSeq(), Calls.Builder::new).add(m);
         });
         if (builders.isEmpty()) return NONE;
         IntObjectHashMap<Calls> out = new IntObjectHashMap<>();
@@ -74,7 +74,8 @@ public final class MpiIntervals {
         int callAt(long t) {
             int i = Arrays.binarySearch(start, t);
             if (i < 0) i = -i - 2; // the last call entered at or before t
-            while (i >= 0 && i + 1 < start.length && start[i + 1] == t) i++; // of equal enters, the last (the others last 0 ns)
+            while (i >= 0 && i + 1 < start.length && start[i + 1] == t)
+                i++; // of equal enters, the last (the others last 0 ns)
             return i >= 0 && t < end[i] ? call[i] : -1;
         }
 

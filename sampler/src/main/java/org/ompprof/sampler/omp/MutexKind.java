@@ -5,7 +5,13 @@ package org.ompprof.sampler.omp;
  * plus its name in lower case, pinned against omp-tools.h by OmpVocabularyTest).
  */
 public enum MutexKind {
-    LOCK(1), TEST_LOCK(2), NEST_LOCK(3), TEST_NEST_LOCK(4), CRITICAL(5), ATOMIC(6), ORDERED(7);
+    LOCK(1),
+    TEST_LOCK(2),
+    NEST_LOCK(3),
+    TEST_NEST_LOCK(4),
+    CRITICAL(5),
+    ATOMIC(6),
+    ORDERED(7);
 
     private final int code;
 

@@ -70,12 +70,14 @@ public enum OmpState {
     public static final int MPI_BASE = MpiCodes.BASE;
 
     private static final OmpState[] VALUES = values();
-    private static final OmpState[] MPI_STATES = java.util.Arrays.stream(VALUES).filter(OmpState::isMpi).toArray(OmpState[]::new);
+    private static final OmpState[] MPI_STATES =
+            java.util.Arrays.stream(VALUES).filter(OmpState::isMpi).toArray(OmpState[]::new);
 
     /** Holds the base where the constants can see it (an enum's own static fields come after them). */
     private static final class MpiCodes {
         static final int BASE = 0x10000;
     }
+
     private final int code;
     private final String metricSuffix;
     private final String groupSuffix;
@@ -94,7 +96,10 @@ public enum OmpState {
         this.displayName = displayName;
     }
 
-    /** The state's name wherever it is shown ({@code barrier.implicit_parallel}): its metric without {@code time.}, but unique. */
+    /**
+     * The state's name wherever it is shown ({@code barrier.implicit_parallel}): its metric without {@code time.}, but
+     * unique.
+     */
     public String displayName() {
         return displayName;
     }
@@ -119,7 +124,10 @@ public enum OmpState {
         return s == UNDEFINED && code != UNDEFINED.code ? String.format("state_0x%x", code) : s.displayName();
     }
 
-    /** Where a state comes in a report: work, waits, then the rest (the order of this enum); unknown values last, by value. */
+    /**
+     * Where a state comes in a report: work, waits, then the rest (the order of this enum); unknown values last, by
+     * value.
+     */
     public static int order(int code) {
         OmpState s = of(code);
         return s == UNDEFINED && code != UNDEFINED.code ? VALUES.length + (code & 0xffff) : s.ordinal();
@@ -130,7 +138,10 @@ public enum OmpState {
         return code >= MPI_BASE;
     }
 
-    /** The state of time inside an MPI call of kind {@code call} ({@code Wire.MPI_CALL_*}); unknown kinds are {@link #MPI_OTHER}. */
+    /**
+     * The state of time inside an MPI call of kind {@code call} ({@code Wire.MPI_CALL_*}); unknown kinds are {@link
+     * #MPI_OTHER}.
+     */
     public static OmpState mpi(int call) {
         return call > 0 && call < MPI_STATES.length ? MPI_STATES[call] : MPI_OTHER;
     }
@@ -176,7 +187,8 @@ public enum OmpState {
             case 0x082 -> WAIT_TARGET_UPDATE;
             case 0x100 -> IDLE;
             case 0x101 -> OVERHEAD;
-            default -> code >= MPI_BASE && code - MPI_BASE < MPI_STATES.length ? MPI_STATES[code - MPI_BASE] : UNDEFINED;
+            default ->
+                code >= MPI_BASE && code - MPI_BASE < MPI_STATES.length ? MPI_STATES[code - MPI_BASE] : UNDEFINED;
         };
     }
 }

@@ -7,7 +7,11 @@ package org.ompprof.sampler.omp;
  */
 public enum ThreadType {
     /** The recording did not learn the thread's type. */
-    NONE(0, "-"), INITIAL(1, "initial"), WORKER(2, "worker"), OTHER(3, "other"), UNKNOWN(4, "unknown");
+    NONE(0, "-"),
+    INITIAL(1, "initial"),
+    WORKER(2, "worker"),
+    OTHER(3, "other"),
+    UNKNOWN(4, "unknown");
 
     private final int code;
     private final String displayName;

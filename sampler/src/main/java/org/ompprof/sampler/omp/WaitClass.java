@@ -15,7 +15,10 @@ public enum WaitClass {
 
     private static final WaitClass[] VALUES = values();
 
-    /** By ompt_state_t ({@link OmpState#waitClass()}); {@code idle} says the stitcher found the thread idle whatever its state said. */
+    /**
+     * By ompt_state_t ({@link OmpState#waitClass()}); {@code idle} says the stitcher found the thread idle whatever its
+     * state said.
+     */
     public static WaitClass of(int ompState, boolean idle) {
         return idle ? IDLE : OmpState.of(ompState).waitClass();
     }

@@ -23,7 +23,6 @@ public final class Posix {
     public static final int ENOSPC = 28;
     public static final int ESRCH = 3;
     public static final int SIGHUP = 1, SIGINT = 2, SIGKILL = 9, SIGTERM = 15;
-
     private static final int O_RDWR = 02, O_CLOEXEC = 02000000;
 
     private static final Linker LINKER = Linker.nativeLinker();
@@ -31,22 +30,27 @@ public final class Posix {
     private static final VarHandle ERRNO = CALL_STATE.varHandle(PathElement.groupElement("errno"));
     private static final Linker.Option CAPTURE_ERRNO = Linker.Option.captureCallState("errno");
 
-    private static final MethodHandle OPEN = downcall("open",
-            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT), CAPTURE_ERRNO, Linker.Option.firstVariadicArg(2));
+    private static final MethodHandle OPEN = downcall(
+            "open",
+            FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, JAVA_INT),
+            CAPTURE_ERRNO,
+            Linker.Option.firstVariadicArg(2));
     private static final MethodHandle CLOSE = downcall("close", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
-    private static final MethodHandle POSIX_FALLOCATE = downcall("posix_fallocate",
-            FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG));
-    private static final MethodHandle KILL = downcall("kill", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT), CAPTURE_ERRNO);
+    private static final MethodHandle POSIX_FALLOCATE =
+            downcall("posix_fallocate", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_LONG, JAVA_LONG));
+    private static final MethodHandle KILL =
+            downcall("kill", FunctionDescriptor.of(JAVA_INT, JAVA_INT, JAVA_INT), CAPTURE_ERRNO);
     private static final MethodHandle ISATTY = downcall("isatty", FunctionDescriptor.of(JAVA_INT, JAVA_INT));
-    private static final MethodHandle TCGETPGRP = downcall("tcgetpgrp", FunctionDescriptor.of(JAVA_INT, JAVA_INT), CAPTURE_ERRNO);
+    private static final MethodHandle TCGETPGRP =
+            downcall("tcgetpgrp", FunctionDescriptor.of(JAVA_INT, JAVA_INT), CAPTURE_ERRNO);
     private static final MethodHandle GETPGRP = downcall("getpgrp", FunctionDescriptor.of(JAVA_INT));
     private static final MethodHandle STRERROR = downcall("strerror", FunctionDescriptor.of(ADDRESS, JAVA_INT));
 
     private Posix() {}
 
     private static MethodHandle downcall(String name, FunctionDescriptor fd, Linker.Option... options) {
-        MemorySegment symbol = LINKER.defaultLookup().find(name)
-                .orElseThrow(() -> new UnsatisfiedLinkError("libc lacks " + name));
+        MemorySegment symbol =
+                LINKER.defaultLookup().find(name).orElseThrow(() -> new UnsatisfiedLinkError("libc lacks " + name));
         return LINKER.downcallHandle(symbol, fd, options);
     }
 

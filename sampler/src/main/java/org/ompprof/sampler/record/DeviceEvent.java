@@ -9,8 +9,18 @@ import org.ompprof.sampler.wire.Wire;
  * @param deviceType the device's type as the runtime names it (initialize only, else empty)
  * @param flags {@code Wire.DEVICE_TRACING} when OMPT tracing was started for the device
  */
-public record DeviceEvent(int threadSeq, long timeNs, int deviceNum, int event, int flags, String deviceType, long moduleId,
-        long hostAddr, long deviceAddr, long bytes) implements WireRecord {
+public record DeviceEvent(
+        int threadSeq,
+        long timeNs,
+        int deviceNum,
+        int event,
+        int flags,
+        String deviceType,
+        long moduleId,
+        long hostAddr,
+        long deviceAddr,
+        long bytes)
+        implements WireRecord {
     public boolean tracing() {
         return (flags & Wire.DEVICE_TRACING) != 0;
     }

@@ -11,8 +11,22 @@ import org.ompprof.sampler.wire.Wire;
  * @param seq collectives: how many collectives this rank started on {@code comm} before this one
  * @param peer destination, source or root, a rank in {@code comm}; -1 for none
  */
-public record MpiEvent(int threadSeq, long timeNs, long comm, long bytes, long seq, long request, int peer, int source,
-        int tag, int commSize, int count, int call, int endpoint, int flags) implements WireRecord {
+public record MpiEvent(
+        int threadSeq,
+        long timeNs,
+        long comm,
+        long bytes,
+        long seq,
+        long request,
+        int peer,
+        int source,
+        int tag,
+        int commSize,
+        int count,
+        int call,
+        int endpoint,
+        int flags)
+        implements WireRecord {
     @Override
     public int type() {
         return Wire.REC_MPI;

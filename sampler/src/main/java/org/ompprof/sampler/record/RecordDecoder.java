@@ -13,9 +13,8 @@ import java.util.HexFormat;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
-import java.util.function.IntPredicate;
 import java.util.function.Consumer;
-
+import java.util.function.IntPredicate;
 import org.ompprof.sampler.wire.Wire;
 import org.ompprof.sampler.wire.Wire.RecordHeader;
 
@@ -42,10 +41,12 @@ public final class RecordDecoder {
         if (size != len) return "record size " + size + " does not match its " + len + " bytes";
         if (size % 8 != 0) return "record size " + size + " is not a multiple of 8";
         if (type == Wire.REC_PAD || !Wire.isKnownRecordType(type)) return "unknown record type " + type;
-        if (version != Wire.REC_VERSION) return "record version " + version + " (this ompprof reads " + Wire.REC_VERSION + ")";
+        if (version != Wire.REC_VERSION)
+            return "record version " + version + " (this ompprof reads " + Wire.REC_VERSION + ")";
         long needed = contentSize(type, rec);
         if (needed < 0) return typeName(type) + " record of " + len + " bytes is too short or has bad counts";
-        if (Wire.align(needed) != size) return typeName(type) + " record size " + size + " does not match its contents (" + needed + " bytes)";
+        if (Wire.align(needed) != size)
+            return typeName(type) + " record size " + size + " does not match its contents (" + needed + " bytes)";
         return null;
     }
 
@@ -76,11 +77,16 @@ public final class RecordDecoder {
             case Wire.REC_MUTEX -> mutex(rec, seq);
             case Wire.REC_CONTROL_TOOL -> controlTool(rec, seq);
             case Wire.REC_MODULE -> module(rec, seq);
-            case Wire.REC_MODULE_UNLOAD -> new ModuleUnload(seq, u64(rec, P + Wire.ModuleUnload.TIME_NS),
-                    u64(rec, P + Wire.ModuleUnload.MODULE_ID));
+            case Wire.REC_MODULE_UNLOAD ->
+                new ModuleUnload(
+                        seq, u64(rec, P + Wire.ModuleUnload.TIME_NS), u64(rec, P + Wire.ModuleUnload.MODULE_ID));
             case Wire.REC_AGENT_INFO -> agentInfo(rec, seq);
-            case Wire.REC_AGENT_END -> new AgentEnd(seq, u64(rec, P + Wire.AgentEnd.TIME_NS),
-                    u64(rec, P + Wire.AgentEnd.TIMERS_FAILED), u64(rec, P + Wire.AgentEnd.THREADS_SEEN));
+            case Wire.REC_AGENT_END ->
+                new AgentEnd(
+                        seq,
+                        u64(rec, P + Wire.AgentEnd.TIME_NS),
+                        u64(rec, P + Wire.AgentEnd.TIMERS_FAILED),
+                        u64(rec, P + Wire.AgentEnd.THREADS_SEEN));
             case Wire.REC_WORK -> work(rec, seq);
             case Wire.REC_MASKED -> masked(rec, seq);
             case Wire.REC_TASK_BATCH -> taskBatch(rec, seq);
@@ -90,8 +96,12 @@ public final class RecordDecoder {
             case Wire.REC_TARGET_SUBMIT -> targetSubmit(rec, seq);
             case Wire.REC_TARGET_DATA_OP -> targetDataOp(rec, seq);
             case Wire.REC_DEVICE_TRACE -> deviceTrace(rec, seq);
-            case Wire.REC_DEVICE_CLOCK -> new DeviceClock(seq, u64(rec, P + Wire.DeviceClock.HOST_NS),
-                    u64(rec, P + Wire.DeviceClock.DEVICE_NS), i32(rec, P + Wire.DeviceClock.DEVICE_NUM));
+            case Wire.REC_DEVICE_CLOCK ->
+                new DeviceClock(
+                        seq,
+                        u64(rec, P + Wire.DeviceClock.HOST_NS),
+                        u64(rec, P + Wire.DeviceClock.DEVICE_NS),
+                        i32(rec, P + Wire.DeviceClock.DEVICE_NUM));
             case Wire.REC_MPI -> mpi(rec, seq);
             default -> throw new MalformedRecordException("unknown record type"); // problem() rules this out
         };
@@ -131,7 +141,10 @@ public final class RecordDecoder {
         return iterate(buf, shareSampleStacks, type -> true);
     }
 
-    /** As {@link #iterate(MemorySegment, boolean)} for the records whose type {@code types} accepts; the others are skipped undecoded. */
+    /**
+     * As {@link #iterate(MemorySegment, boolean)} for the records whose type {@code types} accepts; the others are
+     * skipped undecoded.
+     */
     public static Iterator<WireRecord> iterate(MemorySegment buf, boolean shareSampleStacks, IntPredicate types) {
         return new Iterator<>() {
             private long off;
@@ -170,7 +183,8 @@ public final class RecordDecoder {
         if (left < RecordHeader.SIZEOF) throw new MalformedRecordException("truncated record header at byte " + off);
         long size = Integer.toUnsignedLong(u32(buf, off + RecordHeader.SIZE));
         if (size < RecordHeader.SIZEOF || size > left) {
-            throw new MalformedRecordException("record size " + size + " at byte " + off + " exceeds the " + left + " bytes left");
+            throw new MalformedRecordException(
+                    "record size " + size + " at byte " + off + " exceeds the " + left + " bytes left");
         }
         return buf.asSlice(off, size);
     }
@@ -286,7 +300,9 @@ public final class RecordDecoder {
         long tasks = Integer.toUnsignedLong(u32(rec, P + Wire.Sample.TASK_LEVELS));
         long parallels = Integer.toUnsignedLong(u32(rec, P + Wire.Sample.PARALLEL_LEVELS));
         if (tasks > Wire.MAX_LEVELS || parallels > Wire.MAX_LEVELS) return -1;
-        return withContext(rec, P + Wire.Sample.SIZEOF + tasks * Wire.TaskLevel.SIZEOF + parallels * Wire.ParallelLevel.SIZEOF,
+        return withContext(
+                rec,
+                P + Wire.Sample.SIZEOF + tasks * Wire.TaskLevel.SIZEOF + parallels * Wire.ParallelLevel.SIZEOF,
                 P + Wire.Sample.CTX);
     }
 
@@ -294,7 +310,9 @@ public final class RecordDecoder {
         long segments = Integer.toUnsignedLong(u32(rec, P + Wire.Module.SEGMENT_COUNT));
         long buildId = Integer.toUnsignedLong(u32(rec, P + Wire.Module.BUILD_ID_LEN));
         if (segments > Wire.MAX_SEGMENTS || buildId > Wire.MAX_BUILD_ID) return -1;
-        return P + Wire.Module.SIZEOF + segments * Wire.Segment.SIZEOF
+        return P
+                + Wire.Module.SIZEOF
+                + segments * Wire.Segment.SIZEOF
                 + Integer.toUnsignedLong(u32(rec, P + Wire.Module.PATH_LEN))
                 + Integer.toUnsignedLong(u32(rec, P + Wire.Module.IMAGE_LEN));
     }
@@ -303,10 +321,14 @@ public final class RecordDecoder {
     private static long withContext(MemorySegment rec, long before, long ctx) {
         long frames = Integer.toUnsignedLong(u32(rec, ctx + Wire.Context.FRAME_COUNT));
         int stop = u32(rec, ctx + Wire.Context.WALK_STOP);
-        if (frames > Wire.MAX_WALK_FRAMES + 1 || (stop & ~(0xff | Wire.WALK_CHECK)) != 0 || (stop & 0xff) > Wire.WALK_TASK_EXIT) {
+        if (frames > Wire.MAX_WALK_FRAMES + 1
+                || (stop & ~(0xff | Wire.WALK_CHECK)) != 0
+                || (stop & 0xff) > Wire.WALK_TASK_EXIT) {
             return -1;
         }
-        return before + frames * Wire.WalkedFrame.SIZEOF + Integer.toUnsignedLong(u32(rec, ctx + Wire.Context.STACK_LEN));
+        return before
+                + frames * Wire.WalkedFrame.SIZEOF
+                + Integer.toUnsignedLong(u32(rec, ctx + Wire.Context.STACK_LEN));
     }
 
     private static SampleRecord sample(MemorySegment rec, int seq, boolean shareStack) {
@@ -318,31 +340,52 @@ public final class RecordDecoder {
         for (int i = 0; i < tasks; i++, off += Wire.TaskLevel.SIZEOF) taskLevels.add(taskLevel(rec, off));
         List<ParallelLevel> parallelLevels = new ArrayList<>(parallels);
         for (int i = 0; i < parallels; i++, off += Wire.ParallelLevel.SIZEOF) {
-            parallelLevels.add(new ParallelLevel(u64(rec, off + Wire.ParallelLevel.PARALLEL_ID),
-                    u32(rec, off + Wire.ParallelLevel.TEAM_SIZE), u32(rec, off + Wire.ParallelLevel.INFO_RESULT)));
+            parallelLevels.add(new ParallelLevel(
+                    u64(rec, off + Wire.ParallelLevel.PARALLEL_ID),
+                    u32(rec, off + Wire.ParallelLevel.TEAM_SIZE),
+                    u32(rec, off + Wire.ParallelLevel.INFO_RESULT)));
         }
-        return new SampleRecord(seq, u64(rec, p + Wire.Sample.TIME_NS), u64(rec, p + Wire.Sample.WEIGHT_NS),
-                u32(rec, p + Wire.Sample.OS_TID), i32(rec, p + Wire.Sample.OMP_THREAD_NUM), u32(rec, p + Wire.Sample.STATE),
-                u32(rec, p + Wire.Sample.FLAGS), u64(rec, p + Wire.Sample.WAIT_ID), taskLevels, parallelLevels,
+        return new SampleRecord(
+                seq,
+                u64(rec, p + Wire.Sample.TIME_NS),
+                u64(rec, p + Wire.Sample.WEIGHT_NS),
+                u32(rec, p + Wire.Sample.OS_TID),
+                i32(rec, p + Wire.Sample.OMP_THREAD_NUM),
+                u32(rec, p + Wire.Sample.STATE),
+                u32(rec, p + Wire.Sample.FLAGS),
+                u64(rec, p + Wire.Sample.WAIT_ID),
+                taskLevels,
+                parallelLevels,
                 context(rec, p + Wire.Sample.CTX, off, shareStack));
     }
 
     private static TaskLevel taskLevel(MemorySegment rec, long off) {
-        return new TaskLevel(u64(rec, off + Wire.TaskLevel.EXIT_FRAME), u64(rec, off + Wire.TaskLevel.ENTER_FRAME),
-                u32(rec, off + Wire.TaskLevel.EXIT_FRAME_FLAGS), u32(rec, off + Wire.TaskLevel.ENTER_FRAME_FLAGS),
-                u32(rec, off + Wire.TaskLevel.TASK_FLAGS), i32(rec, off + Wire.TaskLevel.THREAD_NUM),
-                u64(rec, off + Wire.TaskLevel.TASK_ID), u64(rec, off + Wire.TaskLevel.PARALLEL_ID),
+        return new TaskLevel(
+                u64(rec, off + Wire.TaskLevel.EXIT_FRAME),
+                u64(rec, off + Wire.TaskLevel.ENTER_FRAME),
+                u32(rec, off + Wire.TaskLevel.EXIT_FRAME_FLAGS),
+                u32(rec, off + Wire.TaskLevel.ENTER_FRAME_FLAGS),
+                u32(rec, off + Wire.TaskLevel.TASK_FLAGS),
+                i32(rec, off + Wire.TaskLevel.THREAD_NUM),
+                u64(rec, off + Wire.TaskLevel.TASK_ID),
+                u64(rec, off + Wire.TaskLevel.PARALLEL_ID),
                 u32(rec, off + Wire.TaskLevel.INFO_RESULT));
     }
 
-    /** The context at {@code ctx} whose stack snapshot starts at {@code stackOff}; copies the snapshot unless shared. */
+    /**
+     * The context at {@code ctx} whose stack snapshot starts at {@code stackOff}; copies the snapshot unless shared.
+     */
     private static Context context(MemorySegment rec, long ctx, long framesOff, boolean share) {
         Walk walk = walk(rec, ctx, framesOff);
         long stackOff = framesOff + (long) walk.count() * Wire.WalkedFrame.SIZEOF;
         int len = u32(rec, ctx + Wire.Context.STACK_LEN);
-        return new Context(u64(rec, ctx + Wire.Context.RIP), u64(rec, ctx + Wire.Context.RSP),
-                u64(rec, ctx + Wire.Context.RBP), u32(rec, ctx + Wire.Context.CTX_FLAGS),
-                share ? rec.asSlice(stackOff, len) : copy(rec, stackOff, len), walk);
+        return new Context(
+                u64(rec, ctx + Wire.Context.RIP),
+                u64(rec, ctx + Wire.Context.RSP),
+                u64(rec, ctx + Wire.Context.RBP),
+                u32(rec, ctx + Wire.Context.CTX_FLAGS),
+                share ? rec.asSlice(stackOff, len) : copy(rec, stackOff, len),
+                walk);
     }
 
     private static Walk walk(MemorySegment rec, long ctx, long off) {
@@ -359,87 +402,147 @@ public final class RecordDecoder {
     }
 
     private static MemorySegment copy(MemorySegment rec, long off, long len) {
-        return MemorySegment.ofArray(rec.asSlice(off, len).toArray(ValueLayout.JAVA_BYTE)).asReadOnly();
+        return MemorySegment.ofArray(rec.asSlice(off, len).toArray(ValueLayout.JAVA_BYTE))
+                .asReadOnly();
     }
 
     private static ThreadBegin threadBegin(MemorySegment rec, int seq) {
-        return new ThreadBegin(seq, u64(rec, P + Wire.ThreadBegin.TIME_NS), u32(rec, P + Wire.ThreadBegin.OS_TID),
-                u32(rec, P + Wire.ThreadBegin.THREAD_TYPE), u64(rec, P + Wire.ThreadBegin.STACK_LO),
-                u64(rec, P + Wire.ThreadBegin.STACK_HI), u32(rec, P + Wire.ThreadBegin.SLOT));
+        return new ThreadBegin(
+                seq,
+                u64(rec, P + Wire.ThreadBegin.TIME_NS),
+                u32(rec, P + Wire.ThreadBegin.OS_TID),
+                u32(rec, P + Wire.ThreadBegin.THREAD_TYPE),
+                u64(rec, P + Wire.ThreadBegin.STACK_LO),
+                u64(rec, P + Wire.ThreadBegin.STACK_HI),
+                u32(rec, P + Wire.ThreadBegin.SLOT));
     }
 
     private static ParallelBegin parallelBegin(MemorySegment rec, int seq) {
         long p = P;
-        return new ParallelBegin(seq, u64(rec, p + Wire.ParallelBegin.TIME_NS), u64(rec, p + Wire.ParallelBegin.PARALLEL_ID),
-                u64(rec, p + Wire.ParallelBegin.PARENT_TASK_ID), u64(rec, p + Wire.ParallelBegin.CODEPTR_RA),
-                u64(rec, p + Wire.ParallelBegin.ENC_EXIT_FRAME), u64(rec, p + Wire.ParallelBegin.ENC_ENTER_FRAME),
-                u32(rec, p + Wire.ParallelBegin.REQUESTED_TEAM_SIZE), u32(rec, p + Wire.ParallelBegin.FLAGS),
-                u64(rec, p + Wire.ParallelBegin.SHAPE), context(rec, p + Wire.ParallelBegin.CTX, p + Wire.ParallelBegin.SIZEOF, false));
+        return new ParallelBegin(
+                seq,
+                u64(rec, p + Wire.ParallelBegin.TIME_NS),
+                u64(rec, p + Wire.ParallelBegin.PARALLEL_ID),
+                u64(rec, p + Wire.ParallelBegin.PARENT_TASK_ID),
+                u64(rec, p + Wire.ParallelBegin.CODEPTR_RA),
+                u64(rec, p + Wire.ParallelBegin.ENC_EXIT_FRAME),
+                u64(rec, p + Wire.ParallelBegin.ENC_ENTER_FRAME),
+                u32(rec, p + Wire.ParallelBegin.REQUESTED_TEAM_SIZE),
+                u32(rec, p + Wire.ParallelBegin.FLAGS),
+                u64(rec, p + Wire.ParallelBegin.SHAPE),
+                context(rec, p + Wire.ParallelBegin.CTX, p + Wire.ParallelBegin.SIZEOF, false));
     }
 
     private static ParallelEnd parallelEnd(MemorySegment rec, int seq) {
-        return new ParallelEnd(seq, u64(rec, P + Wire.ParallelEnd.TIME_NS), u64(rec, P + Wire.ParallelEnd.PARALLEL_ID),
-                u64(rec, P + Wire.ParallelEnd.TASK_ID), u64(rec, P + Wire.ParallelEnd.CODEPTR_RA),
+        return new ParallelEnd(
+                seq,
+                u64(rec, P + Wire.ParallelEnd.TIME_NS),
+                u64(rec, P + Wire.ParallelEnd.PARALLEL_ID),
+                u64(rec, P + Wire.ParallelEnd.TASK_ID),
+                u64(rec, P + Wire.ParallelEnd.CODEPTR_RA),
                 u32(rec, P + Wire.ParallelEnd.FLAGS));
     }
 
     private static ImplicitTask implicitTask(MemorySegment rec, int seq) {
-        return new ImplicitTask(seq, u64(rec, P + Wire.ImplicitTask.TIME_NS), u64(rec, P + Wire.ImplicitTask.PARALLEL_ID),
-                u64(rec, P + Wire.ImplicitTask.TASK_ID), u32(rec, P + Wire.ImplicitTask.ENDPOINT),
-                u32(rec, P + Wire.ImplicitTask.ACTUAL_PARALLELISM), u32(rec, P + Wire.ImplicitTask.INDEX),
+        return new ImplicitTask(
+                seq,
+                u64(rec, P + Wire.ImplicitTask.TIME_NS),
+                u64(rec, P + Wire.ImplicitTask.PARALLEL_ID),
+                u64(rec, P + Wire.ImplicitTask.TASK_ID),
+                u32(rec, P + Wire.ImplicitTask.ENDPOINT),
+                u32(rec, P + Wire.ImplicitTask.ACTUAL_PARALLELISM),
+                u32(rec, P + Wire.ImplicitTask.INDEX),
                 u32(rec, P + Wire.ImplicitTask.FLAGS));
     }
 
     private static TaskCreate taskCreate(MemorySegment rec, int seq) {
         long p = P;
-        return new TaskCreate(seq, u64(rec, p + Wire.TaskCreate.TIME_NS), u64(rec, p + Wire.TaskCreate.PARENT_TASK_ID),
-                u64(rec, p + Wire.TaskCreate.TASK_ID), u64(rec, p + Wire.TaskCreate.CODEPTR_RA),
-                u64(rec, p + Wire.TaskCreate.ENC_EXIT_FRAME), u64(rec, p + Wire.TaskCreate.ENC_ENTER_FRAME),
-                u32(rec, p + Wire.TaskCreate.FLAGS), u32(rec, p + Wire.TaskCreate.HAS_DEPENDENCES),
-                u64(rec, p + Wire.TaskCreate.SHAPE), context(rec, p + Wire.TaskCreate.CTX, p + Wire.TaskCreate.SIZEOF, false));
+        return new TaskCreate(
+                seq,
+                u64(rec, p + Wire.TaskCreate.TIME_NS),
+                u64(rec, p + Wire.TaskCreate.PARENT_TASK_ID),
+                u64(rec, p + Wire.TaskCreate.TASK_ID),
+                u64(rec, p + Wire.TaskCreate.CODEPTR_RA),
+                u64(rec, p + Wire.TaskCreate.ENC_EXIT_FRAME),
+                u64(rec, p + Wire.TaskCreate.ENC_ENTER_FRAME),
+                u32(rec, p + Wire.TaskCreate.FLAGS),
+                u32(rec, p + Wire.TaskCreate.HAS_DEPENDENCES),
+                u64(rec, p + Wire.TaskCreate.SHAPE),
+                context(rec, p + Wire.TaskCreate.CTX, p + Wire.TaskCreate.SIZEOF, false));
     }
 
     private static TaskSchedule taskSchedule(MemorySegment rec, int seq) {
-        return new TaskSchedule(seq, u64(rec, P + Wire.TaskSchedule.TIME_NS), u64(rec, P + Wire.TaskSchedule.PRIOR_TASK_ID),
-                u64(rec, P + Wire.TaskSchedule.NEXT_TASK_ID), u32(rec, P + Wire.TaskSchedule.PRIOR_STATUS));
+        return new TaskSchedule(
+                seq,
+                u64(rec, P + Wire.TaskSchedule.TIME_NS),
+                u64(rec, P + Wire.TaskSchedule.PRIOR_TASK_ID),
+                u64(rec, P + Wire.TaskSchedule.NEXT_TASK_ID),
+                u32(rec, P + Wire.TaskSchedule.PRIOR_STATUS));
     }
 
     private static SyncRegion syncRegion(MemorySegment rec, int seq) {
-        return new SyncRegion(seq, u64(rec, P + Wire.SyncRegion.TIME_NS), u64(rec, P + Wire.SyncRegion.PARALLEL_ID),
-                u64(rec, P + Wire.SyncRegion.TASK_ID), u64(rec, P + Wire.SyncRegion.CODEPTR_RA),
-                u32(rec, P + Wire.SyncRegion.KIND), u32(rec, P + Wire.SyncRegion.ENDPOINT), u32(rec, P + Wire.SyncRegion.IS_WAIT));
+        return new SyncRegion(
+                seq,
+                u64(rec, P + Wire.SyncRegion.TIME_NS),
+                u64(rec, P + Wire.SyncRegion.PARALLEL_ID),
+                u64(rec, P + Wire.SyncRegion.TASK_ID),
+                u64(rec, P + Wire.SyncRegion.CODEPTR_RA),
+                u32(rec, P + Wire.SyncRegion.KIND),
+                u32(rec, P + Wire.SyncRegion.ENDPOINT),
+                u32(rec, P + Wire.SyncRegion.IS_WAIT));
     }
 
     private static MutexEvent mutex(MemorySegment rec, int seq) {
-        return new MutexEvent(seq, u64(rec, P + Wire.Mutex.TIME_NS), u64(rec, P + Wire.Mutex.WAIT_ID),
-                u64(rec, P + Wire.Mutex.CODEPTR_RA), u32(rec, P + Wire.Mutex.EVENT), u32(rec, P + Wire.Mutex.KIND),
-                u32(rec, P + Wire.Mutex.HINT), u32(rec, P + Wire.Mutex.IMPL));
+        return new MutexEvent(
+                seq,
+                u64(rec, P + Wire.Mutex.TIME_NS),
+                u64(rec, P + Wire.Mutex.WAIT_ID),
+                u64(rec, P + Wire.Mutex.CODEPTR_RA),
+                u32(rec, P + Wire.Mutex.EVENT),
+                u32(rec, P + Wire.Mutex.KIND),
+                u32(rec, P + Wire.Mutex.HINT),
+                u32(rec, P + Wire.Mutex.IMPL));
     }
 
     private static ControlTool controlTool(MemorySegment rec, int seq) {
-        return new ControlTool(seq, u64(rec, P + Wire.ControlTool.TIME_NS), u64(rec, P + Wire.ControlTool.MODIFIER),
-                u64(rec, P + Wire.ControlTool.CODEPTR_RA), u32(rec, P + Wire.ControlTool.COMMAND));
+        return new ControlTool(
+                seq,
+                u64(rec, P + Wire.ControlTool.TIME_NS),
+                u64(rec, P + Wire.ControlTool.MODIFIER),
+                u64(rec, P + Wire.ControlTool.CODEPTR_RA),
+                u32(rec, P + Wire.ControlTool.COMMAND));
     }
 
     private static WorkEvent work(MemorySegment rec, int seq) {
-        return new WorkEvent(seq, u64(rec, P + Wire.Work.TIME_NS), u64(rec, P + Wire.Work.PARALLEL_ID),
-                u64(rec, P + Wire.Work.TASK_ID), u64(rec, P + Wire.Work.COUNT), u64(rec, P + Wire.Work.CODEPTR_RA),
-                u32(rec, P + Wire.Work.WORK_TYPE), u32(rec, P + Wire.Work.ENDPOINT));
+        return new WorkEvent(
+                seq,
+                u64(rec, P + Wire.Work.TIME_NS),
+                u64(rec, P + Wire.Work.PARALLEL_ID),
+                u64(rec, P + Wire.Work.TASK_ID),
+                u64(rec, P + Wire.Work.COUNT),
+                u64(rec, P + Wire.Work.CODEPTR_RA),
+                u32(rec, P + Wire.Work.WORK_TYPE),
+                u32(rec, P + Wire.Work.ENDPOINT));
     }
 
     private static TaskBatch packedTaskBatch(MemorySegment rec, int seq) {
         int count = u32(rec, P + Wire.TaskBatchPacked.COUNT); // count and bytes checked by problem()
         long bytes = Integer.toUnsignedLong(u32(rec, P + Wire.TaskBatchPacked.BYTES));
         long off = P + Wire.TaskBatchPacked.SIZEOF;
-        return new TaskBatch(seq, u64(rec, P + Wire.TaskBatchPacked.TIME_NS),
-                TaskBatchPacking.decode(rec, off, off + bytes, count, u64(rec, P + Wire.TaskBatchPacked.BASE_TASK_ID)), true);
+        return new TaskBatch(
+                seq,
+                u64(rec, P + Wire.TaskBatchPacked.TIME_NS),
+                TaskBatchPacking.decode(rec, off, off + bytes, count, u64(rec, P + Wire.TaskBatchPacked.BASE_TASK_ID)),
+                true);
     }
 
     private static TaskBatch taskBatch(MemorySegment rec, int seq) {
         int count = u32(rec, P + Wire.TaskBatch.COUNT); // checked by problem()
         List<TaskBatch.Entry> entries = new ArrayList<>(count);
         for (long off = P + Wire.TaskBatch.SIZEOF, i = 0; i < count; i++, off += Wire.TaskBatchEntry.SIZEOF) {
-            entries.add(new TaskBatch.Entry(u64(rec, off + Wire.TaskBatchEntry.TASK_ID), u64(rec, off + Wire.TaskBatchEntry.PARENT_TASK_ID),
+            entries.add(new TaskBatch.Entry(
+                    u64(rec, off + Wire.TaskBatchEntry.TASK_ID),
+                    u64(rec, off + Wire.TaskBatchEntry.PARENT_TASK_ID),
                     u64(rec, off + Wire.TaskBatchEntry.SHAPE)));
         }
         return new TaskBatch(seq, u64(rec, P + Wire.TaskBatch.TIME_NS), entries);
@@ -451,34 +554,59 @@ public final class RecordDecoder {
         while (len < raw.length - 1 && raw[len] != 0) len++; // the agent always ends it with a NUL
         // runtimes name device types in ASCII ("generic-64bit"); anything else is damage, shown as '?'
         for (int i = 0; i < len; i++) if (raw[i] < 0x20 || raw[i] > 0x7e) raw[i] = '?';
-        return new DeviceEvent(seq, u64(rec, P + Wire.Device.TIME_NS), i32(rec, P + Wire.Device.DEVICE_NUM),
-                u32(rec, P + Wire.Device.EVENT), u32(rec, P + Wire.Device.FLAGS),
-                new String(raw, 0, len, StandardCharsets.US_ASCII), u64(rec, P + Wire.Device.MODULE_ID),
-                u64(rec, P + Wire.Device.HOST_ADDR), u64(rec, P + Wire.Device.DEVICE_ADDR), u64(rec, P + Wire.Device.BYTES));
+        return new DeviceEvent(
+                seq,
+                u64(rec, P + Wire.Device.TIME_NS),
+                i32(rec, P + Wire.Device.DEVICE_NUM),
+                u32(rec, P + Wire.Device.EVENT),
+                u32(rec, P + Wire.Device.FLAGS),
+                new String(raw, 0, len, StandardCharsets.US_ASCII),
+                u64(rec, P + Wire.Device.MODULE_ID),
+                u64(rec, P + Wire.Device.HOST_ADDR),
+                u64(rec, P + Wire.Device.DEVICE_ADDR),
+                u64(rec, P + Wire.Device.BYTES));
     }
 
     private static TargetEvent target(MemorySegment rec, int seq) {
         long p = P;
-        return new TargetEvent(seq, u64(rec, p + Wire.Target.TIME_NS), u64(rec, p + Wire.Target.TARGET_ID),
-                u64(rec, p + Wire.Target.TASK_ID), u64(rec, p + Wire.Target.CODEPTR_RA), u64(rec, p + Wire.Target.ENC_EXIT_FRAME),
-                u64(rec, p + Wire.Target.ENC_ENTER_FRAME), i32(rec, p + Wire.Target.DEVICE_NUM),
-                u32(rec, p + Wire.Target.KIND), u32(rec, p + Wire.Target.ENDPOINT),
+        return new TargetEvent(
+                seq,
+                u64(rec, p + Wire.Target.TIME_NS),
+                u64(rec, p + Wire.Target.TARGET_ID),
+                u64(rec, p + Wire.Target.TASK_ID),
+                u64(rec, p + Wire.Target.CODEPTR_RA),
+                u64(rec, p + Wire.Target.ENC_EXIT_FRAME),
+                u64(rec, p + Wire.Target.ENC_ENTER_FRAME),
+                i32(rec, p + Wire.Target.DEVICE_NUM),
+                u32(rec, p + Wire.Target.KIND),
+                u32(rec, p + Wire.Target.ENDPOINT),
                 context(rec, p + Wire.Target.CTX, p + Wire.Target.SIZEOF, false));
     }
 
     private static TargetSubmit targetSubmit(MemorySegment rec, int seq) {
-        return new TargetSubmit(seq, u64(rec, P + Wire.TargetSubmit.TIME_NS), u64(rec, P + Wire.TargetSubmit.TARGET_ID),
-                u64(rec, P + Wire.TargetSubmit.HOST_OP_ID), u32(rec, P + Wire.TargetSubmit.REQUESTED_NUM_TEAMS),
+        return new TargetSubmit(
+                seq,
+                u64(rec, P + Wire.TargetSubmit.TIME_NS),
+                u64(rec, P + Wire.TargetSubmit.TARGET_ID),
+                u64(rec, P + Wire.TargetSubmit.HOST_OP_ID),
+                u32(rec, P + Wire.TargetSubmit.REQUESTED_NUM_TEAMS),
                 u32(rec, P + Wire.TargetSubmit.ENDPOINT));
     }
 
     private static TargetDataOp targetDataOp(MemorySegment rec, int seq) {
         long p = P;
-        return new TargetDataOp(seq, u64(rec, p + Wire.TargetDataOp.TIME_NS), u64(rec, p + Wire.TargetDataOp.TARGET_ID),
-                u64(rec, p + Wire.TargetDataOp.HOST_OP_ID), u64(rec, p + Wire.TargetDataOp.SRC_ADDR),
-                u64(rec, p + Wire.TargetDataOp.DEST_ADDR), u64(rec, p + Wire.TargetDataOp.BYTES),
-                u64(rec, p + Wire.TargetDataOp.CODEPTR_RA), i32(rec, p + Wire.TargetDataOp.SRC_DEVICE_NUM),
-                i32(rec, p + Wire.TargetDataOp.DEST_DEVICE_NUM), u32(rec, p + Wire.TargetDataOp.OPTYPE),
+        return new TargetDataOp(
+                seq,
+                u64(rec, p + Wire.TargetDataOp.TIME_NS),
+                u64(rec, p + Wire.TargetDataOp.TARGET_ID),
+                u64(rec, p + Wire.TargetDataOp.HOST_OP_ID),
+                u64(rec, p + Wire.TargetDataOp.SRC_ADDR),
+                u64(rec, p + Wire.TargetDataOp.DEST_ADDR),
+                u64(rec, p + Wire.TargetDataOp.BYTES),
+                u64(rec, p + Wire.TargetDataOp.CODEPTR_RA),
+                i32(rec, p + Wire.TargetDataOp.SRC_DEVICE_NUM),
+                i32(rec, p + Wire.TargetDataOp.DEST_DEVICE_NUM),
+                u32(rec, p + Wire.TargetDataOp.OPTYPE),
                 u32(rec, p + Wire.TargetDataOp.ENDPOINT));
     }
 
@@ -486,23 +614,39 @@ public final class RecordDecoder {
         int count = u32(rec, P + Wire.DeviceTrace.COUNT); // checked by problem()
         List<DeviceTrace.Entry> entries = new ArrayList<>(count);
         for (long off = P + Wire.DeviceTrace.SIZEOF, i = 0; i < count; i++, off += Wire.DeviceTraceEntry.SIZEOF) {
-            entries.add(new DeviceTrace.Entry(u64(rec, off + Wire.DeviceTraceEntry.START_NS),
-                    u64(rec, off + Wire.DeviceTraceEntry.END_NS), u64(rec, off + Wire.DeviceTraceEntry.TARGET_ID),
-                    u64(rec, off + Wire.DeviceTraceEntry.HOST_OP_ID), u64(rec, off + Wire.DeviceTraceEntry.BYTES),
-                    u32(rec, off + Wire.DeviceTraceEntry.KIND), u32(rec, off + Wire.DeviceTraceEntry.OPTYPE)));
+            entries.add(new DeviceTrace.Entry(
+                    u64(rec, off + Wire.DeviceTraceEntry.START_NS),
+                    u64(rec, off + Wire.DeviceTraceEntry.END_NS),
+                    u64(rec, off + Wire.DeviceTraceEntry.TARGET_ID),
+                    u64(rec, off + Wire.DeviceTraceEntry.HOST_OP_ID),
+                    u64(rec, off + Wire.DeviceTraceEntry.BYTES),
+                    u32(rec, off + Wire.DeviceTraceEntry.KIND),
+                    u32(rec, off + Wire.DeviceTraceEntry.OPTYPE)));
         }
-        return new DeviceTrace(seq, u64(rec, P + Wire.DeviceTrace.TIME_NS), i32(rec, P + Wire.DeviceTrace.DEVICE_NUM), entries);
+        return new DeviceTrace(
+                seq, u64(rec, P + Wire.DeviceTrace.TIME_NS), i32(rec, P + Wire.DeviceTrace.DEVICE_NUM), entries);
     }
 
     private static MaskedEvent masked(MemorySegment rec, int seq) {
-        return new MaskedEvent(seq, u64(rec, P + Wire.Masked.TIME_NS), u64(rec, P + Wire.Masked.PARALLEL_ID),
-                u64(rec, P + Wire.Masked.TASK_ID), u64(rec, P + Wire.Masked.CODEPTR_RA), u32(rec, P + Wire.Masked.ENDPOINT));
+        return new MaskedEvent(
+                seq,
+                u64(rec, P + Wire.Masked.TIME_NS),
+                u64(rec, P + Wire.Masked.PARALLEL_ID),
+                u64(rec, P + Wire.Masked.TASK_ID),
+                u64(rec, P + Wire.Masked.CODEPTR_RA),
+                u32(rec, P + Wire.Masked.ENDPOINT));
     }
 
     private static AgentInfo agentInfo(MemorySegment rec, int seq) {
-        return new AgentInfo(seq, u64(rec, P + Wire.AgentInfo.TIME_NS), u64(rec, P + Wire.AgentInfo.SAMPLE_PERIOD_NS),
-                u32(rec, P + Wire.AgentInfo.PID), u32(rec, P + Wire.AgentInfo.OMPT_VERSION), u32(rec, P + Wire.AgentInfo.MODE),
-                u32(rec, P + Wire.AgentInfo.RATE_HZ), u32(rec, P + Wire.AgentInfo.STACK_BYTES),
+        return new AgentInfo(
+                seq,
+                u64(rec, P + Wire.AgentInfo.TIME_NS),
+                u64(rec, P + Wire.AgentInfo.SAMPLE_PERIOD_NS),
+                u32(rec, P + Wire.AgentInfo.PID),
+                u32(rec, P + Wire.AgentInfo.OMPT_VERSION),
+                u32(rec, P + Wire.AgentInfo.MODE),
+                u32(rec, P + Wire.AgentInfo.RATE_HZ),
+                u32(rec, P + Wire.AgentInfo.STACK_BYTES),
                 u64(rec, P + Wire.AgentInfo.CALLBACKS_REGISTERED));
     }
 
@@ -512,25 +656,51 @@ public final class RecordDecoder {
         long off = p + Wire.Module.SIZEOF;
         List<ModuleSegment> segments = new ArrayList<>(segmentCount);
         for (int i = 0; i < segmentCount; i++, off += Wire.Segment.SIZEOF) {
-            segments.add(new ModuleSegment(u64(rec, off + Wire.Segment.VADDR), u64(rec, off + Wire.Segment.MEMSZ),
-                    u64(rec, off + Wire.Segment.OFFSET), u64(rec, off + Wire.Segment.FILESZ), u32(rec, off + Wire.Segment.FLAGS)));
+            segments.add(new ModuleSegment(
+                    u64(rec, off + Wire.Segment.VADDR),
+                    u64(rec, off + Wire.Segment.MEMSZ),
+                    u64(rec, off + Wire.Segment.OFFSET),
+                    u64(rec, off + Wire.Segment.FILESZ),
+                    u32(rec, off + Wire.Segment.FLAGS)));
         }
         int pathLen = u32(rec, p + Wire.Module.PATH_LEN);
         String path = new String(rec.asSlice(off, pathLen).toArray(ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8);
         MemorySegment image = copy(rec, off + pathLen, u32(rec, p + Wire.Module.IMAGE_LEN));
-        byte[] buildId = rec.asSlice(p + Wire.Module.BUILD_ID, u32(rec, p + Wire.Module.BUILD_ID_LEN)).toArray(ValueLayout.JAVA_BYTE);
-        return new ModuleLoad(seq, u64(rec, p + Wire.Module.TIME_NS), u64(rec, p + Wire.Module.MODULE_ID),
-                u64(rec, p + Wire.Module.LOAD_BIAS), u64(rec, p + Wire.Module.EH_FRAME_HDR), u64(rec, p + Wire.Module.DEV),
-                u64(rec, p + Wire.Module.INO), u64(rec, p + Wire.Module.FILE_SIZE), u64(rec, p + Wire.Module.MTIME_NS),
-                u32(rec, p + Wire.Module.FLAGS), i32(rec, p + Wire.Module.FD), segments, path,
-                HexFormat.of().formatHex(buildId), image);
+        byte[] buildId = rec.asSlice(p + Wire.Module.BUILD_ID, u32(rec, p + Wire.Module.BUILD_ID_LEN))
+                .toArray(ValueLayout.JAVA_BYTE);
+        return new ModuleLoad(
+                seq,
+                u64(rec, p + Wire.Module.TIME_NS),
+                u64(rec, p + Wire.Module.MODULE_ID),
+                u64(rec, p + Wire.Module.LOAD_BIAS),
+                u64(rec, p + Wire.Module.EH_FRAME_HDR),
+                u64(rec, p + Wire.Module.DEV),
+                u64(rec, p + Wire.Module.INO),
+                u64(rec, p + Wire.Module.FILE_SIZE),
+                u64(rec, p + Wire.Module.MTIME_NS),
+                u32(rec, p + Wire.Module.FLAGS),
+                i32(rec, p + Wire.Module.FD),
+                segments,
+                path,
+                HexFormat.of().formatHex(buildId),
+                image);
     }
 
     private static MpiEvent mpi(MemorySegment rec, int seq) {
-        return new MpiEvent(seq, u64(rec, P + Wire.Mpi.TIME_NS), u64(rec, P + Wire.Mpi.COMM), u64(rec, P + Wire.Mpi.BYTES),
-                u64(rec, P + Wire.Mpi.SEQ), u64(rec, P + Wire.Mpi.REQUEST), i32(rec, P + Wire.Mpi.PEER),
-                i32(rec, P + Wire.Mpi.SOURCE), i32(rec, P + Wire.Mpi.TAG), u32(rec, P + Wire.Mpi.COMM_SIZE),
-                u32(rec, P + Wire.Mpi.COUNT), u16(rec, P + Wire.Mpi.CALL), u8(rec, P + Wire.Mpi.ENDPOINT),
+        return new MpiEvent(
+                seq,
+                u64(rec, P + Wire.Mpi.TIME_NS),
+                u64(rec, P + Wire.Mpi.COMM),
+                u64(rec, P + Wire.Mpi.BYTES),
+                u64(rec, P + Wire.Mpi.SEQ),
+                u64(rec, P + Wire.Mpi.REQUEST),
+                i32(rec, P + Wire.Mpi.PEER),
+                i32(rec, P + Wire.Mpi.SOURCE),
+                i32(rec, P + Wire.Mpi.TAG),
+                u32(rec, P + Wire.Mpi.COMM_SIZE),
+                u32(rec, P + Wire.Mpi.COUNT),
+                u16(rec, P + Wire.Mpi.CALL),
+                u8(rec, P + Wire.Mpi.ENDPOINT),
                 u8(rec, P + Wire.Mpi.FLAGS));
     }
 

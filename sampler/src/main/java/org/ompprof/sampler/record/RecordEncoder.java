@@ -7,7 +7,6 @@ import static org.ompprof.sampler.record.Le.put64;
 import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
-
 import org.ompprof.sampler.wire.Wire;
 import org.ompprof.sampler.wire.Wire.RecordHeader;
 
@@ -104,7 +103,8 @@ public final class RecordEncoder {
     }
 
     private static byte[] sample(SampleRecord r) {
-        long levels = (long) r.taskLevels().size() * Wire.TaskLevel.SIZEOF + (long) r.parallelLevels().size() * Wire.ParallelLevel.SIZEOF;
+        long levels = (long) r.taskLevels().size() * Wire.TaskLevel.SIZEOF
+                + (long) r.parallelLevels().size() * Wire.ParallelLevel.SIZEOF;
         MemorySegment s = start(r, P + Wire.Sample.SIZEOF + levels + tail(r.context()));
         put64(s, P + Wire.Sample.WEIGHT_NS, r.weightNs());
         put32(s, P + Wire.Sample.OS_TID, r.osTid());
@@ -240,9 +240,11 @@ public final class RecordEncoder {
     private static byte[] module(ModuleLoad r) {
         byte[] path = r.path().getBytes(StandardCharsets.UTF_8);
         byte[] buildId = HexFormat.of().parseHex(r.buildId());
-        if (buildId.length > Wire.MAX_BUILD_ID) throw new IllegalArgumentException("build id longer than " + Wire.MAX_BUILD_ID);
+        if (buildId.length > Wire.MAX_BUILD_ID)
+            throw new IllegalArgumentException("build id longer than " + Wire.MAX_BUILD_ID);
         long segments = (long) r.segments().size() * Wire.Segment.SIZEOF;
-        MemorySegment s = start(r, P + Wire.Module.SIZEOF + segments + path.length + r.image().byteSize());
+        MemorySegment s = start(
+                r, P + Wire.Module.SIZEOF + segments + path.length + r.image().byteSize());
         put64(s, P + Wire.Module.MODULE_ID, r.moduleId());
         put64(s, P + Wire.Module.LOAD_BIAS, r.loadBias());
         put64(s, P + Wire.Module.EH_FRAME_HDR, r.ehFrameHdr());
@@ -318,7 +320,8 @@ public final class RecordEncoder {
     }
 
     private static byte[] taskBatch(TaskBatch r) {
-        MemorySegment s = start(r, P + Wire.TaskBatch.SIZEOF + (long) r.entries().size() * Wire.TaskBatchEntry.SIZEOF);
+        MemorySegment s =
+                start(r, P + Wire.TaskBatch.SIZEOF + (long) r.entries().size() * Wire.TaskBatchEntry.SIZEOF);
         put32(s, P + Wire.TaskBatch.COUNT, r.entries().size());
         long off = P + Wire.TaskBatch.SIZEOF;
         for (TaskBatch.Entry e : r.entries()) {
@@ -349,7 +352,12 @@ public final class RecordEncoder {
         put32(s, P + Wire.Device.EVENT, r.event());
         put32(s, P + Wire.Device.FLAGS, r.flags());
         byte[] type = r.deviceType().getBytes(StandardCharsets.UTF_8);
-        MemorySegment.copy(type, 0, s, java.lang.foreign.ValueLayout.JAVA_BYTE, P + Wire.Device.TYPE,
+        MemorySegment.copy(
+                type,
+                0,
+                s,
+                java.lang.foreign.ValueLayout.JAVA_BYTE,
+                P + Wire.Device.TYPE,
                 Math.min(type.length, Wire.Device.SIZEOF_TYPE - 1));
         return bytes(s);
     }
@@ -393,7 +401,8 @@ public final class RecordEncoder {
     }
 
     private static byte[] deviceTrace(DeviceTrace r) {
-        MemorySegment s = start(r, P + Wire.DeviceTrace.SIZEOF + (long) r.entries().size() * Wire.DeviceTraceEntry.SIZEOF);
+        MemorySegment s =
+                start(r, P + Wire.DeviceTrace.SIZEOF + (long) r.entries().size() * Wire.DeviceTraceEntry.SIZEOF);
         put32(s, P + Wire.DeviceTrace.DEVICE_NUM, r.deviceNum());
         put32(s, P + Wire.DeviceTrace.COUNT, r.entries().size());
         long off = P + Wire.DeviceTrace.SIZEOF;

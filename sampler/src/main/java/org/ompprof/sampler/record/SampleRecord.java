@@ -1,7 +1,6 @@
 package org.ompprof.sampler.record;
 
 import java.util.List;
-
 import org.ompprof.sampler.wire.Wire;
 
 /**
@@ -13,8 +12,18 @@ import org.ompprof.sampler.wire.Wire;
  * @param flags {@code Wire.SAMPLE_*}
  * @param context where the handler's frame walk stopped (see {@link Walk}), with the snapshot from there
  */
-public record SampleRecord(int threadSeq, long timeNs, long weightNs, int osTid, int ompThreadNum, int state, int flags,
-        long waitId, List<TaskLevel> taskLevels, List<ParallelLevel> parallelLevels, Context context)
+public record SampleRecord(
+        int threadSeq,
+        long timeNs,
+        long weightNs,
+        int osTid,
+        int ompThreadNum,
+        int state,
+        int flags,
+        long waitId,
+        List<TaskLevel> taskLevels,
+        List<ParallelLevel> parallelLevels,
+        Context context)
         implements WireRecord {
     public SampleRecord {
         taskLevels = List.copyOf(taskLevels);

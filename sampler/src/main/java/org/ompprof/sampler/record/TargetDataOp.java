@@ -8,8 +8,20 @@ import org.ompprof.sampler.wire.Wire;
  * @param optype {@code ompt_target_data_op_t}: 1 alloc, 2 to device, 3 from device, 4 delete,
  *     5 associate, 6 disassociate (and the async variants)
  */
-public record TargetDataOp(int threadSeq, long timeNs, long targetId, long hostOpId, long srcAddr, long destAddr,
-        long bytes, long codeptrRa, int srcDeviceNum, int destDeviceNum, int optype, int endpoint) implements WireRecord {
+public record TargetDataOp(
+        int threadSeq,
+        long timeNs,
+        long targetId,
+        long hostOpId,
+        long srcAddr,
+        long destAddr,
+        long bytes,
+        long codeptrRa,
+        int srcDeviceNum,
+        int destDeviceNum,
+        int optype,
+        int endpoint)
+        implements WireRecord {
     @Override
     public int type() {
         return Wire.REC_TARGET_DATA_OP;

@@ -3,7 +3,8 @@ package org.ompprof.sampler.record;
 import org.ompprof.sampler.wire.Wire;
 
 /** A kernel submission of target region {@code targetId} began or ended (host clock). */
-public record TargetSubmit(int threadSeq, long timeNs, long targetId, long hostOpId, int requestedNumTeams, int endpoint)
+public record TargetSubmit(
+        int threadSeq, long timeNs, long targetId, long hostOpId, int requestedNumTeams, int endpoint)
         implements WireRecord {
     @Override
     public int type() {

@@ -1,7 +1,6 @@
 package org.ompprof.sampler.record;
 
 import java.util.List;
-
 import org.ompprof.sampler.wire.Wire;
 
 /**

@@ -9,8 +9,19 @@ import org.ompprof.sampler.wire.Wire;
  *     stack); when the context has {@code Wire.CTX_SAME_SHAPE} there is no snapshot and the
  *     segment is that of the earlier record with the same shape
  */
-public record TaskCreate(int threadSeq, long timeNs, long parentTaskId, long taskId, long codeptrRa, long encExitFrame,
-        long encEnterFrame, int flags, int hasDependences, long shape, Context context) implements WireRecord {
+public record TaskCreate(
+        int threadSeq,
+        long timeNs,
+        long parentTaskId,
+        long taskId,
+        long codeptrRa,
+        long encExitFrame,
+        long encEnterFrame,
+        int flags,
+        int hasDependences,
+        long shape,
+        Context context)
+        implements WireRecord {
     /** Whether this record refers to an earlier one's creation segment instead of carrying a stack. */
     public boolean sameShape() {
         return (context.flags() & Wire.CTX_SAME_SHAPE) != 0;

@@ -5,10 +5,31 @@ package org.ompprof.sampler.record;
  * vDSO image) are read-only segments. Every payload starts with its CLOCK_MONOTONIC time.
  */
 public sealed interface WireRecord
-        permits SampleRecord, ThreadBegin, ThreadEnd, ParallelBegin, ParallelEnd, ImplicitTask, TaskCreate,
-                TaskSchedule, SyncRegion, MutexEvent, ControlTool, ModuleLoad, ModuleUnload, AgentInfo, AgentEnd,
-                WorkEvent, MaskedEvent, TaskBatch, DeviceEvent, TargetEvent, TargetSubmit, TargetDataOp, DeviceTrace,
-                DeviceClock, MpiEvent {
+        permits SampleRecord,
+                ThreadBegin,
+                ThreadEnd,
+                ParallelBegin,
+                ParallelEnd,
+                ImplicitTask,
+                TaskCreate,
+                TaskSchedule,
+                SyncRegion,
+                MutexEvent,
+                ControlTool,
+                ModuleLoad,
+                ModuleUnload,
+                AgentInfo,
+                AgentEnd,
+                WorkEvent,
+                MaskedEvent,
+                TaskBatch,
+                DeviceEvent,
+                TargetEvent,
+                TargetSubmit,
+                TargetDataOp,
+                DeviceTrace,
+                DeviceClock,
+                MpiEvent {
     /** The writing thread's sequence number (1, 2, ...; the slot owner). */
     int threadSeq();
 

@@ -1,7 +1,6 @@
 package org.ompprof.sampler.recording;
 
 import java.util.Arrays;
-
 import org.ompprof.sampler.wire.Wire;
 
 /**
@@ -12,7 +11,8 @@ public final class HandlerHistogram {
     private final long[] counts;
 
     public HandlerHistogram(long[] counts) {
-        if (counts.length != Wire.HIST_BUCKETS) throw new IllegalArgumentException("need " + Wire.HIST_BUCKETS + " buckets");
+        if (counts.length != Wire.HIST_BUCKETS)
+            throw new IllegalArgumentException("need " + Wire.HIST_BUCKETS + " buckets");
         this.counts = counts.clone();
     }
 

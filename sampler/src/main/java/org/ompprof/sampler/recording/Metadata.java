@@ -14,19 +14,23 @@ public record Metadata(Map<String, String> entries) {
     public static final String HOST = "host";
     /** Under an MPI launcher: this process's rank, the job's size (when told) and the launcher's job id (when told). */
     public static final String MPI_RANK = "mpi_rank";
+
     public static final String MPI_WORLD_SIZE = "mpi_world_size";
     public static final String JOB_ID = "job_id";
     /** The MPI calls as their enter and exit records measured them ({@code MpiCallTotals#summary}). */
     public static final String MPI_CALLS = "mpi_calls";
+
     public static final String PID = "pid";
     public static final String MODE = "mode";
     public static final String RATE_HZ = "rate_hz";
     /** Per thread, samples per second of the time they stand for: the median and the lowest over the threads. */
     public static final String ACHIEVED_RATE_HZ = "achieved_rate_hz";
+
     public static final String ACHIEVED_RATE_LOWEST_HZ = "achieved_rate_lowest_hz";
     public static final String ACHIEVED_RATE_THREADS = "achieved_rate_threads";
     /** cpu mode: the samples perf cpu-clock events delivered (the others came from CPU-clock timers). */
     public static final String PERF_SAMPLES = "perf_samples";
+
     public static final String CPU_TIMERS_ASKED = "cpu_timers_asked";
     public static final String STACK_BYTES = "stack_bytes";
     public static final String SLOTS = "slots";
@@ -43,18 +47,25 @@ public record Metadata(Map<String, String> entries) {
     public static final String EXIT_STATUS = "exit_status";
     public static final String OMPPROF_VERSION = "ompprof_version";
     public static final String GOMP_SHIM = "gomp_shim";
-    /** The program's libomp, made findable as libomp.so for libomptarget's OMPT connection; absent when not offloading. */
+    /**
+     * The program's libomp, made findable as libomp.so for libomptarget's OMPT connection; absent when not offloading.
+     */
     public static final String OFFLOAD_LIBOMP = "offload_libomp";
     /** "true" when sampling waited for the program's omp_control_tool(start) ({@code record --start-paused}). */
     public static final String START_PAUSED = "start_paused";
+
     public static final String AGENT = "agent";
     public static final String SIGNAL = "signal";
     public static final String SIGNAL_PROBLEMS = "signal_problems";
     public static final String FOREIGN_SIGNALS = "foreign_signals";
     /** Wall mode: samples of threads blocked in a system call, taken from outside without a signal. */
     public static final String WALL_OUTSIDE = "wall_outside_samples";
-    /** Wall mode: signals sent to running threads; of them, ones that found the thread just blocked: its call returned EINTR, or was restarted. */
+    /**
+     * Wall mode: signals sent to running threads; of them, ones that found the thread just blocked: its call returned
+     * EINTR, or was restarted.
+     */
     public static final String WALL_SIGNALLED = "wall_signalled";
+
     public static final String WALL_INTERRUPTED = "wall_interrupted";
     public static final String WALL_RESTARTED = "wall_restarted";
     /** Set when the profile's timelines keep one entry per thread per this many ns (downsampled on request). */

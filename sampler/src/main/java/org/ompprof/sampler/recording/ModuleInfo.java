@@ -1,7 +1,6 @@
 package org.ompprof.sampler.recording;
 
 import java.util.List;
-
 import org.ompprof.sampler.record.ModuleSegment;
 
 /**
@@ -13,9 +12,24 @@ import org.ompprof.sampler.record.ModuleSegment;
  * @param unloadNs 0 if it stayed loaded
  * @param note why the image is missing, or empty
  */
-public record ModuleInfo(long moduleId, String path, int flags, long loadBias, long ehFrameHdr, long dev, long ino,
-        long fileSize, long mtimeNs, String buildId, List<ModuleSegment> segments, long loadNs, long unloadNs,
-        ImageSource image, String imagePath, long imageLength, String note) {
+public record ModuleInfo(
+        long moduleId,
+        String path,
+        int flags,
+        long loadBias,
+        long ehFrameHdr,
+        long dev,
+        long ino,
+        long fileSize,
+        long mtimeNs,
+        String buildId,
+        List<ModuleSegment> segments,
+        long loadNs,
+        long unloadNs,
+        ImageSource image,
+        String imagePath,
+        long imageLength,
+        String note) {
     public ModuleInfo {
         segments = List.copyOf(segments);
     }
@@ -25,12 +39,44 @@ public record ModuleInfo(long moduleId, String path, int flags, long loadBias, l
     }
 
     public ModuleInfo withImage(ImageSource source, String where, long length, String why) {
-        return new ModuleInfo(moduleId, path, flags, loadBias, ehFrameHdr, dev, ino, fileSize, mtimeNs, buildId, segments,
-                loadNs, unloadNs, source, where, length, why);
+        return new ModuleInfo(
+                moduleId,
+                path,
+                flags,
+                loadBias,
+                ehFrameHdr,
+                dev,
+                ino,
+                fileSize,
+                mtimeNs,
+                buildId,
+                segments,
+                loadNs,
+                unloadNs,
+                source,
+                where,
+                length,
+                why);
     }
 
     public ModuleInfo withUnload(long ns) {
-        return new ModuleInfo(moduleId, path, flags, loadBias, ehFrameHdr, dev, ino, fileSize, mtimeNs, buildId, segments,
-                loadNs, ns, image, imagePath, imageLength, note);
+        return new ModuleInfo(
+                moduleId,
+                path,
+                flags,
+                loadBias,
+                ehFrameHdr,
+                dev,
+                ino,
+                fileSize,
+                mtimeNs,
+                buildId,
+                segments,
+                loadNs,
+                ns,
+                image,
+                imagePath,
+                imageLength,
+                note);
     }
 }

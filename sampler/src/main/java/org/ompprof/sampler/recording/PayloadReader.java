@@ -37,7 +37,8 @@ final class PayloadReader {
     }
 
     private void need(long n, String what) throws BadPayload {
-        if (n < 0 || n > remaining()) throw new BadPayload(what + " needs " + n + " bytes at byte " + pos + ", " + remaining() + " left");
+        if (n < 0 || n > remaining())
+            throw new BadPayload(what + " needs " + n + " bytes at byte " + pos + ", " + remaining() + " left");
     }
 
     int u8() throws BadPayload {
@@ -62,7 +63,8 @@ final class PayloadReader {
     /** A count of items each at least {@code minItemBytes} long; checked against the bytes left. */
     int count(int minItemBytes, String what) throws BadPayload {
         long n = Integer.toUnsignedLong(u32());
-        if (n * Math.max(1, minItemBytes) > remaining()) throw new BadPayload(n + " " + what + " cannot fit in " + remaining() + " bytes");
+        if (n * Math.max(1, minItemBytes) > remaining())
+            throw new BadPayload(n + " " + what + " cannot fit in " + remaining() + " bytes");
         return (int) n;
     }
 

@@ -12,11 +12,11 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.LinkedHashSet;
 import java.util.Iterator;
+import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.NoSuchElementException;
 import java.util.Map;
+import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.Set;
 import java.util.Spliterator;
@@ -27,7 +27,6 @@ import java.util.stream.StreamSupport;
 import java.util.zip.CRC32C;
 import java.util.zip.DataFormatException;
 import java.util.zip.Inflater;
-
 import org.ompprof.sampler.UserError;
 import org.ompprof.sampler.record.MalformedRecordException;
 import org.ompprof.sampler.record.RecordDecoder;
@@ -43,7 +42,8 @@ import org.ompprof.sampler.recording.PayloadReader.BadPayload;
  */
 public final class Recording implements AutoCloseable {
     /** Where a section lies; {@code key} is the thread (RECORDS, TIMELINE) or module id (MODULE_IMAGE). */
-    public record SectionRef(SectionKind kind, long offset, int flags, long rawLength, long storedLength, long key, long imageOffset) {
+    public record SectionRef(
+            SectionKind kind, long offset, int flags, long rawLength, long storedLength, long key, long imageOffset) {
         long payloadOffset() {
             return offset + RecordingFormat.SECTION_HEADER_SIZE;
         }
@@ -140,7 +140,10 @@ public final class Recording implements AutoCloseable {
         return sections.stream().filter(s -> s.kind() == SectionKind.RECORDS).flatMap(this::decodeRecords);
     }
 
-    /** As {@link #records()}, only the records whose wire type ({@code Wire.REC_*}) {@code types} accepts; the others are not decoded. */
+    /**
+     * As {@link #records()}, only the records whose wire type ({@code Wire.REC_*}) {@code types} accepts; the others
+     * are not decoded.
+     */
     public Stream<WireRecord> records(IntPredicate types) {
         return sections.stream().filter(s -> s.kind() == SectionKind.RECORDS).flatMap(s -> decodeRecords(s, types));
     }
@@ -152,7 +155,8 @@ public final class Recording implements AutoCloseable {
 
     /** As {@link #records(int)}, only the records whose wire type {@code types} accepts. */
     public Stream<WireRecord> records(int threadSeq, IntPredicate types) {
-        return sections.stream().filter(s -> s.kind() == SectionKind.RECORDS && s.key() == threadSeq)
+        return sections.stream()
+                .filter(s -> s.kind() == SectionKind.RECORDS && s.key() == threadSeq)
                 .flatMap(s -> decodeRecords(s, types));
     }
 
@@ -187,22 +191,27 @@ public final class Recording implements AutoCloseable {
         for (SectionRef s : sections) {
             if (s.kind() != kind) continue;
             int prefix = kind == SectionKind.TIMELINE ? RecordingFormat.RECORDS_PREFIX : 0;
-            decode(s, payload -> {
-                consumer.accept(s.key(), prefix == 0 ? payload : Arrays.copyOfRange(payload, prefix, payload.length));
-                return null;
-            }, prefix);
+            decode(
+                    s,
+                    payload -> {
+                        consumer.accept(
+                                s.key(), prefix == 0 ? payload : Arrays.copyOfRange(payload, prefix, payload.length));
+                        return null;
+                    },
+                    prefix);
         }
     }
 
     /** Named counters (the STITCH section); empty if the file has none. */
     public Map<String, Long> counters(SectionKind kind) {
         return section(kind, payload -> {
-            try {
-                return SectionCodec.counters(payload);
-            } catch (BadPayload e) {
-                throw new BadSectionException(-1, e.getMessage());
-            }
-        }).orElse(Map.of());
+                    try {
+                        return SectionCodec.counters(payload);
+                    } catch (BadPayload e) {
+                        throw new BadSectionException(-1, e.getMessage());
+                    }
+                })
+                .orElse(Map.of());
     }
 
     private <T> T decode(SectionRef s, SectionDecoder<T> decoder, int prefix) {
@@ -215,7 +224,8 @@ public final class Recording implements AutoCloseable {
             String where = "";
             if (e.offset() >= 0 && (s.flags() & RecordingFormat.FLAG_DEFLATE) == 0) at += prefix + e.offset();
             else if (e.offset() >= 0) where = " (byte " + (prefix + e.offset()) + " of its inflated payload)";
-            throw RecordingFormatException.corrupt(path, at, "bad " + s.kind() + " section" + where + ": " + e.getMessage());
+            throw RecordingFormatException.corrupt(
+                    path, at, "bad " + s.kind() + " section" + where + ": " + e.getMessage());
         }
     }
 
@@ -234,7 +244,8 @@ public final class Recording implements AutoCloseable {
         Optional<ModuleInfo> m = module(moduleId);
         if (m.isEmpty() || m.get().image() != ImageSource.EMBEDDED) return Optional.empty();
         long length = m.get().imageLength();
-        if (length > Integer.MAX_VALUE - 16) throw new UserError(path + ": module image of " + length + " bytes is too large to load");
+        if (length > Integer.MAX_VALUE - 16)
+            throw new UserError(path + ": module image of " + length + " bytes is too large to load");
         byte[] image = new byte[(int) length];
         long filled = 0;
         for (SectionRef s : sections) {
@@ -242,14 +253,20 @@ public final class Recording implements AutoCloseable {
             byte[] chunk = payload(s);
             int n = chunk.length - RecordingFormat.IMAGE_PREFIX;
             if (s.imageOffset() != filled || filled + n > length) {
-                throw RecordingFormatException.corrupt(path, s.offset(), "module image chunk at image offset " + s.imageOffset()
-                        + " does not continue the " + filled + " bytes before it");
+                throw RecordingFormatException.corrupt(
+                        path,
+                        s.offset(),
+                        "module image chunk at image offset " + s.imageOffset() + " does not continue the " + filled
+                                + " bytes before it");
             }
             System.arraycopy(chunk, RecordingFormat.IMAGE_PREFIX, image, (int) filled, n);
             filled += n;
         }
         if (filled != length) {
-            throw new RecordingFormatException(path, -1, "module " + moduleId + " image has " + filled + " of " + length + " bytes; the file is damaged");
+            throw new RecordingFormatException(
+                    path,
+                    -1,
+                    "module " + moduleId + " image has " + filled + " of " + length + " bytes; the file is damaged");
         }
         return Optional.of(image);
     }
@@ -271,11 +288,15 @@ public final class Recording implements AutoCloseable {
         if (h.length < RecordingFormat.FILE_HEADER_SIZE) throw RecordingFormatException.truncated(path, size);
         int version = le(h).getInt(8);
         if (version > RecordingFormat.VERSION) {
-            throw new RecordingFormatException(path, 8, "recording format version " + version
-                    + " is newer than this ompprof reads (" + RecordingFormat.VERSION + "); update ompprof");
+            throw new RecordingFormatException(
+                    path,
+                    8,
+                    "recording format version " + version + " is newer than this ompprof reads ("
+                            + RecordingFormat.VERSION + "); update ompprof");
         }
         if (version < 1) throw RecordingFormatException.corrupt(path, 8, "format version " + version);
-        if (le(h).getInt(12) != 0) throw RecordingFormatException.corrupt(path, 12, "reserved header bytes are not zero");
+        if (le(h).getInt(12) != 0)
+            throw RecordingFormatException.corrupt(path, 12, "reserved header bytes are not zero");
         return version;
     }
 
@@ -304,12 +325,17 @@ public final class Recording implements AutoCloseable {
         long stored = h.getLong(16);
         int crc = h.getInt(24);
         SectionKind kind = SectionKind.of(code);
-        if (kind == null) throw RecordingFormatException.corrupt(path, pos, "unknown section kind " + Integer.toUnsignedString(code));
-        if ((flags & ~RecordingFormat.KNOWN_FLAGS) != 0) throw RecordingFormatException.corrupt(path, pos, "unknown flags " + Integer.toHexString(flags));
-        if (raw < 0 || raw > RecordingFormat.MAX_RAW || stored < 0) throw RecordingFormatException.corrupt(path, pos, "impossible length " + raw);
+        if (kind == null)
+            throw RecordingFormatException.corrupt(path, pos, "unknown section kind " + Integer.toUnsignedString(code));
+        if ((flags & ~RecordingFormat.KNOWN_FLAGS) != 0)
+            throw RecordingFormatException.corrupt(path, pos, "unknown flags " + Integer.toHexString(flags));
+        if (raw < 0 || raw > RecordingFormat.MAX_RAW || stored < 0)
+            throw RecordingFormatException.corrupt(path, pos, "impossible length " + raw);
         boolean deflated = (flags & RecordingFormat.FLAG_DEFLATE) != 0;
-        if (!deflated && raw != stored) throw RecordingFormatException.corrupt(path, pos, "stored and raw lengths differ");
-        if (deflated && raw > stored * RecordingFormat.MAX_DEFLATE_RATIO + 64) throw RecordingFormatException.corrupt(path, pos, "impossible compression ratio");
+        if (!deflated && raw != stored)
+            throw RecordingFormatException.corrupt(path, pos, "stored and raw lengths differ");
+        if (deflated && raw > stored * RecordingFormat.MAX_DEFLATE_RATIO + 64)
+            throw RecordingFormatException.corrupt(path, pos, "impossible compression ratio");
         long payload = pos + RecordingFormat.SECTION_HEADER_SIZE;
         if (stored > fileSize - payload) throw RecordingFormatException.truncated(path, fileSize);
         if (checksum(payload, stored) != crc) throw RecordingFormatException.corrupt(path, pos, "checksum mismatch");
@@ -317,13 +343,16 @@ public final class Recording implements AutoCloseable {
     }
 
     private void checkEnd(SectionRef end, int sectionCount, long fileSize) throws IOException {
-        if (end.rawLength() != 4 || end.flags() != 0) throw RecordingFormatException.corrupt(path, end.offset(), "bad end section");
+        if (end.rawLength() != 4 || end.flags() != 0)
+            throw RecordingFormatException.corrupt(path, end.offset(), "bad end section");
         int count = le(read(end.payloadOffset(), 4)).getInt(0);
         if (count != sectionCount) {
-            throw RecordingFormatException.corrupt(path, end.offset(), "end section counts " + count + " sections, found " + sectionCount);
+            throw RecordingFormatException.corrupt(
+                    path, end.offset(), "end section counts " + count + " sections, found " + sectionCount);
         }
         long after = end.payloadOffset() + 4;
-        if (after != fileSize) throw RecordingFormatException.corrupt(path, after, (fileSize - after) + " bytes after the end section");
+        if (after != fileSize)
+            throw RecordingFormatException.corrupt(path, after, (fileSize - after) + " bytes after the end section");
     }
 
     /** Fills in the thread of a RECORDS section and the module/offset of a MODULE_IMAGE section. */
@@ -334,11 +363,20 @@ public final class Recording implements AutoCloseable {
             default -> 0;
         };
         if (prefix == 0) return s;
-        if (s.rawLength() < prefix) throw RecordingFormatException.corrupt(path, s.offset(), "section shorter than its prefix");
+        if (s.rawLength() < prefix)
+            throw RecordingFormatException.corrupt(path, s.offset(), "section shorter than its prefix");
         ByteBuffer p = le(inflate(s, prefix));
         return s.kind() != SectionKind.MODULE_IMAGE
-                ? new SectionRef(s.kind(), s.offset(), s.flags(), s.rawLength(), s.storedLength(), Integer.toUnsignedLong(p.getInt(0)), -1)
-                : new SectionRef(s.kind(), s.offset(), s.flags(), s.rawLength(), s.storedLength(), p.getLong(0), p.getLong(8));
+                ? new SectionRef(
+                        s.kind(),
+                        s.offset(),
+                        s.flags(),
+                        s.rawLength(),
+                        s.storedLength(),
+                        Integer.toUnsignedLong(p.getInt(0)),
+                        -1)
+                : new SectionRef(
+                        s.kind(), s.offset(), s.flags(), s.rawLength(), s.storedLength(), p.getLong(0), p.getLong(8));
     }
 
     @FunctionalInterface
@@ -357,8 +395,11 @@ public final class Recording implements AutoCloseable {
         if (found == null) {
             // section headers carry no checksum of their own: a damaged kind field shows up here
             long first = RecordingFormat.FILE_HEADER_SIZE;
-            throw new RecordingFormatException(path, first, "no " + kind + " section among the " + sections.size()
-                    + " from offset " + first + " (a damaged section header?); the file is damaged");
+            throw new RecordingFormatException(
+                    path,
+                    first,
+                    "no " + kind + " section among the " + sections.size() + " from offset " + first
+                            + " (a damaged section header?); the file is damaged");
         }
         try {
             return decoder.decode(payload(found));
@@ -392,7 +433,8 @@ public final class Recording implements AutoCloseable {
                 return decoded.next();
             }
         };
-        return StreamSupport.stream(Spliterators.spliteratorUnknownSize(checked, Spliterator.ORDERED | Spliterator.NONNULL), false);
+        return StreamSupport.stream(
+                Spliterators.spliteratorUnknownSize(checked, Spliterator.ORDERED | Spliterator.NONNULL), false);
     }
 
     /** The section's whole raw payload. */
@@ -407,7 +449,8 @@ public final class Recording implements AutoCloseable {
     /** The first {@code want} raw bytes of a section (all of them when want is its raw length). */
     private byte[] inflate(SectionRef s, int want) throws IOException {
         byte[] stored = read(s.payloadOffset(), Math.toIntExact(s.storedLength()));
-        if ((s.flags() & RecordingFormat.FLAG_DEFLATE) == 0) return want == stored.length ? stored : Arrays.copyOf(stored, want);
+        if ((s.flags() & RecordingFormat.FLAG_DEFLATE) == 0)
+            return want == stored.length ? stored : Arrays.copyOf(stored, want);
         Inflater inf = new Inflater();
         try {
             inf.setInput(stored);
@@ -419,7 +462,8 @@ public final class Recording implements AutoCloseable {
                 n += k;
             }
             if (n != want || (want == s.rawLength() && !endsCleanly(inf))) {
-                throw RecordingFormatException.corrupt(path, s.offset(), "compressed data does not inflate to " + s.rawLength() + " bytes");
+                throw RecordingFormatException.corrupt(
+                        path, s.offset(), "compressed data does not inflate to " + s.rawLength() + " bytes");
             }
             return out;
         } catch (DataFormatException e) {

@@ -40,6 +40,7 @@ public final class RecordingFormat {
     static final long MAX_RAW = 256L << 20;
     /** Deflate cannot expand more than about 1032:1; a larger claimed ratio is corruption. */
     static final long MAX_DEFLATE_RATIO = 1100;
+
     static final int RECORDS_PREFIX = 8;
     static final int IMAGE_PREFIX = 16;
 

@@ -1,7 +1,6 @@
 package org.ompprof.sampler.recording;
 
 import java.nio.file.Path;
-
 import org.ompprof.sampler.UserError;
 
 /** A recording file that cannot be read; the message names the file and, where known, the offset. */
@@ -19,7 +18,8 @@ public final class RecordingFormatException extends UserError {
     }
 
     static RecordingFormatException corrupt(Path file, long offset, String why) {
-        return new RecordingFormatException(file, offset, "corrupt section at offset " + offset + " (" + why + "); the file is damaged");
+        return new RecordingFormatException(
+                file, offset, "corrupt section at offset " + offset + " (" + why + "); the file is damaged");
     }
 
     /** The byte offset in the file where the problem was found, or -1. */

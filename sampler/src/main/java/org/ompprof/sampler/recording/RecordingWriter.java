@@ -51,7 +51,8 @@ public final class RecordingWriter implements AutoCloseable {
     public static RecordingWriter create(Path output) throws IOException {
         byte[] random = new byte[4];
         new SecureRandom().nextBytes(random);
-        Path temp = output.resolveSibling(output.getFileName() + ".tmp-" + HexFormat.of().formatHex(random));
+        Path temp = output.resolveSibling(
+                output.getFileName() + ".tmp-" + HexFormat.of().formatHex(random));
         FileChannel ch = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
         RecordingWriter w = new RecordingWriter(output, temp, ch);
         try {
@@ -93,7 +94,10 @@ public final class RecordingWriter implements AutoCloseable {
 
     /** A profile section whose payload another stage encoded; big ones are compressed for speed. */
     public void section(SectionKind kind, byte[] payload) throws IOException {
-        if (kind == SectionKind.TIMELINE || kind == SectionKind.RECORDS || kind == SectionKind.MODULE_IMAGE || kind == SectionKind.END) {
+        if (kind == SectionKind.TIMELINE
+                || kind == SectionKind.RECORDS
+                || kind == SectionKind.MODULE_IMAGE
+                || kind == SectionKind.END) {
             throw new IllegalArgumentException(kind + " sections have their own writer");
         }
         section(kind, payload, payload.length < (1 << 16) ? SMALL_LEVEL : BULK_LEVEL);
@@ -146,7 +150,8 @@ public final class RecordingWriter implements AutoCloseable {
         /** One record's bytes, as the agent wrote them. */
         public void add(MemorySegment record) throws IOException {
             int n = Math.toIntExact(record.byteSize());
-            if (length > RecordingFormat.RECORDS_PREFIX && length + n > RecordingFormat.RECORDS_PREFIX + RecordingFormat.RECORDS_CHUNK) flush();
+            if (length > RecordingFormat.RECORDS_PREFIX
+                    && length + n > RecordingFormat.RECORDS_PREFIX + RecordingFormat.RECORDS_CHUNK) flush();
             ensure(length + n);
             MemorySegment.copy(record, ValueLayout.JAVA_BYTE, 0, buf, length, n);
             length += n;
@@ -162,7 +167,14 @@ public final class RecordingWriter implements AutoCloseable {
         }
 
         private void ensure(int capacity) {
-            if (capacity > buf.length) buf = Arrays.copyOf(buf, Math.max(capacity, Math.min(2 * buf.length, RecordingFormat.RECORDS_PREFIX + RecordingFormat.RECORDS_CHUNK)));
+            if (capacity > buf.length)
+                buf = Arrays.copyOf(
+                        buf,
+                        Math.max(
+                                capacity,
+                                Math.min(
+                                        2 * buf.length,
+                                        RecordingFormat.RECORDS_PREFIX + RecordingFormat.RECORDS_CHUNK)));
         }
 
         private void flush() throws IOException {

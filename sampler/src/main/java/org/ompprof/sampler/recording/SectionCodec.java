@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
 import org.ompprof.sampler.record.ModuleSegment;
 import org.ompprof.sampler.recording.PayloadReader.BadPayload;
 import org.ompprof.sampler.wire.Wire;
@@ -59,7 +58,8 @@ final class SectionCodec {
             int states = r.count(12, "thread states");
             Map<Integer, Long> byState = new LinkedHashMap<>();
             for (int s = 0; s < states; s++) byState.put(r.u32(), r.u64());
-            out.add(new ThreadInfo(seq, tid, type, slot, begin, end, first, last, samples, events, sDropped, eDropped, byState));
+            out.add(new ThreadInfo(
+                    seq, tid, type, slot, begin, end, first, last, samples, events, sDropped, eDropped, byState));
         }
         r.end("thread table");
         return out;
@@ -74,10 +74,25 @@ final class SectionCodec {
         PayloadWriter w = new PayloadWriter().u32(modules.size());
         for (ModuleInfo m : modules) {
             w.u64(m.moduleId()).string(m.path()).u32(m.flags());
-            w.u64(m.loadBias()).u64(m.ehFrameHdr()).u64(m.dev()).u64(m.ino()).u64(m.fileSize()).u64(m.mtimeNs());
+            w.u64(m.loadBias())
+                    .u64(m.ehFrameHdr())
+                    .u64(m.dev())
+                    .u64(m.ino())
+                    .u64(m.fileSize())
+                    .u64(m.mtimeNs());
             w.string(m.buildId()).u32(m.segments().size());
-            for (ModuleSegment s : m.segments()) w.u64(s.vaddr()).u64(s.memSize()).u64(s.offset()).u64(s.fileSize()).u32(s.flags());
-            w.u64(m.loadNs()).u64(m.unloadNs()).u8(m.image().ordinal()).string(m.imagePath()).u64(m.imageLength()).string(m.note());
+            for (ModuleSegment s : m.segments())
+                w.u64(s.vaddr())
+                        .u64(s.memSize())
+                        .u64(s.offset())
+                        .u64(s.fileSize())
+                        .u32(s.flags());
+            w.u64(m.loadNs())
+                    .u64(m.unloadNs())
+                    .u8(m.image().ordinal())
+                    .string(m.imagePath())
+                    .u64(m.imageLength())
+                    .string(m.note());
         }
         return w.toByteArray();
     }
@@ -107,8 +122,24 @@ final class SectionCodec {
         String imagePath = r.string();
         long imageLength = r.u64();
         String note = r.string();
-        return new ModuleInfo(id, path, flags, bias, eh, dev, ino, size, mtime, buildId, segments, load, unload,
-                ImageSource.values()[source], imagePath, imageLength, note);
+        return new ModuleInfo(
+                id,
+                path,
+                flags,
+                bias,
+                eh,
+                dev,
+                ino,
+                size,
+                mtime,
+                buildId,
+                segments,
+                load,
+                unload,
+                ImageSource.values()[source],
+                imagePath,
+                imageLength,
+                note);
     }
 
     // STATS: u32 n, n x (string name, u64 value); u32 buckets, buckets x u64;
@@ -122,8 +153,13 @@ final class SectionCodec {
         for (long c : hist) w.u64(c);
         w.u32(s.rings().size());
         for (RingStats r : s.rings()) {
-            w.u32(r.slot()).u64(r.sampleRecords()).u64(r.sampleDropped()).u64(r.sampleDroppedBytes())
-                    .u64(r.eventRecords()).u64(r.eventDropped()).u64(r.eventDroppedBytes());
+            w.u32(r.slot())
+                    .u64(r.sampleRecords())
+                    .u64(r.sampleDropped())
+                    .u64(r.sampleDroppedBytes())
+                    .u64(r.eventRecords())
+                    .u64(r.eventDropped())
+                    .u64(r.eventDroppedBytes());
         }
         strings(w, s.malformedExamples());
         strings(w, s.modulesNotCaptured());
@@ -151,20 +187,34 @@ final class SectionCodec {
         PayloadReader r = new PayloadReader(payload);
         Map<String, Long> c = counters(r);
         int buckets = r.count(8, "histogram buckets");
-        if (buckets != Wire.HIST_BUCKETS) throw new BadPayload(buckets + " histogram buckets, expected " + Wire.HIST_BUCKETS);
+        if (buckets != Wire.HIST_BUCKETS)
+            throw new BadPayload(buckets + " histogram buckets, expected " + Wire.HIST_BUCKETS);
         long[] hist = new long[buckets];
         for (int i = 0; i < buckets; i++) hist[i] = r.u64();
         int rings = r.count(52, "ring stats");
         List<RingStats> ringStats = new ArrayList<>(rings);
-        for (int i = 0; i < rings; i++) ringStats.add(new RingStats(r.u32(), r.u64(), r.u64(), r.u64(), r.u64(), r.u64(), r.u64()));
+        for (int i = 0; i < rings; i++)
+            ringStats.add(new RingStats(r.u32(), r.u64(), r.u64(), r.u64(), r.u64(), r.u64(), r.u64()));
         List<String> malformed = strings(r);
         List<String> notCaptured = strings(r);
         r.end("stats");
-        return new Stats(new HandlerHistogram(hist), c.getOrDefault("handler_calls", 0L), c.getOrDefault("handler_ns", 0L),
-                c.getOrDefault("reentered", 0L), c.getOrDefault("no_slot_drops", 0L), c.getOrDefault("disabled_signals", 0L),
-                c.getOrDefault("malformed", 0L), malformed, ringStats, notCaptured, c.getOrDefault("sample_ring_peak_bytes", 0L),
-                c.getOrDefault("event_ring_peak_bytes", 0L), c.getOrDefault("mutex_skipped", 0L), c.getOrDefault("mutex_marked", 0L),
-                c.getOrDefault("mutex_table_full", 0L), c.getOrDefault("sample_ring_bytes", 0L));
+        return new Stats(
+                new HandlerHistogram(hist),
+                c.getOrDefault("handler_calls", 0L),
+                c.getOrDefault("handler_ns", 0L),
+                c.getOrDefault("reentered", 0L),
+                c.getOrDefault("no_slot_drops", 0L),
+                c.getOrDefault("disabled_signals", 0L),
+                c.getOrDefault("malformed", 0L),
+                malformed,
+                ringStats,
+                notCaptured,
+                c.getOrDefault("sample_ring_peak_bytes", 0L),
+                c.getOrDefault("event_ring_peak_bytes", 0L),
+                c.getOrDefault("mutex_skipped", 0L),
+                c.getOrDefault("mutex_marked", 0L),
+                c.getOrDefault("mutex_table_full", 0L),
+                c.getOrDefault("sample_ring_bytes", 0L));
     }
 
     // counter table (STITCH, and the start of STATS): u32 n, n x (string name, u64 value)

@@ -18,7 +18,9 @@ public enum SectionKind {
     METRICS(8),
     /** Profile: the calling-context tree and its exclusive values (calltree's TreeCodec). */
     TREE(9),
-    /** Profile: a run of one thread's sample timeline, after a thread prefix like RECORDS (calltree's TimelineCodec). */
+    /**
+     * Profile: a run of one thread's sample timeline, after a thread prefix like RECORDS (calltree's TimelineCodec).
+     */
     TIMELINE(10),
     /** Profile: how samples were stitched, as named counters. */
     STITCH(11),

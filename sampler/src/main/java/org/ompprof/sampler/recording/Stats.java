@@ -21,10 +21,23 @@ import java.util.List;
  * @param sampleBytes bytes of sample records the handler wrote to the rings (0: not measured); over handlerCalls, the
  *     mean record size
  */
-public record Stats(HandlerHistogram histogram, long handlerCalls, long handlerNs, long reentered, long noSlotDrops,
-        long disabledSignals, long malformed, List<String> malformedExamples, List<RingStats> rings,
-        List<String> modulesNotCaptured, long sampleRingPeak, long eventRingPeak, long mutexSkipped, long mutexMarked,
-        long mutexTableFull, long sampleBytes) {
+public record Stats(
+        HandlerHistogram histogram,
+        long handlerCalls,
+        long handlerNs,
+        long reentered,
+        long noSlotDrops,
+        long disabledSignals,
+        long malformed,
+        List<String> malformedExamples,
+        List<RingStats> rings,
+        List<String> modulesNotCaptured,
+        long sampleRingPeak,
+        long eventRingPeak,
+        long mutexSkipped,
+        long mutexMarked,
+        long mutexTableFull,
+        long sampleBytes) {
     public Stats {
         malformedExamples = List.copyOf(malformedExamples);
         rings = List.copyOf(rings);
@@ -32,28 +45,103 @@ public record Stats(HandlerHistogram histogram, long handlerCalls, long handlerN
     }
 
     /** Stats without the sample bytes (recordings made before they were counted, merged runs). */
-    public Stats(HandlerHistogram histogram, long handlerCalls, long handlerNs, long reentered, long noSlotDrops,
-            long disabledSignals, long malformed, List<String> malformedExamples, List<RingStats> rings,
-            List<String> modulesNotCaptured, long sampleRingPeak, long eventRingPeak, long mutexSkipped, long mutexMarked,
+    public Stats(
+            HandlerHistogram histogram,
+            long handlerCalls,
+            long handlerNs,
+            long reentered,
+            long noSlotDrops,
+            long disabledSignals,
+            long malformed,
+            List<String> malformedExamples,
+            List<RingStats> rings,
+            List<String> modulesNotCaptured,
+            long sampleRingPeak,
+            long eventRingPeak,
+            long mutexSkipped,
+            long mutexMarked,
             long mutexTableFull) {
-        this(histogram, handlerCalls, handlerNs, reentered, noSlotDrops, disabledSignals, malformed, malformedExamples, rings,
-                modulesNotCaptured, sampleRingPeak, eventRingPeak, mutexSkipped, mutexMarked, mutexTableFull, 0);
+        this(
+                histogram,
+                handlerCalls,
+                handlerNs,
+                reentered,
+                noSlotDrops,
+                disabledSignals,
+                malformed,
+                malformedExamples,
+                rings,
+                modulesNotCaptured,
+                sampleRingPeak,
+                eventRingPeak,
+                mutexSkipped,
+                mutexMarked,
+                mutexTableFull,
+                0);
     }
 
     /** Stats without mutex counters (recordings made before they were counted). */
-    public Stats(HandlerHistogram histogram, long handlerCalls, long handlerNs, long reentered, long noSlotDrops,
-            long disabledSignals, long malformed, List<String> malformedExamples, List<RingStats> rings,
-            List<String> modulesNotCaptured, long sampleRingPeak, long eventRingPeak) {
-        this(histogram, handlerCalls, handlerNs, reentered, noSlotDrops, disabledSignals, malformed, malformedExamples, rings,
-                modulesNotCaptured, sampleRingPeak, eventRingPeak, 0, 0, 0, 0);
+    public Stats(
+            HandlerHistogram histogram,
+            long handlerCalls,
+            long handlerNs,
+            long reentered,
+            long noSlotDrops,
+            long disabledSignals,
+            long malformed,
+            List<String> malformedExamples,
+            List<RingStats> rings,
+            List<String> modulesNotCaptured,
+            long sampleRingPeak,
+            long eventRingPeak) {
+        this(
+                histogram,
+                handlerCalls,
+                handlerNs,
+                reentered,
+                noSlotDrops,
+                disabledSignals,
+                malformed,
+                malformedExamples,
+                rings,
+                modulesNotCaptured,
+                sampleRingPeak,
+                eventRingPeak,
+                0,
+                0,
+                0,
+                0);
     }
 
     /** Stats without ring peaks (recordings made before they were measured, synthetic ones). */
-    public Stats(HandlerHistogram histogram, long handlerCalls, long handlerNs, long reentered, long noSlotDrops,
-            long disabledSignals, long malformed, List<String> malformedExamples, List<RingStats> rings,
+    public Stats(
+            HandlerHistogram histogram,
+            long handlerCalls,
+            long handlerNs,
+            long reentered,
+            long noSlotDrops,
+            long disabledSignals,
+            long malformed,
+            List<String> malformedExamples,
+            List<RingStats> rings,
             List<String> modulesNotCaptured) {
-        this(histogram, handlerCalls, handlerNs, reentered, noSlotDrops, disabledSignals, malformed, malformedExamples, rings,
-                modulesNotCaptured, 0, 0, 0, 0, 0, 0);
+        this(
+                histogram,
+                handlerCalls,
+                handlerNs,
+                reentered,
+                noSlotDrops,
+                disabledSignals,
+                malformed,
+                malformedExamples,
+                rings,
+                modulesNotCaptured,
+                0,
+                0,
+                0,
+                0,
+                0,
+                0);
     }
 
     public long samplesDropped() {

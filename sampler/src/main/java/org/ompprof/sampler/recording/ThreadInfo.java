@@ -15,8 +15,20 @@ import java.util.TreeMap;
  *     eventsDropped likewise for callback records
  * @param samplesByState sample counts per ompt_state_t value
  */
-public record ThreadInfo(int seq, int osTid, int threadType, int slot, long beginNs, long endNs, long firstNs, long lastNs,
-        long samples, long events, long samplesDropped, long eventsDropped, Map<Integer, Long> samplesByState) {
+public record ThreadInfo(
+        int seq,
+        int osTid,
+        int threadType,
+        int slot,
+        long beginNs,
+        long endNs,
+        long firstNs,
+        long lastNs,
+        long samples,
+        long events,
+        long samplesDropped,
+        long eventsDropped,
+        Map<Integer, Long> samplesByState) {
     public ThreadInfo {
         samplesByState = Collections.unmodifiableMap(new TreeMap<>(samplesByState));
     }

@@ -11,6 +11,7 @@ import java.lang.invoke.VarHandle;
 final class Atomics {
     /** Coordinates (MemorySegment, long offset). */
     private static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
+
     private static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
 
     private Atomics() {}

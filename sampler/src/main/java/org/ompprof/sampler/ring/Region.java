@@ -15,7 +15,6 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
-
 import org.ompprof.sampler.UserError;
 import org.ompprof.sampler.posix.Posix;
 import org.ompprof.sampler.wire.Wire;
@@ -51,7 +50,8 @@ public final class Region implements AutoCloseable {
     public static Region create(Path dir, RegionLayout layout) throws IOException {
         byte[] random = new byte[8];
         new SecureRandom().nextBytes(random);
-        Path path = dir.resolve("ompprof-" + ProcessHandle.current().pid() + "-" + HexFormat.of().formatHex(random));
+        Path path = dir.resolve("ompprof-" + ProcessHandle.current().pid() + "-"
+                + HexFormat.of().formatHex(random));
         try {
             // mode 0600 from the start: never readable by others, not even briefly
             Files.createFile(path, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
@@ -86,8 +86,10 @@ public final class Region implements AutoCloseable {
             int rc = Posix.posixFallocate(fd, 0, layout.totalSize());
             if (rc == Posix.ENOSPC) {
                 long free = Files.getFileStore(dir).getUsableSpace();
-                throw new UserError(String.format("no room in shared memory (%s): need %d MiB, %d MiB free; "
-                        + "free space or use --slots/--ring-kib to shrink", dir, mib(layout.totalSize()), free >> 20));
+                throw new UserError(String.format(
+                        "no room in shared memory (%s): need %d MiB, %d MiB free; "
+                                + "free space or use --slots/--ring-kib to shrink",
+                        dir, mib(layout.totalSize()), free >> 20));
             }
             if (rc != 0) throw new IOException("posix_fallocate " + path + ": " + Posix.strerror(rc));
         } finally {
@@ -101,7 +103,8 @@ public final class Region implements AutoCloseable {
 
     /** The signal the agent samples with (0: SIGPROF); set before the program starts. */
     public void setSignal(int signal) {
-        int flags = segment.get(ValueLayout.JAVA_INT, RegionHeader.FLAGS); // keep the Wire.REGION_* bits above the signal
+        int flags =
+                segment.get(ValueLayout.JAVA_INT, RegionHeader.FLAGS); // keep the Wire.REGION_* bits above the signal
         segment.set(ValueLayout.JAVA_INT, RegionHeader.FLAGS, flags & ~0xFF | signal & 0xFF);
     }
 

@@ -10,7 +10,8 @@ import org.ompprof.sampler.wire.Wire;
  * @param mode {@code Wire.MODE_*}
  * @param flags {@code Wire.REGION_*} bits
  */
-public record RegionLayout(int slots, long sampleRingSize, long eventRingSize, int mode, int rateHz, int stackBytes, int flags) {
+public record RegionLayout(
+        int slots, long sampleRingSize, long eventRingSize, int mode, int rateHz, int stackBytes, int flags) {
     /** Rings smaller than this could not hold one sample with its fixed part. */
     public static final long MIN_RING = 512;
 
@@ -27,7 +28,8 @@ public record RegionLayout(int slots, long sampleRingSize, long eventRingSize, i
 
     private static void requireRing(long size, String which) {
         if (size < MIN_RING || Long.bitCount(size) != 1) {
-            throw new IllegalArgumentException(which + " ring size must be a power of two >= " + MIN_RING + ": " + size);
+            throw new IllegalArgumentException(
+                    which + " ring size must be a power of two >= " + MIN_RING + ": " + size);
         }
     }
 

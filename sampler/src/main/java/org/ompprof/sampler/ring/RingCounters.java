@@ -9,7 +9,9 @@ public record RingCounters(long records, long dropped, long droppedBytes) {
      * slot, so all of its current value is new.
      */
     public RingCounters since(RingCounters earlier) {
-        return new RingCounters(delta(records, earlier.records), delta(dropped, earlier.dropped),
+        return new RingCounters(
+                delta(records, earlier.records),
+                delta(dropped, earlier.dropped),
                 delta(droppedBytes, earlier.droppedBytes));
     }
 

@@ -1,7 +1,6 @@
 package org.ompprof.sampler.ring;
 
 import java.lang.foreign.MemorySegment;
-
 import org.ompprof.sampler.record.Le;
 import org.ompprof.sampler.record.RecordDecoder;
 import org.ompprof.sampler.wire.Wire;
@@ -93,7 +92,8 @@ public final class RingReader {
 
     private String positionProblem(long r, long w) {
         long avail = w - r;
-        if (avail < 0 || avail > size) return "write position " + w + " and read position " + r + " are " + avail + " bytes apart";
+        if (avail < 0 || avail > size)
+            return "write position " + w + " and read position " + r + " are " + avail + " bytes apart";
         if ((r & 7) != 0 || (w & 7) != 0) return "unaligned ring positions " + r + ", " + w;
         return null;
     }

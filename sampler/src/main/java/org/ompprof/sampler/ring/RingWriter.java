@@ -2,7 +2,6 @@ package org.ompprof.sampler.ring;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-
 import org.ompprof.sampler.record.RecordEncoder;
 import org.ompprof.sampler.wire.Wire;
 
@@ -32,15 +31,23 @@ public final class RingWriter {
     public static RingWriter sampleRing(Region region, int slot) {
         RegionLayout l = region.layout();
         long base = l.slotOffset(slot);
-        return new RingWriter(region.segment(), base + Wire.SlotHeader.SAMPLE_PROD, base + Wire.SlotHeader.SAMPLE_CONS,
-                l.sampleDataOffset(slot), l.sampleRingSize());
+        return new RingWriter(
+                region.segment(),
+                base + Wire.SlotHeader.SAMPLE_PROD,
+                base + Wire.SlotHeader.SAMPLE_CONS,
+                l.sampleDataOffset(slot),
+                l.sampleRingSize());
     }
 
     public static RingWriter eventRing(Region region, int slot) {
         RegionLayout l = region.layout();
         long base = l.slotOffset(slot);
-        return new RingWriter(region.segment(), base + Wire.SlotHeader.EVENT_PROD, base + Wire.SlotHeader.EVENT_CONS,
-                l.eventDataOffset(slot), l.eventRingSize());
+        return new RingWriter(
+                region.segment(),
+                base + Wire.SlotHeader.EVENT_PROD,
+                base + Wire.SlotHeader.EVENT_CONS,
+                l.eventDataOffset(slot),
+                l.eventRingSize());
     }
 
     /** Writes one record (its bytes are taken as they are); false if the ring was full. */

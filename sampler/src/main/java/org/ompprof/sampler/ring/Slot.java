@@ -1,7 +1,6 @@
 package org.ompprof.sampler.ring;
 
 import java.lang.foreign.MemorySegment;
-
 import org.ompprof.sampler.wire.Wire;
 import org.ompprof.sampler.wire.Wire.RingProd;
 import org.ompprof.sampler.wire.Wire.SlotHeader;
@@ -18,10 +17,18 @@ public final class Slot {
         this.region = region;
         this.index = index;
         this.base = layout.slotOffset(index);
-        this.sampleRing = new RingReader(region, base + SlotHeader.SAMPLE_PROD, base + SlotHeader.SAMPLE_CONS,
-                layout.sampleDataOffset(index), layout.sampleRingSize());
-        this.eventRing = new RingReader(region, base + SlotHeader.EVENT_PROD, base + SlotHeader.EVENT_CONS,
-                layout.eventDataOffset(index), layout.eventRingSize());
+        this.sampleRing = new RingReader(
+                region,
+                base + SlotHeader.SAMPLE_PROD,
+                base + SlotHeader.SAMPLE_CONS,
+                layout.sampleDataOffset(index),
+                layout.sampleRingSize());
+        this.eventRing = new RingReader(
+                region,
+                base + SlotHeader.EVENT_PROD,
+                base + SlotHeader.EVENT_CONS,
+                layout.eventDataOffset(index),
+                layout.eventRingSize());
     }
 
     public int index() {
@@ -81,7 +88,8 @@ public final class Slot {
     }
 
     private RingCounters counters(long prod) {
-        return new RingCounters(Atomics.getOpaqueLong(region, prod + RingProd.RECORDS),
+        return new RingCounters(
+                Atomics.getOpaqueLong(region, prod + RingProd.RECORDS),
                 Atomics.getOpaqueLong(region, prod + RingProd.DROPPED),
                 Atomics.getOpaqueLong(region, prod + RingProd.DROPPED_BYTES));
     }
@@ -94,7 +102,10 @@ public final class Slot {
         return Atomics.getOpaqueLong(region, base + SlotHeader.HANDLER_NS);
     }
 
-    /** Bytes of sample records the handler wrote (with their padding): over {@link #handlerCalls()}, a record's mean size. */
+    /**
+     * Bytes of sample records the handler wrote (with their padding): over {@link #handlerCalls()}, a record's mean
+     * size.
+     */
     public long sampleBytes() {
         return Atomics.getOpaqueLong(region, base + SlotHeader.SAMPLE_BYTES);
     }

@@ -41,7 +41,9 @@ public final class StaleRegions {
 
     private static boolean jvmAlive(String pid) {
         try {
-            return ProcessHandle.of(Long.parseLong(pid)).map(ProcessHandle::isAlive).orElse(false);
+            return ProcessHandle.of(Long.parseLong(pid))
+                    .map(ProcessHandle::isAlive)
+                    .orElse(false);
         } catch (NumberFormatException tooLong) {
             return true; // not a name this code made: leave it
         }

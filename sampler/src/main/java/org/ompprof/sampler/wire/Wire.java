@@ -27,10 +27,12 @@ public final class Wire {
 
     /** Header jvm_state: what the JVM is doing (the agent waits at exit while it drains). */
     public static final int JVM_DRAINING = 1;
+
     public static final int JVM_STOPPED = 2;
 
     /** Header signal_problems bits: what stood in the way of the sampling signal. */
     public static final int SIGNAL_TAKEN = 1;
+
     public static final int SIGNAL_REPLACED = 2;
     public static final int SIGNAL_BLOCKED = 4;
 
@@ -111,16 +113,23 @@ public final class Wire {
     public static final int WALK_COMPLETE = 1;
     /** The context is the last frame inside the current task's exit frame. */
     public static final int WALK_TASK_EXIT = 2;
-    /** A checking recording: the context is the sampled registers with a plain snapshot, the frames all the walk found. */
+    /**
+     * A checking recording: the context is the sampled registers with a plain snapshot, the frames all the walk found.
+     */
     public static final int WALK_CHECK = 0x100;
+
     public static final int MAX_WALK_FRAMES = 512;
 
     public static final int SAMPLE_OMPT_READY = 1;
     public static final int SAMPLE_UNKNOWN_THREAD = 2;
     /** From a perf cpu-clock event: the weight is the CPU time the kernel counted since the previous sample. */
     public static final int SAMPLE_PERF = 8;
+
     public static final int SAMPLE_PAUSED = 4;
-    /** Wall mode: the thread was blocked in a system call and sampled from outside, without a signal (rbp guessed from the stack). */
+    /**
+     * Wall mode: the thread was blocked in a system call and sampled from outside, without a signal (rbp guessed from
+     * the stack).
+     */
     public static final int SAMPLE_OUTSIDE = 16;
 
     public static final int MUTEX_ACQUIRE = 1;
@@ -146,6 +155,7 @@ public final class Wire {
     /** {@code struct ompprof_region_header}. */
     public static final class RegionHeader {
         private RegionHeader() {}
+
         public static final String C_STRUCT = "ompprof_region_header";
         public static final int MAGIC = 0;
         public static final int VERSION = 8;
@@ -182,6 +192,7 @@ public final class Wire {
     /** {@code struct ompprof_ring_prod}: the producer's cache line of one ring. */
     public static final class RingProd {
         private RingProd() {}
+
         public static final String C_STRUCT = "ompprof_ring_prod";
         public static final int WRITE_POS = 0;
         public static final int RECORDS = 8;
@@ -193,6 +204,7 @@ public final class Wire {
     /** {@code struct ompprof_ring_cons}: the consumer's cache line of one ring. */
     public static final class RingCons {
         private RingCons() {}
+
         public static final String C_STRUCT = "ompprof_ring_cons";
         public static final int READ_POS = 0;
         public static final int SIZEOF = 64;
@@ -201,6 +213,7 @@ public final class Wire {
     /** {@code struct ompprof_slot_header}. */
     public static final class SlotHeader {
         private SlotHeader() {}
+
         public static final String C_STRUCT = "ompprof_slot_header";
         public static final int SAMPLE_PROD = 0;
         public static final int SAMPLE_CONS = 64;
@@ -225,6 +238,7 @@ public final class Wire {
     /** {@code struct ompprof_record_header}: the first 16 bytes of every record. */
     public static final class RecordHeader {
         private RecordHeader() {}
+
         public static final String C_STRUCT = "ompprof_record_header";
         public static final int SIZE = 0;
         public static final int TYPE = 4;
@@ -237,6 +251,7 @@ public final class Wire {
     /** {@code struct ompprof_context}: registers and the stack snapshot's length. */
     public static final class Context {
         private Context() {}
+
         public static final String C_STRUCT = "ompprof_context";
         public static final int RIP = 0;
         public static final int RSP = 8;
@@ -251,6 +266,7 @@ public final class Wire {
     /** {@code struct ompprof_task_level}. */
     public static final class TaskLevel {
         private TaskLevel() {}
+
         public static final String C_STRUCT = "ompprof_task_level";
         public static final int EXIT_FRAME = 0;
         public static final int ENTER_FRAME = 8;
@@ -267,6 +283,7 @@ public final class Wire {
     /** {@code struct ompprof_parallel_level}. */
     public static final class ParallelLevel {
         private ParallelLevel() {}
+
         public static final String C_STRUCT = "ompprof_parallel_level";
         public static final int PARALLEL_ID = 0;
         public static final int TEAM_SIZE = 8;
@@ -277,6 +294,7 @@ public final class Wire {
     /** {@code struct ompprof_sample}; followed by task levels, parallel levels, stack. */
     public static final class Sample {
         private Sample() {}
+
         public static final String C_STRUCT = "ompprof_sample";
         public static final int TIME_NS = 0;
         public static final int WEIGHT_NS = 8;
@@ -294,6 +312,7 @@ public final class Wire {
     /** {@code struct ompprof_frame}: one frame the handler walked. */
     public static final class WalkedFrame {
         private WalkedFrame() {}
+
         public static final String C_STRUCT = "ompprof_frame";
         public static final int PC = 0;
         public static final int SP = 8;
@@ -303,6 +322,7 @@ public final class Wire {
     /** {@code struct ompprof_thread_begin}. */
     public static final class ThreadBegin {
         private ThreadBegin() {}
+
         public static final String C_STRUCT = "ompprof_thread_begin";
         public static final int TIME_NS = 0;
         public static final int OS_TID = 8;
@@ -316,6 +336,7 @@ public final class Wire {
     /** {@code struct ompprof_thread_end}. */
     public static final class ThreadEnd {
         private ThreadEnd() {}
+
         public static final String C_STRUCT = "ompprof_thread_end";
         public static final int TIME_NS = 0;
         public static final int SIZEOF = 8;
@@ -324,6 +345,7 @@ public final class Wire {
     /** {@code struct ompprof_parallel_begin}; followed by the stack snapshot. */
     public static final class ParallelBegin {
         private ParallelBegin() {}
+
         public static final String C_STRUCT = "ompprof_parallel_begin";
         public static final int TIME_NS = 0;
         public static final int PARALLEL_ID = 8;
@@ -341,6 +363,7 @@ public final class Wire {
     /** {@code struct ompprof_parallel_end}. */
     public static final class ParallelEnd {
         private ParallelEnd() {}
+
         public static final String C_STRUCT = "ompprof_parallel_end";
         public static final int TIME_NS = 0;
         public static final int PARALLEL_ID = 8;
@@ -353,6 +376,7 @@ public final class Wire {
     /** {@code struct ompprof_implicit_task}. */
     public static final class ImplicitTask {
         private ImplicitTask() {}
+
         public static final String C_STRUCT = "ompprof_implicit_task";
         public static final int TIME_NS = 0;
         public static final int PARALLEL_ID = 8;
@@ -367,6 +391,7 @@ public final class Wire {
     /** {@code struct ompprof_task_create}; followed by the stack snapshot. */
     public static final class TaskCreate {
         private TaskCreate() {}
+
         public static final String C_STRUCT = "ompprof_task_create";
         public static final int TIME_NS = 0;
         public static final int PARENT_TASK_ID = 8;
@@ -384,6 +409,7 @@ public final class Wire {
     /** {@code struct ompprof_task_schedule}. */
     public static final class TaskSchedule {
         private TaskSchedule() {}
+
         public static final String C_STRUCT = "ompprof_task_schedule";
         public static final int TIME_NS = 0;
         public static final int PRIOR_TASK_ID = 8;
@@ -395,6 +421,7 @@ public final class Wire {
     /** {@code struct ompprof_sync_region}. */
     public static final class SyncRegion {
         private SyncRegion() {}
+
         public static final String C_STRUCT = "ompprof_sync_region";
         public static final int TIME_NS = 0;
         public static final int PARALLEL_ID = 8;
@@ -409,6 +436,7 @@ public final class Wire {
     /** {@code struct ompprof_mutex}. */
     public static final class Mutex {
         private Mutex() {}
+
         public static final String C_STRUCT = "ompprof_mutex";
         public static final int TIME_NS = 0;
         public static final int WAIT_ID = 8;
@@ -423,6 +451,7 @@ public final class Wire {
     /** {@code struct ompprof_control_tool}. */
     public static final class ControlTool {
         private ControlTool() {}
+
         public static final String C_STRUCT = "ompprof_control_tool";
         public static final int TIME_NS = 0;
         public static final int MODIFIER = 8;
@@ -434,6 +463,7 @@ public final class Wire {
     /** {@code struct ompprof_work}. */
     public static final class Work {
         private Work() {}
+
         public static final String C_STRUCT = "ompprof_work";
         public static final int TIME_NS = 0;
         public static final int PARALLEL_ID = 8;
@@ -448,6 +478,7 @@ public final class Wire {
     /** {@code struct ompprof_task_batch}, followed by {@code count} {@link TaskBatchEntry}s. */
     public static final class TaskBatch {
         private TaskBatch() {}
+
         public static final String C_STRUCT = "ompprof_task_batch";
         public static final int TIME_NS = 0;
         public static final int COUNT = 8;
@@ -460,6 +491,7 @@ public final class Wire {
      */
     public static final class TaskBatchPacked {
         private TaskBatchPacked() {}
+
         public static final String C_STRUCT = "ompprof_task_batch_packed";
         public static final int TIME_NS = 0;
         public static final int COUNT = 8;
@@ -471,6 +503,7 @@ public final class Wire {
     /** {@code struct ompprof_task_batch_entry}. */
     public static final class TaskBatchEntry {
         private TaskBatchEntry() {}
+
         public static final String C_STRUCT = "ompprof_task_batch_entry";
         public static final int TASK_ID = 0;
         public static final int PARENT_TASK_ID = 8;
@@ -481,6 +514,7 @@ public final class Wire {
     /** {@code struct ompprof_masked}. */
     public static final class Masked {
         private Masked() {}
+
         public static final String C_STRUCT = "ompprof_masked";
         public static final int TIME_NS = 0;
         public static final int PARALLEL_ID = 8;
@@ -493,6 +527,7 @@ public final class Wire {
     /** {@code struct ompprof_segment}: one PT_LOAD of a module. */
     public static final class Segment {
         private Segment() {}
+
         public static final String C_STRUCT = "ompprof_segment";
         public static final int VADDR = 0;
         public static final int MEMSZ = 8;
@@ -505,6 +540,7 @@ public final class Wire {
     /** {@code struct ompprof_module}; followed by segments, path, inline image. */
     public static final class Module {
         private Module() {}
+
         public static final String C_STRUCT = "ompprof_module";
         public static final int TIME_NS = 0;
         public static final int MODULE_ID = 8;
@@ -528,6 +564,7 @@ public final class Wire {
     /** {@code struct ompprof_module_unload}. */
     public static final class ModuleUnload {
         private ModuleUnload() {}
+
         public static final String C_STRUCT = "ompprof_module_unload";
         public static final int TIME_NS = 0;
         public static final int MODULE_ID = 8;
@@ -537,6 +574,7 @@ public final class Wire {
     /** {@code struct ompprof_agent_info}. */
     public static final class AgentInfo {
         private AgentInfo() {}
+
         public static final String C_STRUCT = "ompprof_agent_info";
         public static final int TIME_NS = 0;
         public static final int SAMPLE_PERIOD_NS = 8;
@@ -552,6 +590,7 @@ public final class Wire {
     /** {@code struct ompprof_agent_end}. */
     public static final class AgentEnd {
         private AgentEnd() {}
+
         public static final String C_STRUCT = "ompprof_agent_end";
         public static final int TIME_NS = 0;
         public static final int TIMERS_FAILED = 8;
@@ -578,6 +617,7 @@ public final class Wire {
     /** {@code struct ompprof_device}: device initialize, finalize and load. */
     public static final class Device {
         private Device() {}
+
         public static final String C_STRUCT = "ompprof_device";
         public static final int TIME_NS = 0;
         public static final int MODULE_ID = 8;
@@ -595,6 +635,7 @@ public final class Wire {
     /** {@code struct ompprof_target}: a target region's begin (with the encountering context) or end. */
     public static final class Target {
         private Target() {}
+
         public static final String C_STRUCT = "ompprof_target";
         public static final int TIME_NS = 0;
         public static final int TARGET_ID = 8;
@@ -612,6 +653,7 @@ public final class Wire {
     /** {@code struct ompprof_target_submit}: a kernel submission's begin or end. */
     public static final class TargetSubmit {
         private TargetSubmit() {}
+
         public static final String C_STRUCT = "ompprof_target_submit";
         public static final int TIME_NS = 0;
         public static final int TARGET_ID = 8;
@@ -624,6 +666,7 @@ public final class Wire {
     /** {@code struct ompprof_target_data_op}: a data operation's begin or end. */
     public static final class TargetDataOp {
         private TargetDataOp() {}
+
         public static final String C_STRUCT = "ompprof_target_data_op";
         public static final int TIME_NS = 0;
         public static final int TARGET_ID = 8;
@@ -648,6 +691,7 @@ public final class Wire {
     /** {@code struct ompprof_device_trace}: one batch of OMPT device trace records, in device time. */
     public static final class DeviceTrace {
         private DeviceTrace() {}
+
         public static final String C_STRUCT = "ompprof_device_trace";
         public static final int TIME_NS = 0;
         public static final int DEVICE_NUM = 8;
@@ -658,6 +702,7 @@ public final class Wire {
     /** {@code struct ompprof_device_trace_entry}. */
     public static final class DeviceTraceEntry {
         private DeviceTraceEntry() {}
+
         public static final String C_STRUCT = "ompprof_device_trace_entry";
         public static final int START_NS = 0;
         public static final int END_NS = 8;
@@ -672,6 +717,7 @@ public final class Wire {
     /** {@code struct ompprof_device_clock}: one (host, device) clock reading. */
     public static final class DeviceClock {
         private DeviceClock() {}
+
         public static final String C_STRUCT = "ompprof_device_clock";
         public static final int HOST_NS = 0;
         public static final int DEVICE_NS = 8;
@@ -681,10 +727,12 @@ public final class Wire {
 
     /** The symbol the agent looks up to hand the MPI companion its record writer. */
     public static final String MPI_ATTACH_SYMBOL = "ompprof_mpi_attach";
+
     public static final int MPI_ABI = 1;
 
     /** {@code enum ompprof_mpi_call}: the MPI call kinds ({@code Mpi.CALL}). */
     public static final int MPI_CALL_OTHER = 0;
+
     public static final int MPI_CALL_INIT = 1;
     public static final int MPI_CALL_FINALIZE = 2;
     public static final int MPI_CALL_ALLREDUCE = 3;
@@ -714,6 +762,7 @@ public final class Wire {
     /** {@code struct ompprof_mpi}: an MPI call's enter or exit. */
     public static final class Mpi {
         private Mpi() {}
+
         public static final String C_STRUCT = "ompprof_mpi";
         public static final int TIME_NS = 0;
         public static final int COMM = 8;

@@ -16,7 +16,6 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -57,9 +56,13 @@ class SimulatedRunTest {
         Path userLib = Files.write(dir.resolve("libuser.so"), randomBytes(10_000, 1));
         Path goneLib = Files.write(dir.resolve("libgone.so"), randomBytes(3_000, 2));
         Path heldLib = Files.write(dir.resolve("libheld.so"), randomBytes(5_000, 3));
-        List<ModuleLoad> modules = List.of(module(1, userLib, Wire.MOD_FD_HELD, -1), module(2, Path.of("/usr/bin/env"), 0, -1),
-                module(3, goneLib, 0, -1), module(4, heldLib, Wire.MOD_FD_HELD, 0));
-        try (Region region = Region.inMemory(LAYOUT); Spool spool = Spool.create(dir, ".spool-");
+        List<ModuleLoad> modules = List.of(
+                module(1, userLib, Wire.MOD_FD_HELD, -1),
+                module(2, Path.of("/usr/bin/env"), 0, -1),
+                module(3, goneLib, 0, -1),
+                module(4, heldLib, Wire.MOD_FD_HELD, 0));
+        try (Region region = Region.inMemory(LAYOUT);
+                Spool spool = Spool.create(dir, ".spool-");
                 FileChannel held = FileChannel.open(heldLib)) {
             int heldFd = TestAgent.fdOf(heldLib);
             List<ModuleLoad> announced = new ArrayList<>(modules);
@@ -67,7 +70,8 @@ class SimulatedRunTest {
             Files.delete(goneLib);
             Files.delete(heldLib); // only the fd still reaches it
 
-            RunCollector collector = new RunCollector(spool, () -> ProcessHandle.current().pid(), region::setModulesCaptured);
+            RunCollector collector =
+                    new RunCollector(spool, () -> ProcessHandle.current().pid(), region::setModulesCaptured);
             Drainer drainer = new Drainer(region, collector);
             drainer.start();
             TestAgent agent = new TestAgent(region);
@@ -75,7 +79,8 @@ class SimulatedRunTest {
             int perThread = 3000;
             for (int t = 0; t < 3; t++) {
                 int slot = t;
-                threads.add(Thread.ofPlatform().start(() -> agent.runThread(slot, slot + 1, perThread, slot == 0 ? announced : List.of())));
+                threads.add(Thread.ofPlatform()
+                        .start(() -> agent.runThread(slot, slot + 1, perThread, slot == 0 ? announced : List.of())));
             }
             for (Thread t : threads) t.join();
             drainer.finish();
@@ -90,7 +95,9 @@ class SimulatedRunTest {
             checkRecording(out, perThread, userLib);
         }
         try (Stream<Path> files = Files.list(dir)) {
-            assertEquals(List.of("libuser.so", "sim.ompprof"), files.map(p -> p.getFileName().toString()).sorted().toList(),
+            assertEquals(
+                    List.of("libuser.so", "sim.ompprof"),
+                    files.map(p -> p.getFileName().toString()).sorted().toList(),
                     "the spool is gone");
         }
     }
@@ -114,26 +121,46 @@ class SimulatedRunTest {
                 }
                 assertTrue(records.getFirst() instanceof ThreadBegin);
                 assertTrue(records.getLast() instanceof ThreadEnd);
-                assertEquals(perThread, records.stream().filter(w -> w instanceof SampleRecord).count());
-                assertEquals(perThread / 10, records.stream().filter(w -> w instanceof SyncRegion).count());
+                assertEquals(
+                        perThread,
+                        records.stream().filter(w -> w instanceof SampleRecord).count());
+                assertEquals(
+                        perThread / 10,
+                        records.stream().filter(w -> w instanceof SyncRegion).count());
             }
             Map<Long, ModuleInfo> m = new java.util.HashMap<>();
             for (ModuleInfo i : r.modules()) m.put(i.moduleId(), i);
             assertEquals(ImageSource.EMBEDDED, m.get(1L).image());
             assertArrayEquals(Files.readAllBytes(userLib), r.moduleImage(1).orElseThrow());
             assertEquals(ImageSource.REFERENCE, m.get(2L).image());
-            assertEquals(Path.of("/usr/bin/env").toRealPath().toString(), m.get(2L).imagePath());
+            assertEquals(
+                    Path.of("/usr/bin/env").toRealPath().toString(), m.get(2L).imagePath());
             assertEquals(ImageSource.MISSING, m.get(3L).image());
             assertEquals(ImageSource.EMBEDDED, m.get(4L).image(), "read through /proc/PID/fd");
             assertArrayEquals(randomBytes(5_000, 3), r.moduleImage(4).orElseThrow());
-            assertEquals(List.of(dir.resolve("libgone.so") + ": deleted or changed during the run"), r.stats().modulesNotCaptured());
+            assertEquals(
+                    List.of(dir.resolve("libgone.so") + ": deleted or changed during the run"),
+                    r.stats().modulesNotCaptured());
         }
     }
 
     static ModuleLoad module(long id, Path file, int flags, int fd) {
         long[] st = TestAgent.stat(file);
-        return new ModuleLoad(0, 0, id, 0x7f0000000000L + id * 0x100000, 0, st[0], st[1], st[2], st[3], flags, fd,
-                List.of(new ModuleSegment(0, 0x1000, 0, 0x1000, 5)), file.toString(), "0a0b",
+        return new ModuleLoad(
+                0,
+                0,
+                id,
+                0x7f0000000000L + id * 0x100000,
+                0,
+                st[0],
+                st[1],
+                st[2],
+                st[3],
+                flags,
+                fd,
+                List.of(new ModuleSegment(0, 0x1000, 0, 0x1000, 5)),
+                file.toString(),
+                "0a0b",
                 MemorySegment.ofArray(new byte[0]));
     }
 
@@ -145,7 +172,8 @@ class SimulatedRunTest {
 
     @Test
     void dropsAreChargedToTheThreadThatOwnedTheRing() throws Exception {
-        try (Region region = Region.inMemory(LAYOUT); Spool spool = Spool.create(dir, ".spool-")) {
+        try (Region region = Region.inMemory(LAYOUT);
+                Spool spool = Spool.create(dir, ".spool-")) {
             RunCollector collector = new RunCollector(spool, () -> 1, n -> {});
             Drainer drainer = new Drainer(region, collector);
             MemorySegment s = region.segment();
@@ -170,7 +198,17 @@ class SimulatedRunTest {
 
     /** Unused fields keep the record constructors honest. */
     static SampleRecord sample(int seq, long time, int state) {
-        return new SampleRecord(seq, time, 1_000_000, 1000 + seq, 0, state, Wire.SAMPLE_OMPT_READY, 0, List.of(), List.of(),
+        return new SampleRecord(
+                seq,
+                time,
+                1_000_000,
+                1000 + seq,
+                0,
+                state,
+                Wire.SAMPLE_OMPT_READY,
+                0,
+                List.of(),
+                List.of(),
                 new Context(0x401000, 0x7ffc0000, 0, 0, MemorySegment.ofArray(new byte[64])));
     }
 

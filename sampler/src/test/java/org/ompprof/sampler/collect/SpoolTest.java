@@ -15,7 +15,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -75,7 +74,8 @@ class SpoolTest {
                     assertArrayEquals(images.get(i), in.readAllBytes());
                 }
             }
-            assertTrue(spool.size() < spool.recordBytes() / 2, spool.size() + " bytes on disk for " + spool.recordBytes());
+            assertTrue(
+                    spool.size() < spool.recordBytes() / 2, spool.size() + " bytes on disk for " + spool.recordBytes());
         }
         try (var files = Files.list(dir)) {
             assertEquals(0, files.count(), "the spool file is gone");

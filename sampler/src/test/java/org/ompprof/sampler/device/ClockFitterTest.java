@@ -8,7 +8,6 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.LongStream;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -43,9 +42,12 @@ class ClockFitterTest {
         ClockFit fit = ClockFitter.fit(pairs);
         for (long d = deviceStart; d <= deviceStart + TEN_S; d += TEN_S / 100) {
             long err = fit.toHost(d) - truth(d, deviceStart, offset, drift);
-            assertTrue(Math.abs(err) < 1_000, "seed " + seed + ": " + err + " ns off at +" + (d - deviceStart) + " ns; " + fit);
+            assertTrue(
+                    Math.abs(err) < 1_000,
+                    "seed " + seed + ": " + err + " ns off at +" + (d - deviceStart) + " ns; " + fit);
         }
-        assertTrue(Math.abs(fit.driftPpm() - drift * 1e6) < 0.2, "drift " + fit.driftPpm() + " ppm, truth " + drift * 1e6);
+        assertTrue(
+                Math.abs(fit.driftPpm() - drift * 1e6) < 0.2, "drift " + fit.driftPpm() + " ppm, truth " + drift * 1e6);
         assertTrue(fit.inliers() >= n * 8 / 10 && fit.inliers() < n, "inliers " + fit.inliers() + " of " + n);
     }
 
@@ -80,7 +82,8 @@ class ClockFitterTest {
 
     @Test
     void pairsAtOneDeviceTimeGiveTheirMedianOffset() {
-        ClockFit fit = ClockFitter.fit(List.of(new ClockPair(110, 10), new ClockPair(115, 10), new ClockPair(9_000, 10)));
+        ClockFit fit =
+                ClockFitter.fit(List.of(new ClockPair(110, 10), new ClockPair(115, 10), new ClockPair(9_000, 10)));
         assertEquals(115, fit.toHost(10));
     }
 

@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.stream.LongStream;
-
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.ompprof.sampler.record.Context;
@@ -58,18 +57,25 @@ class DeviceTimelineBuilderTest {
         assertEquals(truth.size(), t.activities().size());
         for (Truth x : truth) {
             DeviceActivity a = t.activities().stream()
-                    .filter(d -> d.targetId() == x.targetId() && d.hostOpId() == x.hostOpId()).findFirst().orElseThrow();
-            assertEquals(List.of(x.kind(), x.startNs(), x.endNs(), x.bytes(), x.thread()),
-                    List.of(a.kind(), a.startNs(), a.endNs(), a.bytes(), a.threadSeq()), x.toString());
+                    .filter(d -> d.targetId() == x.targetId() && d.hostOpId() == x.hostOpId())
+                    .findFirst()
+                    .orElseThrow();
+            assertEquals(
+                    List.of(x.kind(), x.startNs(), x.endNs(), x.bytes(), x.thread()),
+                    List.of(a.kind(), a.startNs(), a.endNs(), a.bytes(), a.threadSeq()),
+                    x.toString());
         }
         for (DeviceActivity a : t.activities()) {
             if (a.kind() == ActivityKind.REGION) continue;
             DeviceActivity region = t.activities().stream()
-                    .filter(d -> d.kind() == ActivityKind.REGION && d.targetId() == a.targetId()).findFirst().orElseThrow();
+                    .filter(d -> d.kind() == ActivityKind.REGION && d.targetId() == a.targetId())
+                    .findFirst()
+                    .orElseThrow();
             assertTrue(region.startNs() <= a.startNs() && a.endNs() <= region.endNs(), a + " outside " + region);
         }
         for (int i = 1; i < t.activities().size(); i++) {
-            assertTrue(t.activities().get(i - 1).startNs() <= t.activities().get(i).startNs());
+            assertTrue(
+                    t.activities().get(i - 1).startNs() <= t.activities().get(i).startNs());
         }
     }
 
@@ -97,8 +103,14 @@ class DeviceTimelineBuilderTest {
             b.add(new TargetSubmit(1, begin + 10, target, op, 0, 1));
             b.add(new TargetSubmit(1, end - 10, target, op, 0, 2));
             b.add(new TargetEvent(1, end, target, 1, 0, 0, 0, 0, 1, 2, NO_STACK));
-            entries.add(new DeviceTrace.Entry(toDevice(kStart, hostStart, offset, drift), toDevice(kEnd, hostStart, offset, drift),
-                    target, op, 0, Wire.TRACE_KERNEL, 0));
+            entries.add(new DeviceTrace.Entry(
+                    toDevice(kStart, hostStart, offset, drift),
+                    toDevice(kEnd, hostStart, offset, drift),
+                    target,
+                    op,
+                    0,
+                    Wire.TRACE_KERNEL,
+                    0));
             kernels.add(new long[] {op, kStart, kEnd});
         }
         for (long t = hostStart; t < h; t += (h - hostStart) / 20) {
@@ -110,10 +122,15 @@ class DeviceTimelineBuilderTest {
         }
         DeviceTimeline t = b.build();
         for (long[] k : kernels) {
-            DeviceActivity a = t.activities().stream().filter(d -> d.hostOpId() == k[0]).findFirst().orElseThrow();
+            DeviceActivity a = t.activities().stream()
+                    .filter(d -> d.hostOpId() == k[0])
+                    .findFirst()
+                    .orElseThrow();
             assertTrue(a.fromTrace());
             assertEquals(ActivityKind.KERNEL, a.kind());
-            assertTrue(Math.abs(a.startNs() - k[1]) < 1_000 && Math.abs(a.endNs() - k[2]) < 1_000, a + " vs " + k[1] + ".." + k[2]);
+            assertTrue(
+                    Math.abs(a.startNs() - k[1]) < 1_000 && Math.abs(a.endNs() - k[2]) < 1_000,
+                    a + " vs " + k[1] + ".." + k[2]);
             assertEquals(1, a.threadSeq());
         }
         assertEquals(80, t.activities().size());
@@ -129,7 +146,9 @@ class DeviceTimelineBuilderTest {
         b.add(new TargetDataOp(1, 130, 7, 9, 1, 2, 64, 0, 0, 4, 3, 1));
         DeviceTimeline t = b.build();
         assertEquals(2, t.unmatched());
-        assertEquals(List.of(ActivityKind.KERNEL), t.activities().stream().map(DeviceActivity::kind).toList());
+        assertEquals(
+                List.of(ActivityKind.KERNEL),
+                t.activities().stream().map(DeviceActivity::kind).toList());
     }
 
     private static long toDevice(long host, long anchor, long offset, double drift) {
@@ -172,7 +191,8 @@ class DeviceTimelineBuilderTest {
         int[] next = new int[streams.size()];
         while (true) {
             List<Integer> open = new ArrayList<>();
-            for (int i = 0; i < streams.size(); i++) if (next[i] < streams.get(i).size()) open.add(i);
+            for (int i = 0; i < streams.size(); i++)
+                if (next[i] < streams.get(i).size()) open.add(i);
             if (open.isEmpty()) return out;
             int s = open.get(r.nextInt(open.size()));
             out.add(streams.get(s).get(next[s]++));

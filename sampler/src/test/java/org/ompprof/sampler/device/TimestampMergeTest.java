@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Random;
 import java.util.stream.LongStream;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -50,9 +49,11 @@ class TimestampMergeTest {
             all.addAll(arrival);
         }
         List<Ev> expected = new ArrayList<>(all);
-        expected.sort(Comparator.comparingLong(Ev::time).thenComparingInt(Ev::stream)
+        expected.sort(Comparator.comparingLong(Ev::time)
+                .thenComparingInt(Ev::stream)
                 .thenComparingInt(e -> streams.get(e.stream()).indexOf(e)));
-        TimestampMerge<Ev> merge = new TimestampMerge<>(streams.stream().map(List::iterator).toList(), Ev::time, window);
+        TimestampMerge<Ev> merge =
+                new TimestampMerge<>(streams.stream().map(List::iterator).toList(), Ev::time, window);
         List<Ev> got = new ArrayList<>();
         merge.forEachRemaining(got::add);
         assertEquals(expected, got, "seed " + seed);
@@ -63,7 +64,9 @@ class TimestampMergeTest {
 
     @Test
     void sortedStreamsHoldOneRecordEach() {
-        List<Iterator<Long>> streams = List.of(List.of(1L, 4L, 9L).iterator(), List.of(2L, 3L, 10L).iterator(),
+        List<Iterator<Long>> streams = List.of(
+                List.of(1L, 4L, 9L).iterator(),
+                List.of(2L, 3L, 10L).iterator(),
                 List.<Long>of().iterator());
         TimestampMerge<Long> m = new TimestampMerge<>(streams, t -> t, 0);
         List<Long> got = new ArrayList<>();
@@ -76,7 +79,8 @@ class TimestampMergeTest {
 
     @Test
     void aRecordLaterThanTheWindowIsGivenAndCounted() {
-        TimestampMerge<Long> m = new TimestampMerge<>(List.of(List.of(100L, 200L, 300L, 50L).iterator()), t -> t, 10);
+        TimestampMerge<Long> m =
+                new TimestampMerge<>(List.of(List.of(100L, 200L, 300L, 50L).iterator()), t -> t, 10);
         List<Long> got = new ArrayList<>();
         m.forEachRemaining(got::add);
         assertEquals(4, got.size());

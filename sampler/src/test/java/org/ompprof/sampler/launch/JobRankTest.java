@@ -4,18 +4,26 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.Map;
 import java.util.Optional;
-
 import org.junit.jupiter.api.Test;
 
 class JobRankTest {
     @Test
     void eachLaunchersVariablesGiveTheRank() {
-        assertEquals(Optional.of(new JobRank(1, 2, "")), JobRank.from(Map.of("OMPI_COMM_WORLD_RANK", "1", "OMPI_COMM_WORLD_SIZE", "2")));
-        assertEquals(Optional.of(new JobRank(3, 0, "prterun-vm-123@1")), JobRank.from(Map.of("PMIX_RANK", "3", "PMIX_NAMESPACE", "prterun-vm-123@1")));
+        assertEquals(
+                Optional.of(new JobRank(1, 2, "")),
+                JobRank.from(Map.of("OMPI_COMM_WORLD_RANK", "1", "OMPI_COMM_WORLD_SIZE", "2")));
+        assertEquals(
+                Optional.of(new JobRank(3, 0, "prterun-vm-123@1")),
+                JobRank.from(Map.of("PMIX_RANK", "3", "PMIX_NAMESPACE", "prterun-vm-123@1")));
         assertEquals(Optional.of(new JobRank(5, 8, "")), JobRank.from(Map.of("PMI_RANK", "5", "PMI_SIZE", "8")));
-        assertEquals(Optional.of(new JobRank(7, 16, "4242")), JobRank.from(Map.of("SLURM_PROCID", "7", "SLURM_NTASKS", "16", "SLURM_JOB_ID", "4242")));
+        assertEquals(
+                Optional.of(new JobRank(7, 16, "4242")),
+                JobRank.from(Map.of("SLURM_PROCID", "7", "SLURM_NTASKS", "16", "SLURM_JOB_ID", "4242")));
         assertEquals(Optional.empty(), JobRank.from(Map.of("PATH", "/bin")));
-        assertEquals(Optional.empty(), JobRank.from(Map.of("PMI_RANK", "first")), "not a number: no launcher this ompprof knows");
+        assertEquals(
+                Optional.empty(),
+                JobRank.from(Map.of("PMI_RANK", "first")),
+                "not a number: no launcher this ompprof knows");
         assertEquals(Optional.of(new JobRank(2, 0, "")), JobRank.from(Map.of("PMI_RANK", "x", "SLURM_PROCID", "2")));
     }
 

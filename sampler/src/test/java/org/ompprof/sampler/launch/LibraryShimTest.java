@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,15 +33,21 @@ class LibraryShimTest {
     void aProgramWithoutOpenMpNeedsNoShim() throws Exception {
         LoadedLibraries ls = LoadedLibraries.of(Path.of("/bin/ls"), System.getenv());
         assertTrue(ls.loads("libc.so.6"), ls.toString());
-        assertTrue(LibraryShim.plan(ls, () -> { throw new AssertionError("libomp asked for"); }).isEmpty());
+        assertTrue(LibraryShim.plan(ls, () -> {
+                    throw new AssertionError("libomp asked for");
+                })
+                .isEmpty());
     }
 
     /** Built here with gcc, as a user's GCC program is: the trace sees libgomp, and the shim runs it on libomp. */
     @Test
     void aGccOpenMpProgramRunsOnLibomp() throws Exception {
-        Path src = Files.writeString(dir.resolve("g.c"), "#include <omp.h>\nint main(void){return omp_get_max_threads() > 0 ? 0 : 1;}\n");
+        Path src = Files.writeString(
+                dir.resolve("g.c"), "#include <omp.h>\nint main(void){return omp_get_max_threads() > 0 ? 0 : 1;}\n");
         Path bin = dir.resolve("g");
-        Process p = new ProcessBuilder("gcc", "-fopenmp", "-o", bin.toString(), src.toString()).inheritIO().start();
+        Process p = new ProcessBuilder("gcc", "-fopenmp", "-o", bin.toString(), src.toString())
+                .inheritIO()
+                .start();
         assertTrue(p.waitFor(60, TimeUnit.SECONDS));
         assertEquals(0, p.exitValue(), "gcc -fopenmp failed (make test installs gcc)");
         LibraryShim shim = LibraryShim.plan(LoadedLibraries.of(bin, System.getenv()), () -> TOOLCHAIN_LIBOMP);
@@ -51,7 +56,9 @@ class LibraryShimTest {
         assertEquals(Optional.empty(), shim.offloadRuntime());
     }
 
-    /** libomptarget loads "libomp.so"; the link names the libomp the loader found for the program, not the toolchain's. */
+    /**
+     * libomptarget loads "libomp.so"; the link names the libomp the loader found for the program, not the toolchain's.
+     */
     @Test
     void anOffloadingProgramGetsItsOwnLibompAsLibompSo() {
         LoadedLibraries ls = LoadedLibraries.parse("""
@@ -61,7 +68,9 @@ class LibraryShimTest {
                 \tlibc.so.6 => /lib/x86_64-linux-gnu/libc.so.6 (0x00007f798fcef000)
                 \t/lib64/ld-linux-x86-64.so.2 (0x00007f79900e0000)
                 """);
-        LibraryShim shim = LibraryShim.plan(ls, () -> { throw new AssertionError("libomp asked for"); });
+        LibraryShim shim = LibraryShim.plan(ls, () -> {
+            throw new AssertionError("libomp asked for");
+        });
         assertEquals(Map.of("libomp.so", Path.of("/home/u/llvm/lib/libomp.so.5")), shim.links());
         assertEquals(Optional.of(Path.of("/home/u/llvm/lib/libomp.so.5")), shim.offloadRuntime());
         assertFalse(shim.runsGccProgramOnLibomp());
@@ -76,7 +85,9 @@ class LibraryShimTest {
                 \tlibomptarget.so.19.1 => /usr/lib/llvm-19/lib/libomptarget.so.19.1 (0x1)
                 """);
         assertFalse(runtimeNotFound.loads("libomp.so.5"));
-        assertTrue(LibraryShim.plan(runtimeNotFound, () -> TOOLCHAIN_LIBOMP).isEmpty(), "never a libomp the program does not run on");
+        assertTrue(
+                LibraryShim.plan(runtimeNotFound, () -> TOOLCHAIN_LIBOMP).isEmpty(),
+                "never a libomp the program does not run on");
     }
 
     @Test

@@ -7,7 +7,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Random;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -26,8 +25,14 @@ class LoadedLibrariesTest {
     @Test
     void readsNamesAndFilesAndNothingElse() {
         LoadedLibraries ls = LoadedLibraries.parse(LISTING);
-        assertEquals(Map.of("libomp.so.5", Path.of("/usr/lib/llvm-19/lib/libomp.so.5"), "libc.so.6",
-                Path.of("/lib/x86_64-linux-gnu/libc.so.6")), ls.resolved(), "the first resolution of a name is the one loaded");
+        assertEquals(
+                Map.of(
+                        "libomp.so.5",
+                        Path.of("/usr/lib/llvm-19/lib/libomp.so.5"),
+                        "libc.so.6",
+                        Path.of("/lib/x86_64-linux-gnu/libc.so.6")),
+                ls.resolved(),
+                "the first resolution of a name is the one loaded");
     }
 
     /** Truncated listings and random bytes (a program that ignores the variable and prints) never throw. */

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,7 +27,9 @@ class MpiCompanionTest {
     void preloadedOnlyIntoProgramsThatLinkMpi() throws Exception {
         Path agent = Files.createFile(dir.resolve("libompprof.so"));
         Path companion = Files.createFile(dir.resolve(MpiCompanion.LIBRARY));
-        assertEquals(Optional.of(companion), MpiCompanion.plan(LoadedLibraries.parse(MPI_PROGRAM), agent).library());
+        assertEquals(
+                Optional.of(companion),
+                MpiCompanion.plan(LoadedLibraries.parse(MPI_PROGRAM), agent).library());
         assertEquals(MpiCompanion.NONE, MpiCompanion.plan(LoadedLibraries.parse(OPENMP_PROGRAM), agent));
         assertEquals(MpiCompanion.NONE, MpiCompanion.plan(LoadedLibraries.NONE, agent));
     }

@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Optional;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.ompprof.sampler.UserError;
@@ -44,8 +43,13 @@ class ProgramAndOutputTest {
         Files.writeString(bin.resolve("tool"), "x");
         Files.setPosixFilePermissions(bin.resolve("tool"), PosixFilePermissions.fromString("rwxr-xr-x"));
         String path = other + ":" + bin;
-        assertEquals(bin.resolve("tool"), ProgramResolver.resolve("tool", path, dir), "skips the non-executable match like a shell");
-        assertMessage("not executable: " + other.resolve("tool") + " (chmod +x?)", () -> ProgramResolver.resolve("tool", other.toString(), dir));
+        assertEquals(
+                bin.resolve("tool"),
+                ProgramResolver.resolve("tool", path, dir),
+                "skips the non-executable match like a shell");
+        assertMessage(
+                "not executable: " + other.resolve("tool") + " (chmod +x?)",
+                () -> ProgramResolver.resolve("tool", other.toString(), dir));
         assertMessage("program not found: nosuchtool", () -> ProgramResolver.resolve("nosuchtool", path, dir));
         assertEquals(Path.of("/bin/sh"), ProgramResolver.resolve("sh", "/bin", dir));
     }
@@ -66,12 +70,17 @@ class ProgramAndOutputTest {
     void badOutputsAreRefusedUpFront() throws IOException {
         Path app = file("app", "rwxr-xr-x");
         Files.createDirectories(dir.resolve("d"));
-        assertMessage("output is a directory: d", () -> OutputTarget.choose(Optional.of("d"), app, dir, Optional.empty()));
-        assertMessage("output directory does not exist: " + dir.resolve("nope"), () -> OutputTarget.choose(Optional.of("nope/x.ompprof"), app, dir, Optional.empty()));
+        assertMessage(
+                "output is a directory: d", () -> OutputTarget.choose(Optional.of("d"), app, dir, Optional.empty()));
+        assertMessage(
+                "output directory does not exist: " + dir.resolve("nope"),
+                () -> OutputTarget.choose(Optional.of("nope/x.ompprof"), app, dir, Optional.empty()));
         Path ro = Files.createDirectories(dir.resolve("ro"));
         Files.setPosixFilePermissions(ro, PosixFilePermissions.fromString("r-xr-xr-x"));
         if (!Files.isWritable(ro)) { // root can write anywhere
-            assertMessage("cannot write to the output directory: " + ro, () -> OutputTarget.choose(Optional.of("ro/x.ompprof"), app, dir, Optional.empty()));
+            assertMessage(
+                    "cannot write to the output directory: " + ro,
+                    () -> OutputTarget.choose(Optional.of("ro/x.ompprof"), app, dir, Optional.empty()));
         }
     }
 
@@ -79,7 +88,8 @@ class ProgramAndOutputTest {
     void agentMustBeBuilt() throws IOException {
         Path agent = Files.writeString(dir.resolve("libompprof.so"), "");
         assertEquals(agent, Toolchain.agent(k -> k.equals(Toolchain.AGENT_PROPERTY) ? agent.toString() : null, dir));
-        assertMessage("agent not built: " + dir.resolve("native-sigprof/target/libompprof.so") + "; run make",
+        assertMessage(
+                "agent not built: " + dir.resolve("native-sigprof/target/libompprof.so") + "; run make",
                 () -> Toolchain.agent(k -> k.equals(Toolchain.ROOT_PROPERTY) ? dir.toString() : null, dir));
     }
 
@@ -90,7 +100,8 @@ class ProgramAndOutputTest {
 
     @Test
     void progressFormatting() {
-        assertEquals("ompprof: recorded 4 threads, 12,800 samples (0 dropped) in 3.21 s -> app.ompprof (2.1 MB)",
+        assertEquals(
+                "ompprof: recorded 4 threads, 12,800 samples (0 dropped) in 3.21 s -> app.ompprof (2.1 MB)",
                 Progress.summary(4, 12_800, 0, 3.2149, "app.ompprof", 2_100_000));
         assertEquals("1 thread", Progress.plural(1, "thread"));
         assertEquals("999 B", Progress.size(999));

@@ -6,10 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Optional;
-
 import org.junit.jupiter.api.Test;
-import org.ompprof.sampler.ring.RegionLayout;
 import org.ompprof.sampler.UserError;
+import org.ompprof.sampler.ring.RegionLayout;
 import org.ompprof.sampler.wire.Wire;
 
 class RecordOptionsTest {
@@ -27,8 +26,21 @@ class RecordOptionsTest {
 
     @Test
     void everyOption() {
-        RecordOptions o = RecordOptions.parse(List.of("-o", "r.ompprof", "--mode", "cpu", "--rate=2000", "--stack-bytes", "32768",
-                "--slots", "8", "--ring-kib", "512", "app", "--rate", "5"));
+        RecordOptions o = RecordOptions.parse(List.of(
+                "-o",
+                "r.ompprof",
+                "--mode",
+                "cpu",
+                "--rate=2000",
+                "--stack-bytes",
+                "32768",
+                "--slots",
+                "8",
+                "--ring-kib",
+                "512",
+                "app",
+                "--rate",
+                "5"));
         assertEquals(Optional.of("r.ompprof"), o.output());
         assertEquals(Wire.MODE_CPU, o.mode());
         assertEquals(2000, o.rateHz());
@@ -64,20 +76,30 @@ class RecordOptionsTest {
 
     @Test
     void ringTooSmallForTheStackIsRefused() {
-        UserError e = assertThrows(UserError.class, () -> Recorder.layout(RecordOptions.parse(List.of("--ring-kib", "16", "app"))));
+        UserError e = assertThrows(
+                UserError.class, () -> Recorder.layout(RecordOptions.parse(List.of("--ring-kib", "16", "app"))));
         assertTrue(e.getMessage().contains("use at least 128"), e.getMessage());
-        assertEquals(128 * 1024, Recorder.layout(RecordOptions.parse(List.of("--ring-kib", "128", "app"))).sampleRingSize());
-        assertEquals(8 * 1024 * 1024, Recorder.layout(RecordOptions.parse(List.of("app"))).eventRingSize());
+        assertEquals(
+                128 * 1024,
+                Recorder.layout(RecordOptions.parse(List.of("--ring-kib", "128", "app")))
+                        .sampleRingSize());
+        assertEquals(
+                8 * 1024 * 1024,
+                Recorder.layout(RecordOptions.parse(List.of("app"))).eventRingSize());
     }
 
     @Test
     void theEventRingIsSetApart() {
-        RegionLayout l = Recorder.layout(RecordOptions.parse(List.of("--event-ring-kib", "32768", "--ring-kib", "512", "app")));
+        RegionLayout l =
+                Recorder.layout(RecordOptions.parse(List.of("--event-ring-kib", "32768", "--ring-kib", "512", "app")));
         assertEquals(32L << 20, l.eventRingSize());
         assertEquals(512L << 10, l.sampleRingSize());
         assertMessage("--event-ring-kib must be a power of two", List.of("--event-ring-kib", "3000", "app"));
-        long tiny = Recorder.layout(RecordOptions.parse(List.of("--event-ring-kib", "4", "app"))).eventRingSize();
-        assertTrue(tiny >= 8L * RecordOptions.DEFAULT_STACK_BYTES, "never smaller than eight of the biggest records: " + tiny);
+        long tiny = Recorder.layout(RecordOptions.parse(List.of("--event-ring-kib", "4", "app")))
+                .eventRingSize();
+        assertTrue(
+                tiny >= 8L * RecordOptions.DEFAULT_STACK_BYTES,
+                "never smaller than eight of the biggest records: " + tiny);
     }
 
     private static void assertMessage(String part, List<String> args) {

@@ -13,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Stream;
-
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,8 +35,14 @@ class RecorderTest {
     }
 
     int record(String... args) throws Exception {
-        Recorder.Context ctx = new Recorder.Context(dir, System.getenv(), k -> k.equals("ompprof.agent") ? agent.toString() : null,
-                "test", new PrintStream(new ByteArrayOutputStream()), new PrintStream(err, true, StandardCharsets.UTF_8), false,
+        Recorder.Context ctx = new Recorder.Context(
+                dir,
+                System.getenv(),
+                k -> k.equals("ompprof.agent") ? agent.toString() : null,
+                "test",
+                new PrintStream(new ByteArrayOutputStream()),
+                new PrintStream(err, true, StandardCharsets.UTF_8),
+                false,
                 Region.DEFAULT_DIR);
         return new Recorder(ctx).record(RecordOptions.parse(List.of(args)));
     }
@@ -79,7 +84,10 @@ class RecorderTest {
         // OMP_TOOL unset means enabled: it is set only over a value the program was given
         if (System.getenv("OMP_TOOL") == null) assertFalse(text.lines().anyMatch(l -> l.startsWith("OMP_TOOL=")), text);
         else assertTrue(text.contains("OMP_TOOL=enabled\n"), text);
-        assertTrue(text.matches("(?s).*OMPPROF_SHM=/dev/shm/ompprof-" + ProcessHandle.current().pid() + "-[0-9a-f]{16}\n.*"), text);
+        assertTrue(
+                text.matches("(?s).*OMPPROF_SHM=/dev/shm/ompprof-"
+                        + ProcessHandle.current().pid() + "-[0-9a-f]{16}\n.*"),
+                text);
     }
 
     @Test
@@ -96,7 +104,9 @@ class RecorderTest {
 
     private void assertNothingLeftBehind(String... expected) throws IOException {
         try (Stream<Path> files = Files.list(dir)) {
-            assertEquals(Stream.of(expected).sorted().toList(), files.map(p -> p.getFileName().toString()).sorted().toList());
+            assertEquals(
+                    Stream.of(expected).sorted().toList(),
+                    files.map(p -> p.getFileName().toString()).sorted().toList());
         }
         String mine = "ompprof-" + ProcessHandle.current().pid() + "-";
         try (Stream<Path> shm = Files.list(Region.DEFAULT_DIR)) {

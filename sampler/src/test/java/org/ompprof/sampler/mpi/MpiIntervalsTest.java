@@ -7,10 +7,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.Stream;
-
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 import org.ompprof.sampler.omp.OmpState;
 import org.ompprof.sampler.record.MpiEvent;
 import org.ompprof.sampler.record.WireRecord;
@@ -23,14 +22,19 @@ class MpiIntervalsTest {
 
     @Test
     void aSampleInsideACallOfAWorkingThreadTakesTheCallsState() {
-        MpiIntervals m = MpiIntervals.of(Stream.of(event(1, 100, Wire.MPI_CALL_ALLREDUCE, Wire.MPI_ENTER),
-                event(1, 200, Wire.MPI_CALL_ALLREDUCE, Wire.MPI_EXIT), event(1, 300, Wire.MPI_CALL_SEND, Wire.MPI_ENTER)));
+        MpiIntervals m = MpiIntervals.of(Stream.of(
+                event(1, 100, Wire.MPI_CALL_ALLREDUCE, Wire.MPI_ENTER),
+                event(1, 200, Wire.MPI_CALL_ALLREDUCE, Wire.MPI_EXIT),
+                event(1, 300, Wire.MPI_CALL_SEND, Wire.MPI_ENTER)));
         int serial = OmpState.WORK_SERIAL.code();
         assertEquals(serial, m.stateAt(1, 99, serial));
         assertEquals(OmpState.MPI_ALLREDUCE.code(), m.stateAt(1, 100, serial));
         assertEquals(OmpState.MPI_ALLREDUCE.code(), m.stateAt(1, 199, OmpState.WORK_PARALLEL.code()));
         assertEquals(serial, m.stateAt(1, 200, serial), "the exit ends the call");
-        assertEquals(OmpState.MPI_SEND.code(), m.stateAt(1, Long.MAX_VALUE - 1, serial), "a call never left lasts to the end");
+        assertEquals(
+                OmpState.MPI_SEND.code(),
+                m.stateAt(1, Long.MAX_VALUE - 1, serial),
+                "a call never left lasts to the end");
         assertEquals(serial, m.stateAt(2, 150, serial), "another thread's calls are not this one's");
         assertEquals(OmpState.IDLE.code(), m.stateAt(1, 150, OmpState.IDLE.code()), "OpenMP waiting states stay");
         assertEquals(100, m.insideNs(1, Wire.MPI_CALL_ALLREDUCE, 1000));
@@ -38,10 +42,12 @@ class MpiIntervalsTest {
 
     @Test
     void droppedRecordsEndWhatIsOpenAndBackwardTimesAreIgnored() {
-        MpiIntervals m = MpiIntervals.of(Stream.of(event(1, 100, Wire.MPI_CALL_BARRIER, Wire.MPI_ENTER),
+        MpiIntervals m = MpiIntervals.of(Stream.of(
+                event(1, 100, Wire.MPI_CALL_BARRIER, Wire.MPI_ENTER),
                 event(1, 300, Wire.MPI_CALL_BCAST, Wire.MPI_ENTER), // the barrier's exit was dropped
                 event(1, 250, Wire.MPI_CALL_BCAST, Wire.MPI_EXIT), // back in time: ignored
-                event(1, 400, Wire.MPI_CALL_BCAST, Wire.MPI_EXIT), event(1, 500, Wire.MPI_CALL_SEND, Wire.MPI_EXIT)));
+                event(1, 400, Wire.MPI_CALL_BCAST, Wire.MPI_EXIT),
+                event(1, 500, Wire.MPI_CALL_SEND, Wire.MPI_EXIT)));
         assertEquals(Wire.MPI_CALL_BARRIER, m.callAt(1, 299));
         assertEquals(Wire.MPI_CALL_BCAST, m.callAt(1, 300));
         assertEquals(-1, m.callAt(1, 450), "an exit without its enter opens nothing");

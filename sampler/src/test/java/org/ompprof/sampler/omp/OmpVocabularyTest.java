@@ -15,7 +15,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -35,11 +34,25 @@ class OmpVocabularyTest {
         expected = javaValues();
         Files.createDirectories(WORK);
         StringBuilder c = new StringBuilder("#include <stdio.h>\n#include <omp-tools.h>\nint main(void) {\n");
-        for (String name : expected.keySet()) c.append("  printf(\"").append(name).append(" %lld\\n\", (long long)").append(name).append(");\n");
+        for (String name : expected.keySet())
+            c.append("  printf(\"")
+                    .append(name)
+                    .append(" %lld\\n\", (long long)")
+                    .append(name)
+                    .append(");\n");
         c.append("  return 0;\n}\n");
         Path source = Files.writeString(WORK.resolve("vocabulary.c"), c);
         Path binary = WORK.resolve("vocabulary");
-        run(List.of("/usr/bin/clang-19", "-std=c11", "-Wall", "-Werror", "-I", HEADER_DIR.toString(), "-o", binary.toString(), source.toString()));
+        run(List.of(
+                "/usr/bin/clang-19",
+                "-std=c11",
+                "-Wall",
+                "-Werror",
+                "-I",
+                HEADER_DIR.toString(),
+                "-o",
+                binary.toString(),
+                source.toString()));
         actual = new TreeMap<>();
         for (String line : run(List.of(binary.toString())).split("\n")) {
             String[] kv = line.trim().split(" ");
@@ -51,9 +64,11 @@ class OmpVocabularyTest {
         Map<String, Long> m = new LinkedHashMap<>();
         for (OmpState s : OmpState.values()) if (!s.isMpi()) m.put("ompt_state_" + lower(s.name()), (long) s.code());
         for (MutexKind k : MutexKind.values()) m.put("ompt_mutex_" + lower(k.name()), (long) k.code());
-        for (ThreadType t : ThreadType.values()) if (t != ThreadType.NONE) m.put("ompt_thread_" + lower(t.name()), (long) t.code());
+        for (ThreadType t : ThreadType.values())
+            if (t != ThreadType.NONE) m.put("ompt_thread_" + lower(t.name()), (long) t.code());
         for (Field f : TaskFlags.class.getDeclaredFields()) {
-            if (Modifier.isStatic(f.getModifiers()) && f.getType() == int.class) m.put("ompt_task_" + lower(f.getName()), Integer.toUnsignedLong(f.getInt(null)));
+            if (Modifier.isStatic(f.getModifiers()) && f.getType() == int.class)
+                m.put("ompt_task_" + lower(f.getName()), Integer.toUnsignedLong(f.getInt(null)));
         }
         return m;
     }
@@ -74,17 +89,28 @@ class OmpVocabularyTest {
     void eachStateHasTheWaitClassBlameNeeds() {
         Map<String, WaitClass> table = new LinkedHashMap<>();
         for (String work : List.of("work_serial", "work_parallel", "work_reduction")) table.put(work, WaitClass.WORK);
-        for (String b : List.of("barrier", "barrier.implicit_parallel", "barrier.implicit_workshare", "barrier.implicit", "barrier.explicit",
-                "barrier.implementation", "barrier.teams")) table.put(b, WaitClass.BARRIER);
+        for (String b : List.of(
+                "barrier",
+                "barrier.implicit_parallel",
+                "barrier.implicit_workshare",
+                "barrier.implicit",
+                "barrier.explicit",
+                "barrier.implementation",
+                "barrier.teams")) table.put(b, WaitClass.BARRIER);
         for (String m : List.of("mutex", "lock", "critical", "atomic", "ordered")) table.put(m, WaitClass.MUTEX);
         table.put("idle", WaitClass.IDLE);
-        for (String o : List.of("taskwait", "taskgroup", "target", "target.map", "target.update", "overhead", "undefined")) table.put(o, WaitClass.OTHER);
+        for (String o :
+                List.of("taskwait", "taskgroup", "target", "target.map", "target.update", "overhead", "undefined"))
+            table.put(o, WaitClass.OTHER);
         // MPI waiting is blamed across ranks, not within the team
         for (OmpState s : OmpState.values()) if (s.isMpi()) table.put(s.displayName(), WaitClass.OTHER);
         Map<String, WaitClass> actualClasses = new LinkedHashMap<>();
         for (OmpState s : OmpState.values()) actualClasses.put(s.displayName(), s.waitClass());
         assertEquals(table, actualClasses);
-        assertEquals(WaitClass.IDLE, WaitClass.of(OmpState.WORK_PARALLEL.code(), true), "the stitcher's idle overrides the state");
+        assertEquals(
+                WaitClass.IDLE,
+                WaitClass.of(OmpState.WORK_PARALLEL.code(), true),
+                "the stitcher's idle overrides the state");
         assertEquals(WaitClass.OTHER, WaitClass.of(0x7777, false), "an unknown state is not blamed");
     }
 
@@ -105,35 +131,64 @@ class OmpVocabularyTest {
             kinds++;
         }
         assertEquals(org.ompprof.sampler.wire.Wire.MPI_CALLS, kinds);
-        assertEquals(kinds, java.util.Arrays.stream(OmpState.values()).filter(OmpState::isMpi).count());
+        assertEquals(
+                kinds,
+                java.util.Arrays.stream(OmpState.values())
+                        .filter(OmpState::isMpi)
+                        .count());
         assertEquals(OmpState.MPI_OTHER, OmpState.mpi(999));
         assertEquals(OmpState.MPI_OTHER, OmpState.mpi(-1));
     }
 
     @Test
     void namesAreUniqueAndUnknownValuesAreShownByValue() {
-        assertEquals(OmpState.values().length, java.util.Arrays.stream(OmpState.values()).map(OmpState::displayName).distinct().count());
+        assertEquals(
+                OmpState.values().length,
+                java.util.Arrays.stream(OmpState.values())
+                        .map(OmpState::displayName)
+                        .distinct()
+                        .count());
         assertEquals("barrier.implicit_parallel", OmpState.nameOf(0x11));
         assertEquals("state_0x7777", OmpState.nameOf(0x7777));
         assertEquals("undefined", OmpState.nameOf(0x102));
-        assertTrue(OmpState.order(0x000) < OmpState.order(0x011) && OmpState.order(0x011) < OmpState.order(0x042)
-                && OmpState.order(0x042) < OmpState.order(0x100) && OmpState.order(0x102) < OmpState.order(0x7777));
+        assertTrue(OmpState.order(0x000) < OmpState.order(0x011)
+                && OmpState.order(0x011) < OmpState.order(0x042)
+                && OmpState.order(0x042) < OmpState.order(0x100)
+                && OmpState.order(0x102) < OmpState.order(0x7777));
         assertEquals("worker", ThreadType.nameOf(2));
         assertEquals("type9", ThreadType.nameOf(9));
     }
 
     @Test
     void regionEndBarriersAreTheImplicitOnes() {
-        List<OmpState> end = java.util.Arrays.stream(OmpState.values()).filter(OmpState::isRegionEndBarrier).toList();
-        assertEquals(List.of(OmpState.WAIT_BARRIER, OmpState.WAIT_BARRIER_IMPLICIT_PARALLEL, OmpState.WAIT_BARRIER_IMPLICIT), end);
+        List<OmpState> end = java.util.Arrays.stream(OmpState.values())
+                .filter(OmpState::isRegionEndBarrier)
+                .toList();
+        assertEquals(
+                List.of(OmpState.WAIT_BARRIER, OmpState.WAIT_BARRIER_IMPLICIT_PARALLEL, OmpState.WAIT_BARRIER_IMPLICIT),
+                end);
     }
 
     /** Which mutex kinds are locks: swapping two kinds' values fails here and in the header check. */
     @Test
     void mutexKindsByValue() {
-        assertEquals(List.of(MutexKind.LOCK, MutexKind.TEST_LOCK, MutexKind.NEST_LOCK, MutexKind.TEST_NEST_LOCK, MutexKind.CRITICAL, MutexKind.ATOMIC,
-                MutexKind.ORDERED), java.util.stream.IntStream.rangeClosed(1, 7).mapToObj(MutexKind::of).toList());
-        assertEquals(List.of(true, true, true, true, false, false, false), java.util.Arrays.stream(MutexKind.values()).map(MutexKind::isLock).toList());
+        assertEquals(
+                List.of(
+                        MutexKind.LOCK,
+                        MutexKind.TEST_LOCK,
+                        MutexKind.NEST_LOCK,
+                        MutexKind.TEST_NEST_LOCK,
+                        MutexKind.CRITICAL,
+                        MutexKind.ATOMIC,
+                        MutexKind.ORDERED),
+                java.util.stream.IntStream.rangeClosed(1, 7)
+                        .mapToObj(MutexKind::of)
+                        .toList());
+        assertEquals(
+                List.of(true, true, true, true, false, false, false),
+                java.util.Arrays.stream(MutexKind.values())
+                        .map(MutexKind::isLock)
+                        .toList());
         assertEquals(MutexKind.LOCK, MutexKind.of(99), "an unknown kind is treated as a lock");
     }
 

@@ -14,7 +14,6 @@ import java.util.List;
 import java.util.Random;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -25,7 +24,8 @@ import org.ompprof.sampler.wire.Wire;
 class RecordDecoderTest {
     static Stream<Arguments> typesAndSeeds() {
         return IntStream.rangeClosed(Wire.REC_SAMPLE, Wire.REC_MPI)
-                .boxed().flatMap(t -> IntStream.range(0, 5).mapToObj(seed -> Arguments.of(t, seed)));
+                .boxed()
+                .flatMap(t -> IntStream.range(0, 5).mapToObj(seed -> Arguments.of(t, seed)));
     }
 
     @ParameterizedTest(name = "type {0} seed {1}")
@@ -81,9 +81,12 @@ class RecordDecoderTest {
         Le.put16(s, 4, rnd.nextInt(0, Wire.REC_MPI + 2));
         Le.put16(s, 6, rnd.nextInt(10) == 0 ? Wire.REC_VERSION + 1 : Wire.REC_VERSION);
         if (rnd.nextBoolean() && size >= 16 + 48) Le.put32(s, 16 + Wire.Sample.TASK_LEVELS, rnd.nextInt(3));
-        if (rnd.nextBoolean() && size >= 16 + 80) Le.put32(s, 16 + Wire.Sample.CTX + Wire.Context.STACK_LEN, rnd.nextInt(64));
-        if (rnd.nextBoolean() && size >= 16 + 88) Le.put32(s, 16 + Wire.Sample.CTX + Wire.Context.FRAME_COUNT, rnd.nextInt(4));
-        if (rnd.nextBoolean() && size >= 16 + 88) Le.put32(s, 16 + Wire.Sample.CTX + Wire.Context.WALK_STOP, rnd.nextInt(4));
+        if (rnd.nextBoolean() && size >= 16 + 80)
+            Le.put32(s, 16 + Wire.Sample.CTX + Wire.Context.STACK_LEN, rnd.nextInt(64));
+        if (rnd.nextBoolean() && size >= 16 + 88)
+            Le.put32(s, 16 + Wire.Sample.CTX + Wire.Context.FRAME_COUNT, rnd.nextInt(4));
+        if (rnd.nextBoolean() && size >= 16 + 88)
+            Le.put32(s, 16 + Wire.Sample.CTX + Wire.Context.WALK_STOP, rnd.nextInt(4));
     }
 
     @ParameterizedTest
@@ -103,7 +106,8 @@ class RecordDecoderTest {
         for (int cut = 1; cut < bytes.length; cut += rnd.nextInt(1, 40)) {
             final int c = cut;
             if (starts.contains(c)) continue; // a cut between records is a valid shorter stream
-            MalformedRecordException e = assertThrows(MalformedRecordException.class,
+            MalformedRecordException e = assertThrows(
+                    MalformedRecordException.class,
                     () -> RecordDecoder.decodeAll(MemorySegment.ofArray(bytes).asSlice(0, c), r -> {}));
             assertTrue(e.getMessage().contains("at byte"), e.getMessage());
         }

@@ -4,10 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.code_intelligence.jazzer.junit.FuzzTest;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.TimeUnit;
-
-import com.code_intelligence.jazzer.junit.FuzzTest;
 import org.junit.jupiter.api.Timeout;
 
 /**

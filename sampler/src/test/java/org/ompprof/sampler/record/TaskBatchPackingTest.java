@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Random;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -21,9 +20,14 @@ import org.ompprof.sampler.wire.Wire;
 class TaskBatchPackingTest {
     private static final int P = Wire.RecordHeader.SIZEOF;
     /** native-sigprof/tests/task_pack_test.c, known_vector(): base 99. */
-    private static final String AGENT_BYTES = "0f0eaaaa000000000000" + "1700bbbb000000000000" + "0900" + "a80c03" + "0a00";
-    private static final List<TaskBatch.Entry> AGENT_ENTRIES = List.of(new TaskBatch.Entry(100, 7, 0xaaaa),
-            new TaskBatch.Entry(102, 7, 0xbbbb), new TaskBatch.Entry(103, 7, 0xaaaa), new TaskBatch.Entry(300, 5, 0xaaaa),
+    private static final String AGENT_BYTES =
+            "0f0eaaaa000000000000" + "1700bbbb000000000000" + "0900" + "a80c03" + "0a00";
+
+    private static final List<TaskBatch.Entry> AGENT_ENTRIES = List.of(
+            new TaskBatch.Entry(100, 7, 0xaaaa),
+            new TaskBatch.Entry(102, 7, 0xbbbb),
+            new TaskBatch.Entry(103, 7, 0xaaaa),
+            new TaskBatch.Entry(300, 5, 0xaaaa),
             new TaskBatch.Entry(301, 5, 0));
 
     @Test
@@ -66,7 +70,8 @@ class TaskBatchPackingTest {
     void randomBatchesRoundTrip(int seed) {
         Random rnd = new Random(seed);
         for (int i = 0; i < 500; i++) {
-            TaskBatch b = new TaskBatch(rnd.nextInt(1, 9), rnd.nextLong(1, Long.MAX_VALUE), TestRecords.packableEntries(rnd), true);
+            TaskBatch b = new TaskBatch(
+                    rnd.nextInt(1, 9), rnd.nextLong(1, Long.MAX_VALUE), TestRecords.packableEntries(rnd), true);
             byte[] bytes = RecordEncoder.encode(b);
             assertNull(RecordDecoder.problem(MemorySegment.ofArray(bytes)));
             assertEquals(b, RecordDecoder.decode(MemorySegment.ofArray(bytes)));
@@ -75,12 +80,16 @@ class TaskBatchPackingTest {
 
     @Test
     void onlyGrowingIdsPack() {
-        assertThrows(IllegalArgumentException.class, () -> TaskBatchPacking.encode(List.of(new TaskBatch.Entry(5, 1, 1),
-                new TaskBatch.Entry(5, 1, 1))));
-        assertThrows(IllegalArgumentException.class, () -> TaskBatchPacking.encode(List.of(new TaskBatch.Entry(5, 1, 1),
-                new TaskBatch.Entry(4, 1, 1))));
-        assertThrows(IllegalArgumentException.class, () -> TaskBatchPacking.encode(List.of(new TaskBatch.Entry(5, 1, 1),
-                new TaskBatch.Entry(5 + (1L << 61), 1, 1))));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> TaskBatchPacking.encode(List.of(new TaskBatch.Entry(5, 1, 1), new TaskBatch.Entry(5, 1, 1))));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> TaskBatchPacking.encode(List.of(new TaskBatch.Entry(5, 1, 1), new TaskBatch.Entry(4, 1, 1))));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> TaskBatchPacking.encode(
+                        List.of(new TaskBatch.Entry(5, 1, 1), new TaskBatch.Entry(5 + (1L << 61), 1, 1))));
     }
 
     @Test
@@ -103,7 +112,9 @@ class TaskBatchPackingTest {
     }
 
     private static void assertBad(int count, int bytes, byte[] packed) {
-        assertNotNull(problem(count, bytes, packed), count + " entries in " + bytes + " bytes: " + HexFormat.of().formatHex(packed));
+        assertNotNull(
+                problem(count, bytes, packed),
+                count + " entries in " + bytes + " bytes: " + HexFormat.of().formatHex(packed));
         byte[] rec = record(count, bytes, 1, packed);
         assertThrows(MalformedRecordException.class, () -> RecordDecoder.decode(MemorySegment.ofArray(rec)));
     }

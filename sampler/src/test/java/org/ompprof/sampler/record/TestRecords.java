@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Random;
-
 import org.ompprof.sampler.wire.Wire;
 
 /** Records for tests: simple ones with a known sequence number, and random ones of every type. */
@@ -16,55 +15,208 @@ public final class TestRecords {
     public static SampleRecord sample(int threadSeq, long n, int stackLen) {
         byte[] stack = new byte[stackLen];
         for (int i = 0; i < stackLen; i++) stack[i] = (byte) (n + i);
-        return new SampleRecord(threadSeq, 1_000 + n, 1_000_000, 4242, 0, 1, Wire.SAMPLE_OMPT_READY, n,
-                List.of(), List.of(), new Context(0x401000, 0x7ffd0000, 0x7ffd0100, 0, MemorySegment.ofArray(stack)));
+        return new SampleRecord(
+                threadSeq,
+                1_000 + n,
+                1_000_000,
+                4242,
+                0,
+                1,
+                Wire.SAMPLE_OMPT_READY,
+                n,
+                List.of(),
+                List.of(),
+                new Context(0x401000, 0x7ffd0000, 0x7ffd0100, 0, MemorySegment.ofArray(stack)));
     }
 
     public static WireRecord random(Random rnd, int type) {
         int seq = rnd.nextInt(1, 100);
         long t = rnd.nextLong(1, Long.MAX_VALUE);
         return switch (type) {
-            case Wire.REC_SAMPLE -> new SampleRecord(seq, t, rnd.nextLong(), rnd.nextInt(), rnd.nextInt(), rnd.nextInt(),
-                    rnd.nextInt(), rnd.nextLong(), taskLevels(rnd), parallelLevels(rnd), context(rnd));
-            case Wire.REC_THREAD_BEGIN -> new ThreadBegin(seq, t, rnd.nextInt(), rnd.nextInt(5), rnd.nextLong(), rnd.nextLong(), rnd.nextInt(64));
+            case Wire.REC_SAMPLE ->
+                new SampleRecord(
+                        seq,
+                        t,
+                        rnd.nextLong(),
+                        rnd.nextInt(),
+                        rnd.nextInt(),
+                        rnd.nextInt(),
+                        rnd.nextInt(),
+                        rnd.nextLong(),
+                        taskLevels(rnd),
+                        parallelLevels(rnd),
+                        context(rnd));
+            case Wire.REC_THREAD_BEGIN ->
+                new ThreadBegin(seq, t, rnd.nextInt(), rnd.nextInt(5), rnd.nextLong(), rnd.nextLong(), rnd.nextInt(64));
             case Wire.REC_THREAD_END -> new ThreadEnd(seq, t);
-            case Wire.REC_PARALLEL_BEGIN -> new ParallelBegin(seq, t, rnd.nextLong(), rnd.nextLong(), rnd.nextLong(),
-                    rnd.nextLong(), rnd.nextLong(), rnd.nextInt(), rnd.nextInt(), rnd.nextLong(), context(rnd));
-            case Wire.REC_PARALLEL_END -> new ParallelEnd(seq, t, rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextInt());
-            case Wire.REC_IMPLICIT_TASK -> new ImplicitTask(seq, t, rnd.nextLong(), rnd.nextLong(), rnd.nextInt(), rnd.nextInt(),
-                    rnd.nextInt(), rnd.nextInt());
-            case Wire.REC_TASK_CREATE -> new TaskCreate(seq, t, rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextLong(),
-                    rnd.nextLong(), rnd.nextInt(), rnd.nextInt(), rnd.nextLong(), context(rnd));
+            case Wire.REC_PARALLEL_BEGIN ->
+                new ParallelBegin(
+                        seq,
+                        t,
+                        rnd.nextLong(),
+                        rnd.nextLong(),
+                        rnd.nextLong(),
+                        rnd.nextLong(),
+                        rnd.nextLong(),
+                        rnd.nextInt(),
+                        rnd.nextInt(),
+                        rnd.nextLong(),
+                        context(rnd));
+            case Wire.REC_PARALLEL_END ->
+                new ParallelEnd(seq, t, rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextInt());
+            case Wire.REC_IMPLICIT_TASK ->
+                new ImplicitTask(
+                        seq,
+                        t,
+                        rnd.nextLong(),
+                        rnd.nextLong(),
+                        rnd.nextInt(),
+                        rnd.nextInt(),
+                        rnd.nextInt(),
+                        rnd.nextInt());
+            case Wire.REC_TASK_CREATE ->
+                new TaskCreate(
+                        seq,
+                        t,
+                        rnd.nextLong(),
+                        rnd.nextLong(),
+                        rnd.nextLong(),
+                        rnd.nextLong(),
+                        rnd.nextLong(),
+                        rnd.nextInt(),
+                        rnd.nextInt(),
+                        rnd.nextLong(),
+                        context(rnd));
             case Wire.REC_TASK_SCHEDULE -> new TaskSchedule(seq, t, rnd.nextLong(), rnd.nextLong(), rnd.nextInt());
-            case Wire.REC_SYNC_REGION -> new SyncRegion(seq, t, rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextInt(),
-                    rnd.nextInt(), rnd.nextInt(2));
-            case Wire.REC_MUTEX -> new MutexEvent(seq, t, rnd.nextLong(), rnd.nextLong(), rnd.nextInt(), rnd.nextInt(),
-                    rnd.nextInt(), rnd.nextInt());
+            case Wire.REC_SYNC_REGION ->
+                new SyncRegion(
+                        seq,
+                        t,
+                        rnd.nextLong(),
+                        rnd.nextLong(),
+                        rnd.nextLong(),
+                        rnd.nextInt(),
+                        rnd.nextInt(),
+                        rnd.nextInt(2));
+            case Wire.REC_MUTEX ->
+                new MutexEvent(
+                        seq,
+                        t,
+                        rnd.nextLong(),
+                        rnd.nextLong(),
+                        rnd.nextInt(),
+                        rnd.nextInt(),
+                        rnd.nextInt(),
+                        rnd.nextInt());
             case Wire.REC_CONTROL_TOOL -> new ControlTool(seq, t, rnd.nextLong(), rnd.nextLong(), rnd.nextInt());
             case Wire.REC_MODULE -> module(rnd, seq, t);
             case Wire.REC_MODULE_UNLOAD -> new ModuleUnload(seq, t, rnd.nextLong());
-            case Wire.REC_AGENT_INFO -> new AgentInfo(seq, t, rnd.nextLong(), rnd.nextInt(), rnd.nextInt(), rnd.nextInt(),
-                    rnd.nextInt(), rnd.nextInt(), rnd.nextLong());
+            case Wire.REC_AGENT_INFO ->
+                new AgentInfo(
+                        seq,
+                        t,
+                        rnd.nextLong(),
+                        rnd.nextInt(),
+                        rnd.nextInt(),
+                        rnd.nextInt(),
+                        rnd.nextInt(),
+                        rnd.nextInt(),
+                        rnd.nextLong());
             case Wire.REC_AGENT_END -> new AgentEnd(seq, t, rnd.nextLong(), rnd.nextLong());
-            case Wire.REC_WORK -> new WorkEvent(seq, t, rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextLong(),
-                    rnd.nextInt(), rnd.nextInt());
-            case Wire.REC_MASKED -> new MaskedEvent(seq, t, rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextInt());
-            case Wire.REC_TASK_BATCH -> new TaskBatch(seq, t, java.util.stream.Stream.generate(
-                    () -> new TaskBatch.Entry(rnd.nextLong(), rnd.nextLong(), rnd.nextLong())).limit(rnd.nextInt(1, Wire.MAX_TASK_BATCH + 1)).toList());
-            case Wire.REC_DEVICE -> new DeviceEvent(seq, t, rnd.nextInt(), rnd.nextInt(1, 4), rnd.nextInt(2),
-                    rnd.nextBoolean() ? "generic-64bit" : "", rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextLong());
-            case Wire.REC_TARGET -> new TargetEvent(seq, t, rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextInt(),
-                    rnd.nextInt(1, 9), rnd.nextInt(1, 3), context(rnd));
-            case Wire.REC_TARGET_SUBMIT -> new TargetSubmit(seq, t, rnd.nextLong(), rnd.nextLong(), rnd.nextInt(), rnd.nextInt(1, 3));
-            case Wire.REC_TARGET_DATA_OP -> new TargetDataOp(seq, t, rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextLong(),
-                    rnd.nextLong(), rnd.nextLong(), rnd.nextInt(), rnd.nextInt(), rnd.nextInt(1, 7), rnd.nextInt(1, 3));
-            case Wire.REC_DEVICE_TRACE -> new DeviceTrace(seq, t, rnd.nextInt(), java.util.stream.Stream.generate(
-                    () -> new DeviceTrace.Entry(rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextLong(),
-                            rnd.nextInt(1, 4), rnd.nextInt(7))).limit(rnd.nextInt(1, Wire.MAX_DEVICE_TRACE + 1)).toList());
+            case Wire.REC_WORK ->
+                new WorkEvent(
+                        seq,
+                        t,
+                        rnd.nextLong(),
+                        rnd.nextLong(),
+                        rnd.nextLong(),
+                        rnd.nextLong(),
+                        rnd.nextInt(),
+                        rnd.nextInt());
+            case Wire.REC_MASKED ->
+                new MaskedEvent(seq, t, rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextInt());
+            case Wire.REC_TASK_BATCH ->
+                new TaskBatch(
+                        seq,
+                        t,
+                        java.util.stream.Stream.generate(
+                                        () -> new TaskBatch.Entry(rnd.nextLong(), rnd.nextLong(), rnd.nextLong()))
+                                .limit(rnd.nextInt(1, Wire.MAX_TASK_BATCH + 1))
+                                .toList());
+            case Wire.REC_DEVICE ->
+                new DeviceEvent(
+                        seq,
+                        t,
+                        rnd.nextInt(),
+                        rnd.nextInt(1, 4),
+                        rnd.nextInt(2),
+                        rnd.nextBoolean() ? "generic-64bit" : "",
+                        rnd.nextLong(),
+                        rnd.nextLong(),
+                        rnd.nextLong(),
+                        rnd.nextLong());
+            case Wire.REC_TARGET ->
+                new TargetEvent(
+                        seq,
+                        t,
+                        rnd.nextLong(),
+                        rnd.nextLong(),
+                        rnd.nextLong(),
+                        rnd.nextLong(),
+                        rnd.nextLong(),
+                        rnd.nextInt(),
+                        rnd.nextInt(1, 9),
+                        rnd.nextInt(1, 3),
+                        context(rnd));
+            case Wire.REC_TARGET_SUBMIT ->
+                new TargetSubmit(seq, t, rnd.nextLong(), rnd.nextLong(), rnd.nextInt(), rnd.nextInt(1, 3));
+            case Wire.REC_TARGET_DATA_OP ->
+                new TargetDataOp(
+                        seq,
+                        t,
+                        rnd.nextLong(),
+                        rnd.nextLong(),
+                        rnd.nextLong(),
+                        rnd.nextLong(),
+                        rnd.nextLong(),
+                        rnd.nextLong(),
+                        rnd.nextInt(),
+                        rnd.nextInt(),
+                        rnd.nextInt(1, 7),
+                        rnd.nextInt(1, 3));
+            case Wire.REC_DEVICE_TRACE ->
+                new DeviceTrace(
+                        seq,
+                        t,
+                        rnd.nextInt(),
+                        java.util.stream.Stream.generate(() -> new DeviceTrace.Entry(
+                                        rnd.nextLong(),
+                                        rnd.nextLong(),
+                                        rnd.nextLong(),
+                                        rnd.nextLong(),
+                                        rnd.nextLong(),
+                                        rnd.nextInt(1, 4),
+                                        rnd.nextInt(7)))
+                                .limit(rnd.nextInt(1, Wire.MAX_DEVICE_TRACE + 1))
+                                .toList());
             case Wire.REC_DEVICE_CLOCK -> new DeviceClock(seq, t, rnd.nextLong(), rnd.nextInt());
             case Wire.REC_TASK_BATCH_PACKED -> new TaskBatch(seq, t, packableEntries(rnd), true);
-            case Wire.REC_MPI -> new MpiEvent(seq, t, rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextInt(),
-                    rnd.nextInt(), rnd.nextInt(), rnd.nextInt(), rnd.nextInt(), rnd.nextInt(Wire.MPI_CALLS), rnd.nextInt(1, 3), 0);
+            case Wire.REC_MPI ->
+                new MpiEvent(
+                        seq,
+                        t,
+                        rnd.nextLong(),
+                        rnd.nextLong(),
+                        rnd.nextLong(),
+                        rnd.nextLong(),
+                        rnd.nextInt(),
+                        rnd.nextInt(),
+                        rnd.nextInt(),
+                        rnd.nextInt(),
+                        rnd.nextInt(),
+                        rnd.nextInt(Wire.MPI_CALLS),
+                        rnd.nextInt(1, 3),
+                        0);
             default -> throw new IllegalArgumentException("type " + type);
         };
     }
@@ -79,8 +231,18 @@ public final class TestRecords {
      * parents shared or jumping; a few shapes), plus the extremes: ids and parents anywhere.
      */
     public static List<TaskBatch.Entry> packableEntries(Random rnd) {
-        long[] shapes = {rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextLong(),
-            rnd.nextLong(), rnd.nextLong(), 0, -1};
+        long[] shapes = {
+            rnd.nextLong(),
+            rnd.nextLong(),
+            rnd.nextLong(),
+            rnd.nextLong(),
+            rnd.nextLong(),
+            rnd.nextLong(),
+            rnd.nextLong(),
+            rnd.nextLong(),
+            0,
+            -1
+        };
         long task = rnd.nextLong();
         long parent = rnd.nextLong();
         List<TaskBatch.Entry> out = new ArrayList<>();
@@ -93,7 +255,12 @@ public final class TestRecords {
     }
 
     private static Context context(Random rnd) {
-        return new Context(rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextInt(8), bytes(rnd, rnd.nextInt(0, 300)),
+        return new Context(
+                rnd.nextLong(),
+                rnd.nextLong(),
+                rnd.nextLong(),
+                rnd.nextInt(8),
+                bytes(rnd, rnd.nextInt(0, 300)),
                 walk(rnd));
     }
 
@@ -106,29 +273,52 @@ public final class TestRecords {
     private static List<TaskLevel> taskLevels(Random rnd) {
         List<TaskLevel> out = new ArrayList<>();
         for (int i = rnd.nextInt(Wire.MAX_LEVELS + 1); i > 0; i--) {
-            out.add(new TaskLevel(rnd.nextLong(), rnd.nextLong(), rnd.nextInt(), rnd.nextInt(), rnd.nextInt(), rnd.nextInt(),
-                    rnd.nextLong(), rnd.nextLong(), rnd.nextInt(3)));
+            out.add(new TaskLevel(
+                    rnd.nextLong(),
+                    rnd.nextLong(),
+                    rnd.nextInt(),
+                    rnd.nextInt(),
+                    rnd.nextInt(),
+                    rnd.nextInt(),
+                    rnd.nextLong(),
+                    rnd.nextLong(),
+                    rnd.nextInt(3)));
         }
         return out;
     }
 
     private static List<ParallelLevel> parallelLevels(Random rnd) {
         List<ParallelLevel> out = new ArrayList<>();
-        for (int i = rnd.nextInt(Wire.MAX_LEVELS + 1); i > 0; i--) out.add(new ParallelLevel(rnd.nextLong(), rnd.nextInt(), rnd.nextInt(3)));
+        for (int i = rnd.nextInt(Wire.MAX_LEVELS + 1); i > 0; i--)
+            out.add(new ParallelLevel(rnd.nextLong(), rnd.nextInt(), rnd.nextInt(3)));
         return out;
     }
 
     private static ModuleLoad module(Random rnd, int seq, long t) {
         List<ModuleSegment> segments = new ArrayList<>();
         for (int i = rnd.nextInt(Wire.MAX_SEGMENTS + 1); i > 0; i--) {
-            segments.add(new ModuleSegment(rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextInt()));
+            segments.add(
+                    new ModuleSegment(rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextInt()));
         }
         byte[] buildId = new byte[rnd.nextInt(Wire.MAX_BUILD_ID + 1)];
         rnd.nextBytes(buildId);
         String path = "/tmp/lib" + Long.toHexString(rnd.nextLong()) + (rnd.nextBoolean() ? "-ü.so" : ".so");
-        return new ModuleLoad(seq, t, rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextLong(), rnd.nextLong(),
-                rnd.nextLong(), rnd.nextLong(), rnd.nextInt(32), rnd.nextInt(), segments, path,
-                HexFormat.of().formatHex(buildId), bytes(rnd, rnd.nextInt(0, 200)));
+        return new ModuleLoad(
+                seq,
+                t,
+                rnd.nextLong(),
+                rnd.nextLong(),
+                rnd.nextLong(),
+                rnd.nextLong(),
+                rnd.nextLong(),
+                rnd.nextLong(),
+                rnd.nextLong(),
+                rnd.nextInt(32),
+                rnd.nextInt(),
+                segments,
+                path,
+                HexFormat.of().formatHex(buildId),
+                bytes(rnd, rnd.nextInt(0, 200)));
     }
 
     /** No walk, or a walk of up to 600 frames that stopped for any reason (checking or not). */

@@ -17,7 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.stream.Stream;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -39,15 +38,67 @@ class RecordingTest {
     }
 
     static List<ThreadInfo> threads() {
-        return List.of(new ThreadInfo(1, 100, 1, 0, 10, 90, 11, 89, 5, 3, 0, 0, Map.of(1, 4L, 0x11, 1L)),
+        return List.of(
+                new ThreadInfo(1, 100, 1, 0, 10, 90, 11, 89, 5, 3, 0, 0, Map.of(1, 4L, 0x11, 1L)),
                 new ThreadInfo(2, 101, 2, 1, 12, 0, 13, 80, 7, 2, 4, 1, Map.of(0x100, 7L)));
     }
 
     static List<ModuleInfo> modules(long imageLength) {
-        return List.of(new ModuleInfo(1, "/work/app", Wire.MOD_MAIN | Wire.MOD_FD_HELD, 0x400000, 0x2000, 5, 6, 7, 8, "abcd",
-                        List.of(new ModuleSegment(0, 0x1000, 0, 0x1000, 5)), 1, 0, ImageSource.EMBEDDED, "", imageLength, ""),
-                new ModuleInfo(2, "/usr/lib/libc.so.6", 0, 0x7f00, 0, 1, 2, 3, 4, "", List.of(), 2, 50, ImageSource.REFERENCE, "/usr/lib/x86_64-linux-gnu/libc.so.6", 0, ""),
-                new ModuleInfo(3, "/tmp/gone.so", 0, 0, 0, 0, 0, 0, 0, "", List.of(), 3, 0, ImageSource.MISSING, "", 0, "deleted"));
+        return List.of(
+                new ModuleInfo(
+                        1,
+                        "/work/app",
+                        Wire.MOD_MAIN | Wire.MOD_FD_HELD,
+                        0x400000,
+                        0x2000,
+                        5,
+                        6,
+                        7,
+                        8,
+                        "abcd",
+                        List.of(new ModuleSegment(0, 0x1000, 0, 0x1000, 5)),
+                        1,
+                        0,
+                        ImageSource.EMBEDDED,
+                        "",
+                        imageLength,
+                        ""),
+                new ModuleInfo(
+                        2,
+                        "/usr/lib/libc.so.6",
+                        0,
+                        0x7f00,
+                        0,
+                        1,
+                        2,
+                        3,
+                        4,
+                        "",
+                        List.of(),
+                        2,
+                        50,
+                        ImageSource.REFERENCE,
+                        "/usr/lib/x86_64-linux-gnu/libc.so.6",
+                        0,
+                        ""),
+                new ModuleInfo(
+                        3,
+                        "/tmp/gone.so",
+                        0,
+                        0,
+                        0,
+                        0,
+                        0,
+                        0,
+                        0,
+                        "",
+                        List.of(),
+                        3,
+                        0,
+                        ImageSource.MISSING,
+                        "",
+                        0,
+                        "deleted"));
     }
 
     static Stats stats() {
@@ -55,8 +106,19 @@ class RecordingTest {
         hist[10] = 90;
         hist[100] = 9;
         hist[260] = 1;
-        return new Stats(new HandlerHistogram(hist), 100, 123_456, 2, 3, 4, 1, List.of("bad size"),
-                List.of(new RingStats(0, 5, 1, 200, 3, 0, 0)), List.of("/tmp/gone.so: deleted"), 4096, 8192);
+        return new Stats(
+                new HandlerHistogram(hist),
+                100,
+                123_456,
+                2,
+                3,
+                4,
+                1,
+                List.of("bad size"),
+                List.of(new RingStats(0, 5, 1, 200, 3, 0, 0)),
+                List.of("/tmp/gone.so: deleted"),
+                4096,
+                8192);
     }
 
     /** Writes a recording with the tables above, an image and the given per-thread records. */
@@ -105,7 +167,10 @@ class RecordingTest {
             assertArrayEquals(image, r.moduleImage(1).orElseThrow());
             assertTrue(r.moduleImage(2).isEmpty());
             assertEquals(List.of(1, 2, 3, 4), r.recordThreads());
-            assertTrue(r.sections().stream().filter(s -> s.kind() == SectionKind.RECORDS && s.key() == 4).count() > 1);
+            assertTrue(r.sections().stream()
+                            .filter(s -> s.kind() == SectionKind.RECORDS && s.key() == 4)
+                            .count()
+                    > 1);
             for (int t = 1; t <= 4; t++) {
                 List<WireRecord> back = r.records(t).toList();
                 List<WireRecord> sent = records.get(t);
@@ -158,9 +223,13 @@ class RecordingTest {
             b[at] ^= (byte) (1 << rnd.nextInt(8));
             Files.write(bad, b);
             assertTimeoutPreemptively(Duration.ofSeconds(10), () -> {
-                RecordingFormatException e = assertThrows(RecordingFormatException.class, () -> readEverything(bad), "flip at " + at);
-                assertTrue(e.getMessage().contains("offset") || e.getMessage().contains("not an ompprof recording")
-                        || e.getMessage().contains("newer"), e.getMessage());
+                RecordingFormatException e =
+                        assertThrows(RecordingFormatException.class, () -> readEverything(bad), "flip at " + at);
+                assertTrue(
+                        e.getMessage().contains("offset")
+                                || e.getMessage().contains("not an ompprof recording")
+                                || e.getMessage().contains("newer"),
+                        e.getMessage());
             });
         }
     }
@@ -185,14 +254,21 @@ class RecordingTest {
 
     @Test
     void clearMessagesForMissingAndForeignFiles() throws IOException {
-        assertEquals("no such file: " + dir.resolve("nope"), assertThrows(UserError.class, () -> Recording.open(dir.resolve("nope"))).getMessage());
+        assertEquals(
+                "no such file: " + dir.resolve("nope"),
+                assertThrows(UserError.class, () -> Recording.open(dir.resolve("nope")))
+                        .getMessage());
         Path text = Files.writeString(dir.resolve("notes.txt"), "hello world, not a recording");
-        assertEquals(text + ": not an ompprof recording", assertThrows(UserError.class, () -> Recording.open(text)).getMessage());
+        assertEquals(
+                text + ": not an ompprof recording",
+                assertThrows(UserError.class, () -> Recording.open(text)).getMessage());
         byte[] newer = new byte[16];
         System.arraycopy(RecordingFormat.MAGIC, 0, newer, 0, 8);
         newer[8] = 9;
         Path future = Files.write(dir.resolve("future.ompprof"), newer);
-        assertTrue(assertThrows(UserError.class, () -> Recording.open(future)).getMessage().contains("version 9 is newer"));
+        assertTrue(assertThrows(UserError.class, () -> Recording.open(future))
+                .getMessage()
+                .contains("version 9 is newer"));
     }
 
     @Test

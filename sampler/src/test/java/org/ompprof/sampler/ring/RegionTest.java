@@ -12,7 +12,6 @@ import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.ompprof.sampler.UserError;
@@ -29,7 +28,9 @@ class RegionTest {
     void createdPrivateReservedAndFilledIn() throws IOException {
         try (Region region = Region.create(dir, LAYOUT)) {
             Path file = region.path();
-            assertTrue(file.getFileName().toString().matches("ompprof-" + ProcessHandle.current().pid() + "-[0-9a-f]{16}"));
+            assertTrue(file.getFileName()
+                    .toString()
+                    .matches("ompprof-" + ProcessHandle.current().pid() + "-[0-9a-f]{16}"));
             assertEquals(PosixFilePermissions.fromString("rw-------"), Files.getPosixFilePermissions(file));
             assertEquals(LAYOUT.totalSize(), Files.size(file));
             assertEquals(4096 + 3 * (4096 + 8192 + 4096), LAYOUT.totalSize());
@@ -83,11 +84,17 @@ class RegionTest {
         int slots = (int) Math.min(4096, 2 * (total >> 30) + 2);
         RegionLayout huge = new RegionLayout(slots, 1L << 30, 4096, Wire.MODE_WALL, 1000, 1024);
         UserError e = assertThrows(UserError.class, () -> Region.create(Region.DEFAULT_DIR, huge));
-        assertTrue(e.getMessage().startsWith("no room in shared memory (/dev/shm): need " + ((huge.totalSize() + (1 << 20) - 1) >> 20) + " MiB, "),
+        assertTrue(
+                e.getMessage()
+                        .startsWith("no room in shared memory (/dev/shm): need "
+                                + ((huge.totalSize() + (1 << 20) - 1) >> 20) + " MiB, "),
                 e.getMessage());
         assertTrue(e.getMessage().endsWith("MiB free; free space or use --slots/--ring-kib to shrink"), e.getMessage());
         try (var files = Files.list(Region.DEFAULT_DIR)) {
-            assertTrue(files.noneMatch(p -> p.getFileName().toString().startsWith("ompprof-" + ProcessHandle.current().pid() + "-")),
+            assertTrue(
+                    files.noneMatch(p -> p.getFileName()
+                            .toString()
+                            .startsWith("ompprof-" + ProcessHandle.current().pid() + "-")),
                     "nothing left behind");
         }
     }

@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -80,7 +79,8 @@ class RingReaderTest {
             Thread t = new Thread(() -> {
                 Random rnd = new Random(99);
                 for (int i = 0; i < n; i++) {
-                    if (producer.write(RecordEncoder.encode(TestRecords.sample(1, i, rnd.nextInt(0, 300))))) writtenIds[count[0]++] = i;
+                    if (producer.write(RecordEncoder.encode(TestRecords.sample(1, i, rnd.nextInt(0, 300)))))
+                        writtenIds[count[0]++] = i;
                 }
             });
             List<Long> seen = new ArrayList<>();

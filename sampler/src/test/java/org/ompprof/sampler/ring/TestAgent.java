@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
-
 import org.ompprof.sampler.record.Context;
 import org.ompprof.sampler.record.ModuleLoad;
 import org.ompprof.sampler.record.RecordEncoder;
@@ -40,7 +39,10 @@ public final class TestAgent {
         long base = region.layout().slotOffset(slot);
         s.set(ValueLayout.JAVA_INT, base + SlotHeader.THREAD_SEQ, seq);
         s.set(ValueLayout.JAVA_INT, base + SlotHeader.OS_TID, 1000 + seq);
-        s.set(ValueLayout.JAVA_INT, base + SlotHeader.GENERATION, s.get(ValueLayout.JAVA_INT, base + SlotHeader.GENERATION) + 1);
+        s.set(
+                ValueLayout.JAVA_INT,
+                base + SlotHeader.GENERATION,
+                s.get(ValueLayout.JAVA_INT, base + SlotHeader.GENERATION) + 1);
         Atomics.setReleaseInt(s, base + SlotHeader.STATE, Wire.SLOT_OWNED);
         RingWriter sampleRing = RingWriter.sampleRing(region, slot);
         RingWriter eventRing = RingWriter.eventRing(region, slot);
@@ -62,13 +64,37 @@ public final class TestAgent {
 
     static SampleRecord sample(int seq, long time, int state, int i) {
         byte[] stack = new byte[8 * (i % 40)];
-        return new SampleRecord(seq, time, 1_000_000, 1000 + seq, 0, state, Wire.SAMPLE_OMPT_READY, 0, List.of(), List.of(),
+        return new SampleRecord(
+                seq,
+                time,
+                1_000_000,
+                1000 + seq,
+                0,
+                state,
+                Wire.SAMPLE_OMPT_READY,
+                0,
+                List.of(),
+                List.of(),
                 new Context(0x401000 + i, 0x7ffc0000, 0, 0, MemorySegment.ofArray(stack)));
     }
 
     private static ModuleLoad withThread(ModuleLoad m, int seq, long time) {
-        return new ModuleLoad(seq, time, m.moduleId(), m.loadBias(), m.ehFrameHdr(), m.dev(), m.ino(), m.fileSize(), m.mtimeNs(),
-                m.flags(), m.fd(), m.segments(), m.path(), m.buildId(), m.image());
+        return new ModuleLoad(
+                seq,
+                time,
+                m.moduleId(),
+                m.loadBias(),
+                m.ehFrameHdr(),
+                m.dev(),
+                m.ino(),
+                m.fileSize(),
+                m.mtimeNs(),
+                m.flags(),
+                m.fd(),
+                m.segments(),
+                m.path(),
+                m.buildId(),
+                m.image());
     }
 
     /** The number of an fd of this process open on {@code file}. */
@@ -76,7 +102,8 @@ public final class TestAgent {
         try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
             for (Path fd : fds.toList()) {
                 try {
-                    if (Files.readSymbolicLink(fd).equals(file)) return Integer.parseInt(fd.getFileName().toString());
+                    if (Files.readSymbolicLink(fd).equals(file))
+                        return Integer.parseInt(fd.getFileName().toString());
                 } catch (IOException ignored) {
                     // closed meanwhile
                 }

@@ -17,7 +17,6 @@ import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -27,7 +26,9 @@ import org.junit.jupiter.api.Test;
  * second check parses the header so that a new C field or constant without a Java mirror fails.
  */
 class WireLayoutTest {
-    static final Path HEADER = Path.of("..", "native-sigprof", "include", "ompprof_wire.h").toAbsolutePath().normalize();
+    static final Path HEADER = Path.of("..", "native-sigprof", "include", "ompprof_wire.h")
+            .toAbsolutePath()
+            .normalize();
     static final Path WORK = Path.of("target", "wire-layout").toAbsolutePath();
 
     static Map<String, Long> expected;
@@ -40,8 +41,16 @@ class WireLayoutTest {
         Path source = WORK.resolve("layout.c");
         Files.writeString(source, cProgram(expected));
         Path binary = WORK.resolve("layout");
-        run(List.of("/usr/bin/clang-19", "-std=c11", "-Wall", "-Werror", "-I", HEADER.getParent().toString(),
-                "-o", binary.toString(), source.toString()));
+        run(List.of(
+                "/usr/bin/clang-19",
+                "-std=c11",
+                "-Wall",
+                "-Werror",
+                "-I",
+                HEADER.getParent().toString(),
+                "-o",
+                binary.toString(),
+                source.toString()));
         actual = parse(run(List.of(binary.toString())));
     }
 
@@ -60,10 +69,13 @@ class WireLayoutTest {
     void everyCConstantHasAJavaMirror() throws IOException {
         String header = stripComments(Files.readString(HEADER));
         Set<String> missing = new TreeSet<>();
-        Matcher m = Pattern.compile("(?:#define\\s+OMPPROF_(\\w+)\\s)|(?:\\bOMPPROF_(\\w+)\\s*=)").matcher(header);
+        Matcher m = Pattern.compile("(?:#define\\s+OMPPROF_(\\w+)\\s)|(?:\\bOMPPROF_(\\w+)\\s*=)")
+                .matcher(header);
         while (m.find()) {
             String name = m.group(1) != null ? m.group(1) : m.group(2);
-            if (!name.equals("WIRE_H") && !expected.containsKey(name) && !stringMacros(header).containsKey(name)) missing.add("OMPPROF_" + name);
+            if (!name.equals("WIRE_H")
+                    && !expected.containsKey(name)
+                    && !stringMacros(header).containsKey(name)) missing.add("OMPPROF_" + name);
         }
         assertTrue(missing.isEmpty(), "constants without a mirror in Wire.java: " + missing);
     }
@@ -91,7 +103,8 @@ class WireLayoutTest {
         String header = stripComments(Files.readString(HEADER));
         Map<String, String> javaClassOfStruct = new LinkedHashMap<>();
         for (Class<?> c : Wire.class.getDeclaredClasses()) javaClassOfStruct.put(cStruct(c), c.getSimpleName());
-        Matcher m = Pattern.compile("struct\\s+(ompprof_\\w+)\\s*\\{([^}]*)\\};").matcher(header);
+        Matcher m =
+                Pattern.compile("struct\\s+(ompprof_\\w+)\\s*\\{([^}]*)\\};").matcher(header);
         Set<String> missing = new TreeSet<>();
         int structs = 0;
         while (m.find()) {
@@ -140,7 +153,11 @@ class WireLayoutTest {
                 + "#define P(name, expr) printf(\"%s %llu\\n\", name, (unsigned long long)(expr))\n"
                 + "int main(void) {\n");
         for (String name : constants.keySet()) {
-            s.append("  P(\"").append(name).append("\", ").append(cExpression(name)).append(");\n");
+            s.append("  P(\"")
+                    .append(name)
+                    .append("\", ")
+                    .append(cExpression(name))
+                    .append(");\n");
         }
         return s.append("  return 0;\n}\n").toString();
     }
@@ -151,7 +168,8 @@ class WireLayoutTest {
         String struct = "struct " + structOf(name.substring(0, dot));
         String field = name.substring(dot + 1);
         if (field.equals("SIZEOF")) return "sizeof(" + struct + ")";
-        if (field.startsWith("SIZEOF_")) return "sizeof(((" + struct + " *)0)->" + field.substring(7).toLowerCase() + ")";
+        if (field.startsWith("SIZEOF_"))
+            return "sizeof(((" + struct + " *)0)->" + field.substring(7).toLowerCase() + ")";
         return "offsetof(" + struct + ", " + field.toLowerCase() + ")";
     }
 

@@ -5,13 +5,22 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
-
 import org.ompprof.calltree.profile.DeviceTable;
 
 /** Per device: how many target regions, kernels and transfers, how long, how many bytes each way. */
 public record DeviceTotals(List<Row> rows) {
-    public record Row(int device, String type, long regions, long kernels, long kernelNs, long toDevice, long toDeviceBytes,
-            long fromDevice, long fromDeviceBytes, long transferNs, long memoryOps) {}
+    public record Row(
+            int device,
+            String type,
+            long regions,
+            long kernels,
+            long kernelNs,
+            long toDevice,
+            long toDeviceBytes,
+            long fromDevice,
+            long fromDeviceBytes,
+            long transferNs,
+            long memoryOps) {}
 
     public static DeviceTotals of(DeviceTable t) {
         Map<Integer, String> types = new TreeMap<>();
@@ -35,7 +44,8 @@ public record DeviceTotals(List<Row> rows) {
             }
         }
         List<Row> rows = new ArrayList<>();
-        sums.forEach((d, s) -> rows.add(new Row(d, types.getOrDefault(d, "?"), s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8])));
+        sums.forEach((d, s) ->
+                rows.add(new Row(d, types.getOrDefault(d, "?"), s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8])));
         return new DeviceTotals(rows);
     }
 
@@ -45,12 +55,31 @@ public record DeviceTotals(List<Row> rows) {
 
     /** The table, one line per device, indented by two. */
     public String table() {
-        StringBuilder s = new StringBuilder(String.format(Locale.ROOT, "  %6s %-14s %7s %7s %11s %16s %16s %13s %7s%n", "device", "type",
-                "regions", "kernels", "kernel time", "to device", "from device", "transfer time", "mem ops"));
+        StringBuilder s = new StringBuilder(String.format(
+                Locale.ROOT,
+                "  %6s %-14s %7s %7s %11s %16s %16s %13s %7s%n",
+                "device",
+                "type",
+                "regions",
+                "kernels",
+                "kernel time",
+                "to device",
+                "from device",
+                "transfer time",
+                "mem ops"));
         for (Row r : rows) {
-            s.append(String.format(Locale.ROOT, "  %6d %-14s %7d %7d %11s %16s %16s %13s %7d%n", r.device(), r.type(), r.regions(),
-                    r.kernels(), Report.time(r.kernelNs()), transfers(r.toDevice(), r.toDeviceBytes()),
-                    transfers(r.fromDevice(), r.fromDeviceBytes()), Report.time(r.transferNs()), r.memoryOps()));
+            s.append(String.format(
+                    Locale.ROOT,
+                    "  %6d %-14s %7d %7d %11s %16s %16s %13s %7d%n",
+                    r.device(),
+                    r.type(),
+                    r.regions(),
+                    r.kernels(),
+                    Report.time(r.kernelNs()),
+                    transfers(r.toDevice(), r.toDeviceBytes()),
+                    transfers(r.fromDevice(), r.fromDeviceBytes()),
+                    Report.time(r.transferNs()),
+                    r.memoryOps()));
         }
         return s.toString();
     }

@@ -5,7 +5,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-
 import org.ompprof.blame.BlameKind;
 import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.Frame;
@@ -28,7 +27,10 @@ final class Findings {
     private static final double WORTH = 0.02;
     /** A region opened at least this often, ... */
     private static final int SMALL_REGION_INSTANCES = 1000;
-    /** ... for at most this long per instance (its slowest thread), with a tenth of its work or more waiting, is too small. */
+    /**
+     * ... for at most this long per instance (its slowest thread), with a tenth of its work or more waiting, is too
+     * small.
+     */
     private static final long SMALL_REGION_NS = 100_000;
 
     private final Profile p;
@@ -61,32 +63,63 @@ final class Findings {
     }
 
     private void barrier(int region, List<RegionTable.Row> rows, List<Finding> out) {
-        long barrier = rows.stream().mapToLong(r -> r.ns(RegionTable.Column.BARRIER)).sum();
+        long barrier =
+                rows.stream().mapToLong(r -> r.ns(RegionTable.Column.BARRIER)).sum();
         if (!worth(barrier)) return;
-        RegionTable.Row heaviest = rows.stream().max(Comparator.comparingLong(r -> r.ns(RegionTable.Column.WORK))).orElseThrow();
+        RegionTable.Row heaviest = rows.stream()
+                .max(Comparator.comparingLong(r -> r.ns(RegionTable.Column.WORK)))
+                .orElseThrow();
         double ratio = Report.imbalance(rows);
         int blamed = topIn(BlameKind.BARRIER.metric(), region);
         String site = Names.site(rows.getFirst().callSiteFile(), rows.getFirst().callSiteLine());
-        String who = ratio >= 1.1 ? String.format(Locale.ROOT, "; thread %d works %.1fx the mean", heaviest.thread(), ratio) : "";
+        String who = ratio >= 1.1
+                ? String.format(Locale.ROOT, "; thread %d works %.1fx the mean", heaviest.thread(), ratio)
+                : "";
         String text = null;
-        for (boolean callers : new boolean[] {true, false}) { // without the callers when the sentence would run too long
-            String opener = callers ? Names.call(tree, p.lines(), region) : Names.function(tree.frameOf(region).name());
-            String where = "the parallel region " + (site == null ? "" : "at " + site + " ") + "opened in " + opener.replace("()", "");
-            String blamee = blamed < 0 ? "" : callers ? Names.call(tree, p.lines(), blamed) : Names.function(tree.frameOf(blamed).name());
+        for (boolean callers :
+                new boolean[] {true, false}) { // without the callers when the sentence would run too long
+            String opener = callers
+                    ? Names.call(tree, p.lines(), region)
+                    : Names.function(tree.frameOf(region).name());
+            String where = "the parallel region " + (site == null ? "" : "at " + site + " ") + "opened in "
+                    + opener.replace("()", "");
+            String blamee = blamed < 0
+                    ? ""
+                    : callers
+                            ? Names.call(tree, p.lines(), blamed)
+                            : Names.function(tree.frameOf(blamed).name());
             String cause = blamed < 0 ? "" : (ratio >= 1.1 ? ": imbalance, caused by " : ": blamed on ") + blamee;
-            text = String.format(Locale.ROOT, "%s of thread time is barrier waiting in %s%s%s", Report.pct(barrier, total), where, who, cause);
+            text = String.format(
+                    Locale.ROOT,
+                    "%s of thread time is barrier waiting in %s%s%s",
+                    Report.pct(barrier, total),
+                    where,
+                    who,
+                    cause);
             if (text.length() <= Finding.MAX_LENGTH) break;
         }
         out.add(new Finding(barrier, text, blamed >= 0 ? blamed : region));
     }
 
-    /** {@code critical `shared_table` at q.c:156: waiters lose 5.2 s (12% of thread time), blamed on crit_body() (holder)}. */
+    /**
+     * {@code critical `shared_table` at q.c:156: waiters lose 5.2 s (12% of thread time), blamed on crit_body()
+     * (holder)}.
+     */
     private void mutex(MutexTable.Row m, List<Finding> out) {
         if (!worth(m.waitedNs())) return;
         boolean known = m.topNode() >= 0 && !tree.frameOf(m.topNode()).name().startsWith("<");
-        out.add(new Finding(m.waitedNs(), String.format(Locale.ROOT, "%s: waiters lose %s (%s of thread time), blamed on %s",
-                Names.mutex(m), Report.time(m.waitedNs()), Report.pct(m.waitedNs(), total),
-                known ? Names.call(tree, p.lines(), m.topNode()) + " (holder)" : "no known holder (<unattributed>)"), m.topNode()));
+        out.add(new Finding(
+                m.waitedNs(),
+                String.format(
+                        Locale.ROOT,
+                        "%s: waiters lose %s (%s of thread time), blamed on %s",
+                        Names.mutex(m),
+                        Report.time(m.waitedNs()),
+                        Report.pct(m.waitedNs(), total),
+                        known
+                                ? Names.call(tree, p.lines(), m.topNode()) + " (holder)"
+                                : "no known holder (<unattributed>)"),
+                m.topNode()));
     }
 
     /**
@@ -99,11 +132,18 @@ final class Findings {
         int blamed = topIn(BlameKind.IDLE.metric(), -1);
         String text;
         if (blamed >= 0 && tree.frameOf(blamed).kind() != FrameKind.PLACEHOLDER && !insideConstruct(blamed)) {
-            text = String.format(Locale.ROOT, "%s of thread time is idle while serial code runs outside parallel regions, mostly %s: "
-                    + "parallelize it or shorten it", Report.pct(waited, total), Names.call(tree, p.lines(), blamed));
+            text = String.format(
+                    Locale.ROOT,
+                    "%s of thread time is idle while serial code runs outside parallel regions, mostly %s: "
+                            + "parallelize it or shorten it",
+                    Report.pct(waited, total),
+                    Names.call(tree, p.lines(), blamed));
         } else {
-            text = String.format(Locale.ROOT, "%s of thread time is idle (threads with no work: too few tasks or iterations), "
-                    + "blamed on %s", Report.pct(waited, total), blamed < 0 ? "nothing running" : Names.call(tree, p.lines(), blamed));
+            text = String.format(
+                    Locale.ROOT,
+                    "%s of thread time is idle (threads with no work: too few tasks or iterations), " + "blamed on %s",
+                    Report.pct(waited, total),
+                    blamed < 0 ? "nothing running" : Names.call(tree, p.lines(), blamed));
         }
         out.add(new Finding(waited, text, blamed));
     }
@@ -121,10 +161,21 @@ final class Findings {
         long mean = (inTask[0] - inTask[1]) / tasks;
         if (!worth(cost)) return;
         int site = topTaskConstruct();
-        String where = site < 0 ? "" : " (" + tree.frameOf(site).name() + " in " + Names.function(tree.frameOf(ownCaller(site)).name()) + ")";
-        out.add(new Finding(cost, String.format(Locale.ROOT, "%s of thread time is task waiting and task overhead: %,d tasks%s do %s of "
-                + "work each on average; make them larger (a cut-off, an if or final clause)", Report.pct(cost, total), tasks, where,
-                mean < 1000 ? "under a microsecond" : Report.time(mean)), site));
+        String where = site < 0
+                ? ""
+                : " (" + tree.frameOf(site).name() + " in "
+                        + Names.function(tree.frameOf(ownCaller(site)).name()) + ")";
+        out.add(new Finding(
+                cost,
+                String.format(
+                        Locale.ROOT,
+                        "%s of thread time is task waiting and task overhead: %,d tasks%s do %s of "
+                                + "work each on average; make them larger (a cut-off, an if or final clause)",
+                        Report.pct(cost, total),
+                        tasks,
+                        where,
+                        mean < 1000 ? "under a microsecond" : Report.time(mean)),
+                site));
     }
 
     /**
@@ -142,12 +193,24 @@ final class Findings {
             longest = Math.max(longest, all);
         }
         long perInstance = instances == 0 ? 0 : longest / instances;
-        if (instances < SMALL_REGION_INSTANCES || perInstance > SMALL_REGION_NS || !worth(waiting) || waiting < work / 10) return false;
+        if (instances < SMALL_REGION_INSTANCES
+                || perInstance > SMALL_REGION_NS
+                || !worth(waiting)
+                || waiting < work / 10) return false;
         String site = Names.site(rows.getFirst().callSiteFile(), rows.getFirst().callSiteLine());
-        out.add(new Finding(waiting, String.format(Locale.ROOT, "%s of thread time is overhead and waiting in the parallel region %sopened "
-                + "%,d times in %s, %s each: too small; merge it with its neighbours into one region or run it serially (if clause)",
-                Report.pct(waiting, total), site == null ? "" : "at " + site + " ", instances,
-                Names.function(tree.frameOf(region).name()), Report.time(perInstance)), region));
+        out.add(new Finding(
+                waiting,
+                String.format(
+                        Locale.ROOT,
+                        "%s of thread time is overhead and waiting in the parallel region %sopened "
+                                + "%,d times in %s, %s each: too small; merge it with its neighbours into one "
+                                + "region or run it serially (if clause)",
+                        Report.pct(waiting, total),
+                        site == null ? "" : "at " + site + " ",
+                        instances,
+                        Names.function(tree.frameOf(region).name()),
+                        Report.time(perInstance)),
+                region));
         return true;
     }
 
@@ -195,7 +258,8 @@ final class Findings {
     }
 
     private static boolean isTask(Frame f) {
-        return f.function() != null && (f.function().startsWith("task at ") || f.function().startsWith("task in "));
+        return f.function() != null
+                && (f.function().startsWith("task at ") || f.function().startsWith("task in "));
     }
 
     /** Whether node lies inside a parallel region or a task (a construct frame above it). */
@@ -210,7 +274,9 @@ final class Findings {
     /** The nearest frame above a construct that is not itself a construct: the function that opened it. */
     private int ownCaller(int construct) {
         int n = tree.parent(construct);
-        while (n != CallingContextTree.ROOT && tree.parent(n) != CallingContextTree.ROOT && isConstruct(tree.frameOf(n))) n = tree.parent(n);
+        while (n != CallingContextTree.ROOT
+                && tree.parent(n) != CallingContextTree.ROOT
+                && isConstruct(tree.frameOf(n))) n = tree.parent(n);
         return n == CallingContextTree.ROOT ? construct : n;
     }
 
@@ -226,8 +292,14 @@ final class Findings {
             waited += p.blame("waited_ns." + k.name().toLowerCase(Locale.ROOT));
         }
         if (!worth(un)) return;
-        out.add(new Finding(un, String.format(Locale.ROOT, "%s of the waiting (%s) found nobody to blame: no thread worked at the time, "
-                + "or a mutex's holder was not recorded; it is under <unattributed>", Report.pct(un, waited), Report.time(un)),
+        out.add(new Finding(
+                un,
+                String.format(
+                        Locale.ROOT,
+                        "%s of the waiting (%s) found nobody to blame: no thread worked at the time, "
+                                + "or a mutex's holder was not recorded; it is under <unattributed>",
+                        Report.pct(un, waited),
+                        Report.time(un)),
                 tree.findChild(CallingContextTree.ROOT, tree.frames().find(org.ompprof.calltree.Frame.UNATTRIBUTED))));
     }
 
@@ -248,5 +320,4 @@ final class Findings {
         for (int n = node; n != CallingContextTree.ROOT; n = tree.parent(n)) if (n == ancestor) return true;
         return false;
     }
-
 }

@@ -26,10 +26,14 @@ final class Names {
         return file.substring(file.lastIndexOf('/') + 1) + (line > 0 ? ":" + line : "");
     }
 
-    /** {@code lock `a` at two_locks.c:28}, {@code critical at q.c:156}: the kind, the name if known, where it is entered. */
+    /**
+     * {@code lock `a` at two_locks.c:28}, {@code critical at q.c:156}: the kind, the name if known, where it is
+     * entered.
+     */
     static String mutex(MutexTable.Row m) {
         String site = site(m.siteFile(), m.siteLine());
-        return m.metric().substring(m.metric().indexOf('.') + 1) + (m.name().isEmpty() ? "" : " `" + m.name() + "`")
+        return m.metric().substring(m.metric().indexOf('.') + 1)
+                + (m.name().isEmpty() ? "" : " `" + m.name() + "`")
                 + (site == null ? "" : " at " + site);
     }
 
@@ -50,11 +54,16 @@ final class Names {
         if (parent == CallingContextTree.ROOT) return fn;
         Frame caller = tree.frameOf(parent);
         boolean construct = caller.name().contains(" at "); // parallel at f.c:12 says where already
-        String at = caller.kind() == FrameKind.PLACEHOLDER || construct ? null : site(caller.file(), hottestLine(lines, parent));
+        String at = caller.kind() == FrameKind.PLACEHOLDER || construct
+                ? null
+                : site(caller.file(), hottestLine(lines, parent));
         return fn + " called from " + function(caller.name()) + (at == null ? "" : " at " + at);
     }
 
-    /** The line of the context's function with the most inclusive time (the call most of its callees' time is under), 0 if none. */
+    /**
+     * The line of the context's function with the most inclusive time (the call most of its callees' time is under), 0
+     * if none.
+     */
     static int hottestLine(LineTable lines, int node) {
         int best = 0;
         long most = -1;
@@ -79,8 +88,12 @@ final class Names {
         if (f.kind() == FrameKind.RUNTIME) return true;
         String m = f.module();
         if (m == null) return false;
-        return m.startsWith("/lib/") || m.startsWith("/lib64/") || m.startsWith("/usr/lib/") || m.startsWith("/usr/lib64/")
-                || m.contains("vdso") || m.startsWith("[");
+        return m.startsWith("/lib/")
+                || m.startsWith("/lib64/")
+                || m.startsWith("/usr/lib/")
+                || m.startsWith("/usr/lib64/")
+                || m.contains("vdso")
+                || m.startsWith("[");
     }
 
     static String function(String name) {
@@ -103,7 +116,10 @@ final class Names {
             else if (x == '>' && depth > 0) depth--;
             else if (x == c && depth == 0) {
                 // "operator()" and "operator<" are names, not the parameter list
-                if (c == '(' && s.startsWith("operator", Math.max(0, i - 8)) && i + 1 < s.length() && s.charAt(i + 1) == ')') {
+                if (c == '('
+                        && s.startsWith("operator", Math.max(0, i - 8))
+                        && i + 1 < s.length()
+                        && s.charAt(i + 1) == ')') {
                     i++;
                     continue;
                 }

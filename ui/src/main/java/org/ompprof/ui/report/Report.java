@@ -6,7 +6,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-
 import org.ompprof.blame.BlameKind;
 import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.Metric;
@@ -22,7 +21,9 @@ import org.ompprof.sampler.recording.ThreadInfo;
  * and by blame, an ompP-style table per parallel region, and findings ranked by cost.
  */
 public final class Report {
-    private static final String[] BLAME_METRICS = {BlameKind.IDLE.metric(), BlameKind.BARRIER.metric(), BlameKind.MUTEX_METRIC};
+    private static final String[] BLAME_METRICS = {
+        BlameKind.IDLE.metric(), BlameKind.BARRIER.metric(), BlameKind.MUTEX_METRIC
+    };
 
     private final Profile p;
     private final CallingContextTree tree;
@@ -60,10 +61,17 @@ public final class Report {
     private void summary() {
         line("ompprof report: %s", file);
         line("program   %s (exit status %s)", meta.get(Metadata.COMMAND, "?"), meta.get(Metadata.EXIT_STATUS, "?"));
-        line("run       %s wall, %d threads, %s sampling at %s Hz; %,d samples, %s of thread time", time(meta.getLong(Metadata.WALL_NS, 0)),
-                threads.size(), meta.get(Metadata.MODE, "?"), meta.get(Metadata.RATE_HZ, "?"), p.samples(), time(total));
+        line(
+                "run       %s wall, %d threads, %s sampling at %s Hz; %,d samples, %s of thread time",
+                time(meta.getLong(Metadata.WALL_NS, 0)),
+                threads.size(),
+                meta.get(Metadata.MODE, "?"),
+                meta.get(Metadata.RATE_HZ, "?"),
+                p.samples(),
+                time(total));
         if ("cpu".equals(meta.get(Metadata.MODE, ""))) {
-            line("note      CPU-time sampling sees barrier and lock waiting only while threads spin; record with --mode wall for all of it");
+            line("note      CPU-time sampling sees barrier and lock waiting only while threads spin; record "
+                    + "with --mode wall for all of it");
         }
         s.append('\n');
     }
@@ -82,10 +90,15 @@ public final class Report {
 
     private void threadTable() {
         line("time per OpenMP state, per thread");
-        List<Metric> states = tree.metrics().all().stream().filter(m -> m.name().startsWith("time.") && m.hasParent()
-                && tree.metrics().metric(m.parent()).name().equals(StandardMetrics.TIME_NAME) && tree.total(m.index()) > 0).toList();
+        List<Metric> states = tree.metrics().all().stream()
+                .filter(m -> m.name().startsWith("time.")
+                        && m.hasParent()
+                        && tree.metrics().metric(m.parent()).name().equals(StandardMetrics.TIME_NAME)
+                        && tree.total(m.index()) > 0)
+                .toList();
         StringBuilder h = new StringBuilder(String.format(Locale.ROOT, "  %6s", "thread"));
-        for (Metric m : states) h.append(String.format(Locale.ROOT, " %14s", m.name().substring(5)));
+        for (Metric m : states)
+            h.append(String.format(Locale.ROOT, " %14s", m.name().substring(5)));
         line("%s", h);
         for (int t : tree.threads()) {
             StringBuilder r = new StringBuilder(String.format(Locale.ROOT, "  %6d", t));
@@ -107,7 +120,8 @@ public final class Report {
         }
         nodes.sort(Comparator.comparingLong((Integer n) -> -inclusive[n]));
         line("top contexts by inclusive time");
-        for (int n : nodes.subList(0, Math.min(top, nodes.size()))) line("  %10s %6s  %s", time(inclusive[n]), pct(inclusive[n], total), Names.path(tree, n));
+        for (int n : nodes.subList(0, Math.min(top, nodes.size())))
+            line("  %10s %6s  %s", time(inclusive[n]), pct(inclusive[n], total), Names.path(tree, n));
         s.append('\n');
     }
 
@@ -121,11 +135,20 @@ public final class Report {
             long waited = p.blame("waited_ns." + key);
             if (waited == 0) continue;
             long un = p.blame("unattributed_ns." + key), latency = p.blame("region_latency_ns." + key);
-            line("  %-22s %10s waited, %s unattributed%s", k.metric(), time(waited), pct(un, waited),
+            line(
+                    "  %-22s %10s waited, %s unattributed%s",
+                    k.metric(),
+                    time(waited),
+                    pct(un, waited),
                     latency == 0 ? "" : ", " + pct(latency, waited) + " the barrier's own latency (nobody worked)");
         }
-        for (MutexTable.Row m : p.mutexes().rows().subList(0, Math.min(top, p.mutexes().rows().size()))) {
-            line("    %s: %s waited, %s of it on %s", Names.mutex(m), Report.time(m.waitedNs()), pct(m.topNodeNs(), m.waitedNs()),
+        for (MutexTable.Row m :
+                p.mutexes().rows().subList(0, Math.min(top, p.mutexes().rows().size()))) {
+            line(
+                    "    %s: %s waited, %s of it on %s",
+                    Names.mutex(m),
+                    Report.time(m.waitedNs()),
+                    pct(m.topNodeNs(), m.waitedNs()),
                     m.topNode() < 0 ? "<unattributed>" : Names.path(tree, m.topNode()));
         }
         if (sum == 0) {
@@ -168,12 +191,19 @@ public final class Report {
         line("parallel regions (time per thread; imbalance = max/mean work)");
         for (Map.Entry<Integer, List<RegionTable.Row>> e : byRegion.entrySet()) {
             RegionTable.Row first = e.getValue().getFirst();
-            line("  region opened in %s%s, %d instance%s", Names.path(tree, e.getKey()), site(first), first.instances(),
-                    first.instances() == 1 ? "" : "s");
+            line(
+                    "  region opened in %s%s, %d instance%s",
+                    Names.path(tree, e.getKey()), site(first), first.instances(), first.instances() == 1 ? "" : "s");
             line("    %6s %10s %10s %10s %10s %10s", "thread", "work", "barrier", "lock/crit", "idle", "other");
             for (RegionTable.Row r : e.getValue()) {
-                line("    %6d %10s %10s %10s %10s %10s", r.thread(), time(r.ns(RegionTable.Column.WORK)), time(r.ns(RegionTable.Column.BARRIER)),
-                        time(r.ns(RegionTable.Column.MUTEX)), time(r.ns(RegionTable.Column.IDLE)), time(r.ns(RegionTable.Column.OTHER)));
+                line(
+                        "    %6d %10s %10s %10s %10s %10s",
+                        r.thread(),
+                        time(r.ns(RegionTable.Column.WORK)),
+                        time(r.ns(RegionTable.Column.BARRIER)),
+                        time(r.ns(RegionTable.Column.MUTEX)),
+                        time(r.ns(RegionTable.Column.IDLE)),
+                        time(r.ns(RegionTable.Column.OTHER)));
             }
             line("    imbalance %.2f", imbalance(e.getValue()));
         }
@@ -186,7 +216,8 @@ public final class Report {
         if (totals.isEmpty()) return;
         line("devices (times on the host clock)");
         s.append(totals.table());
-        Metric kernel = tree.metrics().find("device_kernel"), transfer = tree.metrics().find("device_transfer");
+        Metric kernel = tree.metrics().find("device_kernel"),
+                transfer = tree.metrics().find("device_transfer");
         if (kernel != null && transfer != null) {
             long[] k = tree.inclusiveByNode(kernel.index()), x = tree.inclusiveByNode(transfer.index());
             List<Integer> launches = new ArrayList<>();
@@ -205,9 +236,11 @@ public final class Report {
     /** Rows by region node, the heaviest region first. */
     private Map<Integer, List<RegionTable.Row>> regionRows() {
         Map<Integer, List<RegionTable.Row>> by = new LinkedHashMap<>();
-        for (RegionTable.Row r : p.regions().rows()) by.computeIfAbsent(r.regionNode(), k -> new ArrayList<>()).add(r);
+        for (RegionTable.Row r : p.regions().rows())
+            by.computeIfAbsent(r.regionNode(), k -> new ArrayList<>()).add(r);
         List<Map.Entry<Integer, List<RegionTable.Row>>> sorted = new ArrayList<>(by.entrySet());
-        sorted.sort(Comparator.comparingLong(e -> -e.getValue().stream().mapToLong(RegionTable.Row::totalNs).sum()));
+        sorted.sort(Comparator.comparingLong(
+                e -> -e.getValue().stream().mapToLong(RegionTable.Row::totalNs).sum()));
         Map<Integer, List<RegionTable.Row>> out = new LinkedHashMap<>();
         for (var e : sorted) out.put(e.getKey(), e.getValue());
         return out;

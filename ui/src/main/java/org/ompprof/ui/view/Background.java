@@ -2,7 +2,6 @@ package org.ompprof.ui.view;
 
 import java.util.function.Consumer;
 import java.util.function.Supplier;
-
 import javafx.application.Platform;
 import javafx.concurrent.Task;
 import javafx.scene.control.ProgressBar;

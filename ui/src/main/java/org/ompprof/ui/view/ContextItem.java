@@ -2,7 +2,6 @@ package org.ompprof.ui.view;
 
 import java.util.Comparator;
 import java.util.function.IntFunction;
-
 import javafx.collections.ObservableList;
 import javafx.scene.control.TreeItem;
 

@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.function.IntUnaryOperator;
-
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.scene.control.SelectionMode;
 import javafx.scene.control.TreeItem;
@@ -16,7 +15,6 @@ import javafx.scene.input.ClipboardContent;
 import javafx.scene.input.KeyCode;
 import javafx.scene.input.KeyCodeCombination;
 import javafx.scene.input.KeyCombination;
-
 import org.eclipse.collections.impl.list.mutable.primitive.IntArrayList;
 import org.ompprof.blame.BlameKind;
 import org.ompprof.calltree.CallingContextTree;
@@ -34,8 +32,9 @@ import org.ompprof.calltree.StandardMetrics;
 final class ContextTable {
     /** A child must carry at least this share of its parent for the hot path to go on into it. */
     static final double HOT = 0.5;
-    private static final List<String> SHOWN = List.of(StandardMetrics.TIME_NAME, BlameKind.BARRIER.metric(), BlameKind.MUTEX_METRIC,
-            BlameKind.IDLE.metric());
+
+    private static final List<String> SHOWN = List.of(
+            StandardMetrics.TIME_NAME, BlameKind.BARRIER.metric(), BlameKind.MUTEX_METRIC, BlameKind.IDLE.metric());
 
     private final CallingContextTree tree;
     private final ViewerState state;
@@ -51,7 +50,8 @@ final class ContextTable {
         this.state = state;
         this.topDown = topDown;
         this.toTopDown = toTopDown;
-        nameColumn.setCellValueFactory(c -> new ReadOnlyObjectWrapper<>(name(c.getValue().getValue())));
+        nameColumn.setCellValueFactory(
+                c -> new ReadOnlyObjectWrapper<>(name(c.getValue().getValue())));
         nameColumn.setCellFactory(c -> new NameCell());
         nameColumn.setPrefWidth(420);
         table.getColumns().add(nameColumn);
@@ -97,7 +97,8 @@ final class ContextTable {
         for (Metric m : tree.metrics().all()) {
             if (tree.total(m.index()) == 0) continue;
             boolean shown = SHOWN.contains(m.name());
-            List<TreeTableColumn<Integer, Long>> added = topDown ? List.of(column(m, true, " (I)"), column(m, false, " (E)"))
+            List<TreeTableColumn<Integer, Long>> added = topDown
+                    ? List.of(column(m, true, " (I)"), column(m, false, " (E)"))
                     : List.of(column(m, true, " (E)"));
             added.getFirst().setVisible(shown);
             if (added.size() > 1) added.get(1).setVisible(shown && m.name().equals(StandardMetrics.TIME_NAME));
@@ -112,7 +113,8 @@ final class ContextTable {
     private TreeTableColumn<Integer, Long> column(Metric m, boolean inclusive, String suffix) {
         TreeTableColumn<Integer, Long> c = new TreeTableColumn<>(m.name() + suffix);
         c.setUserData(new ColumnMetric(m, inclusive));
-        c.setCellValueFactory(v -> new ReadOnlyObjectWrapper<>(value(v.getValue().getValue(), m.index(), inclusive)));
+        c.setCellValueFactory(
+                v -> new ReadOnlyObjectWrapper<>(value(v.getValue().getValue(), m.index(), inclusive)));
         long total = tree.total(m.index());
         c.setCellFactory(x -> new TreeTableCell<>() {
             @Override
@@ -188,7 +190,8 @@ final class ContextTable {
         if (node >= 0) state.selected.set(node);
         Metric m = state.metric.get();
         long value = tree.inclusive(item.getValue(), m.index());
-        state.status.set(Paths.text(tree, item.getValue()) + "   " + m.name() + " " + MetricFormat.withShare(m, value, tree.total(m.index())));
+        state.status.set(Paths.text(tree, item.getValue()) + "   " + m.name() + " "
+                + MetricFormat.withShare(m, value, tree.total(m.index())));
     }
 
     /** Expands the rows down to {@code node} (a node of this table's tree) and selects it. */
@@ -220,7 +223,10 @@ final class ContextTable {
         return out;
     }
 
-    /** Expands the heaviest path from the selected row (or the top) while a child holds at least half its parent; selects its end. */
+    /**
+     * Expands the heaviest path from the selected row (or the top) while a child holds at least half its parent;
+     * selects its end.
+     */
     void hotPath() {
         int m = state.metricIndex();
         TreeItem<Integer> item = table.getSelectionModel().getSelectedItem();
@@ -257,7 +263,8 @@ final class ContextTable {
 
     String pathText(int node) {
         StringBuilder s = new StringBuilder();
-        for (int f : tree.framePath(node)) s.append(tree.frames().frame(f).detailedName()).append('\n');
+        for (int f : tree.framePath(node))
+            s.append(tree.frames().frame(f).detailedName()).append('\n');
         return s.toString();
     }
 
@@ -303,12 +310,14 @@ final class ContextTable {
             int node = getTableRow().getItem();
             Frame f = tree.frameOf(node);
             setText(name);
-            String color = f == null ? "" : switch (f.kind()) {
-                case RUNTIME -> "-fx-text-fill: #2e7d32;";
-                case PLACEHOLDER -> "-fx-text-fill: #757575; -fx-font-style: italic;";
-                case INLINED -> "-fx-text-fill: #00838f;";
-                case USER -> "";
-            };
+            String color = f == null
+                    ? ""
+                    : switch (f.kind()) {
+                        case RUNTIME -> "-fx-text-fill: #2e7d32;";
+                        case PLACEHOLDER -> "-fx-text-fill: #757575; -fx-font-style: italic;";
+                        case INLINED -> "-fx-text-fill: #00838f;";
+                        case USER -> "";
+                    };
             setStyle(color + (state.matches(node) ? "-fx-background-color: #ffe082;" : ""));
         }
     }

@@ -2,7 +2,6 @@ package org.ompprof.ui.view;
 
 import java.util.ArrayList;
 import java.util.List;
-
 import org.ompprof.calltree.profile.DeviceTable;
 
 /**
@@ -11,15 +10,22 @@ import org.ompprof.calltree.profile.DeviceTable;
  * minute-long view still shows.
  */
 final class DeviceBars {
-    /** @param x0 first column, inclusive; @param x1 last column, exclusive; @param index the activity's index in the table */
+    /**
+     * @param x0 first column, inclusive; @param x1 last column, exclusive; @param index the activity's index in the
+     * table
+     */
     record Bar(int x0, int x1, DeviceTable.Kind kind, int index) {}
 
     private DeviceBars() {}
 
     /** The devices with kernels or transfers, in number order: one lane each. */
     static List<Integer> devices(DeviceTable t) {
-        return t.activities().stream().filter(a -> a.kind() == DeviceTable.Kind.KERNEL || a.kind() == DeviceTable.Kind.TRANSFER)
-                .map(DeviceTable.Activity::device).distinct().sorted().toList();
+        return t.activities().stream()
+                .filter(a -> a.kind() == DeviceTable.Kind.KERNEL || a.kind() == DeviceTable.Kind.TRANSFER)
+                .map(DeviceTable.Activity::device)
+                .distinct()
+                .sorted()
+                .toList();
     }
 
     /** Bars of {@code device}'s regions, kernels and transfers in [from, to) over {@code px} columns, regions first. */

@@ -1,7 +1,6 @@
 package org.ompprof.ui.view;
 
 import java.util.List;
-
 import javafx.collections.FXCollections;
 import javafx.geometry.Insets;
 import javafx.scene.control.Label;
@@ -9,7 +8,6 @@ import javafx.scene.control.ListCell;
 import javafx.scene.control.ListView;
 import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.Region;
-
 import org.ompprof.ui.report.Finding;
 
 /** The report's findings, costliest first; clicking one selects the context it is about. */

@@ -2,7 +2,6 @@ package org.ompprof.ui.view;
 
 import java.util.Arrays;
 import java.util.Comparator;
-
 import org.eclipse.collections.impl.list.mutable.primitive.DoubleArrayList;
 import org.eclipse.collections.impl.list.mutable.primitive.IntArrayList;
 import org.ompprof.calltree.CallingContextTree;
@@ -46,8 +45,11 @@ final class FlameLayout {
             int d = depths[top];
             double w = totalWidth * inclusive[n] / whole;
             if (n != CallingContextTree.ROOT) l.add(n, d, nx, w);
-            Integer[] kids = Arrays.stream(tree.children(n)).filter(c -> inclusive[c] > 0 && totalWidth * inclusive[c] / whole >= minWidth)
-                    .boxed().sorted(byName).toArray(Integer[]::new);
+            Integer[] kids = Arrays.stream(tree.children(n))
+                    .filter(c -> inclusive[c] > 0 && totalWidth * inclusive[c] / whole >= minWidth)
+                    .boxed()
+                    .sorted(byName)
+                    .toArray(Integer[]::new);
             double cx = nx;
             if (top + kids.length > stack.length) {
                 int size = Math.max(stack.length * 2, top + kids.length);

@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-
 import javafx.beans.property.ReadOnlyObjectWrapper;
 import javafx.collections.FXCollections;
 import javafx.geometry.Insets;
@@ -17,7 +16,6 @@ import javafx.scene.control.ToggleGroup;
 import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Region;
-
 import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.Frame;
 import org.ompprof.calltree.Metric;
@@ -54,7 +52,8 @@ final class FlatTable {
             if (b == null) a.setSelected(true);
             else refresh();
         });
-        HBox bar = new HBox(6, functions, lines, new Label("  rows select the heaviest context of their function or line"));
+        HBox bar = new HBox(
+                6, functions, lines, new Label("  rows select the heaviest context of their function or line"));
         bar.setPadding(new Insets(4));
         root.setTop(bar);
         TableColumn<Row, String> name = text("Function", Row::name, 300), where = text("Where", Row::where, 360);
@@ -87,10 +86,13 @@ final class FlatTable {
         inclusive.setVisible(!byLine);
         exclusive.setUserData(byLine ? null : m);
         inclusive.setUserData(m);
-        background.run(byLine ? "totalling lines" : "totalling functions", () -> byLine ? lineRows() : functionRows(m), rows -> {
-            table.setItems(FXCollections.observableList(rows));
-            table.getSortOrder().clear();
-        });
+        background.run(
+                byLine ? "totalling lines" : "totalling functions",
+                () -> byLine ? lineRows() : functionRows(m),
+                rows -> {
+                    table.setItems(FXCollections.observableList(rows));
+                    table.getSortOrder().clear();
+                });
     }
 
     private List<Row> functionRows(Metric m) {
@@ -135,7 +137,8 @@ final class FlatTable {
         return f.module() == null ? "" : f.module();
     }
 
-    private static TableColumn<Row, String> text(String title, java.util.function.Function<Row, String> get, double width) {
+    private static TableColumn<Row, String> text(
+            String title, java.util.function.Function<Row, String> get, double width) {
         TableColumn<Row, String> c = new TableColumn<>(title);
         c.setCellValueFactory(v -> new ReadOnlyObjectWrapper<>(get.apply(v.getValue())));
         c.setPrefWidth(width);
@@ -149,7 +152,9 @@ final class FlatTable {
             @Override
             protected void updateItem(Long v, boolean empty) {
                 super.updateItem(v, empty);
-                Metric m = getTableColumn().getUserData() instanceof Metric given ? given : tree.metrics().metric(StandardMetrics.TIME);
+                Metric m = getTableColumn().getUserData() instanceof Metric given
+                        ? given
+                        : tree.metrics().metric(StandardMetrics.TIME);
                 setText(empty || v == null ? null : MetricFormat.withShare(m, v, tree.total(m.index())));
             }
         });

@@ -1,10 +1,12 @@
 package org.ompprof.ui.view;
 
 import javafx.scene.paint.Color;
-
 import org.ompprof.calltree.Frame;
 
-/** Frame colors as flame graphs use them: warm for user code, green for the runtime, aqua for inlined, grey for placeholders; shade by name. */
+/**
+ * Frame colors as flame graphs use them: warm for user code, green for the runtime, aqua for inlined, grey for
+ * placeholders; shade by name.
+ */
 final class FrameColors {
     static final Color MATCH = Color.web("#e040fb");
 

@@ -1,7 +1,6 @@
 package org.ompprof.ui.view;
 
 import java.util.Locale;
-
 import org.ompprof.calltree.Metric;
 import org.ompprof.calltree.MetricUnit;
 

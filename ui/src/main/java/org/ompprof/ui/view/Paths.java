@@ -1,7 +1,6 @@
 package org.ompprof.ui.view;
 
 import java.util.StringJoiner;
-
 import org.ompprof.calltree.CallingContextTree;
 
 /** A context as one line: its frames' names, outermost first. */

@@ -5,12 +5,10 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-
-import javax.imageio.ImageIO;
-
 import javafx.scene.Node;
 import javafx.scene.image.PixelReader;
 import javafx.scene.image.WritableImage;
+import javax.imageio.ImageIO;
 
 /** A node's picture as a PNG file (through java.desktop's ImageIO, so javafx.swing is not needed). */
 final class Png {

@@ -6,14 +6,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-
 import javafx.scene.canvas.Canvas;
 import javafx.scene.canvas.GraphicsContext;
 import javafx.scene.layout.Pane;
 import javafx.scene.layout.Region;
 import javafx.scene.paint.Color;
 import javafx.scene.text.Font;
-
 import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.profile.RegionTable;
 import org.ompprof.ui.report.Report;
@@ -26,9 +24,17 @@ import org.ompprof.ui.report.Report;
 final class RegionChart {
     private static final double ROW = 26, LEFT = 90, TOP = 50;
     private static final Font FONT = Font.font("DejaVu Sans", 12);
-    private static final Map<RegionTable.Column, StateColors.Group> COLORS = Map.of(RegionTable.Column.WORK, StateColors.Group.WORK,
-            RegionTable.Column.BARRIER, StateColors.Group.BARRIER, RegionTable.Column.MUTEX, StateColors.Group.MUTEX,
-            RegionTable.Column.IDLE, StateColors.Group.IDLE, RegionTable.Column.OTHER, StateColors.Group.OTHER);
+    private static final Map<RegionTable.Column, StateColors.Group> COLORS = Map.of(
+            RegionTable.Column.WORK,
+            StateColors.Group.WORK,
+            RegionTable.Column.BARRIER,
+            StateColors.Group.BARRIER,
+            RegionTable.Column.MUTEX,
+            StateColors.Group.MUTEX,
+            RegionTable.Column.IDLE,
+            StateColors.Group.IDLE,
+            RegionTable.Column.OTHER,
+            StateColors.Group.OTHER);
 
     private final ViewerState state;
     private final CallingContextTree tree;
@@ -40,7 +46,8 @@ final class RegionChart {
     RegionChart(ViewerState state) {
         this.state = state;
         this.tree = state.tree;
-        for (RegionTable.Row r : state.profile.regions().rows()) byRegion.computeIfAbsent(r.regionNode(), k -> new ArrayList<>()).add(r);
+        for (RegionTable.Row r : state.profile.regions().rows())
+            byRegion.computeIfAbsent(r.regionNode(), k -> new ArrayList<>()).add(r);
         holder.setMinSize(0, 0);
         holder.widthProperty().addListener(o -> redraw());
         holder.heightProperty().addListener(o -> redraw());
@@ -59,8 +66,11 @@ final class RegionChart {
     private int regionFor(int node) {
         for (int n = node; n > 0; n = tree.parent(n)) if (byRegion.containsKey(n)) return n;
         return byRegion.entrySet().stream()
-                .max(Comparator.comparingLong(e -> e.getValue().stream().mapToLong(RegionTable.Row::totalNs).sum()))
-                .map(Map.Entry::getKey).orElse(-1);
+                .max(Comparator.comparingLong(e -> e.getValue().stream()
+                        .mapToLong(RegionTable.Row::totalNs)
+                        .sum()))
+                .map(Map.Entry::getKey)
+                .orElse(-1);
     }
 
     void redraw() {
@@ -76,9 +86,19 @@ final class RegionChart {
         List<RegionTable.Row> rows = new ArrayList<>(byRegion.get(region));
         rows.sort(Comparator.comparingInt(RegionTable.Row::thread));
         RegionTable.Row first = rows.getFirst();
-        String site = first.callSiteFile() == null ? "" : " at " + first.callSiteFile().replaceAll(".*/", "") + ":" + first.callSiteLine();
-        g.fillText(String.format(Locale.ROOT, "Parallel region%s, opened in %s: %d instances, imbalance %.2fx (max/mean work)", site,
-                tree.frameOf(region).name(), first.instances(), Report.imbalance(rows)), 10, 14);
+        String site = first.callSiteFile() == null
+                ? ""
+                : " at " + first.callSiteFile().replaceAll(".*/", "") + ":" + first.callSiteLine();
+        g.fillText(
+                String.format(
+                        Locale.ROOT,
+                        "Parallel region%s, opened in %s: %d instances, imbalance %.2fx (max/mean work)",
+                        site,
+                        tree.frameOf(region).name(),
+                        first.instances(),
+                        Report.imbalance(rows)),
+                10,
+                14);
         legend(g, 10, 34);
         long max = rows.stream().mapToLong(RegionTable.Row::totalNs).max().orElse(1);
         double plot = w - LEFT - 90;

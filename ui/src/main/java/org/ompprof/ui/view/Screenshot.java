@@ -4,11 +4,9 @@ import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
-
 import javafx.application.Platform;
 import javafx.scene.Scene;
 import javafx.stage.Stage;
-
 import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.profile.Profile;
 
@@ -65,7 +63,8 @@ final class Screenshot {
         CallingContextTree t = s.tree;
         int best = -1;
         for (int n = 1; n < t.size(); n++) {
-            if (p.matcher(t.frameOf(n).name()).find() && (best < 0 || t.inclusive(n, s.metricIndex()) > t.inclusive(best, s.metricIndex()))) best = n;
+            if (p.matcher(t.frameOf(n).name()).find()
+                    && (best < 0 || t.inclusive(n, s.metricIndex()) > t.inclusive(best, s.metricIndex()))) best = n;
         }
         return best;
     }

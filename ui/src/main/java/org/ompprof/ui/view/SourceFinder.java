@@ -39,6 +39,10 @@ final class SourceFinder {
 
     /** A search path from a colon-separated list. */
     static List<Path> parse(String dirs) {
-        return java.util.Arrays.stream(dirs.split(":")).map(String::strip).filter(s -> !s.isEmpty()).map(Path::of).toList();
+        return java.util.Arrays.stream(dirs.split(":"))
+                .map(String::strip)
+                .filter(s -> !s.isEmpty())
+                .map(Path::of)
+                .toList();
     }
 }

@@ -6,7 +6,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
-
 import javafx.collections.FXCollections;
 import javafx.geometry.Insets;
 import javafx.scene.control.Button;
@@ -22,7 +21,6 @@ import javafx.scene.layout.StackPane;
 import javafx.scene.paint.Color;
 import javafx.scene.shape.Rectangle;
 import javafx.scene.text.Font;
-
 import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.Frame;
 import org.ompprof.calltree.profile.LineTable;
@@ -100,7 +98,8 @@ final class SourcePane {
         }
         Optional<Path> path = finder.find(f.file());
         if (path.isEmpty()) {
-            note("Source not found: " + f.file() + " (searched " + (finder.searchPath().isEmpty() ? "no directories" : finder.searchPath())
+            note("Source not found: " + f.file() + " (searched "
+                    + (finder.searchPath().isEmpty() ? "no directories" : finder.searchPath())
                     + "). Add its directory to the source path above, or start with --source-path DIR.");
             return;
         }
@@ -118,10 +117,13 @@ final class SourcePane {
             if (inclusive[i] > inclusive[hottest]) hottest = i;
         }
         long noLine = tree.exclusive(node, org.ompprof.calltree.StandardMetrics.TIME) - total;
-        title.setText(f.name() + " in " + path.get() + "   (bars: time on each line in this context, executing it or in its calls; "
-                + MetricFormat.time(total) + " on its own lines" + (noLine > 0 ? ", " + MetricFormat.time(noLine) + " at code with no line number" : "")
+        title.setText(f.name() + " in " + path.get()
+                + "   (bars: time on each line in this context, executing it or in its calls; "
+                + MetricFormat.time(total) + " on its own lines"
+                + (noLine > 0 ? ", " + MetricFormat.time(noLine) + " at code with no line number" : "")
                 + ")");
-        lines.setItems(FXCollections.observableList(java.util.stream.IntStream.rangeClosed(1, text.size()).boxed().toList()));
+        lines.setItems(FXCollections.observableList(
+                java.util.stream.IntStream.rangeClosed(1, text.size()).boxed().toList()));
         if (hottest > 0) lines.scrollTo(Math.max(0, hottest - 5));
     }
 
@@ -174,7 +176,8 @@ final class SourcePane {
                 setGraphic(null);
                 return;
             }
-            long inc = line < inclusive.length ? inclusive[line] : 0, exc = line < exclusive.length ? exclusive[line] : 0;
+            long inc = line < inclusive.length ? inclusive[line] : 0,
+                    exc = line < exclusive.length ? exclusive[line] : 0;
             bar.setWidth(BAR * inc / max);
             self.setWidth(BAR * exc / max);
             value.setText(inc == 0 ? "" : MetricFormat.time(inc));

@@ -1,14 +1,18 @@
 package org.ompprof.ui.view;
 
 import javafx.scene.paint.Color;
-
 import org.ompprof.sampler.omp.OmpState;
 
 /** One color per group of OMPT states, the same in the timeline, its legend and the region chart. */
 final class StateColors {
     enum Group {
-        WORK("work", "#43a047"), BARRIER("barrier", "#fb8c00"), MUTEX("lock/critical", "#e53935"), TASKWAIT("taskwait", "#fdd835"),
-        IDLE("idle", "#bdbdbd"), TARGET("target", "#1e88e5"), MPI("mpi", "#00897b"),
+        WORK("work", "#43a047"),
+        BARRIER("barrier", "#fb8c00"),
+        MUTEX("lock/critical", "#e53935"),
+        TASKWAIT("taskwait", "#fdd835"),
+        IDLE("idle", "#bdbdbd"),
+        TARGET("target", "#1e88e5"),
+        MPI("mpi", "#00897b"),
         OTHER("overhead/other", "#8e24aa");
 
         final String label;
@@ -27,8 +31,13 @@ final class StateColors {
         if (s.isMpi()) return Group.MPI;
         return switch (s) {
             case WORK_SERIAL, WORK_PARALLEL, WORK_REDUCTION -> Group.WORK;
-            case WAIT_BARRIER, WAIT_BARRIER_IMPLICIT_PARALLEL, WAIT_BARRIER_IMPLICIT_WORKSHARE, WAIT_BARRIER_IMPLICIT, WAIT_BARRIER_EXPLICIT,
-                 WAIT_BARRIER_IMPLEMENTATION, WAIT_BARRIER_TEAMS -> Group.BARRIER;
+            case WAIT_BARRIER,
+                    WAIT_BARRIER_IMPLICIT_PARALLEL,
+                    WAIT_BARRIER_IMPLICIT_WORKSHARE,
+                    WAIT_BARRIER_IMPLICIT,
+                    WAIT_BARRIER_EXPLICIT,
+                    WAIT_BARRIER_IMPLEMENTATION,
+                    WAIT_BARRIER_TEAMS -> Group.BARRIER;
             case WAIT_MUTEX, WAIT_LOCK, WAIT_CRITICAL, WAIT_ATOMIC, WAIT_ORDERED -> Group.MUTEX;
             case WAIT_TASKWAIT, WAIT_TASKGROUP -> Group.TASKWAIT;
             case IDLE -> Group.IDLE;

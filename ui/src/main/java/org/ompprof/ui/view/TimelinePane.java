@@ -2,7 +2,6 @@ package org.ompprof.ui.view;
 
 import java.util.List;
 import java.util.Locale;
-
 import javafx.collections.FXCollections;
 import javafx.geometry.Insets;
 import javafx.scene.canvas.Canvas;
@@ -18,12 +17,11 @@ import javafx.scene.layout.Pane;
 import javafx.scene.layout.Region;
 import javafx.scene.paint.Color;
 import javafx.scene.shape.Rectangle;
-
 import org.ompprof.calltree.CallingContextTree;
-import org.ompprof.sampler.omp.OmpState;
 import org.ompprof.calltree.profile.DeviceTable;
 import org.ompprof.calltree.profile.Timeline;
 import org.ompprof.calltree.profile.TimelineWindow;
+import org.ompprof.sampler.omp.OmpState;
 
 /**
  * One lane per thread over time, colored by OMPT state or by the function at a chosen depth
@@ -35,7 +33,9 @@ import org.ompprof.calltree.profile.TimelineWindow;
  */
 final class TimelinePane {
     static final double LANE = 22, LABELS = 110, AXIS = 22;
-    private static final Color REGION = Color.gray(0.88), KERNEL = Color.web("#d35400"), TO_DEVICE = Color.web("#2e86c1"),
+    private static final Color REGION = Color.gray(0.88),
+            KERNEL = Color.web("#d35400"),
+            TO_DEVICE = Color.web("#2e86c1"),
             FROM_DEVICE = Color.web("#17a589");
 
     private final ViewerState state;
@@ -47,7 +47,8 @@ final class TimelinePane {
     private final Canvas canvas = new Canvas();
     private final Pane holder = new Pane(canvas);
     private final BorderPane root = new BorderPane();
-    private final ChoiceBox<String> colorBy = new ChoiceBox<>(FXCollections.observableArrayList("OpenMP state", "function at depth"));
+    private final ChoiceBox<String> colorBy =
+            new ChoiceBox<>(FXCollections.observableArrayList("OpenMP state", "function at depth"));
     private final Spinner<Integer> depth = new Spinner<>(1, 500, 3);
     private long start, end;
     private long from, to;
@@ -65,9 +66,11 @@ final class TimelinePane {
         colorBy.setOnAction(x -> redraw());
         depth.valueProperty().addListener(o -> redraw());
         depth.setPrefWidth(80);
-        depth.disableProperty().bind(colorBy.getSelectionModel().selectedIndexProperty().isEqualTo(0));
+        depth.disableProperty()
+                .bind(colorBy.getSelectionModel().selectedIndexProperty().isEqualTo(0));
         HBox bar = new HBox(8, new Label("Color by"), colorBy, depth, legend());
-        bar.getChildren().forEach(n -> ((Region) n).setMinWidth(Region.USE_PREF_SIZE)); // overflow rather than truncate labels
+        bar.getChildren()
+                .forEach(n -> ((Region) n).setMinWidth(Region.USE_PREF_SIZE)); // overflow rather than truncate labels
         bar.setPadding(new Insets(4));
         root.setTop(bar);
         root.setCenter(holder);
@@ -304,7 +307,8 @@ final class TimelinePane {
         int px = (int) (x - LABELS);
         Timeline t = lanes.get(lane);
         if (t.size() == 0 || px >= columns.length) return null;
-        int[] one = TimelineWindow.fill(t, timeAt(x), timeAt(x) + Math.max(1, (to - from) / columns.length), new int[1]);
+        int[] one =
+                TimelineWindow.fill(t, timeAt(x), timeAt(x) + Math.max(1, (to - from) / columns.length), new int[1]);
         return one[0] < 0 ? null : new int[] {lane, one[0]};
     }
 
@@ -314,8 +318,13 @@ final class TimelinePane {
         if (s == null) return;
         Timeline t = lanes.get(s[0]);
         int node = t.node(s[1]);
-        state.status.set(String.format(Locale.ROOT, "thread %d at %s: %s   %s", t.thread(), seconds(t.timeNs(s[1]) - start),
-                OmpState.nameOf(t.state(s[1])), Paths.text(tree, node)));
+        state.status.set(String.format(
+                Locale.ROOT,
+                "thread %d at %s: %s   %s",
+                t.thread(),
+                seconds(t.timeNs(s[1]) - start),
+                OmpState.nameOf(t.state(s[1])),
+                Paths.text(tree, node)));
     }
 
     /** Names the kernel or transfer (else the target region) under the cursor on a device lane; false if not on one. */
@@ -328,10 +337,17 @@ final class TimelinePane {
             if (px >= b.x0() && px < b.x1()) hit = devices.activities().get(b.index()); // work bars come after regions
         }
         if (hit != null) {
-            String what = hit.kind() == DeviceTable.Kind.TRANSFER ? String.format(Locale.ROOT, "transfer of %,d bytes", hit.bytes())
+            String what = hit.kind() == DeviceTable.Kind.TRANSFER
+                    ? String.format(Locale.ROOT, "transfer of %,d bytes", hit.bytes())
                     : hit.kind().name().toLowerCase(Locale.ROOT);
-            state.status.set(String.format(Locale.ROOT, "device %d at %s: %s, %s, launched by thread %d in %s", hit.device(),
-                    seconds(hit.startNs() - start), what, seconds(hit.durationNs()), hit.thread(),
+            state.status.set(String.format(
+                    Locale.ROOT,
+                    "device %d at %s: %s, %s, launched by thread %d in %s",
+                    hit.device(),
+                    seconds(hit.startNs() - start),
+                    what,
+                    seconds(hit.durationNs()),
+                    hit.thread(),
                     hit.launchNode() < 0 ? "an unknown context" : Paths.text(tree, hit.launchNode())));
         }
         return true;

@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
-
 import javafx.application.Platform;
 import javafx.scene.Scene;
 import javafx.scene.control.Label;
@@ -15,7 +14,6 @@ import javafx.scene.control.ProgressBar;
 import javafx.scene.layout.VBox;
 import javafx.stage.Stage;
 import org.ompprof.calltree.build.ReadOrBuild;
-
 import org.ompprof.calltree.profile.Profile;
 import org.ompprof.sampler.UserError;
 import org.ompprof.sampler.recording.Recording;
@@ -40,14 +38,17 @@ public final class ViewCommand {
     private static int view(ViewOptions o, PrintStream err) throws Exception {
         if (o.screenshot() != null) {
             Path dir = o.screenshot().toAbsolutePath().getParent();
-            if (!Files.isDirectory(dir)) throw new UserError("view: cannot write " + o.screenshot() + ": no directory " + dir);
+            if (!Files.isDirectory(dir))
+                throw new UserError("view: cannot write " + o.screenshot() + ": no directory " + dir);
             Screenshot.take(load(o.file()), o);
-            err.println("ompprof: wrote " + (o.screenshot().toString().equals("-") ? "standard output" : o.screenshot()) + " (" + o.view().name().toLowerCase() + ", " + o.width() + "x" + o.height() + ")");
+            err.println("ompprof: wrote " + (o.screenshot().toString().equals("-") ? "standard output" : o.screenshot())
+                    + " (" + o.view().name().toLowerCase() + ", " + o.width() + "x" + o.height() + ")");
             return 0;
         }
         if (System.getenv("DISPLAY") == null && System.getenv("WAYLAND_DISPLAY") == null) {
             throw new UserError("view: no display ($DISPLAY is not set); render a view to a file instead with "
-                    + "`ompprof view --screenshot OUT.png [--view flame] " + o.file() + "`, or run under ssh -X or xvfb-run");
+                    + "`ompprof view --screenshot OUT.png [--view flame] " + o.file()
+                    + "`, or run under ssh -X or xvfb-run");
         }
         return window(o);
     }

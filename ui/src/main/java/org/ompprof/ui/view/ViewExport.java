@@ -7,11 +7,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-
 import javafx.scene.control.TreeItem;
 import javafx.scene.control.TreeTableColumn;
 import javafx.stage.FileChooser;
-
 import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.export.FlameGraphOptions;
 import org.ompprof.calltree.export.FlameGraphWriter;
@@ -55,7 +53,8 @@ final class ViewExport {
         }
         ContextTable t = v.frontTable();
         CallingContextTree tree = t.tree();
-        List<TreeTableColumn<Integer, ?>> columns = t.visibleColumns().stream().filter(c -> c.getUserData() instanceof ContextTable.ColumnMetric)
+        List<TreeTableColumn<Integer, ?>> columns = t.visibleColumns().stream()
+                .filter(c -> c.getUserData() instanceof ContextTable.ColumnMetric)
                 .toList();
         try (BufferedWriter w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
             w.write("depth,context,path");
@@ -63,10 +62,13 @@ final class ViewExport {
             w.write('\n');
             for (TreeItem<Integer> row : t.visibleRows()) {
                 int node = row.getValue();
-                w.write(tree.depth(node) + "," + quote(tree.frameOf(node).name()) + "," + quote(Paths.text(tree, node)));
+                w.write(tree.depth(node) + "," + quote(tree.frameOf(node).name()) + ","
+                        + quote(Paths.text(tree, node)));
                 for (TreeTableColumn<Integer, ?> c : columns) {
                     ContextTable.ColumnMetric m = (ContextTable.ColumnMetric) c.getUserData();
-                    long value = m.inclusive() ? tree.inclusive(node, m.metric().index()) : tree.exclusive(node, m.metric().index());
+                    long value = m.inclusive()
+                            ? tree.inclusive(node, m.metric().index())
+                            : tree.exclusive(node, m.metric().index());
                     w.write("," + value);
                 }
                 w.write('\n');
@@ -77,7 +79,8 @@ final class ViewExport {
 
     private static void flatCsv(FlatTable flat, Path file) throws IOException {
         try (BufferedWriter w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
-            w.write("name,where," + quote(flat.table().getColumns().get(1).getText()) + "," + quote(flat.table().getColumns().get(2).getText()) + "\n");
+            w.write("name,where," + quote(flat.table().getColumns().get(1).getText()) + ","
+                    + quote(flat.table().getColumns().get(2).getText()) + "\n");
             for (FlatTable.Row r : flat.table().getItems()) {
                 w.write(quote(r.name()) + "," + quote(r.where()) + "," + r.exclusive() + "," + r.inclusive() + "\n");
             }
@@ -90,7 +93,8 @@ final class ViewExport {
     }
 
     static void html(Viewer v, Path file) throws IOException {
-        FlameGraphOptions o = FlameGraphOptions.titled("ompprof: " + v.state.file).withMetric(v.state.metric.get().name());
+        FlameGraphOptions o = FlameGraphOptions.titled("ompprof: " + v.state.file)
+                .withMetric(v.state.metric.get().name());
         try (OutputStream out = Files.newOutputStream(file)) {
             FlameGraphWriter.write(v.state.tree, o, out);
         }

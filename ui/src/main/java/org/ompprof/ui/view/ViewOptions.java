@@ -3,7 +3,6 @@ package org.ompprof.ui.view;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-
 import org.ompprof.sampler.UserError;
 
 /**
@@ -13,7 +12,14 @@ import org.ompprof.sampler.UserError;
  * @param select a regex: select the heaviest context whose name matches (else the hot path's end)
  * @param selfProfile where to write a JFR recording of what ompprof itself does, or null
  */
-record ViewOptions(Path file, Path screenshot, Viewer.View view, int width, int height, List<Path> sourcePath, String select,
+record ViewOptions(
+        Path file,
+        Path screenshot,
+        Viewer.View view,
+        int width,
+        int height,
+        List<Path> sourcePath,
+        String select,
         String selfProfile) {
     static final String USAGE = """
         usage: ompprof view [--source-path DIR[:DIR...]] [--self-profile FILE.jfr] FILE
@@ -45,7 +51,9 @@ record ViewOptions(Path file, Path screenshot, Viewer.View view, int width, int 
                 case "--view" -> {
                     String name = value(args, ++i, a);
                     view = Viewer.View.named(name);
-                    if (view == null) throw new UserError("view: unknown view '" + name + "'; one of topdown, bottomup, flat, flame, timeline, source, regions");
+                    if (view == null)
+                        throw new UserError("view: unknown view '" + name
+                                + "'; one of topdown, bottomup, flat, flame, timeline, source, regions");
                 }
                 case "--size" -> {
                     String s = value(args, ++i, a);
@@ -54,15 +62,18 @@ record ViewOptions(Path file, Path screenshot, Viewer.View view, int width, int 
                         w = Integer.parseInt(wh[0]);
                         h = Integer.parseInt(wh[1]);
                     } catch (RuntimeException e) {
-                        throw new UserError("view: --size needs WIDTHxHEIGHT in pixels, like 1400x800, not '" + s + "'");
+                        throw new UserError(
+                                "view: --size needs WIDTHxHEIGHT in pixels, like 1400x800, not '" + s + "'");
                     }
-                    if (w < 200 || h < 150 || w > 8000 || h > 8000) throw new UserError("view: --size " + s + " is outside 200x150 .. 8000x8000");
+                    if (w < 200 || h < 150 || w > 8000 || h > 8000)
+                        throw new UserError("view: --size " + s + " is outside 200x150 .. 8000x8000");
                 }
                 case "--source-path" -> sources.addAll(SourceFinder.parse(value(args, ++i, a)));
                 case "--select" -> select = value(args, ++i, a);
                 case "--self-profile" -> selfProfile = value(args, ++i, a);
                 default -> {
-                    if (a.startsWith("-")) throw new UserError("view: unknown option " + a + "; see ompprof view --help");
+                    if (a.startsWith("-"))
+                        throw new UserError("view: unknown option " + a + "; see ompprof view --help");
                     files.add(a);
                 }
             }

@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
-
 import javafx.geometry.Insets;
 import javafx.geometry.Orientation;
 import javafx.scene.Node;
@@ -30,7 +29,6 @@ import javafx.scene.input.KeyCombination;
 import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
-
 import org.ompprof.calltree.Metric;
 import org.ompprof.calltree.profile.Profile;
 import org.ompprof.calltree.views.BottomUp;
@@ -44,7 +42,12 @@ import org.ompprof.ui.report.Report;
 final class Viewer {
     /** The views by their command-line names, in tab order. */
     enum View {
-        TOPDOWN("Top-down"), BOTTOMUP("Bottom-up"), FLAT("Flat"), FLAME("Flame graph"), TIMELINE("Timeline"), SOURCE("Source"),
+        TOPDOWN("Top-down"),
+        BOTTOMUP("Bottom-up"),
+        FLAT("Flat"),
+        FLAME("Flame graph"),
+        TIMELINE("Timeline"),
+        SOURCE("Source"),
         REGIONS("Regions");
 
         final String title;
@@ -119,7 +122,10 @@ final class Viewer {
     }
 
     private ToolBar toolBar() {
-        metric.getItems().setAll(state.tree.metrics().all().stream().filter(m -> state.tree.total(m.index()) != 0).toList());
+        metric.getItems()
+                .setAll(state.tree.metrics().all().stream()
+                        .filter(m -> state.tree.total(m.index()) != 0)
+                        .toList());
         metric.setValue(state.metric.get());
         metric.setCellFactory(v -> new MetricCell());
         metric.setButtonCell(new MetricCell());
@@ -144,8 +150,11 @@ final class Viewer {
             topDown.hotPath();
         });
         MenuButton export = new MenuButton("Export");
-        export.getItems().addAll(item("Table as CSV...", () -> ViewExport.csv(this)), item("View as PNG...", () -> ViewExport.png(this)),
-                item("Flame graph HTML...", () -> ViewExport.html(this)));
+        export.getItems()
+                .addAll(
+                        item("Table as CSV...", () -> ViewExport.csv(this)),
+                        item("View as PNG...", () -> ViewExport.png(this)),
+                        item("Flame graph HTML...", () -> ViewExport.html(this)));
         return new ToolBar(new Label("Metric"), metric, search, filter, hot, export);
     }
 
@@ -197,7 +206,11 @@ final class Viewer {
 
     View selectedView() {
         Tab t = tabs.getSelectionModel().getSelectedItem();
-        return tabByView.entrySet().stream().filter(e -> e.getValue() == t).map(Map.Entry::getKey).findFirst().orElse(View.TOPDOWN);
+        return tabByView.entrySet().stream()
+                .filter(e -> e.getValue() == t)
+                .map(Map.Entry::getKey)
+                .findFirst()
+                .orElse(View.TOPDOWN);
     }
 
     Node content(View v) {
@@ -206,12 +219,20 @@ final class Viewer {
     }
 
     private void opened(Tab t) {
-        View v = tabByView.entrySet().stream().filter(e -> e.getValue() == t).map(Map.Entry::getKey).findFirst().orElse(null);
+        View v = tabByView.entrySet().stream()
+                .filter(e -> e.getValue() == t)
+                .map(Map.Entry::getKey)
+                .findFirst()
+                .orElse(null);
         if (v != null && t.getContent() == null && ready.containsKey(v)) t.setContent(ready.remove(v));
         if (v == View.BOTTOMUP && bottomUp == null && t.getContent() == null) {
             t.setContent(new Label("building the callers view..."));
             background.run("building the callers view", () -> BottomUp.of(state.tree), tree -> {
-                bottomUp = new ContextTable(tree, state, false, row -> BottomUp.heaviestContext(state.tree, tree, row, state.metricIndex()));
+                bottomUp = new ContextTable(
+                        tree,
+                        state,
+                        false,
+                        row -> BottomUp.heaviestContext(state.tree, tree, row, state.metricIndex()));
                 t.setContent(bottomUp.view());
             });
         } else if (v == View.FLAT && flat == null) {
@@ -219,7 +240,8 @@ final class Viewer {
             t.setContent(flat.view());
         } else if (v == View.FLAME || v == View.TIMELINE || v == View.REGIONS) {
             // after the tab pane has shown the content: hidden panes do not draw
-            javafx.application.Platform.runLater(v == View.FLAME ? flame::redraw : v == View.TIMELINE ? timeline::redraw : regions::redraw);
+            javafx.application.Platform.runLater(
+                    v == View.FLAME ? flame::redraw : v == View.TIMELINE ? timeline::redraw : regions::redraw);
         }
     }
 

@@ -1,14 +1,12 @@
 package org.ompprof.ui.view;
 
 import java.util.regex.Pattern;
-
 import javafx.beans.property.IntegerProperty;
 import javafx.beans.property.ObjectProperty;
 import javafx.beans.property.SimpleIntegerProperty;
 import javafx.beans.property.SimpleObjectProperty;
 import javafx.beans.property.SimpleStringProperty;
 import javafx.beans.property.StringProperty;
-
 import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.Metric;
 import org.ompprof.calltree.StandardMetrics;
@@ -28,6 +26,7 @@ final class ViewerState {
     final ObjectProperty<Pattern> search = new SimpleObjectProperty<>();
     /** Frames matching it are hidden from the tree views, their children shown in their place; null for none. */
     final ObjectProperty<Pattern> filter = new SimpleObjectProperty<>();
+
     final StringProperty status = new SimpleStringProperty("");
     final String file;
 
@@ -55,6 +54,7 @@ final class ViewerState {
     private boolean matches(Pattern p, int node) {
         if (p == null || node <= 0) return false;
         var frame = tree.frameOf(node);
-        return p.matcher(frame.name()).find() || frame.symbol() != null && p.matcher(frame.symbol()).find();
+        return p.matcher(frame.name()).find()
+                || frame.symbol() != null && p.matcher(frame.symbol()).find();
     }
 }

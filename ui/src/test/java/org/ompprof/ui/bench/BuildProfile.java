@@ -4,7 +4,6 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
 import java.nio.file.Path;
-
 import org.ompprof.calltree.build.ProfileBuilder;
 import org.ompprof.calltree.profile.ProfileWriter;
 import org.ompprof.sampler.recording.Recording;
@@ -23,14 +22,21 @@ public final class BuildProfile {
         long bytes;
         try (Recording r = Recording.open(Path.of(args[0]))) {
             bytes = switch (args[2]) {
-                case "stream" -> ProfileBuilder.buildInto(Path.of(args[1]), r, args.length > 3 ? Long.parseLong(args[3]) : 0);
+                case "stream" ->
+                    ProfileBuilder.buildInto(Path.of(args[1]), r, args.length > 3 ? Long.parseLong(args[3]) : 0);
                 case "whole" -> ProfileWriter.write(Path.of(args[1]), r, ProfileBuilder.build(r));
                 default -> throw new IllegalArgumentException("stream or whole, not " + args[2]);
             };
         }
         long peak = 0;
-        for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans()) if (p.getType() == MemoryType.HEAP) peak += p.getPeakUsage().getUsed();
-        System.out.printf("%s: %d bytes written in %.1f s, heap peak %d MB (sum of pools' peaks), max heap %d MB%n", args[2], bytes,
-                (System.nanoTime() - t0) / 1e9, peak >> 20, Runtime.getRuntime().maxMemory() >> 20);
+        for (MemoryPoolMXBean p : ManagementFactory.getMemoryPoolMXBeans())
+            if (p.getType() == MemoryType.HEAP) peak += p.getPeakUsage().getUsed();
+        System.out.printf(
+                "%s: %d bytes written in %.1f s, heap peak %d MB (sum of pools' peaks), max heap %d MB%n",
+                args[2],
+                bytes,
+                (System.nanoTime() - t0) / 1e9,
+                peak >> 20,
+                Runtime.getRuntime().maxMemory() >> 20);
     }
 }

@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
-
 import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.Frame;
 import org.ompprof.calltree.FrameKind;
@@ -52,9 +51,14 @@ public final class ProfileBench {
 
     private static void rawRecording(Path raw, int repeat, Path out) throws Exception {
         ModuleImages images = new ModuleImages();
-        try (Recording r = Recording.open(raw); Symbolizer symbolizer = Symbolizer.create(images)) {
+        try (Recording r = Recording.open(raw);
+                Symbolizer symbolizer = Symbolizer.create(images)) {
             long t0 = System.nanoTime();
-            Profile first = ProfileBuilder.build(r, images, symbolizer, TimelineStream.inMemory()); // also loads the images and starts llvm-symbolizer
+            Profile first = ProfileBuilder.build(
+                    r,
+                    images,
+                    symbolizer,
+                    TimelineStream.inMemory()); // also loads the images and starts llvm-symbolizer
             long cold = System.nanoTime() - t0;
             long[] ns = new long[repeat], cpu = new long[repeat];
             ThreadMXBean threads = ManagementFactory.getThreadMXBean();
@@ -68,11 +72,18 @@ public final class ProfileBench {
             Path profile = out.resolve(raw.getFileName().toString().replace(".raw", ""));
             long bytes = ProfileWriter.write(profile, r, first);
             long samples = first.samples();
-            print("%s: %,d samples, %,d contexts; raw recording %,d bytes (%.0f per sample)", raw.getFileName(), samples,
-                    first.tree().size() - 1, Files.size(raw), (double) Files.size(raw) / samples);
+            print(
+                    "%s: %,d samples, %,d contexts; raw recording %,d bytes (%.0f per sample)",
+                    raw.getFileName(),
+                    samples,
+                    first.tree().size() - 1,
+                    Files.size(raw),
+                    (double) Files.size(raw) / samples);
             print("  first build, loading images and starting llvm-symbolizer: %,d ms", cold / 1_000_000);
             // CPU time is what one core spends; wall time on a shared VM also counts time stolen by other guests
-            print("  then decode + unwind + stitch + name + insert, one thread, per CPU second: %s samples/s", rates(samples, cpu));
+            print(
+                    "  then decode + unwind + stitch + name + insert, one thread, per CPU second: %s samples/s",
+                    rates(samples, cpu));
             print("  (per wall second: %s)", rates(samples, ns));
             print("  profile file: %,d bytes, %.2f bytes per sample", bytes, (double) bytes / samples);
         }
@@ -81,8 +92,13 @@ public final class ProfileBench {
     private static void millionNodes(int repeat, Path out) throws Exception {
         Profile p = syntheticProfile(new Random(2026), 1_000_000, 2_000_000, 16);
         Path file = out.resolve("million.ompprof");
-        long bytes = ProfileWriter.write(file, new Metadata(Map.of()), List.of(), List.of(),
-                new Stats(HandlerHistogram.empty(), 0, 0, 0, 0, 0, 0, List.of(), List.of(), List.of()), p);
+        long bytes = ProfileWriter.write(
+                file,
+                new Metadata(Map.of()),
+                List.of(),
+                List.of(),
+                new Stats(HandlerHistogram.empty(), 0, 0, 0, 0, 0, 0, List.of(), List.of(), List.of()),
+                p);
         long[] ns = new long[repeat + 1];
         Profile back = null;
         for (int i = 0; i <= repeat; i++) {
@@ -92,12 +108,16 @@ public final class ProfileBench {
             }
             ns[i] = System.nanoTime() - t0;
         }
-        if (back.tree().size() != p.tree().size() || back.samples() != p.samples()) throw new AssertionError("profile did not round-trip");
+        if (back.tree().size() != p.tree().size() || back.samples() != p.samples())
+            throw new AssertionError("profile did not round-trip");
         long first = ns[0];
         long[] warm = Arrays.copyOfRange(ns, 1, ns.length);
-        print("synthetic profile: %,d nodes, %,d samples on %d threads, %,d bytes (%.2f bytes per sample)", p.tree().size(), p.samples(),
-                p.timelines().size(), bytes, (double) bytes / p.samples());
-        print("  load (open, check, decode tree and timelines): first %,d ms in a fresh JVM; then %s", first / 1_000_000, millis(warm));
+        print(
+                "synthetic profile: %,d nodes, %,d samples on %d threads, %,d bytes (%.2f bytes per sample)",
+                p.tree().size(), p.samples(), p.timelines().size(), bytes, (double) bytes / p.samples());
+        print(
+                "  load (open, check, decode tree and timelines): first %,d ms in a fresh JVM; then %s",
+                first / 1_000_000, millis(warm));
     }
 
     /**
@@ -107,7 +127,10 @@ public final class ProfileBench {
     public static Profile syntheticProfile(Random random, int nodes, int samples, int threads) {
         CallingContextTree tree = CallingContextTree.create();
         int frames = 50_000;
-        for (int f = 0; f < frames; f++) tree.frames().intern(Frame.of(FrameKind.USER, "/opt/app/bin/app", "function_" + f, "src/app" + f % 97 + ".c", 0));
+        for (int f = 0; f < frames; f++)
+            tree.frames()
+                    .intern(Frame.of(
+                            FrameKind.USER, "/opt/app/bin/app", "function_" + f, "src/app" + f % 97 + ".c", 0));
         while (tree.size() < nodes) tree.child(random.nextInt(tree.size()), random.nextInt(frames));
         List<Timeline.Builder> lines = new ArrayList<>();
         for (int t = 0; t < threads; t++) lines.add(new Timeline.Builder(t));
@@ -116,24 +139,45 @@ public final class ProfileBench {
         for (int s = 0; s < samples; s++) {
             int t = (s / 64) % threads;
             if (s < nodes - 1) node[t] = s + 1; // every node holds a sample
-            else if (node[t] == 0 || random.nextInt(8) == 0) node[t] = 1 + (int) ((nodes - 1) * Math.pow(random.nextDouble(), 3));
+            else if (node[t] == 0 || random.nextInt(8) == 0)
+                node[t] = 1 + (int) ((nodes - 1) * Math.pow(random.nextDouble(), 3));
             time[t] += 1_000_000 + random.nextInt(2000);
             int state = random.nextInt(10) == 0 ? 0x12 : 0x1;
             tree.addSampleAt(node[t], t, state, 1_000_000);
             lines.get(t).add(time[t], node[t], state, 1_000_000);
         }
-        return new Profile(tree, lines.stream().map(Timeline.Builder::build).toList(), StitchCounters.fromMap(Map.of()), Map.of(),
-                new org.ompprof.calltree.profile.RegionTable(List.of()), new org.ompprof.calltree.profile.MutexTable(List.of()), org.ompprof.calltree.profile.LineTable.EMPTY, samples);
+        return new Profile(
+                tree,
+                lines.stream().map(Timeline.Builder::build).toList(),
+                StitchCounters.fromMap(Map.of()),
+                Map.of(),
+                new org.ompprof.calltree.profile.RegionTable(List.of()),
+                new org.ompprof.calltree.profile.MutexTable(List.of()),
+                org.ompprof.calltree.profile.LineTable.EMPTY,
+                samples);
     }
 
     private static String rates(long samples, long[] ns) {
-        double[] r = Arrays.stream(ns).mapToDouble(n -> samples / (n / 1e9)).sorted().toArray();
-        return String.format(Locale.ROOT, "median %,.0f (min %,.0f, max %,.0f, %d runs)", median(r), r[0], r[r.length - 1], r.length);
+        double[] r =
+                Arrays.stream(ns).mapToDouble(n -> samples / (n / 1e9)).sorted().toArray();
+        return String.format(
+                Locale.ROOT,
+                "median %,.0f (min %,.0f, max %,.0f, %d runs)",
+                median(r),
+                r[0],
+                r[r.length - 1],
+                r.length);
     }
 
     private static String millis(long[] ns) {
         double[] ms = Arrays.stream(ns).mapToDouble(n -> n / 1e6).sorted().toArray();
-        return String.format(Locale.ROOT, "median %,.0f ms (min %,.0f, max %,.0f, %d runs)", median(ms), ms[0], ms[ms.length - 1], ms.length);
+        return String.format(
+                Locale.ROOT,
+                "median %,.0f ms (min %,.0f, max %,.0f, %d runs)",
+                median(ms),
+                ms[0],
+                ms[ms.length - 1],
+                ms.length);
     }
 
     private static double median(double[] sorted) {

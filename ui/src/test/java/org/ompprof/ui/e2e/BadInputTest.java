@@ -8,13 +8,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Mistakes a user makes get one clear line, no stack trace, and nothing of theirs is lost. */
 class BadInputTest {
-    @TempDir Path work;
+    @TempDir
+    Path work;
 
     private void assertOneLineError(Ompprof.Result r, String expected) {
         assertEquals(2, r.status(), r.err());
@@ -31,17 +31,27 @@ class BadInputTest {
     @Test
     void damagedProfileNamesTheOffset() throws Exception {
         Path profile = work.resolve("p.ompprof");
-        Ompprof.Result rec = Ompprof.run(work, Map.of("OMP_NUM_THREADS", "2"), "record", "-o", profile.toString(), "--",
-                CPrograms.clang("spin").toString(), "0.2");
+        Ompprof.Result rec = Ompprof.run(
+                work,
+                Map.of("OMP_NUM_THREADS", "2"),
+                "record",
+                "-o",
+                profile.toString(),
+                "--",
+                CPrograms.clang("spin").toString(),
+                "0.2");
         assertEquals(0, rec.status(), rec.err());
         byte[] bytes = Files.readAllBytes(profile);
         Path cut = Files.write(work.resolve("cut.ompprof"), java.util.Arrays.copyOf(bytes, bytes.length * 2 / 3));
-        assertOneLineError(Ompprof.run(work, Map.of(), "export", "--format", "collapsed", cut.toString()), "truncated at offset");
+        assertOneLineError(
+                Ompprof.run(work, Map.of(), "export", "--format", "collapsed", cut.toString()), "truncated at offset");
         byte[] flipped = bytes.clone();
         flipped[bytes.length / 2] ^= 0x5A;
         Path bad = Files.write(work.resolve("bad.ompprof"), flipped);
         for (String cmd : List.of("info", "export")) {
-            List<String> args = cmd.equals("info") ? List.of("info", bad.toString()) : List.of("export", "--format", "collapsed", bad.toString());
+            List<String> args = cmd.equals("info")
+                    ? List.of("info", bad.toString())
+                    : List.of("export", "--format", "collapsed", bad.toString());
             assertOneLineError(Ompprof.run(work, Map.of(), args.toArray(String[]::new)), "corrupt section at offset ");
         }
     }
@@ -61,9 +71,12 @@ class BadInputTest {
     @Test
     void unwritableOutput() throws Exception {
         Path program = CPrograms.clang("spin");
-        assertOneLineError(Ompprof.run(work, Map.of(), "record", "-o", "/nonexistent-dir/x.ompprof", "--", program.toString(), "0.1"),
+        assertOneLineError(
+                Ompprof.run(
+                        work, Map.of(), "record", "-o", "/nonexistent-dir/x.ompprof", "--", program.toString(), "0.1"),
                 "/nonexistent-dir");
-        assertOneLineError(Ompprof.run(work, Map.of(), "record", "-o", work.toString(), "--", program.toString(), "0.1"),
+        assertOneLineError(
+                Ompprof.run(work, Map.of(), "record", "-o", work.toString(), "--", program.toString(), "0.1"),
                 "directory");
     }
 
@@ -80,7 +93,10 @@ class BadInputTest {
         Ompprof.Result r = Ompprof.run(work, Map.of(), "info", junk.toString());
         assertEquals(2, r.status());
         assertTrue(r.err().startsWith("ompprof: ") && r.err().contains("junk.ompprof"), r.err());
-        assertOneLineError(Ompprof.run(work, Map.of(), "info", work.resolve("missing.ompprof").toString()), "missing.ompprof");
+        assertOneLineError(
+                Ompprof.run(
+                        work, Map.of(), "info", work.resolve("missing.ompprof").toString()),
+                "missing.ompprof");
     }
 
     @Test

@@ -6,11 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 /**
  * Blame on known-answer programs, recorded for real and read back through export: the paper
@@ -21,11 +20,13 @@ class BlameEndToEndTest {
     private static final double UNIT = 0.25;
     private static final int REGIONS = 2;
 
-    @TempDir Path work;
+    @TempDir
+    Path work;
 
     private Path record(Map<String, String> env, Path program, String... args) throws Exception {
         Path profile = work.resolve(program.getFileName() + ".ompprof");
-        List<String> cmd = new java.util.ArrayList<>(List.of("record", "-o", profile.toString(), "--", program.toString()));
+        List<String> cmd =
+                new java.util.ArrayList<>(List.of("record", "-o", profile.toString(), "--", program.toString()));
         cmd.addAll(List.of(args));
         Ompprof.Result r = Ompprof.run(work, env, cmd.toArray(String[]::new));
         assertEquals(0, r.status(), r.err());
@@ -40,19 +41,34 @@ class BlameEndToEndTest {
     @ParameterizedTest
     @ValueSource(ints = {2, 4})
     void imbalanceIsBlamedOnTheHeaviestThread(int threads) throws Exception {
-        // libomp's default waiting (spin, then sleep): a sleeping worker takes milliseconds to wake at the next fork here
-        Path profile = record(Map.of("OMP_NUM_THREADS", Integer.toString(threads)),
-                CPrograms.clang("imbalance_loop"), Double.toString(UNIT), Integer.toString(REGIONS));
+        // libomp's default waiting (spin, then sleep): a sleeping worker takes milliseconds to wake at the next fork
+        // here
+        Path profile = record(
+                Map.of("OMP_NUM_THREADS", Integer.toString(threads)),
+                CPrograms.clang("imbalance_loop"),
+                Double.toString(UNIT),
+                Integer.toString(REGIONS));
         double unitMs = UNIT * 1000 * REGIONS;
         double paperBlame = 0;
         for (int j = 1; j < threads; j++) paperBlame += (double) j / (threads - j);
         // thread sequence numbers: 1 is the initial thread (omp thread 0), workers follow in creation order
         double totalWait = totalMs(profile, "time.barrier", 0, null);
-        assertEquals(unitMs * threads * (threads - 1) / 2.0, totalWait, 0.05 * unitMs * threads * (threads - 1) / 2.0, "barrier waiting");
+        assertEquals(
+                unitMs * threads * (threads - 1) / 2.0,
+                totalWait,
+                0.05 * unitMs * threads * (threads - 1) / 2.0,
+                "barrier waiting");
         double heaviest = 0;
-        for (int t = 1; t <= threads; t++) heaviest = Math.max(heaviest, totalMs(profile, "barrier_blame", t, "work_units"));
-        assertEquals(paperBlame * unitMs, heaviest, 0.05 * paperBlame * unitMs, "barrier blame on the heaviest thread's work_units");
-        assertTrue(totalMs(profile, "barrier_blame", 0, "<unattributed>") <= 0.05 * totalWait, "unattributed barrier waiting");
+        for (int t = 1; t <= threads; t++)
+            heaviest = Math.max(heaviest, totalMs(profile, "barrier_blame", t, "work_units"));
+        assertEquals(
+                paperBlame * unitMs,
+                heaviest,
+                0.05 * paperBlame * unitMs,
+                "barrier blame on the heaviest thread's work_units");
+        assertTrue(
+                totalMs(profile, "barrier_blame", 0, "<unattributed>") <= 0.05 * totalWait,
+                "unattributed barrier waiting");
     }
 
     /**
@@ -67,34 +83,58 @@ class BlameEndToEndTest {
     void shortRegionsFindTheirCause(int threads) throws Exception {
         int regions = 2000;
         double unitMs = 0.3;
-        Path profile = record(Map.of("OMP_NUM_THREADS", Integer.toString(threads)), CPrograms.clang("imbalance_loop"),
-                Double.toString(unitMs / 1000), Integer.toString(regions));
+        Path profile = record(
+                Map.of("OMP_NUM_THREADS", Integer.toString(threads)),
+                CPrograms.clang("imbalance_loop"),
+                Double.toString(unitMs / 1000),
+                Integer.toString(regions));
         double waited = totalMs(profile, "time.barrier", 0, null);
         double unattributed = totalMs(profile, "barrier_blame", 0, "<unattributed>");
         double onWork = totalMs(profile, "barrier_blame", 0, "work_units");
         double latency = totalMs(profile, "barrier_blame", 0, "<omp barrier>");
         // per region, thread t waits (T-1-t) units for the heavier ones: T(T-1)/2 units in all
         double paper = regions * unitMs * threads * (threads - 1) / 2.0;
-        String seen = String.format(java.util.Locale.ROOT, "waited %.0f ms (paper %.0f): on work_units %.0f, barrier latency %.0f, "
-                + "unattributed %.0f", waited, paper, onWork, latency, unattributed);
+        String seen = String.format(
+                java.util.Locale.ROOT,
+                "waited %.0f ms (paper %.0f): on work_units %.0f, barrier latency %.0f, " + "unattributed %.0f",
+                waited,
+                paper,
+                onWork,
+                latency,
+                unattributed);
         assertTrue(unattributed <= 0.05 * waited, seen);
         assertTrue(onWork >= 0.8 * paper, seen);
-        assertEquals(waited, onWork + latency + unattributed, 0.05 * waited, "nothing else is blamed (runtime frames a little): " + seen);
+        assertEquals(
+                waited,
+                onWork + latency + unattributed,
+                0.05 * waited,
+                "nothing else is blamed (runtime frames a little): " + seen);
     }
 
-    /** Two locks held in different functions: the waiting for each is blamed on its own holder's function, within 5%. */
+    /**
+     * Two locks held in different functions: the waiting for each is blamed on its own holder's function, within 5%.
+     */
     @Test
     void eachLocksWaitingIsBlamedOnItsHolder() throws Exception {
         Path profile = record(Map.of("OMP_NUM_THREADS", "2"), CPrograms.clang("two_locks"), "5", "0.05");
         Ompprof.Result report = Ompprof.run(work, Map.of(), "report", profile.toString());
-        assertTrue(report.out().contains("lock `a` at two_locks.c:") && report.out().matches("(?s).*blamed on spin_for\\(\\) called from hold_a\\(\\) at two_locks\\.c:\\d+ \\(holder\\).*")
-                && report.out().contains("lock `b` at two_locks.c:") && report.out().matches("(?s).*blamed on spin_for\\(\\) called from hold_b\\(\\) at two_locks\\.c:\\d+ \\(holder\\).*"),
+        assertTrue(
+                report.out().contains("lock `a` at two_locks.c:")
+                        && report.out()
+                                .matches("(?s).*blamed on spin_for\\(\\) called from hold_a\\(\\) at "
+                                        + "two_locks\\.c:\\d+ \\(holder\\).*")
+                        && report.out().contains("lock `b` at two_locks.c:")
+                        && report.out()
+                                .matches("(?s).*blamed on spin_for\\(\\) called from hold_b\\(\\) at "
+                                        + "two_locks\\.c:\\d+ \\(holder\\).*"),
                 report.out());
         double waitA = totalMs(profile, "time.lock", 0, "take_a"), waitB = totalMs(profile, "time.lock", 0, "take_b");
         assertEquals(250, waitA, 0.15 * 250, "waiting for lock A: 5 rounds of 50 ms");
         assertEquals(250, waitB, 0.15 * 250, "waiting for lock B");
-        assertEquals(waitA, totalMs(profile, "mutex_blame.lock", 0, "hold_a"), 0.05 * waitA, "lock A's waiting on hold_a");
-        assertEquals(waitB, totalMs(profile, "mutex_blame.lock", 0, "hold_b"), 0.05 * waitB, "lock B's waiting on hold_b");
+        assertEquals(
+                waitA, totalMs(profile, "mutex_blame.lock", 0, "hold_a"), 0.05 * waitA, "lock A's waiting on hold_a");
+        assertEquals(
+                waitB, totalMs(profile, "mutex_blame.lock", 0, "hold_b"), 0.05 * waitB, "lock B's waiting on hold_b");
     }
 
     /** An ordered loop whose ordered part is the bottleneck: the waiting for turns is blamed on the ordered body. */
@@ -105,7 +145,8 @@ class BlameEndToEndTest {
         // 20 iterations of 20 ms in turn: the other thread waits for all but about the first, plus each hand-over
         // (libomp takes up to a few ms to let the next thread in on this host)
         assertTrue(waited >= 0.85 * 380 && waited <= 1.5 * 380, "ordered waiting " + waited + " ms");
-        assertEquals(waited, totalMs(profile, "mutex_blame.ordered", 0, "ordered_body"), 0.05 * waited, "on ordered_body");
+        assertEquals(
+                waited, totalMs(profile, "mutex_blame.ordered", 0, "ordered_body"), 0.05 * waited, "on ordered_body");
     }
 
     /**
@@ -126,17 +167,31 @@ class BlameEndToEndTest {
         double all = totalMs(profile, "time.barrier", 0, null);
         double outer = all - inner;
         // at least the paper values; on a busy host four threads on two cores wait longer (fork and join get slow)
-        assertTrue(inner >= 0.8 * 300 && inner <= 2 * 300, "inner waiting: 2 teams x 3 rounds x 1 unit of 50 ms, was " + inner);
+        assertTrue(
+                inner >= 0.8 * 300 && inner <= 2 * 300,
+                "inner waiting: 2 teams x 3 rounds x 1 unit of 50 ms, was " + inner);
         assertTrue(outer >= 0.8 * 300 && outer <= 2 * 300, "outer waiting: 3 rounds x 2 units of 50 ms, was " + outer);
-        double onInner = totalMs(profile, "barrier_blame", 0, "inner_work"), onOuter = totalMs(profile, "barrier_blame", 0, "outer_extra");
+        double onInner = totalMs(profile, "barrier_blame", 0, "inner_work"),
+                onOuter = totalMs(profile, "barrier_blame", 0, "outer_extra");
         double unattributed = totalMs(profile, "barrier_blame", 0, "<unattributed>");
         double latency = totalMs(profile, "barrier_blame", 0, "<omp barrier>"); // nobody worked: the barrier's own
-        String seen = String.format(java.util.Locale.ROOT,
-                "inner %.0f, outer %.0f ms waited; on inner_work %.0f, outer_extra %.0f, unattributed %.0f, barrier latency %.0f",
-                inner, outer, onInner, onOuter, unattributed, latency);
+        String seen = String.format(
+                java.util.Locale.ROOT,
+                "inner %.0f, outer %.0f ms waited; on inner_work %.0f, outer_extra %.0f, unattributed %.0f, "
+                        + "barrier latency %.0f",
+                inner,
+                outer,
+                onInner,
+                onOuter,
+                unattributed,
+                latency);
         assertTrue(onOuter <= 1.05 * outer, "outer_extra gets outer waiting only: " + seen);
-        assertTrue(onInner >= 0.9 * inner - unattributed - latency, "inner waiting goes to inner_work unless nobody worked: " + seen);
-        assertTrue(onInner >= 0.5 * inner && onOuter >= 0.5 * outer, "most waiting at each level is blamed on its own code: " + seen);
+        assertTrue(
+                onInner >= 0.9 * inner - unattributed - latency,
+                "inner waiting goes to inner_work unless nobody worked: " + seen);
+        assertTrue(
+                onInner >= 0.5 * inner && onOuter >= 0.5 * outer,
+                "most waiting at each level is blamed on its own code: " + seen);
         assertTrue(unattributed <= 0.05 * all, "waiting finds its cause: " + seen);
         assertEquals(all, onInner + onOuter + unattributed + latency, 0.002 * all, "nothing else is blamed: " + seen);
         assertEquals(all, totalMs(profile, "barrier_blame", 0, null), 0.001 * all, "conservation");
@@ -149,7 +204,8 @@ class BlameEndToEndTest {
         double taskwait = totalMs(profile, "time.taskwait", 0, "producer");
         // 10 rounds: the task runs 30 ms on the other thread, the producer spins 5 ms, then waits the rest
         assertTrue(taskwait >= 0.8 * 250 && taskwait <= 1.4 * 250, "taskwait " + taskwait + " ms");
-        assertTrue(totalMs(profile, "time.work_parallel", 0, "task_body") >= 0.8 * 300, "the other thread runs the tasks");
+        assertTrue(
+                totalMs(profile, "time.work_parallel", 0, "task_body") >= 0.8 * 300, "the other thread runs the tasks");
     }
 
     /** The report names the imbalance and its cause, and the critical section's holder, in plain sentences. */
@@ -159,20 +215,32 @@ class BlameEndToEndTest {
         Ompprof.Result r = Ompprof.run(work, Map.of(), "report", "--top", "3", "--thread-table", imbalance.toString());
         assertEquals(0, r.status(), r.err());
         String findings = r.out().substring(r.out().indexOf("findings, by cost"));
-        assertTrue(findings.contains("1. ") && findings.contains("barrier waiting in the parallel region at imbalance_loop.c:")
-                && findings.contains("x the mean: imbalance, caused by spin_for() called from work_units() at imbalance_loop.c:"), r.out());
+        assertTrue(
+                findings.contains("1. ")
+                        && findings.contains("barrier waiting in the parallel region at imbalance_loop.c:")
+                        && findings.contains("x the mean: imbalance, caused by spin_for() called from work_units() at "
+                                + "imbalance_loop.c:"),
+                r.out());
         // thread 1 works 2 units to thread 0's 1: max/mean = 2/1.5 = 1.33 (sampled: within 0.08)
         assertEquals(4.0 / 3, figure(findings, "works (\\d+\\.\\d+)x the mean"), 0.1, r.out());
         assertEquals(4.0 / 3, figure(r.out(), "imbalance (\\d+\\.\\d+)"), 0.08, r.out());
         assertTrue(r.out().contains("time per OpenMP state, per thread"), r.out());
-        findings.lines().filter(l -> l.matches("\\s+\\d+\\. .*"))
-                .forEach(l -> assertTrue(l.trim().replaceFirst("^\\d+\\. ", "").length() <= 240, "a finding of at most 240 characters: " + l));
+        findings.lines()
+                .filter(l -> l.matches("\\s+\\d+\\. .*"))
+                .forEach(l -> assertTrue(
+                        l.trim().replaceFirst("^\\d+\\. ", "").length() <= 240,
+                        "a finding of at most 240 characters: " + l));
 
         Path critical = record(Map.of("OMP_NUM_THREADS", "2"), CPrograms.clang("critical_body"), "10", "0.02");
         Ompprof.Result c = Ompprof.run(work, Map.of(), "report", critical.toString());
         assertEquals(0, c.status(), c.err());
-        assertTrue(c.out().contains("critical at critical_body.c:") && c.out().contains("waiters lose ")
-                && c.out().matches("(?s).*blamed on spin_for\\(\\) called from crit_body\\(\\) at critical_body\\.c:\\d+ \\(holder\\).*"), c.out());
+        assertTrue(
+                c.out().contains("critical at critical_body.c:")
+                        && c.out().contains("waiters lose ")
+                        && c.out()
+                                .matches("(?s).*blamed on spin_for\\(\\) called from crit_body\\(\\) at "
+                                        + "critical_body\\.c:\\d+ \\(holder\\).*"),
+                c.out());
     }
 
     @Test
@@ -182,7 +250,9 @@ class BlameEndToEndTest {
         double blamed = totalMs(profile, "mutex_blame.critical", 0, "crit_body");
         // two threads, 20 rounds of 20 ms each: 800 ms of holding, all but the last hold with the other thread waiting;
         // each hand-over adds the time the waiter takes to get going again, which a busy 2-core host stretches
-        assertTrue(waited >= 0.9 * 800 && waited <= 1.3 * 800, "critical waiting (libomp 19 reports it as wait_lock): " + waited);
+        assertTrue(
+                waited >= 0.9 * 800 && waited <= 1.3 * 800,
+                "critical waiting (libomp 19 reports it as wait_lock): " + waited);
         assertEquals(waited, blamed, 0.05 * waited, "critical waiting blamed on crit_body");
     }
 

@@ -16,14 +16,23 @@ final class BlameTotals {
         return totalMs(work, profile, metric, 0, frame);
     }
 
-    /** The metric's total in ms, over all paths of one thread (0: all threads), only paths containing {@code frame} unless null. */
+    /**
+     * The metric's total in ms, over all paths of one thread (0: all threads), only paths containing {@code frame}
+     * unless null.
+     */
     static double totalMs(Path work, Path profile, String metric, int thread, String frame) throws Exception {
         List<String> args = new ArrayList<>(List.of("export", "--format", "collapsed", "--metric", metric));
         if (thread > 0) args.addAll(List.of("--thread", Integer.toString(thread)));
         args.add(profile.toString());
         Ompprof.Result r = Ompprof.run(work, Map.of(), args.toArray(String[]::new));
         assertEquals(0, r.status(), r.err());
-        return r.out().lines().filter(l -> frame == null || List.of(l.substring(0, l.lastIndexOf(' ')).split(";")).contains(frame))
-                .mapToLong(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1))).sum() / 1e6;
+        return r.out()
+                        .lines()
+                        .filter(l -> frame == null
+                                || List.of(l.substring(0, l.lastIndexOf(' ')).split(";"))
+                                        .contains(frame))
+                        .mapToLong(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1)))
+                        .sum()
+                / 1e6;
     }
 }

@@ -16,7 +16,8 @@ public final class CPrograms {
 
     /** The program {@code name}.c built with clang-19 -fopenmp. */
     public static Path clang(String name) {
-        return build(name, name, List.of("clang-19", "-fopenmp", "-g", "-O1", "-fno-omit-frame-pointer"), List.of("-lm"));
+        return build(
+                name, name, List.of("clang-19", "-fopenmp", "-g", "-O1", "-fno-omit-frame-pointer"), List.of("-lm"));
     }
 
     /** The program {@code name}.c built with gcc -fopenmp (links libgomp), as {@code name-gcc}. */
@@ -34,29 +35,56 @@ public final class CPrograms {
      * device (an x86-64 offload image), as {@code name-offload}; libomptarget is found by rpath.
      */
     static Path offload(String name) {
-        return build(name, name + "-offload", List.of("clang-19", "-fopenmp", "-fopenmp-targets=x86_64-pc-linux-gnu", "-g", "-O1",
-                "-fno-omit-frame-pointer"), List.of("-Wl,-rpath,/usr/lib/llvm-19/lib"));
+        return build(
+                name,
+                name + "-offload",
+                List.of(
+                        "clang-19",
+                        "-fopenmp",
+                        "-fopenmp-targets=x86_64-pc-linux-gnu",
+                        "-g",
+                        "-O1",
+                        "-fno-omit-frame-pointer"),
+                List.of("-Wl,-rpath,/usr/lib/llvm-19/lib"));
     }
 
     /** The MPI program {@code name}.c built with Open MPI's mpicc over clang-19 -fopenmp. */
     static Path mpi(String name) {
-        return build(name, name + "-mpi", List.of("env", "OMPI_CC=clang-19", "mpicc", "-fopenmp", "-g", "-O1", "-fno-omit-frame-pointer"),
+        return build(
+                name,
+                name + "-mpi",
+                List.of("env", "OMPI_CC=clang-19", "mpicc", "-fopenmp", "-g", "-O1", "-fno-omit-frame-pointer"),
                 List.of());
     }
 
-    /** The MPI Fortran program {@code name}.f90 built with Open MPI's mpif90 over gfortran -fopenmp, as {@code name-mpif}. */
+    /**
+     * The MPI Fortran program {@code name}.f90 built with Open MPI's mpif90 over gfortran -fopenmp, as {@code
+     * name-mpif}.
+     */
     static Path mpiFortran(String name) {
-        return build(name + ".f90", name + "-mpif", List.of("mpif90", "-fopenmp", "-g", "-O1", "-fno-omit-frame-pointer"), List.of());
+        return build(
+                name + ".f90",
+                name + "-mpif",
+                List.of("mpif90", "-fopenmp", "-g", "-O1", "-fno-omit-frame-pointer"),
+                List.of());
     }
 
     /** The C++ program {@code name}.cc built with clang++-19 -fopenmp (libstdc++, which has no debug info here). */
     static Path cxx(String name) {
-        return build(name + ".cc", name, List.of("clang++-19", "-fopenmp", "-g", "-O1", "-fno-omit-frame-pointer"), List.of());
+        return build(
+                name + ".cc",
+                name,
+                List.of("clang++-19", "-fopenmp", "-g", "-O1", "-fno-omit-frame-pointer"),
+                List.of());
     }
 
     /** The Fortran program {@code name}.f90 built with gfortran -fopenmp (run on libomp's GOMP entry points). */
     static Path gfortran(String name) {
-        return build(name + ".f90", name, List.of("gfortran", "-fopenmp", "-g", "-O1", "-fno-omit-frame-pointer"), List.of());
+        return build(
+                name + ".f90",
+                name,
+                List.of("gfortran", "-fopenmp", "-g", "-O1", "-fno-omit-frame-pointer"),
+                List.of());
     }
 
     /** The shared library {@code lib<name>.so} built from {@code name}.c with clang-19. */
@@ -78,7 +106,8 @@ public final class CPrograms {
         Path binary = BIN.resolve(out);
         try {
             Files.createDirectories(BIN);
-            if (Files.exists(binary) && Files.getLastModifiedTime(binary).compareTo(Files.getLastModifiedTime(source)) > 0) {
+            if (Files.exists(binary)
+                    && Files.getLastModifiedTime(binary).compareTo(Files.getLastModifiedTime(source)) > 0) {
                 return binary;
             }
             List<String> cmd = new ArrayList<>(compiler);

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.ompprof.sampler.record.ControlTool;
@@ -20,13 +19,22 @@ class ControlToolEndToEndTest {
     /** A sample that got past the gate just before the pause finishes within microseconds. */
     private static final long IN_FLIGHT_NS = 2_000_000;
 
-    @TempDir Path work;
+    @TempDir
+    Path work;
 
     @Test
     void startPausedRecordsOnlyBetweenStartAndPause() throws Exception {
         Path profile = work.resolve("control.ompprof");
-        Ompprof.Result r = Ompprof.run(work, Map.of("OMP_NUM_THREADS", "2"), "record", "--start-paused", "--keep-raw", "-o",
-                profile.toString(), "--", CPrograms.clang("control_tool").toString());
+        Ompprof.Result r = Ompprof.run(
+                work,
+                Map.of("OMP_NUM_THREADS", "2"),
+                "record",
+                "--start-paused",
+                "--keep-raw",
+                "-o",
+                profile.toString(),
+                "--",
+                CPrograms.clang("control_tool").toString());
         assertEquals(0, r.status(), r.err());
         assertTrue(r.out().contains("control_tool: start 0, flush 0, pause 0"), r.out());
 
@@ -37,8 +45,10 @@ class ControlToolEndToEndTest {
         List<SampleRecord> samples = raw.samples();
         assertTrue(samples.size() >= 300, samples.size() + " samples in a 0.4 s span of two threads at 1000 Hz");
         for (SampleRecord s : samples) {
-            assertTrue(s.timeNs() >= start && s.timeNs() <= pause + IN_FLIGHT_NS,
-                    "sample at " + (s.timeNs() - start) / 1e6 + " ms from the start, pause at " + (pause - start) / 1e6 + " ms");
+            assertTrue(
+                    s.timeNs() >= start && s.timeNs() <= pause + IN_FLIGHT_NS,
+                    "sample at " + (s.timeNs() - start) / 1e6 + " ms from the start, pause at " + (pause - start) / 1e6
+                            + " ms");
         }
 
         Ompprof.Result collapsed = Ompprof.run(work, Map.of(), "export", "--format", "collapsed", profile.toString());
@@ -54,7 +64,13 @@ class ControlToolEndToEndTest {
     @Test
     void withoutStartPausedTheProgramsPauseStillEndsSampling() throws Exception {
         Path profile = work.resolve("unpaused.ompprof");
-        Ompprof.Result r = Ompprof.run(work, Map.of("OMP_NUM_THREADS", "2"), "record", "-o", profile.toString(), "--",
+        Ompprof.Result r = Ompprof.run(
+                work,
+                Map.of("OMP_NUM_THREADS", "2"),
+                "record",
+                "-o",
+                profile.toString(),
+                "--",
                 CPrograms.clang("control_tool").toString());
         assertEquals(0, r.status(), r.err());
         Ompprof.Result collapsed = Ompprof.run(work, Map.of(), "export", "--format", "collapsed", profile.toString());
@@ -65,7 +81,11 @@ class ControlToolEndToEndTest {
 
     /** Samples whose path goes through {@code function}. */
     private static long weight(String collapsed, String function) {
-        return collapsed.lines().filter(l -> List.of(l.substring(0, l.lastIndexOf(' ')).split(";")).contains(function))
-                .mapToLong(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1))).sum();
+        return collapsed
+                .lines()
+                .filter(l ->
+                        List.of(l.substring(0, l.lastIndexOf(' ')).split(";")).contains(function))
+                .mapToLong(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1)))
+                .sum();
     }
 }

@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.ompprof.sampler.record.SampleRecord;
@@ -25,15 +24,18 @@ import org.ompprof.sampler.wire.Wire;
  * still weighs its samples by the CPU time they stand for.
  */
 class CpuModeEndToEndTest {
-    private static final Pattern PRINTED = Pattern.compile("tid (\\d+) threads 1 cpu_ns (\\d+) start_ns (\\d+) end_ns (\\d+)");
+    private static final Pattern PRINTED =
+            Pattern.compile("tid (\\d+) threads 1 cpu_ns (\\d+) start_ns (\\d+) end_ns (\\d+)");
 
-    @TempDir Path work;
+    @TempDir
+    Path work;
 
     private record Run(List<SampleRecord> inLoop, double cpuSeconds, String info) {}
 
     private Run record(String... options) throws Exception {
         Path out = work.resolve("cpu.ompprof");
-        List<String> args = new ArrayList<>(List.of("record", "--keep-raw", "--mode", "cpu", "--rate", "1000", "-o", out.toString()));
+        List<String> args = new ArrayList<>(
+                List.of("record", "--keep-raw", "--mode", "cpu", "--rate", "1000", "-o", out.toString()));
         args.addAll(List.of(options));
         args.addAll(List.of("--", CPrograms.clang("cpu_busy").toString(), "1.0"));
         Ompprof.Result r = Ompprof.run(work, Map.of(), args.toArray(String[]::new));
@@ -43,27 +45,35 @@ class CpuModeEndToEndTest {
         int tid = Integer.parseInt(m.group(1));
         long start = Long.parseLong(m.group(3)), end = Long.parseLong(m.group(4));
         List<SampleRecord> inLoop = Recorded.read(out).samples().stream()
-                .filter(s -> s.osTid() == tid && s.timeNs() >= start && s.timeNs() <= end).toList();
+                .filter(s -> s.osTid() == tid && s.timeNs() >= start && s.timeNs() <= end)
+                .toList();
         Ompprof.Result info = Ompprof.run(work.resolve("info"), Map.of(), "info", out.toString());
         assertEquals(0, info.status(), info.err());
         return new Run(inLoop, Long.parseLong(m.group(2)) / 1e9, info.out());
     }
 
     private static boolean perfAllowedHere() throws Exception {
-        return Integer.parseInt(Files.readString(Path.of("/proc/sys/kernel/perf_event_paranoid")).strip()) <= 2;
+        return Integer.parseInt(Files.readString(Path.of("/proc/sys/kernel/perf_event_paranoid"))
+                        .strip())
+                <= 2;
     }
 
     @Test
     void aBusyThreadGetsTheAskedRate() throws Exception {
         Run run = record();
         double expected = 1000 * run.cpuSeconds();
-        long perf = run.inLoop().stream().filter(s -> (s.flags() & Wire.SAMPLE_PERF) != 0).count();
+        long perf = run.inLoop().stream()
+                .filter(s -> (s.flags() & Wire.SAMPLE_PERF) != 0)
+                .count();
         if (perfAllowedHere()) {
             assertEquals(run.inLoop().size(), perf, "every sample from the perf event");
-            assertTrue(run.inLoop().size() >= 0.9 * expected, () -> run.inLoop().size() + " samples in " + run.cpuSeconds()
-                    + " CPU-seconds at 1000 Hz; expected at least 90% of " + expected);
+            assertTrue(
+                    run.inLoop().size() >= 0.9 * expected,
+                    () -> run.inLoop().size() + " samples in " + run.cpuSeconds()
+                            + " CPU-seconds at 1000 Hz; expected at least 90% of " + expected);
             assertTrue(run.info().contains("perf cpu-clock events"), run.info());
-            Matcher achieved = Pattern.compile("1000 Hz per thread asked, (\\d+) Hz achieved \\(samples per CPU-second").matcher(run.info());
+            Matcher achieved = Pattern.compile("1000 Hz per thread asked, (\\d+) Hz achieved \\(samples per CPU-second")
+                    .matcher(run.info());
             assertTrue(achieved.find(), run.info());
             assertTrue(Integer.parseInt(achieved.group(1)) >= 900, run.info());
         } else {
@@ -77,7 +87,9 @@ class CpuModeEndToEndTest {
     @Test
     void theTimersPathWeighsSamplesByTheCpuTimeTheyStandFor() throws Exception {
         Run run = record("--cpu-timers");
-        assertTrue(run.inLoop().stream().noneMatch(s -> (s.flags() & Wire.SAMPLE_PERF) != 0), "no perf samples with --cpu-timers");
+        assertTrue(
+                run.inLoop().stream().noneMatch(s -> (s.flags() & Wire.SAMPLE_PERF) != 0),
+                "no perf samples with --cpu-timers");
         assertTrue(run.info().contains("CPU-clock timers (--cpu-timers)"), run.info());
         assertTrue(run.inLoop().size() >= 50, () -> run.inLoop().size() + " samples");
         weightsAreTheCpuTime(run);

@@ -9,7 +9,6 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -23,17 +22,26 @@ import org.junit.jupiter.params.provider.ValueSource;
 class DeepStacksEndToEndTest {
     private static final double TOLERANCE = 0.95;
 
-    @TempDir Path work;
+    @TempDir
+    Path work;
 
     @ParameterizedTest
     @ValueSource(strings = {"clang", "gcc"})
     void deepPathsAreWhole(String compiler) throws Exception {
         Path program = compiler.equals("gcc") ? CPrograms.gcc("deep_stacks") : CPrograms.clang("deep_stacks");
         Path profile = work.resolve("deep.ompprof");
-        Ompprof.Result rec = Ompprof.run(work, Map.of("OMP_NUM_THREADS", "2"), "record", "-o", profile.toString(), "--",
-                program.toString(), "0.5");
+        Ompprof.Result rec = Ompprof.run(
+                work,
+                Map.of("OMP_NUM_THREADS", "2"),
+                "record",
+                "-o",
+                profile.toString(),
+                "--",
+                program.toString(),
+                "0.5");
         assertEquals(0, rec.status(), rec.err());
-        Ompprof.Result r = Ompprof.run(work, Map.of(), "export", "--format", "collapsed", "--thread", "1", profile.toString());
+        Ompprof.Result r =
+                Ompprof.run(work, Map.of(), "export", "--format", "collapsed", "--thread", "1", profile.toString());
         assertEquals(0, r.status(), r.err());
         List<String> big = new ArrayList<>(List.of("main", "run"));
         big.addAll(Collections.nCopies(6, "descend"));
@@ -45,7 +53,8 @@ class DeepStacksEndToEndTest {
         long[] inLeaf = new long[2], exact = new long[2];
         long truncated = 0;
         for (String line : r.out().lines().toList()) {
-            List<String> frames = Arrays.asList(line.substring(0, line.lastIndexOf(' ')).split(";"));
+            List<String> frames =
+                    Arrays.asList(line.substring(0, line.lastIndexOf(' ')).split(";"));
             long weight = Long.parseLong(line.substring(line.lastIndexOf(' ') + 1));
             if (frames.contains("<truncated>")) truncated += weight;
             List<List<String>> paths = List.of(big, recursion);
@@ -61,8 +70,9 @@ class DeepStacksEndToEndTest {
         for (int k = 0; k < 2; k++) {
             // 0.5 s at 1 kHz; a loaded machine delivers fewer
             assertTrue(inLeaf[k] >= 60, compiler + ": only " + inLeaf[k] + " samples in path " + k + "\n" + info);
-            assertTrue(exact[k] >= TOLERANCE * inLeaf[k], compiler + ": " + exact[k] + " of " + inLeaf[k] + " samples on path "
-                    + k + "\n" + r.out());
+            assertTrue(
+                    exact[k] >= TOLERANCE * inLeaf[k],
+                    compiler + ": " + exact[k] + " of " + inLeaf[k] + " samples on path " + k + "\n" + r.out());
         }
         assertEquals(0, truncated, compiler + ": samples cut\n" + r.out());
         assertTrue(info.contains("bytes per sample in the rings"), info);

@@ -7,11 +7,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.BeforeAll;
-import org.ompprof.calltree.export.FlameGraphPages;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.ompprof.calltree.export.FlameGraphPages;
 
 /**
  * A profile exported as folded stacks and as a flame graph: every thread's spinning is under
@@ -19,15 +18,25 @@ import org.junit.jupiter.api.io.TempDir;
  * profile file holds the same tree the raw samples give, in a fraction of the bytes.
  */
 class ExportEndToEndTest {
-    @TempDir static Path work;
+    @TempDir
+    static Path work;
+
     static Path recording;
     static long samples;
 
     @BeforeAll
     static void record() throws Exception {
         recording = work.resolve("spin.ompprof");
-        Ompprof.Result r = Ompprof.run(work, Map.of("OMP_NUM_THREADS", "2"), "record", "--keep-raw", "-o", recording.toString(), "--",
-                CPrograms.clang("spin").toString(), "0.6");
+        Ompprof.Result r = Ompprof.run(
+                work,
+                Map.of("OMP_NUM_THREADS", "2"),
+                "record",
+                "--keep-raw",
+                "-o",
+                recording.toString(),
+                "--",
+                CPrograms.clang("spin").toString(),
+                "0.6");
         assertEquals(0, r.status(), r.err());
         samples = Recorded.read(recording).samples().size();
     }
@@ -38,12 +47,19 @@ class ExportEndToEndTest {
 
     @Test
     void collapsedStacksPutEveryThreadsWorkUnderMain() throws Exception {
-        Ompprof.Result r = Ompprof.run(work.resolve("c"), Map.of(), "export", "--format", "collapsed", recording.toString());
+        Ompprof.Result r =
+                Ompprof.run(work.resolve("c"), Map.of(), "export", "--format", "collapsed", recording.toString());
         assertEquals(0, r.status(), r.err());
         List<String> lines = r.out().lines().toList();
-        assertEquals(samples, lines.stream().mapToLong(ExportEndToEndTest::weight).sum(), "every sample is on one path");
-        long spinning = lines.stream().filter(l -> l.contains(";spin_for")).mapToLong(ExportEndToEndTest::weight).sum();
-        assertTrue(spinning >= 0.8 * samples, "spin_for holds most samples: " + spinning + " of " + samples + "\n" + r.out());
+        assertEquals(
+                samples, lines.stream().mapToLong(ExportEndToEndTest::weight).sum(), "every sample is on one path");
+        long spinning = lines.stream()
+                .filter(l -> l.contains(";spin_for"))
+                .mapToLong(ExportEndToEndTest::weight)
+                .sum();
+        assertTrue(
+                spinning >= 0.8 * samples,
+                "spin_for holds most samples: " + spinning + " of " + samples + "\n" + r.out());
         lines.stream().filter(l -> l.contains(";spin_for")).forEach(l -> {
             assertTrue(l.startsWith("main;"), "rooted at main: " + l);
             String beforeLeaf = l.substring(0, l.indexOf(";spin_for"));
@@ -54,13 +70,24 @@ class ExportEndToEndTest {
     @Test
     void flameGraphHtmlHasTheFrames() throws Exception {
         Path html = work.resolve("flame.html");
-        Ompprof.Result r = Ompprof.run(work.resolve("h"), Map.of(), "export", "--format", "html", "--metric", "time", "-o",
-                html.toString(), recording.toString());
+        Ompprof.Result r = Ompprof.run(
+                work.resolve("h"),
+                Map.of(),
+                "export",
+                "--format",
+                "html",
+                "--metric",
+                "time",
+                "-o",
+                html.toString(),
+                recording.toString());
         assertEquals(0, r.status(), r.err());
         String page = Files.readString(html);
         assertTrue(page.contains("<title>ompprof: spin.ompprof"), "title");
-        // names are prefix-packed in the page (spin_for follows any other name starting "spin"): unpack them as its script does
-        List<String> names = FlameGraphPages.constantPool(page).stream().map(String::strip).toList();
+        // names are prefix-packed in the page (spin_for follows any other name starting "spin"): unpack them as its
+        // script does
+        List<String> names =
+                FlameGraphPages.constantPool(page).stream().map(String::strip).toList();
         assertTrue(names.contains("spin_for") && names.contains("main"), "frames in the page: " + names);
     }
 
@@ -68,10 +95,17 @@ class ExportEndToEndTest {
     void profileHoldsTheTreeTheRawSamplesGive() throws Exception {
         Path raw = recording.resolveSibling(recording.getFileName() + ".raw");
         for (String metric : List.of("samples", "time", "time.work_parallel")) {
-            Ompprof.Result fromProfile = Ompprof.run(work.resolve("p"), Map.of(), "export", "--format", "collapsed", "--metric", metric,
+            Ompprof.Result fromProfile = Ompprof.run(
+                    work.resolve("p"),
+                    Map.of(),
+                    "export",
+                    "--format",
+                    "collapsed",
+                    "--metric",
+                    metric,
                     recording.toString());
-            Ompprof.Result fromRaw = Ompprof.run(work.resolve("r"), Map.of(), "export", "--format", "collapsed", "--metric", metric,
-                    raw.toString());
+            Ompprof.Result fromRaw = Ompprof.run(
+                    work.resolve("r"), Map.of(), "export", "--format", "collapsed", "--metric", metric, raw.toString());
             assertEquals(0, fromProfile.status(), fromProfile.err());
             assertEquals(0, fromRaw.status(), fromRaw.err());
             assertEquals(sorted(fromRaw.out()), sorted(fromProfile.out()), metric);
@@ -80,22 +114,41 @@ class ExportEndToEndTest {
 
     @Test
     void mergeAndDiffOnTheCommandLine() throws Exception {
-        Path merged = work.resolve("twice.ompprof"), diff = work.resolve("diff.ompprof"), html = work.resolve("diff.html");
+        Path merged = work.resolve("twice.ompprof"),
+                diff = work.resolve("diff.ompprof"),
+                html = work.resolve("diff.html");
         Path raw = recording.resolveSibling(recording.getFileName() + ".raw");
         // a raw recording among the inputs is built into a profile first
-        Ompprof.Result m = Ompprof.run(work.resolve("m"), Map.of(), "merge", "-o", merged.toString(), recording.toString(), raw.toString());
+        Ompprof.Result m = Ompprof.run(
+                work.resolve("m"), Map.of(), "merge", "-o", merged.toString(), recording.toString(), raw.toString());
         assertEquals(0, m.status(), m.err());
         Ompprof.Result info = Ompprof.run(work.resolve("i"), Map.of(), "info", merged.toString());
         assertTrue(info.out().contains("merged     2 runs"), info.out());
-        Ompprof.Result folded = Ompprof.run(work.resolve("f"), Map.of(), "export", "--format", "collapsed", merged.toString());
-        assertEquals(2 * samples, folded.out().lines().mapToLong(ExportEndToEndTest::weight).sum(), "both runs' samples");
+        Ompprof.Result folded =
+                Ompprof.run(work.resolve("f"), Map.of(), "export", "--format", "collapsed", merged.toString());
+        assertEquals(
+                2 * samples,
+                folded.out().lines().mapToLong(ExportEndToEndTest::weight).sum(),
+                "both runs' samples");
 
-        Ompprof.Result d = Ompprof.run(work.resolve("d"), Map.of(), "diff", "-o", diff.toString(), recording.toString(), merged.toString());
+        Ompprof.Result d = Ompprof.run(
+                work.resolve("d"), Map.of(), "diff", "-o", diff.toString(), recording.toString(), merged.toString());
         assertEquals(0, d.status(), d.err());
-        Ompprof.Result delta = Ompprof.run(work.resolve("dd"), Map.of(), "export", "--format", "collapsed", "--metric", "delta.samples",
+        Ompprof.Result delta = Ompprof.run(
+                work.resolve("dd"),
+                Map.of(),
+                "export",
+                "--format",
+                "collapsed",
+                "--metric",
+                "delta.samples",
                 diff.toString());
-        assertEquals(samples, delta.out().lines().mapToLong(ExportEndToEndTest::weight).sum(), "B - A is the second run");
-        Ompprof.Result h = Ompprof.run(work.resolve("dh"), Map.of(), "export", "--format", "html", "-o", html.toString(), diff.toString());
+        assertEquals(
+                samples,
+                delta.out().lines().mapToLong(ExportEndToEndTest::weight).sum(),
+                "B - A is the second run");
+        Ompprof.Result h = Ompprof.run(
+                work.resolve("dh"), Map.of(), "export", "--format", "html", "-o", html.toString(), diff.toString());
         assertEquals(0, h.status(), h.err());
         String page = Files.readString(html);
         assertTrue(page.contains(">Grew</dd>") && !page.contains("const maxdiff = -1;"), "a differential flame graph");
@@ -115,13 +168,25 @@ class ExportEndToEndTest {
         assertTrue(profileBytes * 10 < rawBytes, "profile " + profileBytes + " vs raw " + rawBytes);
         Ompprof.Result info = Ompprof.run(work.resolve("i"), Map.of(), "info", recording.toString());
         assertEquals(0, info.status(), info.err());
-        assertTrue(info.out().startsWith("profile ") && info.out().contains(" calling contexts over ")
-                && info.out().contains(String.format(java.util.Locale.ROOT, "%,d samples in 2 thread timelines", samples)), info.out());
+        assertTrue(
+                info.out().startsWith("profile ")
+                        && info.out().contains(" calling contexts over ")
+                        && info.out()
+                                .contains(String.format(
+                                        java.util.Locale.ROOT, "%,d samples in 2 thread timelines", samples)),
+                info.out());
     }
 
     @Test
     void unknownMetricIsOneLine() throws Exception {
-        Ompprof.Result r = Ompprof.run(work.resolve("m"), Map.of(), "export", "--format", "collapsed", "--metric", "nope",
+        Ompprof.Result r = Ompprof.run(
+                work.resolve("m"),
+                Map.of(),
+                "export",
+                "--format",
+                "collapsed",
+                "--metric",
+                "nope",
                 recording.toString());
         assertEquals(2, r.status());
         assertEquals(1, r.err().strip().lines().count(), r.err());

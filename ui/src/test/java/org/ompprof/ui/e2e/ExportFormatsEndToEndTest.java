@@ -3,13 +3,13 @@ package org.ompprof.ui.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.google.protobuf.DynamicMessage;
 import java.io.ByteArrayInputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.zip.GZIPInputStream;
-
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,23 +21,31 @@ import org.ompprof.calltree.profile.ProfileReader;
 import org.ompprof.calltree.profile.Timeline;
 import org.ompprof.sampler.recording.Recording;
 
-import com.google.protobuf.DynamicMessage;
-
 /**
  * A real recording (imbalance_loop.c, 2 threads) exported as a Perfetto trace, a pprof profile
  * and a speedscope file through the command line, each read back and checked against the
  * profile it came from.
  */
 class ExportFormatsEndToEndTest {
-    @TempDir static Path work;
+    @TempDir
+    static Path work;
+
     static Path file;
     static Profile profile;
 
     @BeforeAll
     static void record() throws Exception {
         file = work.resolve("imbalance.ompprof");
-        Ompprof.Result r = Ompprof.run(work, Map.of("OMP_NUM_THREADS", "2"), "record", "-o", file.toString(), "--",
-                CPrograms.clang("imbalance_loop").toString(), "0.05", "3");
+        Ompprof.Result r = Ompprof.run(
+                work,
+                Map.of("OMP_NUM_THREADS", "2"),
+                "record",
+                "-o",
+                file.toString(),
+                "--",
+                CPrograms.clang("imbalance_loop").toString(),
+                "0.05",
+                "3");
         assertEquals(0, r.status(), r.err());
         try (Recording rec = Recording.open(file)) {
             profile = ProfileReader.read(rec);
@@ -60,15 +68,29 @@ class ExportFormatsEndToEndTest {
         Map<String, Object> trace = (Map<String, Object>) Json.parse(Files.readString(export("perfetto")));
         List<Map<String, Object>> events = (List<Map<String, Object>>) trace.get("traceEvents");
         for (Timeline t : profile.timelines()) {
-            assertTrue(events.stream().anyMatch(e -> e.get("ph").equals("M") && ((Map<?, ?>) e.get("args")).get("name").toString()
-                    .startsWith("thread " + t.thread() + " (")), "thread " + t.thread() + " is named");
-            List<Map<String, Object>> work = events.stream().filter(e -> e.get("ph").equals("X") && e.get("name").equals("work_units")
-                    && ((Double) e.get("tid")).intValue() == t.thread()).toList();
-            double slicesMs = work.stream().mapToDouble(e -> (Double) e.get("dur")).sum() / 1000;
+            assertTrue(
+                    events.stream()
+                            .anyMatch(e -> e.get("ph").equals("M")
+                                    && ((Map<?, ?>) e.get("args"))
+                                            .get("name")
+                                            .toString()
+                                            .startsWith("thread " + t.thread() + " (")),
+                    "thread " + t.thread() + " is named");
+            List<Map<String, Object>> work = events.stream()
+                    .filter(e -> e.get("ph").equals("X")
+                            && e.get("name").equals("work_units")
+                            && ((Double) e.get("tid")).intValue() == t.thread())
+                    .toList();
+            double slicesMs =
+                    work.stream().mapToDouble(e -> (Double) e.get("dur")).sum() / 1000;
             double treeMs = profile.tree().inclusive(workUnits(), t.thread(), StandardMetrics.TIME) / 1e6;
-            assertEquals(treeMs, slicesMs, 0.1 * treeMs + 2, "thread " + t.thread() + ": work_units slices hold its time");
+            assertEquals(
+                    treeMs, slicesMs, 0.1 * treeMs + 2, "thread " + t.thread() + ": work_units slices hold its time");
         }
-        assertTrue(events.stream().anyMatch(e -> e.get("ph").equals("X") && e.get("name").toString().startsWith("barrier")),
+        assertTrue(
+                events.stream()
+                        .anyMatch(e -> e.get("ph").equals("X")
+                                && e.get("name").toString().startsWith("barrier")),
                 "the imbalance shows as barrier state slices");
     }
 
@@ -76,7 +98,9 @@ class ExportFormatsEndToEndTest {
         int best = -1;
         for (int n = 1; n < profile.tree().size(); n++) {
             if (profile.tree().frameOf(n).name().equals("work_units")
-                    && (best < 0 || profile.tree().inclusive(n, StandardMetrics.TIME) > profile.tree().inclusive(best, StandardMetrics.TIME))) best = n;
+                    && (best < 0
+                            || profile.tree().inclusive(n, StandardMetrics.TIME)
+                                    > profile.tree().inclusive(best, StandardMetrics.TIME))) best = n;
         }
         return best;
     }
@@ -84,13 +108,23 @@ class ExportFormatsEndToEndTest {
     @Test
     @SuppressWarnings("unchecked")
     void pprofProfileHoldsEveryMetricsTotal() throws Exception {
-        byte[] raw = new GZIPInputStream(new ByteArrayInputStream(Files.readAllBytes(export("pprof", "--metric", "time")))).readAllBytes();
+        byte[] raw = new GZIPInputStream(
+                        new ByteArrayInputStream(Files.readAllBytes(export("pprof", "--metric", "time"))))
+                .readAllBytes();
         DynamicMessage p = DynamicMessage.parseFrom(PprofWriterTest.profileSchema(), raw);
-        List<String> strings = (List<String>) p.getField(p.getDescriptorForType().findFieldByName("string_table"));
-        List<DynamicMessage> types = (List<DynamicMessage>) p.getField(p.getDescriptorForType().findFieldByName("sample_type"));
-        assertEquals("time", strings.get(((Long) types.getFirst().getField(types.getFirst().getDescriptorForType().findFieldByName("type"))).intValue()));
+        List<String> strings =
+                (List<String>) p.getField(p.getDescriptorForType().findFieldByName("string_table"));
+        List<DynamicMessage> types =
+                (List<DynamicMessage>) p.getField(p.getDescriptorForType().findFieldByName("sample_type"));
+        assertEquals(
+                "time",
+                strings.get(((Long) types.getFirst()
+                                .getField(
+                                        types.getFirst().getDescriptorForType().findFieldByName("type")))
+                        .intValue()));
         long time = 0;
-        for (DynamicMessage s : (List<DynamicMessage>) p.getField(p.getDescriptorForType().findFieldByName("sample"))) {
+        for (DynamicMessage s :
+                (List<DynamicMessage>) p.getField(p.getDescriptorForType().findFieldByName("sample"))) {
             time += ((List<Long>) s.getField(s.getDescriptorForType().findFieldByName("value"))).getFirst();
         }
         assertEquals(profile.tree().total(StandardMetrics.TIME), time, "the default type's total is the tree's time");
@@ -106,7 +140,10 @@ class ExportFormatsEndToEndTest {
             Timeline t = profile.timelines().get(i);
             long total = 0;
             for (int k = 0; k < t.size(); k++) total += t.weightNs(k);
-            assertEquals((double) total, ((List<Double>) profiles.get(i).get("weights")).stream().mapToDouble(d -> d).sum());
+            assertEquals(
+                    (double) total,
+                    ((List<Double>) profiles.get(i).get("weights"))
+                            .stream().mapToDouble(d -> d).sum());
             assertEquals(t.size(), ((List<?>) profiles.get(i).get("samples")).size());
         }
     }

@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,20 +22,25 @@ class FaultsTest {
     private static final Map<String, String> TWO_THREADS = Map.of("OMP_NUM_THREADS", "2");
     private static final Path SHM = Path.of("/dev/shm");
 
-    @TempDir Path work;
+    @TempDir
+    Path work;
 
     /** The JVM killed with SIGKILL mid-run: the program runs on to its end, prints the same, exits the same. */
     @Test
     void programOutlivesAKilledJvmUnharmed() throws Exception {
         Path program = CPrograms.clang("fault_steady");
         Path plain = work.resolve("plain.txt");
-        Process p0 = new ProcessBuilder(program.toString(), "0.1", "7").redirectOutput(plain.toFile()).start();
+        Process p0 = new ProcessBuilder(program.toString(), "0.1", "7")
+                .redirectOutput(plain.toFile())
+                .start();
         assertTrue(p0.waitFor(30, TimeUnit.SECONDS));
         assertEquals(7, p0.exitValue());
 
         Path dir = work.resolve("killed");
-        Process jvm = Ompprof.start(dir, TWO_THREADS, List.of("record", "-o", "k.ompprof", "--", "sh", "-c",
-                program + " 2 7; echo \"status $?\""));
+        Process jvm = Ompprof.start(
+                dir,
+                TWO_THREADS,
+                List.of("record", "-o", "k.ompprof", "--", "sh", "-c", program + " 2 7; echo \"status $?\""));
         waitFor(dir.resolve("stdout.txt"), "step 2", jvm);
         jvm.destroyForcibly(); // SIGKILL
         assertTrue(jvm.waitFor(10, TimeUnit.SECONDS));
@@ -44,7 +48,11 @@ class FaultsTest {
         assertEquals(Files.readString(plain) + "status 7\n", out, "the same output and exit status as without ompprof");
         assertEquals(List.of(), regionsOf(jvm.pid()), "nothing left in /dev/shm");
         try (Stream<Path> left = Files.list(dir)) {
-            assertEquals(List.of(), left.filter(f -> f.getFileName().toString().startsWith(".k.ompprof")).toList(), "no spool left");
+            assertEquals(
+                    List.of(),
+                    left.filter(f -> f.getFileName().toString().startsWith(".k.ompprof"))
+                            .toList(),
+                    "no spool left");
         }
     }
 
@@ -52,8 +60,28 @@ class FaultsTest {
     @Test
     void twoRecordingsAtOnceDoNotMix() throws Exception {
         Path a = work.resolve("a"), b = work.resolve("b");
-        Process pa = Ompprof.start(a, TWO_THREADS, List.of("record", "-o", "a.ompprof", "--", CPrograms.clang("fault_steady").toString(), "1", "3"));
-        Process pb = Ompprof.start(b, TWO_THREADS, List.of("record", "-o", "b.ompprof", "--", CPrograms.clang("imbalance_loop").toString(), "0.02", "10"));
+        Process pa = Ompprof.start(
+                a,
+                TWO_THREADS,
+                List.of(
+                        "record",
+                        "-o",
+                        "a.ompprof",
+                        "--",
+                        CPrograms.clang("fault_steady").toString(),
+                        "1",
+                        "3"));
+        Process pb = Ompprof.start(
+                b,
+                TWO_THREADS,
+                List.of(
+                        "record",
+                        "-o",
+                        "b.ompprof",
+                        "--",
+                        CPrograms.clang("imbalance_loop").toString(),
+                        "0.02",
+                        "10"));
         assertTrue(pa.waitFor(120, TimeUnit.SECONDS) && pb.waitFor(120, TimeUnit.SECONDS));
         assertEquals(3, pa.exitValue(), Ompprof.result(a, pa.exitValue()).err());
         assertEquals(0, pb.exitValue(), Ompprof.result(b, pb.exitValue()).err());
@@ -62,14 +90,24 @@ class FaultsTest {
         assertTrue(fb.contains("work_units") && !fb.contains("step_sum"), fb);
     }
 
-    /** A region left in /dev/shm by a recording whose JVM died before the program mapped it is removed by the next one. */
+    /**
+     * A region left in /dev/shm by a recording whose JVM died before the program mapped it is removed by the next one.
+     */
     @Test
     void staleSharedMemoryIsRemoved() throws Exception {
         Process gone = new ProcessBuilder("true").start();
         gone.waitFor();
         Path stale = Files.createFile(SHM.resolve("ompprof-" + gone.pid() + "-00112233aabbccdd"));
         try {
-            Ompprof.Result r = Ompprof.run(work, TWO_THREADS, "record", "-o", "s.ompprof", "--", CPrograms.clang("exit_with").toString(), "0");
+            Ompprof.Result r = Ompprof.run(
+                    work,
+                    TWO_THREADS,
+                    "record",
+                    "-o",
+                    "s.ompprof",
+                    "--",
+                    CPrograms.clang("exit_with").toString(),
+                    "0");
             assertEquals(0, r.status(), r.err());
             assertFalse(Files.exists(stale), "the dead recording's region is gone");
         } finally {
@@ -80,7 +118,15 @@ class FaultsTest {
     /** A forked child runs on unprofiled (the agent's fork policy): its work is not in the profile. */
     @Test
     void forkedChildIsNotProfiled() throws Exception {
-        Ompprof.Result r = Ompprof.run(work, TWO_THREADS, "record", "-o", "f.ompprof", "--", CPrograms.clang("fork_exec").toString(), "fork");
+        Ompprof.Result r = Ompprof.run(
+                work,
+                TWO_THREADS,
+                "record",
+                "-o",
+                "f.ompprof",
+                "--",
+                CPrograms.clang("fork_exec").toString(),
+                "fork");
         assertEquals(0, r.status(), r.err());
         assertTrue(r.out().contains("child: done") && r.out().contains("parent: child exited 0"), r.out());
         String folded = collapsed(work, "f.ompprof");
@@ -90,7 +136,15 @@ class FaultsTest {
     /** After exec the new image runs unprofiled; what ran before is in the profile, the status is the new image's. */
     @Test
     void execedImageIsCleanlyNotProfiled() throws Exception {
-        Ompprof.Result r = Ompprof.run(work, TWO_THREADS, "record", "-o", "e.ompprof", "--", CPrograms.clang("fork_exec").toString(), "exec");
+        Ompprof.Result r = Ompprof.run(
+                work,
+                TWO_THREADS,
+                "record",
+                "-o",
+                "e.ompprof",
+                "--",
+                CPrograms.clang("fork_exec").toString(),
+                "exec");
         assertEquals(5, r.status(), r.err());
         assertTrue(r.out().contains("after exec: done"), r.out());
         String folded = collapsed(work, "e.ompprof");
@@ -102,7 +156,10 @@ class FaultsTest {
     void blockingCallsBehaveTheSame() throws Exception {
         Path program = CPrograms.clang("syscalls");
         Path plain = work.resolve("plain.txt");
-        Process p0 = new ProcessBuilder(program.toString()).redirectOutput(plain.toFile()).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        Process p0 = new ProcessBuilder(program.toString())
+                .redirectOutput(plain.toFile())
+                .redirectError(ProcessBuilder.Redirect.DISCARD)
+                .start();
         assertTrue(p0.waitFor(30, TimeUnit.SECONDS));
         Ompprof.Result r = Ompprof.run(work, TWO_THREADS, "record", "-o", "y.ompprof", "--", program.toString());
         assertEquals(0, r.status(), r.err());
@@ -113,27 +170,42 @@ class FaultsTest {
     /** Hundreds of pthreads made outside OpenMP, each with its own OpenMP region, come and go while sampled. */
     @Test
     void hundredsOfThreadsOutsideOpenMp() throws Exception {
-        Ompprof.Result r = Ompprof.run(work, TWO_THREADS, "record", "-o", "m.ompprof", "--", CPrograms.clang("many_threads").toString(), "200");
+        Ompprof.Result r = Ompprof.run(
+                work,
+                TWO_THREADS,
+                "record",
+                "-o",
+                "m.ompprof",
+                "--",
+                CPrograms.clang("many_threads").toString(),
+                "200");
         assertEquals(0, r.status(), r.err());
         assertEquals("joined 200 threads, total 600\n", r.out());
-        Ompprof.Result info = Ompprof.run(work.resolve("i"), Map.of(), "info", work.resolve("m.ompprof").toString());
+        Ompprof.Result info = Ompprof.run(
+                work.resolve("i"), Map.of(), "info", work.resolve("m.ompprof").toString());
         assertEquals(0, info.status(), info.err());
         int threads = Integer.parseInt(info.out().replaceAll("(?s).*threads \\((\\d+)\\).*", "$1"));
         // 64 slots by default, freed as threads end: how many of the 400 short-lived threads find one depends on timing
-        // (199 in one run, over 200 in others); more than the slots means slots were reused, and those without one are counted as drops
+        // (199 in one run, over 200 in others); more than the slots means slots were reused, and those without one are
+        // counted as drops
         assertTrue(threads > 64, "slots are reused as threads come and go: " + threads + " threads in the profile");
     }
 
-    /** The program sets its own SIGPROF handler and timer over ompprof's: it keeps working, and ompprof says what it lost. */
+    /**
+     * The program sets its own SIGPROF handler and timer over ompprof's: it keeps working, and ompprof says what it
+     * lost.
+     */
     @Test
     void programsOwnSigprofHandlerIsLeftWorkingAndReported() throws Exception {
         Path program = CPrograms.clang("own_sigprof");
-        Ompprof.Result r = Ompprof.run(work, TWO_THREADS, "record", "-o", "o.ompprof", "--", program.toString(), "late");
+        Ompprof.Result r =
+                Ompprof.run(work, TWO_THREADS, "record", "-o", "o.ompprof", "--", program.toString(), "late");
         assertEquals(0, r.status(), r.err());
         assertEquals("own handler ran during the work: yes\n", r.out());
         assertTrue(r.err().contains("the program replaced ompprof's SIGPROF handler while it ran"), r.err());
         assertTrue(r.err().contains("--signal"), "says what to do: " + r.err());
-        Ompprof.Result info = Ompprof.run(work.resolve("i"), Map.of(), "info", work.resolve("o.ompprof").toString());
+        Ompprof.Result info = Ompprof.run(
+                work.resolve("i"), Map.of(), "info", work.resolve("o.ompprof").toString());
         assertTrue(info.out().contains("replaced ompprof's SIGPROF handler"), "the profile keeps it: " + info.out());
     }
 
@@ -141,33 +213,61 @@ class FaultsTest {
     @Test
     void anotherSamplingSignalLeavesSigprofToTheProgram() throws Exception {
         Path program = CPrograms.clang("own_sigprof");
-        Ompprof.Result r = Ompprof.run(work, TWO_THREADS, "record", "--signal", "SIGRTMIN+4", "-o", "r.ompprof", "--", program.toString(), "late");
+        Ompprof.Result r = Ompprof.run(
+                work,
+                TWO_THREADS,
+                "record",
+                "--signal",
+                "SIGRTMIN+4",
+                "-o",
+                "r.ompprof",
+                "--",
+                program.toString(),
+                "late");
         assertEquals(0, r.status(), r.err());
         assertEquals("own handler ran during the work: yes\n", r.out());
         assertFalse(r.err().contains("SIGRTMIN+4 handler"), r.err());
-        long spinning = collapsed(work, "r.ompprof").lines().filter(l -> l.contains("spin_for"))
-                .mapToLong(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1))).sum();
+        long spinning = collapsed(work, "r.ompprof")
+                .lines()
+                .filter(l -> l.contains("spin_for"))
+                .mapToLong(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1)))
+                .sum();
         assertTrue(spinning > 300, "both regions sampled (2 threads x 0.5 s at 1000 Hz): " + spinning);
     }
 
     /** Threads that block SIGPROF are not sampled while they do; ompprof says so. */
     @Test
     void blockedSigprofIsReported() throws Exception {
-        Ompprof.Result r = Ompprof.run(work, TWO_THREADS, "record", "-o", "b.ompprof", "--", CPrograms.clang("own_sigprof").toString(), "block");
+        Ompprof.Result r = Ompprof.run(
+                work,
+                TWO_THREADS,
+                "record",
+                "-o",
+                "b.ompprof",
+                "--",
+                CPrograms.clang("own_sigprof").toString(),
+                "block");
         assertEquals(0, r.status(), r.err());
         assertEquals("blocked and done\n", r.out());
         assertTrue(r.err().contains("some threads had SIGPROF blocked"), r.err());
     }
 
     private static String collapsed(Path dir, String profile) throws Exception {
-        Ompprof.Result r = Ompprof.run(dir.resolve("x"), Map.of(), "export", "--format", "collapsed", dir.resolve(profile).toString());
+        Ompprof.Result r = Ompprof.run(
+                dir.resolve("x"),
+                Map.of(),
+                "export",
+                "--format",
+                "collapsed",
+                dir.resolve(profile).toString());
         assertEquals(0, r.status(), r.err());
         return r.out();
     }
 
     private static List<Path> regionsOf(long jvmPid) throws Exception {
         try (Stream<Path> files = Files.list(SHM)) {
-            return files.filter(f -> f.getFileName().toString().startsWith("ompprof-" + jvmPid + "-")).toList();
+            return files.filter(f -> f.getFileName().toString().startsWith("ompprof-" + jvmPid + "-"))
+                    .toList();
         }
     }
 

@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,9 +23,11 @@ class FidelityEndToEndTest {
     private static final List<String> TOOL_VARIABLES = List.of("OMPPROF_SHM=", "OMP_TOOL_LIBRARIES=");
     /** The shell ignores these, as nohup, CI runners and `cmd &` do; the JVM takes over USR2 and PIPE for itself. */
     private static final String SHELL = "trap '' HUP USR2 PIPE; ";
+
     private static final Path ROOT = Path.of(System.getProperty("ompprof.root"));
 
-    @TempDir Path dir;
+    @TempDir
+    Path dir;
 
     private record Seen(int status, String out) {}
 
@@ -34,8 +35,8 @@ class FidelityEndToEndTest {
     private Seen run(List<String> command, boolean recorded, boolean blocking) throws Exception {
         Path program = dir.resolve("what_i_see");
         if (!Files.exists(program)) Files.copy(CPrograms.clang("what_i_see"), program);
-        Map<String, String> env = Map.of("PATH", dir + ":/usr/bin:/bin", "OMP_NUM_THREADS", "2", "MY_VAR", "a b=c", "PWD",
-                dir.toString());
+        Map<String, String> env = Map.of(
+                "PATH", dir + ":/usr/bin:/bin", "OMP_NUM_THREADS", "2", "MY_VAR", "a b=c", "PWD", dir.toString());
         List<String> sh = new ArrayList<>();
         if (blocking) sh.add(CPrograms.plain("blocked_exec").toString()); // USR1, TERM and WINCH blocked
         sh.addAll(List.of("/bin/sh", "-c"));
@@ -43,14 +44,21 @@ class FidelityEndToEndTest {
             // as the ompprof script does: the shell's signal state goes to the launcher
             sh.add(SHELL + "java=$1; shift; exec \"$java\" $(\"$0\") \"$@\"");
             sh.add(ROOT.resolve("scripts/signal-state").toString());
-            List<String> args = new ArrayList<>(List.of("record", "-o", dir.resolve("run.ompprof").toString(), "--"));
+            List<String> args = new ArrayList<>(
+                    List.of("record", "-o", dir.resolve("run.ompprof").toString(), "--"));
             args.addAll(command);
             Process p = Ompprof.start(dir, withOnly(env), sh, args);
             assertTrue(p.waitFor(120, TimeUnit.SECONDS));
             Ompprof.Result r = Ompprof.result(dir, p.exitValue());
             assertTrue(r.err().contains("ompprof: recorded"), r.err());
-            return new Seen(r.status(), String.join("\n", r.out().lines()
-                    .filter(l -> TOOL_VARIABLES.stream().noneMatch(v -> l.contains(" env " + v))).toList()));
+            return new Seen(
+                    r.status(),
+                    String.join(
+                            "\n",
+                            r.out()
+                                    .lines()
+                                    .filter(l -> TOOL_VARIABLES.stream().noneMatch(v -> l.contains(" env " + v)))
+                                    .toList()));
         }
         sh.add(SHELL + "exec \"$@\"");
         sh.add("sh");
@@ -77,9 +85,11 @@ class FidelityEndToEndTest {
         Seen recorded = run(command, true, blocking);
         assertEquals(7, plain.status(), plain.out());
         assertTrue(plain.out().contains("start argv[0]=" + argv0 + "\n"), plain.out());
-        for (String sig : List.of("1", "12", "13")) assertTrue(plain.out().contains("start signal " + sig + " ignored"), plain.out());
+        for (String sig : List.of("1", "12", "13"))
+            assertTrue(plain.out().contains("start signal " + sig + " ignored"), plain.out());
         if (blocking) {
-            for (String sig : List.of("10", "15", "28")) assertTrue(plain.out().contains("start signal " + sig + " blocked"), plain.out());
+            for (String sig : List.of("10", "15", "28"))
+                assertTrue(plain.out().contains("start signal " + sig + " blocked"), plain.out());
         }
         assertEquals(plain.out(), recorded.out());
         assertEquals(plain.status(), recorded.status());

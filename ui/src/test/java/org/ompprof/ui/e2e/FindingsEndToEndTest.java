@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -21,13 +20,16 @@ import org.junit.jupiter.params.provider.ValueSource;
  * cases run twice as many threads as this machine's cores.
  */
 class FindingsEndToEndTest {
-    @TempDir Path work;
+    @TempDir
+    Path work;
 
     private Path record(int threads, Path program, String... args) throws Exception {
         Path profile = work.resolve(program.getFileName() + "-" + threads + ".ompprof");
-        List<String> cmd = new java.util.ArrayList<>(List.of("record", "-o", profile.toString(), "--", program.toString()));
+        List<String> cmd =
+                new java.util.ArrayList<>(List.of("record", "-o", profile.toString(), "--", program.toString()));
         cmd.addAll(List.of(args));
-        Ompprof.Result r = Ompprof.run(work, Map.of("OMP_NUM_THREADS", Integer.toString(threads)), cmd.toArray(String[]::new));
+        Ompprof.Result r =
+                Ompprof.run(work, Map.of("OMP_NUM_THREADS", Integer.toString(threads)), cmd.toArray(String[]::new));
         assertEquals(0, r.status(), r.err());
         return profile;
     }
@@ -37,8 +39,10 @@ class FindingsEndToEndTest {
         assertEquals(0, r.status(), r.err());
         String out = r.out();
         String findings = out.substring(out.indexOf("findings, by cost"));
-        findings.lines().filter(l -> l.matches("\\s+\\d+\\. .*"))
-                .forEach(l -> assertTrue(l.trim().replaceFirst("^\\d+\\. ", "").length() <= 240, "at most 240 characters: " + l));
+        findings.lines()
+                .filter(l -> l.matches("\\s+\\d+\\. .*"))
+                .forEach(l -> assertTrue(
+                        l.trim().replaceFirst("^\\d+\\. ", "").length() <= 240, "at most 240 characters: " + l));
         return findings;
     }
 
@@ -47,8 +51,10 @@ class FindingsEndToEndTest {
     @ValueSource(ints = {2, 4})
     void tinyTasksAreTheFirstFinding(int threads) throws Exception {
         String findings = findings(record(threads, CPrograms.clang("task_fib"), "25"));
-        Matcher m = Pattern.compile("1\\. (\\d+\\.\\d)% of thread time is task waiting and task overhead: 242,784 tasks "
-                + "\\(task at task_fib\\.c:\\d+ in fib\\(\\)\\) do (under a microsecond|\\d+ us) of work each on average; make them larger")
+        Matcher m = Pattern.compile(
+                        "1\\. (\\d+\\.\\d)% of thread time is task waiting and task overhead: 242,784 tasks "
+                                + "\\(task at task_fib\\.c:\\d+ in fib\\(\\)\\) do (under a microsecond|\\d+ us) "
+                                + "of work each on average; make them larger")
                 .matcher(findings);
         assertTrue(m.find(), findings);
         assertTrue(Double.parseDouble(m.group(1)) >= 30, "most of the time: " + findings);
@@ -59,8 +65,11 @@ class FindingsEndToEndTest {
     @ValueSource(ints = {2, 4})
     void serialCodeIsAFinding(int threads) throws Exception {
         String findings = findings(record(threads, CPrograms.clang("serial_phases"), "0.05", "0.2", "3"));
-        Matcher m = Pattern.compile("(\\d+\\.\\d)% of thread time is idle while serial code runs outside parallel regions, mostly "
-                + "(serial_setup|spin_for)\\(\\) called from (main|serial_setup)\\(\\) at serial_phases\\.c:\\d+").matcher(findings);
+        Matcher m = Pattern.compile(
+                        "(\\d+\\.\\d)% of thread time is idle while serial code runs outside parallel regions, mostly "
+                                + "(serial_setup|spin_for)\\(\\) called from (main|serial_setup)\\(\\) at "
+                                + "serial_phases\\.c:\\d+")
+                .matcher(findings);
         assertTrue(m.find(), findings);
         // every thread lives 3 x 0.25 s (the workers from the first fork on); the T-1 workers idle 3 x 0.2 s of it.
         // Sampled: within 8 points
@@ -76,8 +85,13 @@ class FindingsEndToEndTest {
     @ValueSource(ints = {2, 4})
     void tooSmallRegionsAreAFinding(int threads) throws Exception {
         String findings = findings(record(threads, CPrograms.clang("many_regions"), "20000"));
-        assertTrue(Pattern.compile("of thread time is overhead and waiting in the parallel region at many_regions\\.c:\\d+ opened "
-                + "20,000 times in region\\(\\), \\d+ us each: too small").matcher(findings).find(), findings);
+        assertTrue(
+                Pattern.compile("of thread time is overhead and waiting in the parallel region at "
+                                + "many_regions\\.c:\\d+ opened "
+                                + "20,000 times in region\\(\\), \\d+ us each: too small")
+                        .matcher(findings)
+                        .find(),
+                findings);
     }
 
     /** info and report tell one story of task waiting: the profile's states, with taskwait, in both. */
@@ -86,7 +100,8 @@ class FindingsEndToEndTest {
         Path profile = record(2, CPrograms.clang("task_fib"), "25");
         Ompprof.Result info = Ompprof.run(work, Map.of(), "info", profile.toString());
         Ompprof.Result report = Ompprof.run(work, Map.of(), "report", profile.toString());
-        Matcher i = Pattern.compile("time per state \\(as report, exports and the viewer count it\\): .*taskwait ([0-9.]+ m?s)")
+        Matcher i = Pattern.compile(
+                        "time per state \\(as report, exports and the viewer count it\\): .*taskwait ([0-9.]+ m?s)")
                 .matcher(info.out());
         Matcher r = Pattern.compile("\\n  taskwait +([0-9.]+ m?s)").matcher(report.out());
         assertTrue(i.find(), info.out());

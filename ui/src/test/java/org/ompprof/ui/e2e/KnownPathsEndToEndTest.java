@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,7 +22,8 @@ class KnownPathsEndToEndTest {
     private static final double TOLERANCE = 0.95;
     private static final Map<String, String> TWO_THREADS = Map.of("OMP_NUM_THREADS", "2");
 
-    @TempDir Path work;
+    @TempDir
+    Path work;
 
     private Path record(String name, String... command) throws Exception {
         Path profile = work.resolve(name + ".ompprof");
@@ -38,16 +38,26 @@ class KnownPathsEndToEndTest {
         return profile;
     }
 
-    /** Per thread: the samples whose path reaches the leaf, and how many of them lie under exactly one of {@code paths}. */
+    /**
+     * Per thread: the samples whose path reaches the leaf, and how many of them lie under exactly one of {@code paths}.
+     */
     private void assertKnownPath(Path profile, List<List<String>> paths) throws Exception {
         String leaf = paths.getFirst().getLast();
         for (int thread = 1; thread <= 2; thread++) {
-            Ompprof.Result r = Ompprof.run(work, Map.of(), "export", "--format", "collapsed", "--thread", Integer.toString(thread),
+            Ompprof.Result r = Ompprof.run(
+                    work,
+                    Map.of(),
+                    "export",
+                    "--format",
+                    "collapsed",
+                    "--thread",
+                    Integer.toString(thread),
                     profile.toString());
             assertEquals(0, r.status(), r.err());
             long inLeaf = 0, exact = 0;
             for (String line : r.out().lines().toList()) {
-                List<String> frames = Arrays.asList(line.substring(0, line.lastIndexOf(' ')).split(";"));
+                List<String> frames =
+                        Arrays.asList(line.substring(0, line.lastIndexOf(' ')).split(";"));
                 long weight = Long.parseLong(line.substring(line.lastIndexOf(' ') + 1));
                 int at = frames.indexOf(leaf);
                 if (at < 0) continue;
@@ -55,8 +65,11 @@ class KnownPathsEndToEndTest {
                 if (paths.contains(frames.subList(0, at + 1))) exact += weight;
             }
             assertTrue(inLeaf >= 100, "thread " + thread + ": only " + inLeaf + " samples in " + leaf + "\n" + r.out());
-            assertTrue(exact >= TOLERANCE * inLeaf, String.format("thread %d: %d of %d samples in %s under %s%n%s", thread, exact,
-                    inLeaf, leaf, paths, r.out()));
+            assertTrue(
+                    exact >= TOLERANCE * inLeaf,
+                    String.format(
+                            "thread %d: %d of %d samples in %s under %s%n%s",
+                            thread, exact, inLeaf, leaf, paths, r.out()));
         }
     }
 
@@ -71,14 +84,19 @@ class KnownPathsEndToEndTest {
     void dlopenedLibraryDeletedAtRunTimeIsNamed() throws Exception {
         Path plugin = CPrograms.sharedLibrary("plugin");
         Path copy = work.resolve("copy-of-plugin.so");
-        Path profile = record("dlopen", CPrograms.clang("dlopen_plugin").toString(), plugin.toString(), copy.toString());
+        Path profile =
+                record("dlopen", CPrograms.clang("dlopen_plugin").toString(), plugin.toString(), copy.toString());
         assertTrue(Files.notExists(copy), "the program deleted its copy");
-        // two regions (before and after the file is deleted), each clang's outlined body and its debug twin shown as one
+        // two regions (before and after the file is deleted), each clang's outlined body and its debug twin shown as
+        // one
         // frame: the construct at the line of its pragma
         List<Integer> pragmas = pragmaLines("dlopen_plugin.c");
         assertEquals(2, pragmas.size());
-        assertKnownPath(profile, List.of(List.of("main", "parallel at dlopen_plugin.c:" + pragmas.get(0), "plugin_work", "spin_for"),
-                List.of("main", "parallel at dlopen_plugin.c:" + pragmas.get(1), "plugin_work", "spin_for")));
+        assertKnownPath(
+                profile,
+                List.of(
+                        List.of("main", "parallel at dlopen_plugin.c:" + pragmas.get(0), "plugin_work", "spin_for"),
+                        List.of("main", "parallel at dlopen_plugin.c:" + pragmas.get(1), "plugin_work", "spin_for")));
     }
 
     /**
@@ -89,7 +107,10 @@ class KnownPathsEndToEndTest {
     @Test
     void libraryClosedBetweenOpenMpEventsIsNamed() throws Exception {
         Path copy = work.resolve("closed-plugin.so");
-        Path profile = record("dlclose", CPrograms.clang("dlclose_between").toString(), CPrograms.sharedLibrary("plugin").toString(),
+        Path profile = record(
+                "dlclose",
+                CPrograms.clang("dlclose_between").toString(),
+                CPrograms.sharedLibrary("plugin").toString(),
                 copy.toString());
         assertTrue(Files.notExists(copy), "the program deleted its copy");
         Ompprof.Result r = Ompprof.run(work, Map.of(), "export", "--format", "collapsed", profile.toString());
@@ -104,7 +125,9 @@ class KnownPathsEndToEndTest {
         }
         String info = Ompprof.run(work, Map.of(), "info", profile.toString()).out();
         assertTrue(inPlugin >= 100, "only " + inPlugin + " samples in plugin_work\n" + r.out() + info);
-        assertTrue(onPath >= TOLERANCE * inPlugin, onPath + " of " + inPlugin + " on main;plugin_work;spin_for\n" + r.out());
+        assertTrue(
+                onPath >= TOLERANCE * inPlugin,
+                onPath + " of " + inPlugin + " on main;plugin_work;spin_for\n" + r.out());
         assertEquals(0, unnamed, r.out());
     }
 
@@ -112,7 +135,8 @@ class KnownPathsEndToEndTest {
     private static List<Integer> pragmaLines(String source) throws java.io.IOException {
         List<String> lines = Files.readAllLines(Path.of("src/test/c", source));
         List<Integer> out = new java.util.ArrayList<>();
-        for (int i = 0; i < lines.size(); i++) if (lines.get(i).trim().startsWith("#pragma omp parallel")) out.add(i + 1);
+        for (int i = 0; i < lines.size(); i++)
+            if (lines.get(i).trim().startsWith("#pragma omp parallel")) out.add(i + 1);
         return out;
     }
 }

@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -24,20 +23,26 @@ import org.ompprof.sampler.wire.Wire;
  * lock-heavy program loses no record; contended ones keep directed blame exact.
  */
 class LockEventsEndToEndTest {
-    private static final List<String> MUTEX_KINDS = List.of("mutex_lock", "mutex_critical", "mutex_atomic", "mutex_ordered");
+    private static final List<String> MUTEX_KINDS =
+            List.of("mutex_lock", "mutex_critical", "mutex_atomic", "mutex_ordered");
 
-    @TempDir Path work;
+    @TempDir
+    Path work;
 
     private Path record(Map<String, String> env, Path program, String... args) throws Exception {
         Path profile = work.resolve(program.getFileName() + ".ompprof");
-        List<String> cmd = new java.util.ArrayList<>(List.of("record", "--keep-raw", "-o", profile.toString(), "--", program.toString()));
+        List<String> cmd = new java.util.ArrayList<>(
+                List.of("record", "--keep-raw", "-o", profile.toString(), "--", program.toString()));
         cmd.addAll(List.of(args));
         Ompprof.Result r = Ompprof.run(work, env, cmd.toArray(String[]::new));
         assertEquals(0, r.status(), r.err());
         return profile;
     }
 
-    /** 5 million uncontended pairs on one thread (15 million callbacks in well under a second): no record lost, all counted. */
+    /**
+     * 5 million uncontended pairs on one thread (15 million callbacks in well under a second): no record lost, all
+     * counted.
+     */
     @Test
     void uncontendedLocksLoseNothing() throws Exception {
         Path profile = record(Map.of(), CPrograms.clang("lock_loop"), "5000000");
@@ -45,13 +50,24 @@ class LockEventsEndToEndTest {
         Stats st = rec.recording().stats();
         assertEquals(0, st.totalDropped(), "dropped records");
         long written = rec.all(MutexEvent.class).stream()
-                .filter(m -> m.event() == Wire.MUTEX_ACQUIRE || m.event() == Wire.MUTEX_ACQUIRED || m.event() == Wire.MUTEX_RELEASED).count();
+                .filter(m -> m.event() == Wire.MUTEX_ACQUIRE
+                        || m.event() == Wire.MUTEX_ACQUIRED
+                        || m.event() == Wire.MUTEX_RELEASED)
+                .count();
         // each pair is three callbacks; a sample that lands inside an acquisition writes that wait (two records)
-        assertEquals(3 * 5_000_000L, st.mutexSkipped() + written, "every callback is written or counted: " + written + " written");
-        assertTrue(written <= 4 * rec.samples().size() + 4, written + " records for " + rec.samples().size() + " samples");
+        assertEquals(
+                3 * 5_000_000L,
+                st.mutexSkipped() + written,
+                "every callback is written or counted: " + written + " written");
+        assertTrue(
+                written <= 4 * rec.samples().size() + 4,
+                written + " records for " + rec.samples().size() + " samples");
         Ompprof.Result info = Ompprof.run(work, Map.of(), "info", profile.toString());
         assertEquals(0, info.status(), info.err());
-        assertTrue(info.out().contains("lock events:") && info.out().contains(String.format(Locale.ROOT, "%,d uncontended skipped", st.mutexSkipped())),
+        assertTrue(
+                info.out().contains("lock events:")
+                        && info.out()
+                                .contains(String.format(Locale.ROOT, "%,d uncontended skipped", st.mutexSkipped())),
                 info.out());
         assertTrue(info.out().contains("ring full:          0 samples, 0 callback records"), info.out());
     }
@@ -70,13 +86,18 @@ class LockEventsEndToEndTest {
     @ValueSource(ints = {2, 4})
     void criticalWaitingLandsOnTheHolder(int threads) throws Exception {
         int rounds = 10;
-        Path profile = record(Map.of("OMP_NUM_THREADS", Integer.toString(threads)), CPrograms.clang("critical_body"), Integer.toString(rounds),
+        Path profile = record(
+                Map.of("OMP_NUM_THREADS", Integer.toString(threads)),
+                CPrograms.clang("critical_body"),
+                Integer.toString(rounds),
                 "0.02");
         Recorded rec = Recorded.read(profile);
         assertEquals(0, rec.recording().stats().totalDropped(), "dropped records");
         List<MutexEvent> events = rec.all(MutexEvent.class);
-        long holds = events.stream().filter(m -> m.event() == Wire.MUTEX_RELEASED).count();
-        assertTrue(holds >= (long) threads * rounds - threads && holds <= (long) threads * rounds,
+        long holds =
+                events.stream().filter(m -> m.event() == Wire.MUTEX_RELEASED).count();
+        assertTrue(
+                holds >= (long) threads * rounds - threads && holds <= (long) threads * rounds,
                 holds + " holds recorded of " + threads * rounds);
         // every sample taken while waiting lies in a recorded wait of its thread
         Map<Integer, List<long[]>> waits = new java.util.HashMap<>();
@@ -84,13 +105,20 @@ class LockEventsEndToEndTest {
         for (MutexEvent m : events) {
             if (m.event() == Wire.MUTEX_ACQUIRE) open.put(m.threadSeq(), m.timeNs());
             if (m.event() == Wire.MUTEX_ACQUIRED && open.containsKey(m.threadSeq())) {
-                waits.computeIfAbsent(m.threadSeq(), t -> new java.util.ArrayList<>()).add(new long[] {open.remove(m.threadSeq()), m.timeNs()});
+                waits.computeIfAbsent(m.threadSeq(), t -> new java.util.ArrayList<>())
+                        .add(new long[] {open.remove(m.threadSeq()), m.timeNs()});
             }
         }
-        long waitingSamples = rec.samples().stream().filter(x -> (x.state() & ~0xf) == 0x40).count();
-        long inWaits = rec.samples().stream().filter(x -> (x.state() & ~0xf) == 0x40)
-                .filter(x -> waits.getOrDefault(x.threadSeq(), List.of()).stream().anyMatch(w -> w[0] <= x.timeNs() && x.timeNs() < w[1])).count();
-        assertTrue(waitingSamples > 0 && inWaits == waitingSamples, inWaits + " of " + waitingSamples + " waiting samples in recorded waits");
+        long waitingSamples =
+                rec.samples().stream().filter(x -> (x.state() & ~0xf) == 0x40).count();
+        long inWaits = rec.samples().stream()
+                .filter(x -> (x.state() & ~0xf) == 0x40)
+                .filter(x -> waits.getOrDefault(x.threadSeq(), List.of()).stream()
+                        .anyMatch(w -> w[0] <= x.timeNs() && x.timeNs() < w[1]))
+                .count();
+        assertTrue(
+                waitingSamples > 0 && inWaits == waitingSamples,
+                inWaits + " of " + waitingSamples + " waiting samples in recorded waits");
 
         Profile p;
         try (Recording r = Recording.open(profile)) {
@@ -104,8 +132,15 @@ class LockEventsEndToEndTest {
             outside += p.blame("outside_hold_ns." + k);
         }
         double onBody = BlameTotals.totalMs(work, profile, "mutex_blame", "crit_body") * 1e6;
-        String seen = String.format(Locale.ROOT, "%d threads: waited %.1f ms, on crit_body %.1f ms, charged outside the hold %.1f ms, unattributed %.1f ms",
-                threads, waited / 1e6, onBody / 1e6, outside / 1e6, unattributed / 1e6);
+        String seen = String.format(
+                Locale.ROOT,
+                "%d threads: waited %.1f ms, on crit_body %.1f ms, charged outside the hold %.1f ms, "
+                        + "unattributed %.1f ms",
+                threads,
+                waited / 1e6,
+                onBody / 1e6,
+                outside / 1e6,
+                unattributed / 1e6);
         assertTrue(waited >= 0.5 * (threads - 1) * rounds * 20e6, seen);
         assertEquals(waited, charged, "conservation: " + seen);
         assertTrue(unattributed <= 0.01 * waited, seen);
@@ -113,11 +148,14 @@ class LockEventsEndToEndTest {
         assertTrue(onBody >= 0.9 * waited, seen);
     }
 
-    /** A gcc-built program taking a lock per cache access (on libomp through its GOMP entry points): nothing dropped. */
+    /**
+     * A gcc-built program taking a lock per cache access (on libomp through its GOMP entry points): nothing dropped.
+     */
     @ParameterizedTest
     @ValueSource(ints = {1, 2})
     void gccCacheLockingLosesNothing(int threads) throws Exception {
-        Path profile = record(Map.of("OMP_NUM_THREADS", Integer.toString(threads)), CPrograms.gcc("cache_locks"), "4000000");
+        Path profile =
+                record(Map.of("OMP_NUM_THREADS", Integer.toString(threads)), CPrograms.gcc("cache_locks"), "4000000");
         Recorded rec = Recorded.read(profile);
         Stats st = rec.recording().stats();
         assertEquals(0, st.totalDropped(), "dropped records");

@@ -4,7 +4,6 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
-
 import org.ompprof.sampler.record.RecordEncoder;
 import org.ompprof.sampler.record.SampleRecord;
 import org.ompprof.sampler.record.WireRecord;
@@ -25,7 +24,8 @@ public final class LongRecording {
     /** Writes the long recording to {@code out}; returns its samples. */
     public static long amplify(Path raw, Path out, int copies) throws IOException {
         long samples = 0;
-        try (Recording r = Recording.open(raw); RecordingWriter w = RecordingWriter.create(out)) {
+        try (Recording r = Recording.open(raw);
+                RecordingWriter w = RecordingWriter.create(out)) {
             w.metadata(r.metadata());
             w.threads(r.threads());
             w.modules(r.modules());
@@ -69,8 +69,18 @@ public final class LongRecording {
     }
 
     private static SampleRecord shifted(SampleRecord s, long shift) {
-        return new SampleRecord(s.threadSeq(), s.timeNs() + shift, s.weightNs(), s.osTid(), s.ompThreadNum(), s.state(), s.flags(),
-                s.waitId(), s.taskLevels(), s.parallelLevels(), s.context());
+        return new SampleRecord(
+                s.threadSeq(),
+                s.timeNs() + shift,
+                s.weightNs(),
+                s.osTid(),
+                s.ompThreadNum(),
+                s.state(),
+                s.flags(),
+                s.waitId(),
+                s.taskLevels(),
+                s.parallelLevels(),
+                s.context());
     }
 
     /** {@code LongRecording RAW OUT COPIES}: for benchmarks. */

@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.ompprof.calltree.build.ProfileBuilder;
@@ -38,8 +37,16 @@ class LongRunTest {
     @Test
     void aLongRunIsBuiltInBoundedMemoryAndItsFileGrowsLinearly() throws Exception {
         Path shortProfile = work.resolve("short.ompprof");
-        Ompprof.Result rec = Ompprof.run(work, Map.of("OMP_NUM_THREADS", "2", "OMP_WAIT_POLICY", "passive"), "record", "--keep-raw", "-o",
-                shortProfile.toString(), "--", CPrograms.clang("long_run").toString(), "3");
+        Ompprof.Result rec = Ompprof.run(
+                work,
+                Map.of("OMP_NUM_THREADS", "2", "OMP_WAIT_POLICY", "passive"),
+                "record",
+                "--keep-raw",
+                "-o",
+                shortProfile.toString(),
+                "--",
+                CPrograms.clang("long_run").toString(),
+                "3");
         assertEquals(0, rec.status(), rec.err());
         Path raw = work.resolve("short.ompprof.raw");
         Path longRaw = work.resolve("long.raw");
@@ -55,16 +62,21 @@ class LongRunTest {
         Map<Integer, Long> w1 = weightByThread(p1), wn = weightByThread(pn);
         assertEquals(w1.keySet(), wn.keySet());
         for (int t : w1.keySet()) assertEquals(COPIES * w1.get(t), wn.get(t), "thread " + t + "'s timeline weight");
-        int time1 = p1.tree().metrics().require("time").index(), timen = pn.tree().metrics().require("time").index();
+        int time1 = p1.tree().metrics().require("time").index(),
+                timen = pn.tree().metrics().require("time").index();
         assertEquals(COPIES * p1.tree().total(time1), pn.tree().total(timen), "the tree's time");
-        // the copies' samples lie after the recorded regions ended, so their barrier waits count as idle: compare all waiting
+        // the copies' samples lie after the recorded regions ended, so their barrier waits count as idle: compare all
+        // waiting
         assertEquals(COPIES * waiting(p1), waiting(pn), "waiting at barriers and idle");
         for (String kind : List.of("barrier", "idle")) {
-            assertEquals(pn.blame("waited_ns." + kind), pn.blame("charged_ns." + kind), kind + " waiting is charged once");
+            assertEquals(
+                    pn.blame("waited_ns." + kind), pn.blame("charged_ns." + kind), kind + " waiting is charged once");
         }
 
         double perSample = (double) (Files.size(many) - Files.size(one)) / (pn.samples() - p1.samples());
-        assertTrue(perSample > 0.05 && perSample < 10, "each sample more costs at most a few bytes of file, not " + perSample);
+        assertTrue(
+                perSample > 0.05 && perSample < 10,
+                "each sample more costs at most a few bytes of file, not " + perSample);
     }
 
     /**
@@ -76,8 +88,18 @@ class LongRunTest {
     @Test
     void timelinesAreDownsampledOnRequestAndTheTreeIsNot() throws Exception {
         Path coarse = work.resolve("coarse.ompprof");
-        Ompprof.Result rec = Ompprof.run(work, Map.of("OMP_NUM_THREADS", "2", "OMP_WAIT_POLICY", "passive"), "record", "--keep-raw",
-                "--timeline-resolution", "10ms", "-o", coarse.toString(), "--", CPrograms.clang("long_run").toString(), "2");
+        Ompprof.Result rec = Ompprof.run(
+                work,
+                Map.of("OMP_NUM_THREADS", "2", "OMP_WAIT_POLICY", "passive"),
+                "record",
+                "--keep-raw",
+                "--timeline-resolution",
+                "10ms",
+                "-o",
+                coarse.toString(),
+                "--",
+                CPrograms.clang("long_run").toString(),
+                "2");
         assertEquals(0, rec.status(), rec.err());
         Profile full;
         try (Recording raw = Recording.open(work.resolve("coarse.ompprof.raw"))) {
@@ -87,7 +109,8 @@ class LongRunTest {
         assertDownsampled(full, p10, 10_000_000L);
 
         Path coarser = work.resolve("coarser.ompprof");
-        Ompprof.Result merged = Ompprof.run(work, Map.of(), "merge", "--timeline-resolution", "50ms", "-o", coarser.toString(), coarse.toString());
+        Ompprof.Result merged = Ompprof.run(
+                work, Map.of(), "merge", "--timeline-resolution", "50ms", "-o", coarser.toString(), coarse.toString());
         assertEquals(0, merged.status(), merged.err());
         Profile p50 = read(coarser);
         assertDownsampled(full, p50, 50_000_000L);
@@ -100,12 +123,15 @@ class LongRunTest {
     private static void assertDownsampled(Profile full, Profile coarse, long periodNs) {
         assertEquals(weightByThread(full), weightByThread(coarse), "each thread's time");
         assertEquals(full.samples(), coarse.samples(), "the samples counted");
-        int m = full.tree().metrics().require("time").index(), mc = coarse.tree().metrics().require("time").index();
+        int m = full.tree().metrics().require("time").index(),
+                mc = coarse.tree().metrics().require("time").index();
         assertEquals(full.tree().size(), coarse.tree().size());
         assertEquals(full.tree().total(m), coarse.tree().total(mc));
         for (Timeline t : coarse.timelines()) {
             for (int i = 1; i < t.size(); i++) {
-                assertTrue(Math.floorDiv(t.timeNs(i), periodNs) > Math.floorDiv(t.timeNs(i - 1), periodNs), "one entry per bin");
+                assertTrue(
+                        Math.floorDiv(t.timeNs(i), periodNs) > Math.floorDiv(t.timeNs(i - 1), periodNs),
+                        "one entry per bin");
             }
         }
         assertTrue(entries(coarse) < entries(full) / 5, entries(coarse) + " entries of " + entries(full));
@@ -117,12 +143,24 @@ class LongRunTest {
 
     /** Builds a profile as record does, in a JVM of its own with a capped heap. */
     private Path build(Path raw, Path out) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), HEAP,
-                "-XX:+UseSerialGC", "-Xss4m", "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
-                "-Dompprof.root=" + System.getProperty("ompprof.root"), "org.ompprof.ui.bench.BuildProfile", raw.toString(), out.toString(),
+        List<String> cmd = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                HEAP,
+                "-XX:+UseSerialGC",
+                "-Xss4m",
+                "--enable-native-access=ALL-UNNAMED",
+                "-cp",
+                System.getProperty("java.class.path"),
+                "-Dompprof.root=" + System.getProperty("ompprof.root"),
+                "org.ompprof.ui.bench.BuildProfile",
+                raw.toString(),
+                out.toString(),
                 "stream"));
         Path log = work.resolve(out.getFileName() + ".log");
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Process p = new ProcessBuilder(cmd)
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
         if (!p.waitFor(180, TimeUnit.SECONDS)) {
             p.destroyForcibly();
             throw new AssertionError("building " + raw + " did not finish");

@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,16 +25,29 @@ class MpiEndToEndTest {
     /** One 1 ms sample per call and a few more, at the default 1000 Hz. */
     private static final double SAMPLE_SLACK_MS = 2.0 * STEPS;
 
-    @TempDir static Path work;
+    @TempDir
+    static Path work;
+
     static String mpirunOut;
 
     @BeforeAll
     static void record() throws Exception {
         Path program = CPrograms.mpi("mpi_hybrid");
-        List<String> mpirun = new ArrayList<>(List.of("mpirun", "--oversubscribe", "-np", "2", "-x", "OMP_NUM_THREADS=1"));
+        List<String> mpirun =
+                new ArrayList<>(List.of("mpirun", "--oversubscribe", "-np", "2", "-x", "OMP_NUM_THREADS=1"));
         if ("root".equals(System.getProperty("user.name"))) mpirun.add(1, "--allow-run-as-root");
-        Process p = Ompprof.start(work, Map.of(), mpirun, List.of("record", "-o", "run.ompprof", "--", program.toString(),
-                Integer.toString(STEPS), Integer.toString(UNIT_MS)));
+        Process p = Ompprof.start(
+                work,
+                Map.of(),
+                mpirun,
+                List.of(
+                        "record",
+                        "-o",
+                        "run.ompprof",
+                        "--",
+                        program.toString(),
+                        Integer.toString(STEPS),
+                        Integer.toString(UNIT_MS)));
         assertTrue(p.waitFor(180, TimeUnit.SECONDS), "mpirun did not finish");
         Ompprof.Result r = Ompprof.result(work, p.exitValue());
         assertEquals(0, r.status(), r.out() + r.err());
@@ -51,9 +63,15 @@ class MpiEndToEndTest {
             try (Recording r = Recording.open(work.resolve("run.rank-" + rank + ".ompprof"))) {
                 assertEquals(Integer.toString(rank), r.metadata().get(Metadata.MPI_RANK, "?"));
                 assertEquals("2", r.metadata().get(Metadata.MPI_WORLD_SIZE, "?"));
-                assertTrue(r.metadata().get(Metadata.JOB_ID).isPresent(), r.metadata().toString());
+                assertTrue(
+                        r.metadata().get(Metadata.JOB_ID).isPresent(),
+                        r.metadata().toString());
             }
-            Ompprof.Result info = Ompprof.run(work, Map.of(), "info", work.resolve("run.rank-" + rank + ".ompprof").toString());
+            Ompprof.Result info = Ompprof.run(
+                    work,
+                    Map.of(),
+                    "info",
+                    work.resolve("run.rank-" + rank + ".ompprof").toString());
             assertTrue(info.out().contains("mpi        rank " + rank + " of 2, job "), info.out());
         }
     }
@@ -66,10 +84,15 @@ class MpiEndToEndTest {
     @Test
     void eachRanksProfileHoldsItsOwnWork() throws Exception {
         for (int rank = 0; rank < 2; rank++) {
-            double compute = BlameTotals.totalMs(work, work.resolve("run.rank-" + rank + ".ompprof"), "time", "compute");
+            double compute =
+                    BlameTotals.totalMs(work, work.resolve("run.rank-" + rank + ".ompprof"), "time", "compute");
             double own = programsOwnMs(rank, "computed");
             assertTrue(own >= (1 + (1 + rank) * STEPS) * UNIT_MS * 0.99, mpirunOut);
-            assertEquals(own, compute, 0.15 * own + SAMPLE_SLACK_MS, "rank " + rank + "'s compute time against its own clock");
+            assertEquals(
+                    own,
+                    compute,
+                    0.15 * own + SAMPLE_SLACK_MS,
+                    "rank " + rank + "'s compute time against its own clock");
         }
     }
 
@@ -91,15 +114,24 @@ class MpiEndToEndTest {
             allreduce[rank] = BlameTotals.totalMs(work, profile, "time.mpi.allreduce", null);
             double inExchange = BlameTotals.totalMs(work, profile, "time.mpi.allreduce", "exchange");
             assertEquals(allreduce[rank], inExchange, 1e-9, "rank " + rank + "'s allreduce time is all under exchange");
-            assertTrue(BlameTotals.totalMs(work, profile, "time.mpi", null) >= allreduce[rank], "time.mpi holds mpi.allreduce");
+            assertTrue(
+                    BlameTotals.totalMs(work, profile, "time.mpi", null) >= allreduce[rank],
+                    "time.mpi holds mpi.allreduce");
             double workInExchange = BlameTotals.totalMs(work, profile, "time.work_serial", "exchange")
                     + BlameTotals.totalMs(work, profile, "time.work_parallel", "exchange");
-            assertTrue(workInExchange < 0.05 * STEPS * UNIT_MS, "rank " + rank + " counts " + workInExchange + " ms in exchange as work");
+            assertTrue(
+                    workInExchange < 0.05 * STEPS * UNIT_MS,
+                    "rank " + rank + " counts " + workInExchange + " ms in exchange as work");
         }
-        assertTrue(programsOwnWaitMs(0) > 0.5 * STEPS * UNIT_MS, "rank 0 waited about a unit a step by its own clock: " + mpirunOut);
+        assertTrue(
+                programsOwnWaitMs(0) > 0.5 * STEPS * UNIT_MS,
+                "rank 0 waited about a unit a step by its own clock: " + mpirunOut);
         for (int rank = 0; rank < 2; rank++) {
             double waited = programsOwnWaitMs(rank);
-            assertEquals(waited, allreduce[rank], 0.15 * waited + SAMPLE_SLACK_MS,
+            assertEquals(
+                    waited,
+                    allreduce[rank],
+                    0.15 * waited + SAMPLE_SLACK_MS,
                     "rank " + rank + "'s sampled MPI_Allreduce time against the program's own measure");
         }
     }
@@ -111,7 +143,8 @@ class MpiEndToEndTest {
 
     /** "mpi_hybrid: rank R waited X ms in MPI_Allreduce, computed Y ms": X or Y. */
     private static double programsOwnMs(int rank, String what) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("mpi_hybrid: rank " + rank + " .*\\b" + what + " ([0-9.]+) ms")
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile(
+                        "mpi_hybrid: rank " + rank + " .*\\b" + what + " ([0-9.]+) ms")
                 .matcher(mpirunOut);
         assertTrue(m.find(), mpirunOut);
         return Double.parseDouble(m.group(1));

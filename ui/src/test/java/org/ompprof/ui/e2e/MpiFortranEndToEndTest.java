@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,16 +23,29 @@ class MpiFortranEndToEndTest {
     private static final int STEPS = 6, UNIT_MS = 40;
     private static final double SAMPLE_SLACK_MS = 2.0 * STEPS;
 
-    @TempDir static Path work;
+    @TempDir
+    static Path work;
+
     static String mpirunOut;
 
     @BeforeAll
     static void record() throws Exception {
         Path program = CPrograms.mpiFortran("mpi_hybrid");
-        List<String> mpirun = new ArrayList<>(List.of("mpirun", "--oversubscribe", "-np", "2", "-x", "OMP_NUM_THREADS=1"));
+        List<String> mpirun =
+                new ArrayList<>(List.of("mpirun", "--oversubscribe", "-np", "2", "-x", "OMP_NUM_THREADS=1"));
         if ("root".equals(System.getProperty("user.name"))) mpirun.add(1, "--allow-run-as-root");
-        Process p = Ompprof.start(work, Map.of(), mpirun, List.of("record", "-o", "run.ompprof", "--", program.toString(),
-                Integer.toString(STEPS), Integer.toString(UNIT_MS)));
+        Process p = Ompprof.start(
+                work,
+                Map.of(),
+                mpirun,
+                List.of(
+                        "record",
+                        "-o",
+                        "run.ompprof",
+                        "--",
+                        program.toString(),
+                        Integer.toString(STEPS),
+                        Integer.toString(UNIT_MS)));
         assertTrue(p.waitFor(180, TimeUnit.SECONDS), "mpirun did not finish");
         Ompprof.Result r = Ompprof.result(work, p.exitValue());
         assertEquals(0, r.status(), r.out() + r.err());
@@ -51,15 +63,22 @@ class MpiFortranEndToEndTest {
             Path profile = work.resolve("run.rank-" + rank + ".ompprof");
             allreduce[rank] = BlameTotals.totalMs(work, profile, "time.mpi.allreduce", null);
             double waited = ownWaitMs(rank);
-            assertEquals(waited, allreduce[rank], 0.15 * waited + SAMPLE_SLACK_MS, "rank " + rank + ": sampled against its own clock");
+            assertEquals(
+                    waited,
+                    allreduce[rank],
+                    0.15 * waited + SAMPLE_SLACK_MS,
+                    "rank " + rank + ": sampled against its own clock");
             Ompprof.Result info = Ompprof.run(work, Map.of(), "info", profile.toString());
             assertTrue(info.out().contains("mpi.allreduce " + STEPS + " calls"), info.out());
         }
-        assertTrue(ownWaitMs(0) > 0.5 * STEPS * UNIT_MS, "rank 0 waited about a unit a step by its own clock: " + mpirunOut);
+        assertTrue(
+                ownWaitMs(0) > 0.5 * STEPS * UNIT_MS,
+                "rank 0 waited about a unit a step by its own clock: " + mpirunOut);
     }
 
     private static double ownWaitMs(int rank) {
-        Matcher m = Pattern.compile("mpi_hybrid_f: rank " + rank + " waited ([0-9.]+) ms").matcher(mpirunOut);
+        Matcher m = Pattern.compile("mpi_hybrid_f: rank " + rank + " waited ([0-9.]+) ms")
+                .matcher(mpirunOut);
         assertTrue(m.find(), mpirunOut);
         return Double.parseDouble(m.group(1));
     }

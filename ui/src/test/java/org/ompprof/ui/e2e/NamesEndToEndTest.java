@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -31,11 +30,13 @@ class NamesEndToEndTest {
     /** names_heat.f90: the line of its {@code !$omp parallel do}. */
     private static final int HEAT_PRAGMA = 12;
 
-    @TempDir Path work;
+    @TempDir
+    Path work;
 
     private Path record(String name, Path program) throws Exception {
         Path profile = work.resolve(name + ".ompprof");
-        Ompprof.Result r = Ompprof.run(work, TWO_THREADS, "record", "-o", profile.toString(), "--", program.toString(), "0.6");
+        Ompprof.Result r =
+                Ompprof.run(work, TWO_THREADS, "record", "-o", profile.toString(), "--", program.toString(), "0.6");
         assertEquals(0, r.status(), r.err());
         return profile;
     }
@@ -69,14 +70,17 @@ class NamesEndToEndTest {
             if (f.subList(0, at + 1).equals(expected)) exact += weight(line);
         }
         assertTrue(through >= minSamples, "only " + through + " samples in " + expected.getLast() + "\n" + collapsed);
-        assertTrue(exact >= TOLERANCE * through, exact + " of " + through + " samples of " + expected.getLast() + " under " + expected
-                + "\n" + collapsed);
+        assertTrue(
+                exact >= TOLERANCE * through,
+                exact + " of " + through + " samples of " + expected.getLast() + " under " + expected + "\n"
+                        + collapsed);
     }
 
     private static void assertNoAgentFrames(String collapsed) {
         for (String line : collapsed.lines().toList()) {
             List<String> f = frames(line);
-            assertFalse(f.contains("tool_initialize") || f.contains("modules_rescan") || line.contains("libompprof"), line);
+            assertFalse(
+                    f.contains("tool_initialize") || f.contains("modules_rescan") || line.contains("libompprof"), line);
             assertTrue(!f.contains("<ompprof>") || f.size() == 1, "the agent's frames are one root <ompprof>: " + line);
         }
     }
@@ -85,8 +89,12 @@ class NamesEndToEndTest {
     void cxxNamesAreDemangledAndTheRegionIsItsPragma() throws Exception {
         Path profile = record("stream", CPrograms.cxx("names_stream"));
         String out = collapsed(profile);
-        List<String> expected = List.of("main", "parallel at names_stream.cc:" + STREAM_PRAGMA, "format_numbers(double)",
-                "std::ostream::operator<<(double)", "std::ostream& std::ostream::_M_insert<double>(double)");
+        List<String> expected = List.of(
+                "main",
+                "parallel at names_stream.cc:" + STREAM_PRAGMA,
+                "format_numbers(double)",
+                "std::ostream::operator<<(double)",
+                "std::ostream& std::ostream::_M_insert<double>(double)");
         for (String line : out.lines().toList()) {
             for (String frame : frames(line)) assertFalse(frame.startsWith("_Z"), "a mangled name: " + line);
         }
@@ -94,11 +102,14 @@ class NamesEndToEndTest {
         assertNoAgentFrames(out);
         Ompprof.Result info = Ompprof.run(work, Map.of(), "info", profile.toString());
         assertEquals(0, info.status(), info.err());
-        assertTrue(info.out().contains("parallel at names_stream.cc:" + STREAM_PRAGMA + "  =  main.omp_outlined"),
+        assertTrue(
+                info.out().contains("parallel at names_stream.cc:" + STREAM_PRAGMA + "  =  main.omp_outlined"),
                 "info shows the compiler's symbol of the region\n" + info.out());
         Ompprof.Result report = Ompprof.run(work, Map.of(), "report", profile.toString());
         assertEquals(0, report.status(), report.err());
-        assertTrue(report.out().contains("main;parallel at names_stream.cc:" + STREAM_PRAGMA + ";format_numbers(double)"), report.out());
+        assertTrue(
+                report.out().contains("main;parallel at names_stream.cc:" + STREAM_PRAGMA + ";format_numbers(double)"),
+                report.out());
         assertFalse(report.out().contains("_ZN"), report.out());
     }
 
@@ -106,13 +117,18 @@ class NamesEndToEndTest {
     void gfortranModuleProcedureUnderTheProgramsName() throws Exception {
         Path profile = record("heat", CPrograms.gfortran("names_heat"));
         String out = collapsed(profile);
-        List<String> expected = List.of("main", "names_heat", "solver::relax", "parallel at names_heat.f90:" + HEAT_PRAGMA);
+        List<String> expected =
+                List.of("main", "names_heat", "solver::relax", "parallel at names_heat.f90:" + HEAT_PRAGMA);
         for (String line : out.lines().toList()) {
-            assertFalse(line.contains("MAIN__") || line.contains("_MOD_") || line.contains("_omp_fn"), "a linker's name: " + line);
+            assertFalse(
+                    line.contains("MAIN__") || line.contains("_MOD_") || line.contains("_omp_fn"),
+                    "a linker's name: " + line);
         }
         assertMostlyUnder(out, expected, 50);
         assertNoAgentFrames(out);
         Ompprof.Result info = Ompprof.run(work, Map.of(), "info", profile.toString());
-        assertTrue(info.out().contains("parallel at names_heat.f90:" + HEAT_PRAGMA + "  =  __solver_MOD_relax._omp_fn.0"), info.out());
+        assertTrue(
+                info.out().contains("parallel at names_heat.f90:" + HEAT_PRAGMA + "  =  __solver_MOD_relax._omp_fn.0"),
+                info.out());
     }
 }

@@ -10,7 +10,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,7 +30,9 @@ class OffloadEndToEndTest {
     private static final int REPS = 4;
     private static final long IN_BYTES = 8L << 20, OUT_BYTES = 4L * (3 << 18);
 
-    @TempDir static Path work;
+    @TempDir
+    static Path work;
+
     static Path profile;
     static Profile p;
 
@@ -39,8 +40,16 @@ class OffloadEndToEndTest {
     static void record() throws Exception {
         Path program = offloadProgram("offload");
         profile = work.resolve("offload.ompprof");
-        Ompprof.Result r = Ompprof.run(work, Map.of("OMP_NUM_THREADS", "2"), "record", "--keep-raw", "-o", profile.toString(), "--",
-                program.toString(), Integer.toString(REPS));
+        Ompprof.Result r = Ompprof.run(
+                work,
+                Map.of("OMP_NUM_THREADS", "2"),
+                "record",
+                "--keep-raw",
+                "-o",
+                profile.toString(),
+                "--",
+                program.toString(),
+                Integer.toString(REPS));
         assertEquals(0, r.status(), r.err());
         try (Recording file = Recording.open(profile)) {
             p = ProfileReader.read(file);
@@ -54,9 +63,13 @@ class OffloadEndToEndTest {
      * toolchain present fails the class.
      */
     static Path offloadProgram(String name) throws Exception {
-        assumeTrue(CPrograms.onPath("clang-offload-packager-19"), "clang-tools-19 is not installed: clang-19 cannot build offload programs");
+        assumeTrue(
+                CPrograms.onPath("clang-offload-packager-19"),
+                "clang-tools-19 is not installed: clang-19 cannot build offload programs");
         Path program = CPrograms.offload(name);
-        Process run = new ProcessBuilder(program.toString(), "1").redirectErrorStream(true).start();
+        Process run = new ProcessBuilder(program.toString(), "1")
+                .redirectErrorStream(true)
+                .start();
         String out = new String(run.getInputStream().readAllBytes());
         assertTrue(run.waitFor(60, TimeUnit.SECONDS));
         assertEquals(0, run.exitValue(), out);
@@ -70,19 +83,29 @@ class OffloadEndToEndTest {
         assertEquals(REPS, regions.size(), p.devices().toString());
         assertEquals(REPS, kernels.size());
         for (DeviceTable.Activity k : kernels) {
-            DeviceTable.Activity region = regions.stream().filter(r -> r.targetId() == k.targetId()).findFirst().orElseThrow();
+            DeviceTable.Activity region = regions.stream()
+                    .filter(r -> r.targetId() == k.targetId())
+                    .findFirst()
+                    .orElseThrow();
             assertTrue(region.startNs() <= k.startNs() && k.endNs() <= region.endNs(), k + " outside " + region);
             assertTrue(k.durationNs() > 0);
         }
         List<DeviceTable.Activity> all = p.devices().activities();
-        for (int i = 1; i < all.size(); i++) assertTrue(all.get(i - 1).startNs() <= all.get(i).startNs(), "timeline out of order");
+        for (int i = 1; i < all.size(); i++)
+            assertTrue(all.get(i - 1).startNs() <= all.get(i).startNs(), "timeline out of order");
     }
 
     @Test
     void transferBytesAreTheMappedSizes() {
         List<DeviceTable.Activity> transfers = of(DeviceTable.Kind.TRANSFER);
-        List<Long> toDevice = transfers.stream().filter(t -> t.detail() == 2).map(DeviceTable.Activity::bytes).toList();
-        List<Long> fromDevice = transfers.stream().filter(t -> t.detail() == 3).map(DeviceTable.Activity::bytes).toList();
+        List<Long> toDevice = transfers.stream()
+                .filter(t -> t.detail() == 2)
+                .map(DeviceTable.Activity::bytes)
+                .toList();
+        List<Long> fromDevice = transfers.stream()
+                .filter(t -> t.detail() == 3)
+                .map(DeviceTable.Activity::bytes)
+                .toList();
         assertEquals(java.util.Collections.nCopies(REPS, IN_BYTES), toDevice);
         assertEquals(java.util.Collections.nCopies(REPS, OUT_BYTES), fromDevice);
         assertEquals(2 * REPS, transfers.size());
@@ -91,14 +114,18 @@ class OffloadEndToEndTest {
     @Test
     void deviceTimeIsChargedToTheLaunchingPath() throws Exception {
         for (String metric : List.of("device_kernel", "device_transfer")) {
-            Ompprof.Result r = Ompprof.run(work, Map.of(), "export", "--format", "collapsed", "--metric", metric, profile.toString());
+            Ompprof.Result r = Ompprof.run(
+                    work, Map.of(), "export", "--format", "collapsed", "--metric", metric, profile.toString());
             assertEquals(0, r.status(), r.err());
             List<String> lines = r.out().lines().toList();
             assertEquals(1, lines.size(), r.out());
             String line = lines.getFirst();
             assertEquals("main;launch_kernels", line.substring(0, line.lastIndexOf(' ')));
-            DeviceTable.Kind kind = metric.equals("device_kernel") ? DeviceTable.Kind.KERNEL : DeviceTable.Kind.TRANSFER;
-            long expected = of(kind).stream().mapToLong(DeviceTable.Activity::durationNs).sum();
+            DeviceTable.Kind kind =
+                    metric.equals("device_kernel") ? DeviceTable.Kind.KERNEL : DeviceTable.Kind.TRANSFER;
+            long expected = of(kind).stream()
+                    .mapToLong(DeviceTable.Activity::durationNs)
+                    .sum();
             assertEquals(expected, Long.parseLong(line.substring(line.lastIndexOf(' ') + 1)));
         }
     }
@@ -112,17 +139,27 @@ class OffloadEndToEndTest {
     void theOffloadImageInATemporaryFileIsCapturedAndSymbolized() throws Exception {
         Recorded raw = Recorded.read(profile);
         // libomptarget's temporary files (/tmp/tmpfile_XXXXXX); the checkout itself may be under /tmp too
-        List<ModuleInfo> images = raw.recording().modules().stream().filter(m -> m.path().startsWith("/tmp/tmpfile_")).toList();
-        assertEquals(1, images.size(), "offload images: " + images.stream().map(ModuleInfo::path).toList());
+        List<ModuleInfo> images = raw.recording().modules().stream()
+                .filter(m -> m.path().startsWith("/tmp/tmpfile_"))
+                .toList();
+        assertEquals(
+                1,
+                images.size(),
+                "offload images: " + images.stream().map(ModuleInfo::path).toList());
         assertEquals(ImageSource.EMBEDDED, images.getFirst().image());
         raw.recording().close();
         Files.deleteIfExists(Path.of(images.getFirst().path()));
         Path rawFile = profile.resolveSibling(profile.getFileName() + ".raw");
         Ompprof.Result r = Ompprof.run(work, Map.of(), "export", "--format", "collapsed", rawFile.toString());
         assertEquals(0, r.status(), r.err());
-        // the kernel's outlined body (__omp_offloading_..._launch_kernels_l15_debug__.omp_outlined), named from the image's
+        // the kernel's outlined body (__omp_offloading_..._launch_kernels_l15_debug__.omp_outlined), named from the
+        // image's
         // debug info as its construct and the line of its pragma
-        assertTrue(r.out().lines().anyMatch(l -> l.startsWith("main;launch_kernels;") && l.contains(";target at offload.c:15;parallel at offload.c:15")),
+        assertTrue(
+                r.out()
+                        .lines()
+                        .anyMatch(l -> l.startsWith("main;launch_kernels;")
+                                && l.contains(";target at offload.c:15;parallel at offload.c:15")),
                 r.out());
     }
 
@@ -130,24 +167,50 @@ class OffloadEndToEndTest {
     @Test
     void targetsLaunchedInAParallelRegionAreStitchedUnderIt() throws Exception {
         Path parallel = work.resolve("parallel.ompprof");
-        Ompprof.Result r = Ompprof.run(work, Map.of(), "record", "-o", parallel.toString(), "--",
-                CPrograms.offload("offload_parallel").toString(), "2");
+        Ompprof.Result r = Ompprof.run(
+                work,
+                Map.of(),
+                "record",
+                "-o",
+                parallel.toString(),
+                "--",
+                CPrograms.offload("offload_parallel").toString(),
+                "2");
         assertEquals(0, r.status(), r.err());
         Profile q;
         try (Recording file = Recording.open(parallel)) {
             q = ProfileReader.read(file);
         }
-        List<DeviceTable.Activity> kernels = q.devices().activities().stream().filter(a -> a.kind() == DeviceTable.Kind.KERNEL).toList();
+        List<DeviceTable.Activity> kernels = q.devices().activities().stream()
+                .filter(a -> a.kind() == DeviceTable.Kind.KERNEL)
+                .toList();
         assertEquals(4, kernels.size());
-        assertEquals(List.of(1, 2), kernels.stream().map(DeviceTable.Activity::thread).distinct().sorted().toList(),
+        assertEquals(
+                List.of(1, 2),
+                kernels.stream()
+                        .map(DeviceTable.Activity::thread)
+                        .distinct()
+                        .sorted()
+                        .toList(),
                 "each thread launched its own kernels");
         for (int thread = 1; thread <= 2; thread++) {
-            Ompprof.Result c = Ompprof.run(work, Map.of(), "export", "--format", "collapsed", "--metric", "device_kernel",
-                    "--thread", Integer.toString(thread), parallel.toString());
+            Ompprof.Result c = Ompprof.run(
+                    work,
+                    Map.of(),
+                    "export",
+                    "--format",
+                    "collapsed",
+                    "--metric",
+                    "device_kernel",
+                    "--thread",
+                    Integer.toString(thread),
+                    parallel.toString());
             assertEquals(0, c.status(), c.err());
             List<String> lines = c.out().lines().toList();
             assertEquals(1, lines.size(), c.out());
-            List<String> path = List.of(lines.getFirst().substring(0, lines.getFirst().lastIndexOf(' ')).split(";"));
+            List<String> path = List.of(lines.getFirst()
+                    .substring(0, lines.getFirst().lastIndexOf(' '))
+                    .split(";"));
             assertEquals(List.of("main", "launch_parallel"), path.subList(0, 2), c.out());
             assertEquals("kernel_from", path.getLast(), c.out());
             assertTrue(path.stream().noneMatch(f -> f.startsWith("__kmpc") || f.startsWith("__tgt")), c.out());
@@ -158,9 +221,16 @@ class OffloadEndToEndTest {
     void infoShowsTheDeviceTotals() throws Exception {
         Ompprof.Result r = Ompprof.run(work, Map.of(), "info", profile.toString());
         assertEquals(0, r.status(), r.err());
-        String row = r.out().lines().filter(l -> l.trim().startsWith("0 generic-64bit")).findFirst().orElseThrow(() -> new AssertionError(r.out()));
+        String row = r.out()
+                .lines()
+                .filter(l -> l.trim().startsWith("0 generic-64bit"))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError(r.out()));
         List<String> cells = List.of(row.trim().split("\\s+"));
-        assertEquals(List.of("0", "generic-64bit", Integer.toString(REPS), Integer.toString(REPS)), cells.subList(0, 4), row);
+        assertEquals(
+                List.of("0", "generic-64bit", Integer.toString(REPS), Integer.toString(REPS)),
+                cells.subList(0, 4),
+                row);
         assertTrue(row.contains(REPS + " (32.0 MiB)") && row.contains(REPS + " (12.0 MiB)"), row);
     }
 
@@ -172,19 +242,26 @@ class OffloadEndToEndTest {
     @Test
     void mergeKeepsEveryRunsDevicesApart() throws Exception {
         Path merged = work.resolve("twice.ompprof");
-        Ompprof.Result r = Ompprof.run(work, Map.of(), "merge", "-o", merged.toString(), profile.toString(), profile.toString());
+        Ompprof.Result r =
+                Ompprof.run(work, Map.of(), "merge", "-o", merged.toString(), profile.toString(), profile.toString());
         assertEquals(0, r.status(), r.err());
         Profile m;
         try (Recording rec = Recording.open(merged)) {
             m = ProfileReader.read(rec);
         }
         int span = p.devices().span();
-        assertEquals(2 * p.devices().activities().size(), m.devices().activities().size());
+        assertEquals(
+                2 * p.devices().activities().size(), m.devices().activities().size());
         assertEquals(2 * p.devices().devices().size(), m.devices().devices().size());
         for (DeviceTable.Activity k : of(DeviceTable.Kind.KERNEL)) {
             for (int offset : new int[] {0, span}) {
-                assertTrue(m.devices().activities().stream().anyMatch(a -> a.kind() == DeviceTable.Kind.KERNEL && a.device() == k.device() + offset
-                        && a.startNs() == k.startNs() && m.tree().framePath(a.launchNode()).length == p.tree().framePath(k.launchNode()).length),
+                assertTrue(
+                        m.devices().activities().stream()
+                                .anyMatch(a -> a.kind() == DeviceTable.Kind.KERNEL
+                                        && a.device() == k.device() + offset
+                                        && a.startNs() == k.startNs()
+                                        && m.tree().framePath(a.launchNode()).length
+                                                == p.tree().framePath(k.launchNode()).length),
                         "kernel " + k + " on device " + (k.device() + offset));
             }
         }
@@ -198,14 +275,17 @@ class OffloadEndToEndTest {
      */
     @Test
     void infoSaysWhyNoDeviceConnectedForAProgramStartedByAScript() throws Exception {
-        Path script = Files.writeString(work.resolve("run-offload.sh"), "#!/bin/sh\nexec " + offloadProgram("offload") + " 1\n");
+        Path script = Files.writeString(
+                work.resolve("run-offload.sh"), "#!/bin/sh\nexec " + offloadProgram("offload") + " 1\n");
         assertTrue(script.toFile().setExecutable(true));
         Path viaScript = work.resolve("script.ompprof");
         Ompprof.Result r = Ompprof.run(work, Map.of(), "record", "-o", viaScript.toString(), "--", script.toString());
         assertEquals(0, r.status(), r.err());
         Ompprof.Result info = Ompprof.run(work, Map.of(), "info", viaScript.toString());
-        assertTrue(info.out().contains("the program loaded libomptarget, but no device connected to OMPT")
-                && info.out().contains("LD_LIBRARY_PATH"), info.out());
+        assertTrue(
+                info.out().contains("the program loaded libomptarget, but no device connected to OMPT")
+                        && info.out().contains("LD_LIBRARY_PATH"),
+                info.out());
         Ompprof.Result direct = Ompprof.run(work, Map.of(), "info", profile.toString());
         assertFalse(direct.out().contains("no device connected"), direct.out());
     }

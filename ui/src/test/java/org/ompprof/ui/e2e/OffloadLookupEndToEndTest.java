@@ -9,7 +9,6 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,7 +27,9 @@ import org.ompprof.sampler.recording.Recording;
 class OffloadLookupEndToEndTest {
     private static final int BATCHES = 6, KEYS = 1 << 18, QUERIES = 1 << 16;
 
-    @TempDir static Path work;
+    @TempDir
+    static Path work;
+
     static Path profile;
     static Profile p;
     static String plainOutput, recordedOutput;
@@ -36,12 +37,21 @@ class OffloadLookupEndToEndTest {
     @BeforeAll
     static void record() throws Exception {
         Path program = OffloadEndToEndTest.offloadProgram("offload_lookup");
-        Process plain = new ProcessBuilder(program.toString(), Integer.toString(BATCHES)).redirectErrorStream(true).start();
+        Process plain = new ProcessBuilder(program.toString(), Integer.toString(BATCHES))
+                .redirectErrorStream(true)
+                .start();
         plainOutput = new String(plain.getInputStream().readAllBytes());
         assertTrue(plain.waitFor(60, TimeUnit.SECONDS));
         profile = work.resolve("lookup.ompprof");
-        Ompprof.Result r = Ompprof.run(work, Map.of("OMP_NUM_THREADS", "2"), "record", "-o", profile.toString(), "--",
-                program.toString(), Integer.toString(BATCHES));
+        Ompprof.Result r = Ompprof.run(
+                work,
+                Map.of("OMP_NUM_THREADS", "2"),
+                "record",
+                "-o",
+                profile.toString(),
+                "--",
+                program.toString(),
+                Integer.toString(BATCHES));
         assertEquals(0, r.status(), r.err());
         recordedOutput = r.out();
         try (Recording file = Recording.open(profile)) {
@@ -63,28 +73,39 @@ class OffloadLookupEndToEndTest {
     void oneKernelPerBatchAndTheDataRegionsEntryAndExit() {
         assertEquals(BATCHES, of(DeviceTable.Kind.KERNEL).size());
         assertEquals(BATCHES + 2, of(DeviceTable.Kind.REGION).size());
-        assertTrue(p.devices().devices().stream().allMatch(d -> d.type().equals("generic-64bit")), p.devices().devices().toString());
-        assertTrue(p.devices().activities().stream().allMatch(a -> a.device() == 0), "the default device runs everything");
+        assertTrue(
+                p.devices().devices().stream().allMatch(d -> d.type().equals("generic-64bit")),
+                p.devices().devices().toString());
+        assertTrue(
+                p.devices().activities().stream().allMatch(a -> a.device() == 0), "the default device runs everything");
     }
 
     @Test
     void bytesEachWayAreTheMappedSizes() {
-        List<Long> toDevice = new ArrayList<>(transfers(2).stream().map(DeviceTable.Activity::bytes).toList());
+        List<Long> toDevice = new ArrayList<>(
+                transfers(2).stream().map(DeviceTable.Activity::bytes).toList());
         List<Long> expectedTo = new ArrayList<>(List.of(8L * KEYS, 4L * KEYS));
         expectedTo.addAll(Collections.nCopies(BATCHES, 8L * QUERIES));
         Collections.sort(toDevice);
         Collections.sort(expectedTo);
         assertEquals(expectedTo, toDevice);
-        assertEquals(Collections.nCopies(BATCHES, 4L * QUERIES), transfers(3).stream().map(DeviceTable.Activity::bytes).toList());
+        assertEquals(
+                Collections.nCopies(BATCHES, 4L * QUERIES),
+                transfers(3).stream().map(DeviceTable.Activity::bytes).toList());
     }
 
-    /** The table moves where serve() opened the data region; queries, answers and kernels where lookup_batch() launched them. */
+    /**
+     * The table moves where serve() opened the data region; queries, answers and kernels where lookup_batch() launched
+     * them.
+     */
     @Test
     void eachActivityIsChargedToTheCodeThatLaunchedIt() {
-        for (DeviceTable.Activity k : of(DeviceTable.Kind.KERNEL)) assertEquals(List.of("main", "serve", "lookup_batch"), path(k), k.toString());
+        for (DeviceTable.Activity k : of(DeviceTable.Kind.KERNEL))
+            assertEquals(List.of("main", "serve", "lookup_batch"), path(k), k.toString());
         for (DeviceTable.Activity t : of(DeviceTable.Kind.TRANSFER)) {
             boolean table = t.bytes() >= 4L * KEYS;
-            assertEquals(table ? List.of("main", "serve") : List.of("main", "serve", "lookup_batch"), path(t), t.toString());
+            assertEquals(
+                    table ? List.of("main", "serve") : List.of("main", "serve", "lookup_batch"), path(t), t.toString());
         }
     }
 
@@ -94,8 +115,12 @@ class OffloadLookupEndToEndTest {
         for (String command : List.of("info", "report")) {
             Ompprof.Result r = Ompprof.run(work, Map.of(), command, profile.toString());
             assertEquals(0, r.status(), r.err());
-            String row = r.out().lines().map(l -> l.trim().replaceAll("\\s+", " ")).filter(l -> l.startsWith("0 generic-64bit"))
-                    .findFirst().orElseThrow(() -> new AssertionError(command + ":\n" + r.out()));
+            String row = r.out()
+                    .lines()
+                    .map(l -> l.trim().replaceAll("\\s+", " "))
+                    .filter(l -> l.startsWith("0 generic-64bit"))
+                    .findFirst()
+                    .orElseThrow(() -> new AssertionError(command + ":\n" + r.out()));
             assertTrue(row.startsWith(expected), row);
             assertTrue(row.contains((BATCHES + 2) + " (6.0 MiB)") && row.contains(BATCHES + " (1.5 MiB)"), row);
         }
@@ -104,12 +129,15 @@ class OffloadLookupEndToEndTest {
     private static List<String> path(DeviceTable.Activity a) {
         CallingContextTree tree = p.tree();
         List<String> names = new ArrayList<>();
-        for (int frame : tree.framePath(a.launchNode())) names.add(tree.frames().frame(frame).name());
+        for (int frame : tree.framePath(a.launchNode()))
+            names.add(tree.frames().frame(frame).name());
         return names;
     }
 
     private static List<DeviceTable.Activity> transfers(int direction) {
-        return of(DeviceTable.Kind.TRANSFER).stream().filter(t -> t.detail() == direction).toList();
+        return of(DeviceTable.Kind.TRANSFER).stream()
+                .filter(t -> t.detail() == direction)
+                .toList();
     }
 
     private static List<DeviceTable.Activity> of(DeviceTable.Kind kind) {

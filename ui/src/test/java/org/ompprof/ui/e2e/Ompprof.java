@@ -24,11 +24,13 @@ public final class Ompprof {
     }
 
     /** Starts {@code launcher} (e.g. mpirun and its options, a shell) followed by the ompprof command line. */
-    static Process start(Path work, Map<String, String> env, List<String> launcher, List<String> args) throws IOException {
+    static Process start(Path work, Map<String, String> env, List<String> launcher, List<String> args)
+            throws IOException {
         List<String> cmd = new ArrayList<>(launcher);
         cmd.addAll(commandLine(args));
         Files.createDirectories(work);
-        ProcessBuilder pb = new ProcessBuilder(cmd).directory(work.toFile())
+        ProcessBuilder pb = new ProcessBuilder(cmd)
+                .directory(work.toFile())
                 .redirectOutput(work.resolve("stdout.txt").toFile())
                 .redirectError(work.resolve("stderr.txt").toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile()));
@@ -43,9 +45,13 @@ public final class Ompprof {
     static List<String> commandLine(List<String> args) {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        if (!args.isEmpty() && args.getFirst().equals("record")) cmd.add("-XX:TieredStopAtLevel=1"); // as ./ompprof does
-        cmd.addAll(List.of("--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC",
-                "-cp", System.getProperty("java.class.path"),
+        if (!args.isEmpty() && args.getFirst().equals("record"))
+            cmd.add("-XX:TieredStopAtLevel=1"); // as ./ompprof does
+        cmd.addAll(List.of(
+                "--enable-native-access=ALL-UNNAMED",
+                "-XX:+UseSerialGC",
+                "-cp",
+                System.getProperty("java.class.path"),
                 "-Dompprof.root=" + System.getProperty("ompprof.root"),
                 "-Dompprof.agent=" + System.getProperty("ompprof.agent"),
                 "org.ompprof.ui.Main"));
@@ -59,7 +65,8 @@ public final class Ompprof {
     }
 
     /** Runs {@code wrapper} followed by the ompprof command line to completion (at most two minutes). */
-    public static Result runWrapped(Path work, Map<String, String> env, List<String> wrapper, String... args) throws Exception {
+    public static Result runWrapped(Path work, Map<String, String> env, List<String> wrapper, String... args)
+            throws Exception {
         Process p = start(work, env, wrapper, List.of(args));
         if (!p.waitFor(120, TimeUnit.SECONDS)) {
             p.destroyForcibly();
@@ -70,7 +77,9 @@ public final class Ompprof {
 
     static Result result(Path work, int status) throws IOException {
         // decoded leniently: -o - puts profiles and images on standard output
-        return new Result(status, new String(Files.readAllBytes(work.resolve("stdout.txt")), java.nio.charset.StandardCharsets.UTF_8),
+        return new Result(
+                status,
+                new String(Files.readAllBytes(work.resolve("stdout.txt")), java.nio.charset.StandardCharsets.UTF_8),
                 new String(Files.readAllBytes(work.resolve("stderr.txt")), java.nio.charset.StandardCharsets.UTF_8));
     }
 }

@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -32,10 +31,12 @@ class RecordEndToEndTest {
     private static final int STATE_WAIT_BARRIER_EXPLICIT = 0x014;
     /** ompt_state_wait_mutex and its kinds (lock, critical, atomic, ordered) share the 0x40 range. */
     private static final int STATE_WAIT_MUTEX_FAMILY = 0x040;
+
     private static final int MUTEX_CRITICAL = 5;
     private static final Map<String, String> TWO_THREADS = Map.of("OMP_NUM_THREADS", "2");
 
-    @TempDir Path work;
+    @TempDir
+    Path work;
 
     private Recorded record(List<String> options, Path program, String... args) throws Exception {
         Path out = work.resolve("run.ompprof");
@@ -51,7 +52,9 @@ class RecordEndToEndTest {
 
     /** Samples of one thread taken inside [begin, end]. */
     private static List<SampleRecord> during(Recorded rec, long[] span) {
-        return rec.samples().stream().filter(s -> s.timeNs() >= span[0] && s.timeNs() <= span[1]).toList();
+        return rec.samples().stream()
+                .filter(s -> s.timeNs() >= span[0] && s.timeNs() <= span[1])
+                .toList();
     }
 
     /**
@@ -69,18 +72,26 @@ class RecordEndToEndTest {
         double expected = (span[1] - span[0]) / 1e9 * rate;
         Map<Integer, Long> perThread = during(rec, span).stream()
                 .collect(Collectors.groupingBy(SampleRecord::threadSeq, Collectors.counting()));
-        Map<Integer, Long> expirations = during(rec, span).stream().collect(Collectors.groupingBy(SampleRecord::threadSeq,
-                Collectors.summingLong(s -> Math.round(s.weightNs() * rate / 1e9))));
+        Map<Integer, Long> expirations = during(rec, span).stream()
+                .collect(Collectors.groupingBy(
+                        SampleRecord::threadSeq, Collectors.summingLong(s -> Math.round(s.weightNs() * rate / 1e9))));
         assertEquals(2, perThread.size(), () -> "threads sampled in the region: " + perThread);
         perThread.forEach((thread, n) -> {
             long e = expirations.get(thread);
-            assertEquals(expected, e, 0.15 * expected, () -> "thread " + thread + ": " + e + " timer expirations (" + n
-                    + " samples), expected " + expected + " at " + rate + " Hz");
+            assertEquals(
+                    expected,
+                    e,
+                    0.15 * expected,
+                    () -> "thread " + thread + ": " + e + " timer expirations (" + n + " samples), expected " + expected
+                            + " at " + rate + " Hz");
             assertTrue(n >= 0.5 * expected, () -> "thread " + thread + ": " + n + " samples of " + expected);
         });
         assertTrue(during(rec, span).stream().allMatch(s -> (s.flags() & Wire.SAMPLE_OMPT_READY) != 0), "OMPT ready");
-        long working = during(rec, span).stream().filter(s -> s.state() == STATE_WORK_PARALLEL).count();
-        assertTrue(working >= 0.95 * during(rec, span).size(), "spinning threads work in parallel (fork and join aside)");
+        long working = during(rec, span).stream()
+                .filter(s -> s.state() == STATE_WORK_PARALLEL)
+                .count();
+        assertTrue(
+                working >= 0.95 * during(rec, span).size(), "spinning threads work in parallel (fork and join aside)");
         assertEquals(0, rec.recording().stats().totalDropped(), "dropped records");
     }
 
@@ -91,14 +102,23 @@ class RecordEndToEndTest {
     @Test
     void sampleWeightsAddUpToWallTimeWhenOversubscribed() throws Exception {
         Path out = work.resolve("four.ompprof");
-        Ompprof.Result r = Ompprof.run(work, Map.of("OMP_NUM_THREADS", "4"), "record", "--keep-raw", "-o", out.toString(), "--",
-                CPrograms.clang("spin").toString(), "1.5");
+        Ompprof.Result r = Ompprof.run(
+                work,
+                Map.of("OMP_NUM_THREADS", "4"),
+                "record",
+                "--keep-raw",
+                "-o",
+                out.toString(),
+                "--",
+                CPrograms.clang("spin").toString(),
+                "1.5");
         assertEquals(0, r.status(), r.err());
         Recorded rec = Recorded.read(out);
         long[] span = rec.regionSpan(rec.firstRegion().parallelId());
         double length = span[1] - span[0];
         Map<Integer, Long> weight = during(rec, span).stream()
-                .collect(Collectors.groupingBy(SampleRecord::threadSeq, Collectors.summingLong(SampleRecord::weightNs)));
+                .collect(
+                        Collectors.groupingBy(SampleRecord::threadSeq, Collectors.summingLong(SampleRecord::weightNs)));
         assertEquals(4, weight.size(), () -> "threads: " + weight);
         weight.forEach((t, w) -> assertEquals(length, w, 0.15 * length, () -> "thread " + t + " weight " + w + " ns"));
     }
@@ -109,16 +129,24 @@ class RecordEndToEndTest {
         Recorded rec = record(List.of(), CPrograms.clang("barrier"), "1.0");
         ParallelBegin region = rec.firstRegion();
         List<SampleRecord> waiter = during(rec, rec.regionSpan(region.parallelId())).stream()
-                .filter(s -> s.ompThreadNum() == 1).toList();
-        List<SampleRecord> waiting = waiter.stream().filter(s -> s.state() == STATE_WAIT_BARRIER_EXPLICIT).toList();
-        assertTrue(waiting.size() >= 0.8 * waiter.size(),
+                .filter(s -> s.ompThreadNum() == 1)
+                .toList();
+        List<SampleRecord> waiting = waiter.stream()
+                .filter(s -> s.state() == STATE_WAIT_BARRIER_EXPLICIT)
+                .toList();
+        assertTrue(
+                waiting.size() >= 0.8 * waiter.size(),
                 () -> waiting.size() + " of " + waiter.size() + " samples of thread 1 wait at the barrier; states "
                         + waiter.stream().collect(Collectors.groupingBy(SampleRecord::state, Collectors.counting())));
-        assertTrue(waiting.stream().allMatch(s -> !s.parallelLevels().isEmpty()
-                && s.parallelLevels().getFirst().parallelId() == region.parallelId()
-                && s.taskLevels().getFirst().parallelId() == region.parallelId()), "barrier samples name the region");
+        assertTrue(
+                waiting.stream()
+                        .allMatch(s -> !s.parallelLevels().isEmpty()
+                                && s.parallelLevels().getFirst().parallelId() == region.parallelId()
+                                && s.taskLevels().getFirst().parallelId() == region.parallelId()),
+                "barrier samples name the region");
         long working = during(rec, rec.regionSpan(region.parallelId())).stream()
-                .filter(s -> s.ompThreadNum() == 0 && s.state() == STATE_WORK_PARALLEL).count();
+                .filter(s -> s.ompThreadNum() == 0 && s.state() == STATE_WORK_PARALLEL)
+                .count();
         assertTrue(working >= 0.8 * waiter.size(), "thread 0 works meanwhile: " + working);
     }
 
@@ -133,23 +161,29 @@ class RecordEndToEndTest {
         Recorded rec = record(List.of(), CPrograms.clang("critical_body"), "10", "0.05");
         Set<Long> released = rec.all(MutexEvent.class).stream()
                 .filter(m -> m.event() == Wire.MUTEX_RELEASED && m.kind() == MUTEX_CRITICAL)
-                .map(MutexEvent::waitId).collect(Collectors.toSet());
+                .map(MutexEvent::waitId)
+                .collect(Collectors.toSet());
         assertEquals(1, released.size(), "one named critical: " + released);
         long[] span = rec.regionSpan(rec.firstRegion().parallelId());
         List<SampleRecord> inRegion = during(rec, span);
-        List<SampleRecord> waiting = inRegion.stream().filter(s -> (s.state() & ~0xf) == STATE_WAIT_MUTEX_FAMILY).toList();
+        List<SampleRecord> waiting = inRegion.stream()
+                .filter(s -> (s.state() & ~0xf) == STATE_WAIT_MUTEX_FAMILY)
+                .toList();
         // by weight: on a busy host a thread's expirations merge into fewer, heavier samples
-        double share = (double) waiting.stream().mapToLong(SampleRecord::weightNs).sum()
-                / inRegion.stream().mapToLong(SampleRecord::weightNs).sum();
+        double share =
+                (double) waiting.stream().mapToLong(SampleRecord::weightNs).sum()
+                        / inRegion.stream().mapToLong(SampleRecord::weightNs).sum();
         assertEquals(0.5, share, 0.1, "share of time waiting for the critical");
-        assertTrue(waiting.stream().allMatch(s -> released.contains(s.waitId())),
+        assertTrue(
+                waiting.stream().allMatch(s -> released.contains(s.waitId())),
                 "wait ids of waiting samples match the critical's releases");
     }
 
     @Test
     void exitStatusIsTheProgramsAndTheRecordingIsWritten() throws Exception {
         Path program = CPrograms.clang("exit_with");
-        Ompprof.Result r = Ompprof.run(work, TWO_THREADS, "record", "--keep-raw", "-o", "a.ompprof", "--", program.toString(), "3");
+        Ompprof.Result r = Ompprof.run(
+                work, TWO_THREADS, "record", "--keep-raw", "-o", "a.ompprof", "--", program.toString(), "3");
         assertEquals(3, r.status(), r.err());
         assertFalse(Recorded.read(work.resolve("a.ompprof")).samples().isEmpty());
     }
@@ -158,8 +192,17 @@ class RecordEndToEndTest {
     @ValueSource(ints = {6, 11})
     void deathBySignalIs128PlusSignalAndTheRecordingIsWritten(int signal) throws Exception {
         Path program = CPrograms.clang("exit_with");
-        Ompprof.Result r = Ompprof.run(work, TWO_THREADS, "record", "--keep-raw", "-o", "s.ompprof", "--", program.toString(),
-                "signal", Integer.toString(signal));
+        Ompprof.Result r = Ompprof.run(
+                work,
+                TWO_THREADS,
+                "record",
+                "--keep-raw",
+                "-o",
+                "s.ompprof",
+                "--",
+                program.toString(),
+                "signal",
+                Integer.toString(signal));
         assertEquals(128 + signal, r.status(), r.err());
         Recorded rec = Recorded.read(work.resolve("s.ompprof"));
         assertFalse(rec.samples().isEmpty());
@@ -170,7 +213,10 @@ class RecordEndToEndTest {
     @Test
     void interruptIsForwardedAndTheRecordingWritten() throws Exception {
         Path program = CPrograms.clang("exit_with");
-        Process p = Ompprof.start(work, TWO_THREADS, List.of("record", "--keep-raw", "-o", "i.ompprof", "--", program.toString(), "sleep", "60"));
+        Process p = Ompprof.start(
+                work,
+                TWO_THREADS,
+                List.of("record", "--keep-raw", "-o", "i.ompprof", "--", program.toString(), "sleep", "60"));
         long deadline = System.nanoTime() + 30_000_000_000L;
         while (!java.nio.file.Files.readString(work.resolve("stdout.txt")).contains("sleeping")) {
             assertTrue(System.nanoTime() < deadline && p.isAlive(), "the program did not start");
@@ -187,12 +233,14 @@ class RecordEndToEndTest {
     @Test
     void gccProgramRunsOnLibomp() throws Exception {
         Path program = CPrograms.gcc("spin");
-        Ompprof.Result r = Ompprof.run(work, TWO_THREADS, "record", "--keep-raw", "-o", "g.ompprof", "--", program.toString(), "0.5");
+        Ompprof.Result r = Ompprof.run(
+                work, TWO_THREADS, "record", "--keep-raw", "-o", "g.ompprof", "--", program.toString(), "0.5");
         assertEquals(0, r.status(), r.err());
         assertTrue(r.err().contains("GCC OpenMP program"), r.err());
         Recorded rec = Recorded.read(work.resolve("g.ompprof"));
         assertEquals("true", rec.recording().metadata().get(Metadata.OMPT_CONNECTED, "?"));
-        Map<Integer, Long> working = rec.samples().stream().filter(s -> s.state() == STATE_WORK_PARALLEL)
+        Map<Integer, Long> working = rec.samples().stream()
+                .filter(s -> s.state() == STATE_WORK_PARALLEL)
                 .collect(Collectors.groupingBy(SampleRecord::threadSeq, Collectors.counting()));
         assertEquals(2, working.size(), "both threads work in parallel: " + working);
         working.values().forEach(n -> assertTrue(n > 0.5 * 0.5 * 1000, "samples " + n));
@@ -200,7 +248,15 @@ class RecordEndToEndTest {
 
     @Test
     void programWithoutOpenMpRunsWithAWarning() throws Exception {
-        Ompprof.Result r = Ompprof.run(work, Map.of(), "record", "--keep-raw", "-o", "n.ompprof", "--", CPrograms.plain("no_openmp").toString());
+        Ompprof.Result r = Ompprof.run(
+                work,
+                Map.of(),
+                "record",
+                "--keep-raw",
+                "-o",
+                "n.ompprof",
+                "--",
+                CPrograms.plain("no_openmp").toString());
         assertEquals(0, r.status(), r.err());
         assertTrue(r.out().contains("no openmp here"), r.out());
         assertTrue(r.err().contains("no OpenMP runtime"), r.err());
@@ -212,14 +268,22 @@ class RecordEndToEndTest {
         Path program = CPrograms.clang("spin");
         Recorded rec = record(List.of(), program, "0.2");
         List<ModuleInfo> modules = rec.recording().modules();
-        ModuleInfo main = modules.stream().filter(m -> m.has(Wire.MOD_MAIN)).findFirst().orElseThrow();
+        ModuleInfo main =
+                modules.stream().filter(m -> m.has(Wire.MOD_MAIN)).findFirst().orElseThrow();
         assertEquals(program.toRealPath().toString(), main.path());
         assertEquals(ImageSource.EMBEDDED, main.image());
-        assertEquals(java.nio.file.Files.size(program), rec.recording().moduleImage(main.moduleId()).orElseThrow().length);
-        ModuleInfo vdso = modules.stream().filter(m -> m.has(Wire.MOD_VDSO)).findFirst().orElseThrow();
+        assertEquals(
+                java.nio.file.Files.size(program),
+                rec.recording().moduleImage(main.moduleId()).orElseThrow().length);
+        ModuleInfo vdso =
+                modules.stream().filter(m -> m.has(Wire.MOD_VDSO)).findFirst().orElseThrow();
         assertEquals(ImageSource.EMBEDDED, vdso.image());
-        assertTrue(modules.stream().anyMatch(m -> m.path().contains("libomp.so") && m.image() == ImageSource.REFERENCE
-                && !m.buildId().isEmpty()), "libomp referenced by path and build id");
+        assertTrue(
+                modules.stream()
+                        .anyMatch(m -> m.path().contains("libomp.so")
+                                && m.image() == ImageSource.REFERENCE
+                                && !m.buildId().isEmpty()),
+                "libomp referenced by path and build id");
         assertTrue(modules.stream().anyMatch(m -> m.path().contains("libc.so")), "libc");
         assertTrue(modules.stream().anyMatch(m -> m.has(Wire.MOD_AGENT)), "the agent itself");
     }
@@ -231,11 +295,17 @@ class RecordEndToEndTest {
         Path copy = work.resolve("libplugin-copy.so");
         Recorded rec = record(List.of(), CPrograms.clang("dlopen_plugin"), plugin.toString(), copy.toString());
         assertFalse(java.nio.file.Files.exists(copy), "the program deleted its copy");
-        ModuleInfo loaded = rec.recording().modules().stream().filter(m -> m.path().endsWith("libplugin-copy.so"))
-                .findFirst().orElseThrow(() -> new AssertionError("no module for the plugin: " + rec.recording().modules()));
+        ModuleInfo loaded = rec.recording().modules().stream()
+                .filter(m -> m.path().endsWith("libplugin-copy.so"))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError(
+                        "no module for the plugin: " + rec.recording().modules()));
         assertEquals(ImageSource.EMBEDDED, loaded.image(), loaded.note());
-        assertTrue(java.util.Arrays.equals(java.nio.file.Files.readAllBytes(plugin),
-                rec.recording().moduleImage(loaded.moduleId()).orElseThrow()), "captured image is the library's bytes");
+        assertTrue(
+                java.util.Arrays.equals(
+                        java.nio.file.Files.readAllBytes(plugin),
+                        rec.recording().moduleImage(loaded.moduleId()).orElseThrow()),
+                "captured image is the library's bytes");
     }
 
     /**
@@ -253,9 +323,13 @@ class RecordEndToEndTest {
         while (m.find()) measured.put(Integer.parseInt(m.group(1)), Double.parseDouble(m.group(2)) * 1e9);
         long[] span = rec.regionSpan(rec.firstRegion().parallelId());
         Map<Integer, Long> weight = during(rec, span).stream()
-                .collect(Collectors.groupingBy(SampleRecord::ompThreadNum, Collectors.summingLong(SampleRecord::weightNs)));
+                .collect(Collectors.groupingBy(
+                        SampleRecord::ompThreadNum, Collectors.summingLong(SampleRecord::weightNs)));
         assertEquals(measured.keySet(), weight.keySet(), "threads");
-        weight.forEach((t, w) -> assertEquals(measured.get(t), w, 0.15 * measured.get(t),
+        weight.forEach((t, w) -> assertEquals(
+                measured.get(t),
+                w,
+                0.15 * measured.get(t),
                 () -> "omp thread " + t + ": CPU weight " + w + " ns, measured " + measured.get(t)));
     }
 }

@@ -2,7 +2,6 @@ package org.ompprof.ui.e2e;
 
 import java.nio.file.Path;
 import java.util.List;
-
 import org.ompprof.sampler.record.ParallelBegin;
 import org.ompprof.sampler.record.ParallelEnd;
 import org.ompprof.sampler.record.SampleRecord;
@@ -33,13 +32,23 @@ record Recorded(Recording recording, List<WireRecord> records) {
 
     /** The parallel region's [begin, end] in CLOCK_MONOTONIC ns, by its tool-assigned id. */
     long[] regionSpan(long parallelId) {
-        long begin = all(ParallelBegin.class).stream().filter(p -> p.parallelId() == parallelId).findFirst().orElseThrow().timeNs();
-        long end = all(ParallelEnd.class).stream().filter(p -> p.parallelId() == parallelId).findFirst().orElseThrow().timeNs();
+        long begin = all(ParallelBegin.class).stream()
+                .filter(p -> p.parallelId() == parallelId)
+                .findFirst()
+                .orElseThrow()
+                .timeNs();
+        long end = all(ParallelEnd.class).stream()
+                .filter(p -> p.parallelId() == parallelId)
+                .findFirst()
+                .orElseThrow()
+                .timeNs();
         return new long[] {begin, end};
     }
 
     /** The first parallel region that ran. */
     ParallelBegin firstRegion() {
-        return all(ParallelBegin.class).stream().min((a, b) -> Long.compare(a.timeNs(), b.timeNs())).orElseThrow();
+        return all(ParallelBegin.class).stream()
+                .min((a, b) -> Long.compare(a.timeNs(), b.timeNs()))
+                .orElseThrow();
     }
 }

@@ -10,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Map;
-
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,7 +20,9 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code -o FILE} gives. record refuses it in one line: the program writes to standard output.
  */
 class StandardOutputEndToEndTest {
-    @TempDir static Path work;
+    @TempDir
+    static Path work;
+
     static Path a, b;
 
     @BeforeAll
@@ -29,8 +30,15 @@ class StandardOutputEndToEndTest {
         a = work.resolve("a.ompprof");
         b = work.resolve("b.ompprof");
         for (Path p : new Path[] {a, b}) {
-            Ompprof.Result r = Ompprof.run(work, Map.of("OMP_NUM_THREADS", "2"), "record", "-o", p.toString(), "--",
-                    CPrograms.clang("spin").toString(), "0.3");
+            Ompprof.Result r = Ompprof.run(
+                    work,
+                    Map.of("OMP_NUM_THREADS", "2"),
+                    "record",
+                    "-o",
+                    p.toString(),
+                    "--",
+                    CPrograms.clang("spin").toString(),
+                    "0.3");
             assertEquals(0, r.status(), r.err());
         }
     }
@@ -45,7 +53,12 @@ class StandardOutputEndToEndTest {
     }
 
     private static String collapsed(Path profile) throws Exception {
-        Ompprof.Result r = Ompprof.run(work.resolve("export-" + profile.getFileName()), Map.of(), "export", "--format", "collapsed",
+        Ompprof.Result r = Ompprof.run(
+                work.resolve("export-" + profile.getFileName()),
+                Map.of(),
+                "export",
+                "--format",
+                "collapsed",
                 profile.toString());
         assertEquals(0, r.status(), r.err());
         return r.out();
@@ -62,8 +75,17 @@ class StandardOutputEndToEndTest {
     void mergeAndDiffWriteTheProfileTheyWouldHaveWrittenToAFile() throws Exception {
         for (String verb : new String[] {"merge", "diff"}) {
             Path viaFile = work.resolve(verb + "-file.ompprof");
-            assertEquals(0, Ompprof.run(work.resolve(verb + "-f"), Map.of(), verb, "-o", viaFile.toString(), a.toString(),
-                    b.toString()).status());
+            assertEquals(
+                    0,
+                    Ompprof.run(
+                                    work.resolve(verb + "-f"),
+                                    Map.of(),
+                                    verb,
+                                    "-o",
+                                    viaFile.toString(),
+                                    a.toString(),
+                                    b.toString())
+                            .status());
             byte[] streamed = stdout(verb + "-s", verb, "-o", "-", a.toString(), b.toString());
             assertTrue(streamed.length > 100, verb + " wrote " + streamed.length + " bytes");
             Path copy = work.resolve(verb + "-stdout.ompprof");
@@ -82,7 +104,14 @@ class StandardOutputEndToEndTest {
 
     @Test
     void recordRefusesStandardOutputInOneLine() throws Exception {
-        Ompprof.Result r = Ompprof.run(work.resolve("rec"), Map.of(), "record", "-o", "-", "--", CPrograms.clang("spin").toString(),
+        Ompprof.Result r = Ompprof.run(
+                work.resolve("rec"),
+                Map.of(),
+                "record",
+                "-o",
+                "-",
+                "--",
+                CPrograms.clang("spin").toString(),
                 "0.1");
         assertNotEquals(0, r.status());
         assertEquals(1, r.err().lines().count(), r.err());

@@ -4,11 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -25,14 +23,24 @@ class WallKnownAnswersEndToEndTest {
     private static final double UNIT_MS = 40;
     private static final int REGIONS = 6;
 
-    @TempDir Path work;
+    @TempDir
+    Path work;
 
     @ParameterizedTest
     @CsvSource({"sleep, 2", "sleep, 4", "work, 2", "work, 4"})
     void imbalancedLoop(String mode, int threads) throws Exception {
         Path profile = work.resolve(mode + threads + ".ompprof");
-        Ompprof.Result r = Ompprof.run(work, Map.of("OMP_NUM_THREADS", Integer.toString(threads)), "record", "-o", profile.toString(),
-                "--", CPrograms.clang("imbalance_sleep").toString(), mode, Double.toString(UNIT_MS / 1000), Integer.toString(REGIONS));
+        Ompprof.Result r = Ompprof.run(
+                work,
+                Map.of("OMP_NUM_THREADS", Integer.toString(threads)),
+                "record",
+                "-o",
+                profile.toString(),
+                "--",
+                CPrograms.clang("imbalance_sleep").toString(),
+                mode,
+                Double.toString(UNIT_MS / 1000),
+                Integer.toString(REGIONS));
         assertEquals(0, r.status(), r.err());
         assertTrue(r.out().contains(threads * threads * REGIONS + " units"), "every sleep ran whole: " + r.out());
 
@@ -49,6 +57,7 @@ class WallKnownAnswersEndToEndTest {
         Matcher m = Pattern.compile("imbalance (\\d+\\.\\d+)").matcher(report.out());
         assertTrue(m.find(), report.out());
         double paperImbalance = (2.0 * threads - 1) / threads;
-        assertEquals(paperImbalance, Double.parseDouble(m.group(1)), 0.05 * paperImbalance, "imbalance = 1 / load balance");
+        assertEquals(
+                paperImbalance, Double.parseDouble(m.group(1)), 0.05 * paperImbalance, "imbalance = 1 / load balance");
     }
 }

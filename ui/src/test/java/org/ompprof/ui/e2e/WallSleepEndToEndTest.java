@@ -11,7 +11,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -42,12 +41,14 @@ class WallSleepEndToEndTest {
     private static final int CALLS = 15;
     private static final int MS = 20;
     private static final int SETTLE = 300;
-    private static final List<String> MODES = List.of("usleep", "nanosleep", "poll", "select", "epoll_wait", "cond_timedwait",
-            "sem_timedwait", "pipe_read");
-    private static final Pattern LINE = Pattern.compile("(\\d+) threads, .* elapsed ([0-9.]+) s, early (\\d+), in calls ([0-9.]+) s");
+    private static final List<String> MODES = List.of(
+            "usleep", "nanosleep", "poll", "select", "epoll_wait", "cond_timedwait", "sem_timedwait", "pipe_read");
+    private static final Pattern LINE =
+            Pattern.compile("(\\d+) threads, .* elapsed ([0-9.]+) s, early (\\d+), in calls ([0-9.]+) s");
     private static final int CORES = Runtime.getRuntime().availableProcessors();
 
-    @TempDir Path work;
+    @TempDir
+    Path work;
 
     /** @param inCallsS the time all threads spent in the blocking calls, as the program measured it */
     private record Run(int threads, double elapsedS, int early, double inCallsS) {}
@@ -59,12 +60,19 @@ class WallSleepEndToEndTest {
     private static Run parse(String out) {
         Matcher m = LINE.matcher(out);
         assertTrue(m.find(), "no result line in: " + out);
-        return new Run(Integer.parseInt(m.group(1)), Double.parseDouble(m.group(2)), Integer.parseInt(m.group(3)),
+        return new Run(
+                Integer.parseInt(m.group(1)),
+                Double.parseDouble(m.group(2)),
+                Integer.parseInt(m.group(3)),
                 Double.parseDouble(m.group(4)));
     }
 
     private static List<String> command(String mode) {
-        return List.of(CPrograms.clang("sleepers").toString(), mode, Integer.toString(CALLS), Integer.toString(MS),
+        return List.of(
+                CPrograms.clang("sleepers").toString(),
+                mode,
+                Integer.toString(CALLS),
+                Integer.toString(MS),
                 Integer.toString(SETTLE));
     }
 
@@ -81,7 +89,8 @@ class WallSleepEndToEndTest {
     private Run record(Path profile, String mode, int threads) throws Exception {
         List<String> args = new ArrayList<>(List.of("record", "--mode", "wall", "-o", profile.toString(), "--"));
         args.addAll(command(mode));
-        Ompprof.Result r = Ompprof.run(work, Map.of("OMP_NUM_THREADS", Integer.toString(threads)), args.toArray(String[]::new));
+        Ompprof.Result r =
+                Ompprof.run(work, Map.of("OMP_NUM_THREADS", Integer.toString(threads)), args.toArray(String[]::new));
         assertEquals(0, r.status(), r.err());
         return parse(r.out());
     }
@@ -94,29 +103,47 @@ class WallSleepEndToEndTest {
         Run recorded = record(profile, mode, threads);
         assertEquals(0, plain.early(), "a plain run came back early");
         assertEquals(threads, recorded.threads());
-        String figures = String.format("%s, %d threads: plain %.4f s, recorded %.4f s, %d calls early", mode, threads,
-                plain.elapsedS(), recorded.elapsedS(), recorded.early());
-        assertTrue(recorded.elapsedS() >= 0.99 * CALLS * (MS + 2) / 1e3, "recorded run shorter than possible: " + figures);
-        assertTrue(recorded.inCallsS() >= 0.99 * (threads * CALLS - recorded.early()) * MS / 1e3, "calls shorter than asked: " + figures);
+        String figures = String.format(
+                "%s, %d threads: plain %.4f s, recorded %.4f s, %d calls early",
+                mode, threads, plain.elapsedS(), recorded.elapsedS(), recorded.early());
+        assertTrue(
+                recorded.elapsedS() >= 0.99 * CALLS * (MS + 2) / 1e3, "recorded run shorter than possible: " + figures);
+        assertTrue(
+                recorded.inCallsS() >= 0.99 * (threads * CALLS - recorded.early()) * MS / 1e3,
+                "calls shorter than asked: " + figures);
         assertTrue(recorded.early() <= 1, figures);
 
-        Ompprof.Result r = Ompprof.run(work, Map.of(), "export", "--format", "collapsed", "--metric", "time.work_parallel",
+        Ompprof.Result r = Ompprof.run(
+                work,
+                Map.of(),
+                "export",
+                "--format",
+                "collapsed",
+                "--metric",
+                "time.work_parallel",
                 profile.toString());
         assertEquals(0, r.status(), r.err());
         double inCall = 0, underSleeper = 0;
         for (String line : r.out().lines().toList()) {
-            List<String> frames = List.of(line.substring(0, line.lastIndexOf(' ')).split(";"));
+            List<String> frames =
+                    List.of(line.substring(0, line.lastIndexOf(' ')).split(";"));
             double ms = Long.parseLong(line.substring(line.lastIndexOf(' ') + 1)) / 1e6;
             int at = frames.indexOf("block_once");
             if (at < 0) continue;
             inCall += ms;
-            if (at >= 2 && frames.getFirst().equals("main") && frames.get(at - 1).equals("sleeper")) underSleeper += ms;
+            if (at >= 2
+                    && frames.getFirst().equals("main")
+                    && frames.get(at - 1).equals("sleeper")) underSleeper += ms;
         }
         double expected = recorded.inCallsS() * 1e3;
-        assertTrue(Math.abs(inCall - expected) <= 0.10 * expected, String.format(
-                "%s: %.0f ms work_parallel in block_once, the program measured %.0f +- 10%%%n%s", figures, inCall, expected, r.out()));
-        assertTrue(underSleeper >= 0.95 * inCall, String.format("%.0f of %.0f ms under main;...;sleeper;block_once%n%s", underSleeper,
-                inCall, r.out()));
+        assertTrue(
+                Math.abs(inCall - expected) <= 0.10 * expected,
+                String.format(
+                        "%s: %.0f ms work_parallel in block_once, the program measured %.0f +- 10%%%n%s",
+                        figures, inCall, expected, r.out()));
+        assertTrue(
+                underSleeper >= 0.95 * inCall,
+                String.format("%.0f of %.0f ms under main;...;sleeper;block_once%n%s", underSleeper, inCall, r.out()));
     }
 
     @ParameterizedTest
@@ -126,7 +153,10 @@ class WallSleepEndToEndTest {
         double plain = Double.MAX_VALUE, recorded = Double.MAX_VALUE;
         StringBuilder figures = new StringBuilder(mode + ", " + threads + " threads, elapsed s:");
         for (int i = 0; i < 3; i++) {
-            double p = plain(mode, threads).elapsedS(), r = record(work.resolve("r" + i + ".ompprof"), mode, threads).elapsedS();
+            double p = plain(mode, threads).elapsedS(),
+                    r =
+                            record(work.resolve("r" + i + ".ompprof"), mode, threads)
+                                    .elapsedS();
             figures.append(String.format(" plain %.4f recorded %.4f;", p, r));
             plain = Math.min(plain, p);
             recorded = Math.min(recorded, r);
@@ -141,8 +171,12 @@ class WallSleepEndToEndTest {
         record(profile, "usleep", 2);
         Ompprof.Result r = Ompprof.run(work, Map.of(), "info", profile.toString());
         assertEquals(0, r.status(), r.err());
-        Matcher m = Pattern.compile("wall clock +(\\d+) samples of blocked threads taken from outside, (\\d+) signals to running threads;"
-                + " (\\d+) of those found the thread just blocked: (\\d+) calls restarted, (\\d+) returned EINTR").matcher(r.out());
+        Matcher m = Pattern.compile(
+                        "wall clock +(\\d+) samples of blocked threads taken from outside, (\\d+) signals to "
+                                + "running threads;"
+                                + " (\\d+) of those found the thread just blocked: (\\d+) calls restarted, "
+                                + "(\\d+) returned EINTR")
+                .matcher(r.out());
         assertTrue(m.find(), r.out());
         long outside = Long.parseLong(m.group(1)), signalled = Long.parseLong(m.group(2));
         // 2 threads x 15 x 20 ms blocked = 600 ticks at 1 kHz (and ticks at which a woken thread has not yet run),

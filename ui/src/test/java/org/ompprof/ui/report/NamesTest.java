@@ -4,32 +4,32 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
 import java.util.Random;
-
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.Frame;
 import org.ompprof.calltree.FrameKind;
 import org.ompprof.calltree.profile.LineTable;
 
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.params.provider.ValueSource;
-
 class NamesTest {
     /** How a sentence names a function: short, qualified, without parameters or return type. */
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-        "work_units|work_units()",
-        "CalcEnergyForElems(double*, double*, double*, double, int, int*)|CalcEnergyForElems()",
-        "std::ostream& std::ostream::_M_insert<double>(double)|std::ostream::_M_insert<double>()",
-        "void Release<double>(double**)|Release<double>()",
-        "geo::Grid<std::pair<int, int> >::relax(int)|geo::Grid<std::pair<int, int> >::relax()",
-        "std::function<void (int)>::operator()(int) const|std::function<void (int)>::operator()()",
-        "parallel at lulesh.cc:1234|parallel at lulesh.cc:1234",
-        "<omp barrier>|<omp barrier>",
-        "solver::relax|solver::relax()",
-        "libomp.so.5+0xb9933|libomp.so.5+0xb9933()",
-    })
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "work_units|work_units()",
+                "CalcEnergyForElems(double*, double*, double*, double, int, int*)|CalcEnergyForElems()",
+                "std::ostream& std::ostream::_M_insert<double>(double)|std::ostream::_M_insert<double>()",
+                "void Release<double>(double**)|Release<double>()",
+                "geo::Grid<std::pair<int, int> >::relax(int)|geo::Grid<std::pair<int, int> >::relax()",
+                "std::function<void (int)>::operator()(int) const|std::function<void (int)>::operator()()",
+                "parallel at lulesh.cc:1234|parallel at lulesh.cc:1234",
+                "<omp barrier>|<omp barrier>",
+                "solver::relax|solver::relax()",
+                "libomp.so.5+0xb9933|libomp.so.5+0xb9933()",
+            })
     void functionNames(String full, String shown) {
         assertEquals(shown, Names.function(full));
     }
@@ -56,7 +56,9 @@ class NamesTest {
             tree.frames().intern(Frame.of(FrameKind.USER, "/work/app", "main", "app.c", 3)),
             tree.frames().intern(Frame.of(FrameKind.USER, "/work/app", "spin_for", "app.c", 9)),
             tree.frames().intern(Frame.of(FrameKind.USER, "/work/app", "now_s", "app.c", 5)),
-            tree.frames().intern(Frame.of(FrameKind.USER, "/usr/lib/x86_64-linux-gnu/libc.so.6", "__clock_gettime", null, 0)),
+            tree.frames()
+                    .intern(Frame.of(
+                            FrameKind.USER, "/usr/lib/x86_64-linux-gnu/libc.so.6", "__clock_gettime", null, 0)),
             tree.frames().intern(Frame.of(FrameKind.USER, "linux-vdso.so.1", "__vdso_clock_gettime", null, 0)),
         };
         int leaf = tree.path(path, path.length);
@@ -68,8 +70,14 @@ class NamesTest {
         LineTable table = lines.build();
         assertEquals("now_s() called from spin_for() at app.c:9", Names.call(tree, table, leaf));
         assertEquals("spin_for() called from main() at app.c:3", Names.call(tree, table, spin));
-        assertEquals("spin_for() called from main() at app.c", Names.call(tree, LineTable.EMPTY, spin), "no line known: the file");
+        assertEquals(
+                "spin_for() called from main() at app.c",
+                Names.call(tree, LineTable.EMPTY, spin),
+                "no line known: the file");
         int libcOnly = tree.path(new int[] {path[3]}, 1);
-        assertEquals("__clock_gettime()", Names.call(tree, table, libcOnly), "nothing of the program's own: the frame itself");
+        assertEquals(
+                "__clock_gettime()",
+                Names.call(tree, table, libcOnly),
+                "nothing of the program's own: the frame itself");
     }
 }

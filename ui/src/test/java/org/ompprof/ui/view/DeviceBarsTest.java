@@ -8,7 +8,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.LongStream;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -32,15 +31,20 @@ class DeviceBarsTest {
         for (int i = 0; i < 300; i++) {
             long s = r.nextLong(0, 1_000_000_000L);
             DeviceTable.Kind kind = DeviceTable.Kind.values()[r.nextInt(4)];
-            acts.add(new DeviceTable.Activity(kind, r.nextInt(3), s, s + r.nextLong(0, 50_000_000L), 0, 1, -1, 0, -1, -1, i, i, false));
+            acts.add(new DeviceTable.Activity(
+                    kind, r.nextInt(3), s, s + r.nextLong(0, 50_000_000L), 0, 1, -1, 0, -1, -1, i, i, false));
         }
         acts.sort(Comparator.comparingLong(DeviceTable.Activity::startNs));
         DeviceTable t = new DeviceTable(List.of(), acts);
         long from = r.nextLong(0, 900_000_000L), to = from + r.nextLong(1_000, 100_000_000L);
         int px = 200 + r.nextInt(1500), device = r.nextInt(3);
         List<DeviceBars.Bar> bars = DeviceBars.layout(t, device, from, to, px);
-        long expected = acts.stream().filter(a -> a.device() == device && a.kind() != DeviceTable.Kind.MEMORY
-                && a.endNs() >= from && a.startNs() < to).count();
+        long expected = acts.stream()
+                .filter(a -> a.device() == device
+                        && a.kind() != DeviceTable.Kind.MEMORY
+                        && a.endNs() >= from
+                        && a.startNs() < to)
+                .count();
         assertEquals(expected, bars.size());
         boolean workSeen = false;
         double perPx = (double) (to - from) / px;
@@ -59,10 +63,27 @@ class DeviceBarsTest {
 
     @Test
     void aShortKernelInALongWindowIsOnePixelAndMemoryOpsAreNotDrawn() {
-        DeviceTable t = new DeviceTable(List.of(new DeviceTable.Device(0, "generic-64bit")), List.of(
-                new DeviceTable.Activity(DeviceTable.Kind.MEMORY, 0, 100, 200, 64, 1, -1, 1, 4, 0, 1, 1, false),
-                new DeviceTable.Activity(DeviceTable.Kind.KERNEL, 0, 5_000_000_000L, 5_000_001_000L, 0, 1, -1, 0, -1, -1, 1, 2, false)));
-        assertEquals(List.of(new DeviceBars.Bar(500, 501, DeviceTable.Kind.KERNEL, 1)), DeviceBars.layout(t, 0, 0, 10_000_000_000L, 1000));
+        DeviceTable t = new DeviceTable(
+                List.of(new DeviceTable.Device(0, "generic-64bit")),
+                List.of(
+                        new DeviceTable.Activity(DeviceTable.Kind.MEMORY, 0, 100, 200, 64, 1, -1, 1, 4, 0, 1, 1, false),
+                        new DeviceTable.Activity(
+                                DeviceTable.Kind.KERNEL,
+                                0,
+                                5_000_000_000L,
+                                5_000_001_000L,
+                                0,
+                                1,
+                                -1,
+                                0,
+                                -1,
+                                -1,
+                                1,
+                                2,
+                                false)));
+        assertEquals(
+                List.of(new DeviceBars.Bar(500, 501, DeviceTable.Kind.KERNEL, 1)),
+                DeviceBars.layout(t, 0, 0, 10_000_000_000L, 1000));
         assertEquals(List.of(0), DeviceBars.devices(t));
         assertEquals(List.of(), DeviceBars.layout(t, 1, 0, 10_000_000_000L, 1000));
     }

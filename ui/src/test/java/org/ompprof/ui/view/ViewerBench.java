@@ -11,11 +11,8 @@ import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
-
 import javafx.application.Platform;
-import javafx.scene.Scene;
 import javafx.stage.Stage;
-
 import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.profile.Profile;
 import org.ompprof.calltree.profile.ProfileWriter;
@@ -54,15 +51,22 @@ public final class ViewerBench {
         ViewOptions o = ViewOptions.parse(List.of(file.toString()));
         CompletableFuture<Void> done = new CompletableFuture<>();
         CompletableFuture<Stage> window = new CompletableFuture<>();
-        WindowLoad.start(o, window, v -> Screenshot.afterPulses(1, () -> {
-            long painted = System.nanoTime();
-            print("profile: %,d contexts, %,d bytes", v.state.tree.size(), size(file));
-            print("first paint with the tree: %,d ms after the JVM started this class (%s)", ms(painted - start), ManagementFactory
-                    .getRuntimeMXBean().getUptime() + " ms of JVM uptime");
-            if (paintOnly) done.complete(null);
-            else waitForLanes(v, start, repeat, done);
-        }), done::completeExceptionally);
-        Platform.startup(() -> window.complete(ViewCommand.loadingStage(o, new java.util.concurrent.CountDownLatch(1))));
+        WindowLoad.start(
+                o,
+                window,
+                v -> Screenshot.afterPulses(1, () -> {
+                    long painted = System.nanoTime();
+                    print("profile: %,d contexts, %,d bytes", v.state.tree.size(), size(file));
+                    print(
+                            "first paint with the tree: %,d ms after the JVM started this class (%s)",
+                            ms(painted - start),
+                            ManagementFactory.getRuntimeMXBean().getUptime() + " ms of JVM uptime");
+                    if (paintOnly) done.complete(null);
+                    else waitForLanes(v, start, repeat, done);
+                }),
+                done::completeExceptionally);
+        Platform.startup(
+                () -> window.complete(ViewCommand.loadingStage(o, new java.util.concurrent.CountDownLatch(1))));
         try {
             done.get(10, TimeUnit.MINUTES);
         } finally {
@@ -87,8 +91,13 @@ public final class ViewerBench {
     private static void make(Path file) throws Exception {
         Files.createDirectories(file.getParent());
         Profile p = ProfileBench.syntheticProfile(new Random(2026), 1_000_000, 10_000_000, 16);
-        ProfileWriter.write(file, new Metadata(Map.of()), List.of(), List.of(),
-                new Stats(HandlerHistogram.empty(), 0, 0, 0, 0, 0, 0, List.of(), List.of(), List.of()), p);
+        ProfileWriter.write(
+                file,
+                new Metadata(Map.of()),
+                List.of(),
+                List.of(),
+                new Stats(HandlerHistogram.empty(), 0, 0, 0, 0, 0, 0, List.of(), List.of(), List.of()),
+                p);
     }
 
     /** Frame costs, each the median (and max) over {@code repeat} frames, measured on the UI thread. */
@@ -99,32 +108,46 @@ public final class ViewerBench {
         print("timeline zoom in x1.25 and redraw: %s", frames(repeat, () -> () -> t.zoomBy(1.25)));
         long[] w = t.window();
         long step = (w[1] - w[0]) / 10;
-        print("timeline pan by a tenth and redraw: %s", frames(repeat, () -> () -> t.window(t.window()[0] + step, t.window()[1] + step)));
+        print(
+                "timeline pan by a tenth and redraw: %s",
+                frames(repeat, () -> () -> t.window(t.window()[0] + step, t.window()[1] + step)));
         v.select(Viewer.View.FLAME);
         FlameGraphPane f = v.flame;
         print("flame graph redraw, whole tree: %s", frames(repeat, () -> f::redraw));
         CallingContextTree tree = v.state.tree;
         Random r = new Random(1);
-        print("flame graph zoom into a context: %s", frames(repeat, () -> () -> f.zoom(1 + r.nextInt(tree.size() - 1))));
+        print(
+                "flame graph zoom into a context: %s",
+                frames(repeat, () -> () -> f.zoom(1 + r.nextInt(tree.size() - 1))));
         v.select(Viewer.View.TOPDOWN);
-        print("top-down: expand the hot path: %s", frames(repeat, () -> () -> {
-            v.topDown.view().getRoot().getChildren().forEach(c -> c.setExpanded(false));
-            v.topDown.hotPath();
-            v.root().layout();
-        }));
-        print("top-down: expand a context with all its children: %s", frames(repeat, () -> () -> {
-            int n = 1 + r.nextInt(tree.size() - 1);
-            v.topDown.reveal(n);
-            v.root().layout();
-        }));
+        print(
+                "top-down: expand the hot path: %s",
+                frames(repeat, () -> () -> {
+                    v.topDown.view().getRoot().getChildren().forEach(c -> c.setExpanded(false));
+                    v.topDown.hotPath();
+                    v.root().layout();
+                }));
+        print(
+                "top-down: expand a context with all its children: %s",
+                frames(repeat, () -> () -> {
+                    int n = 1 + r.nextInt(tree.size() - 1);
+                    v.topDown.reveal(n);
+                    v.root().layout();
+                }));
         int rows = v.topDown.view().getExpandedItemCount();
-        print("top-down: scroll to a row (%d rows open) and lay out: %s", rows, frames(repeat, () -> () -> {
-            v.topDown.view().scrollTo(r.nextInt(Math.max(1, v.topDown.view().getExpandedItemCount())));
-            v.root().layout();
-        }));
+        print(
+                "top-down: scroll to a row (%d rows open) and lay out: %s",
+                rows, frames(repeat, () -> () -> {
+                    v.topDown
+                            .view()
+                            .scrollTo(r.nextInt(Math.max(1, v.topDown.view().getExpandedItemCount())));
+                    v.root().layout();
+                }));
         long b0 = System.nanoTime();
         CallingContextTree bu = BottomUp.of(tree);
-        print("callers view built (in the background in the window): %,d ms, %,d contexts", ms(System.nanoTime() - b0), bu.size());
+        print(
+                "callers view built (in the background in the window): %,d ms, %,d contexts",
+                ms(System.nanoTime() - b0), bu.size());
         long f0 = System.nanoTime();
         v.select(Viewer.View.FLAT);
         print("flat view built: %,d ms", ms(System.nanoTime() - f0));
@@ -142,7 +165,8 @@ public final class ViewerBench {
             ms.add((System.nanoTime() - t0) / 1e6);
         }
         ms.sort(null);
-        return String.format(Locale.ROOT, "median %.1f ms, max %.1f ms (%d frames)", ms.get(ms.size() / 2), ms.getLast(), ms.size());
+        return String.format(
+                Locale.ROOT, "median %.1f ms, max %.1f ms (%d frames)", ms.get(ms.size() / 2), ms.getLast(), ms.size());
     }
 
     private static long ms(long ns) {

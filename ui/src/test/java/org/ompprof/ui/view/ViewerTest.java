@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-
 import javafx.geometry.Point2D;
 import javafx.scene.Scene;
 import javafx.scene.control.TreeItem;
@@ -21,7 +20,6 @@ import javafx.scene.image.WritableImage;
 import javafx.scene.input.KeyCode;
 import javafx.scene.paint.Color;
 import javafx.stage.Stage;
-
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -56,15 +54,27 @@ class ViewerTest {
         work = Files.createTempDirectory("viewer-test");
         Path program = CPrograms.clang("imbalance_loop");
         file = work.resolve("imbalance.ompprof");
-        Ompprof.Result r = Ompprof.run(work, Map.of("OMP_NUM_THREADS", "2"), "record", "-o", file.toString(), "--", program.toString(),
-                Double.toString(UNIT_S), Integer.toString(REGIONS));
+        Ompprof.Result r = Ompprof.run(
+                work,
+                Map.of("OMP_NUM_THREADS", "2"),
+                "record",
+                "-o",
+                file.toString(),
+                "--",
+                program.toString(),
+                Double.toString(UNIT_S),
+                Integer.toString(REGIONS));
         assertEquals(0, r.status(), r.err());
         profile = ViewCommand.load(file);
     }
 
     @Start
     void start(Stage stage) {
-        viewer = new Viewer(profile, file.getFileName().toString(), List.of(Path.of("src/test/c").toAbsolutePath()), false);
+        viewer = new Viewer(
+                profile,
+                file.getFileName().toString(),
+                List.of(Path.of("src/test/c").toAbsolutePath()),
+                false);
         stage.setScene(new Scene(viewer.root(), 1300, 800));
         stage.show();
     }
@@ -77,7 +87,10 @@ class ViewerTest {
     private int node(String name) {
         int best = -1;
         for (int n = 1; n < tree().size(); n++) {
-            if (tree().frameOf(n).name().equals(name) && (best < 0 || tree().inclusive(n, StandardMetrics.TIME) > tree().inclusive(best, StandardMetrics.TIME))) best = n;
+            if (tree().frameOf(n).name().equals(name)
+                    && (best < 0
+                            || tree().inclusive(n, StandardMetrics.TIME)
+                                    > tree().inclusive(best, StandardMetrics.TIME))) best = n;
         }
         assertTrue(best > 0, "no context " + name);
         return best;
@@ -88,7 +101,10 @@ class ViewerTest {
     }
 
     private TreeTableColumn<Integer, ?> column(String title) {
-        return topDown().getColumns().stream().filter(c -> c.getText().equals(title)).findFirst().orElseThrow();
+        return topDown().getColumns().stream()
+                .filter(c -> c.getText().equals(title))
+                .findFirst()
+                .orElseThrow();
     }
 
     private static String cell(TreeTableView<Integer> t, String column, TreeItem<Integer> row) {
@@ -110,14 +126,18 @@ class ViewerTest {
         TreeItem<Integer> row = findRow(topDown().getRoot(), wu);
         assertNotNull(row, "the hot path goes through work_units");
         long inclusive = tree().inclusive(wu, StandardMetrics.TIME);
-        assertEquals(MetricFormat.withShare(tree().metrics().metric(StandardMetrics.TIME), inclusive, tree().total(StandardMetrics.TIME)),
+        assertEquals(
+                MetricFormat.withShare(
+                        tree().metrics().metric(StandardMetrics.TIME), inclusive, tree().total(StandardMetrics.TIME)),
                 cell(topDown(), "time (I)", row));
         double paper = UNIT_S * (1 + 2) * REGIONS; // thread 0 does 1 unit, thread 1 two, per region
         assertEquals(paper, inclusive / 1e9, 0.15 * paper, "work_units' time against the paper answer");
         // every shown row's value is the tree's
         for (int i = 0; i < topDown().getExpandedItemCount(); i++) {
             TreeItem<Integer> r = topDown().getTreeItem(i);
-            assertEquals(tree().inclusive(r.getValue(), StandardMetrics.TIME), column("time (I)").getCellObservableValue(r).getValue());
+            assertEquals(
+                    tree().inclusive(r.getValue(), StandardMetrics.TIME),
+                    column("time (I)").getCellObservableValue(r).getValue());
         }
     }
 
@@ -128,7 +148,9 @@ class ViewerTest {
         int expected = hotPathOnPaper();
         assertEquals(expected, topDown().getSelectionModel().getSelectedItem().getValue());
         assertEquals(expected, viewer.state.selected.get(), "the selection is shared");
-        assertTrue(List.of(tree().pathToRoot(expected)).stream().flatMapToInt(java.util.Arrays::stream).anyMatch(n -> n == node("work_units")));
+        assertTrue(List.of(tree().pathToRoot(expected)).stream()
+                .flatMapToInt(java.util.Arrays::stream)
+                .anyMatch(n -> n == node("work_units")));
     }
 
     private int hotPathOnPaper() {
@@ -137,7 +159,10 @@ class ViewerTest {
         boolean first = true;
         while (true) {
             int best = -1;
-            for (int c : tree().children(n)) if (best < 0 || tree().inclusive(c, StandardMetrics.TIME) > tree().inclusive(best, StandardMetrics.TIME)) best = c;
+            for (int c : tree().children(n))
+                if (best < 0
+                        || tree().inclusive(c, StandardMetrics.TIME) > tree().inclusive(best, StandardMetrics.TIME))
+                    best = c;
             if (best < 0 || !first && tree().inclusive(best, StandardMetrics.TIME) < value / 2.0) return n;
             value = tree().inclusive(best, StandardMetrics.TIME);
             n = best;
@@ -168,9 +193,12 @@ class ViewerTest {
     private void clickHeader(FxRobot robot, String title) {
         TreeTableColumn<Integer, ?> c = column(title);
         robot.interact(() -> {
-            boolean sorted = topDown().getSortOrder().size() == 1 && topDown().getSortOrder().getFirst() == c;
-            c.setSortType(sorted && c.getSortType() == TreeTableColumn.SortType.ASCENDING ? TreeTableColumn.SortType.DESCENDING
-                    : TreeTableColumn.SortType.ASCENDING);
+            boolean sorted = topDown().getSortOrder().size() == 1
+                    && topDown().getSortOrder().getFirst() == c;
+            c.setSortType(
+                    sorted && c.getSortType() == TreeTableColumn.SortType.ASCENDING
+                            ? TreeTableColumn.SortType.DESCENDING
+                            : TreeTableColumn.SortType.ASCENDING);
             if (!sorted) topDown().getSortOrder().setAll(List.of(c));
         });
         WaitForAsyncUtils.waitForFxEvents();
@@ -181,10 +209,13 @@ class ViewerTest {
         TreeItem<Integer> parent = null;
         for (int i = 0; i < topDown().getExpandedItemCount(); i++) {
             TreeItem<Integer> r = topDown().getTreeItem(i);
-            if (r.isExpanded() && (parent == null || r.getChildren().size() > parent.getChildren().size())) parent = r;
+            if (r.isExpanded()
+                    && (parent == null
+                            || r.getChildren().size() > parent.getChildren().size())) parent = r;
         }
         List<Long> out = new ArrayList<>();
-        for (TreeItem<Integer> c : parent.getChildren()) out.add(inclusive ? tree().inclusive(c.getValue(), metric) : tree().exclusive(c.getValue(), metric));
+        for (TreeItem<Integer> c : parent.getChildren())
+            out.add(inclusive ? tree().inclusive(c.getValue(), metric) : tree().exclusive(c.getValue(), metric));
         return out;
     }
 
@@ -226,7 +257,8 @@ class ViewerTest {
         assertTrue(viewer.source.title().startsWith("work_units in "), viewer.source.title());
         assertTrue(viewer.source.shownLines().size() > 20);
         int callLine = lineOf("work_units", "spin_for(");
-        assertTrue(viewer.source.inclusiveAt(callLine) > 0.9 * tree().inclusive(wu, StandardMetrics.TIME),
+        assertTrue(
+                viewer.source.inclusiveAt(callLine) > 0.9 * tree().inclusive(wu, StandardMetrics.TIME),
                 "the call to spin_for carries work_units' time");
     }
 
@@ -260,7 +292,8 @@ class ViewerTest {
         assertTrue(spin > 0, "spin_for is a root of the callers view");
         assertEquals(tree().total(StandardMetrics.TIME), bu.total(StandardMetrics.TIME));
         robot.clickOn(Viewer.View.FLAT.title);
-        WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, () -> !viewer.flat().table().getItems().isEmpty());
+        WaitForAsyncUtils.waitFor(
+                30, TimeUnit.SECONDS, () -> !viewer.flat().table().getItems().isEmpty());
         FlatTable.Row top = viewer.flat().table().getItems().getFirst();
         assertEquals("main", top.name(), "the outermost function first");
         assertEquals(tree().inclusive(node("main"), StandardMetrics.TIME), top.inclusive());
@@ -275,7 +308,11 @@ class ViewerTest {
         WaitForAsyncUtils.waitForFxEvents();
         for (int i = 0; i < topDown().getExpandedItemCount(); i++) {
             // outlined bodies are shown as their construct (parallel at ...): the filter sees their symbol too
-            assertFalse(tree().frameOf(topDown().getTreeItem(i).getValue()).symbolName().contains("omp_outlined"), "hidden frames are not rows");
+            assertFalse(
+                    tree().frameOf(topDown().getTreeItem(i).getValue())
+                            .symbolName()
+                            .contains("omp_outlined"),
+                    "hidden frames are not rows");
         }
         assertNotNull(findRow(topDown().getRoot(), node("work_units")), "what was under them is still there");
     }
@@ -298,7 +335,9 @@ class ViewerTest {
         assertEquals((all[1] - all[0]) / 4.0, zoomed[1] - zoomed[0], (all[1] - all[0]) * 0.01);
         robot.moveTo(viewer.timeline.view()).moveBy(200, 0);
         WaitForAsyncUtils.waitForFxEvents();
-        Point2D lane = viewer.timeline.view().localToScreen(TimelinePane.LABELS + 300, 40 + TimelinePane.AXIS + TimelinePane.LANE / 2);
+        Point2D lane = viewer.timeline
+                .view()
+                .localToScreen(TimelinePane.LABELS + 300, 40 + TimelinePane.AXIS + TimelinePane.LANE / 2);
         robot.moveTo(lane);
         WaitForAsyncUtils.waitForFxEvents();
         assertTrue(viewer.state.status.get().startsWith("thread "), viewer.state.status.get());
@@ -319,11 +358,17 @@ class ViewerTest {
         List<String> lines = Files.readAllLines(csv);
         assertEquals(topDown().getExpandedItemCount() + 1, lines.size());
         assertTrue(lines.getFirst().startsWith("depth,context,path,\"time (I)\""), lines.getFirst());
-        String wuLine = lines.stream().filter(l -> l.contains(",\"work_units\",")).findFirst().orElseThrow();
+        String wuLine = lines.stream()
+                .filter(l -> l.contains(",\"work_units\","))
+                .findFirst()
+                .orElseThrow();
         assertEquals(Long.toString(tree().inclusive(node("work_units"), StandardMetrics.TIME)), wuLine.split(",")[3]);
         assertTrue(Files.size(png) > 5000);
         robot.clickOn(Viewer.View.FLAT.title);
-        WaitForAsyncUtils.waitFor(30, TimeUnit.SECONDS, () -> viewer.flat() != null && !viewer.flat().table().getItems().isEmpty());
+        WaitForAsyncUtils.waitFor(
+                30,
+                TimeUnit.SECONDS,
+                () -> viewer.flat() != null && !viewer.flat().table().getItems().isEmpty());
         Path flatCsv = work.resolve("flat.csv");
         robot.interact(() -> {
             try {
@@ -334,8 +379,13 @@ class ViewerTest {
         });
         List<String> flatLines = Files.readAllLines(flatCsv);
         assertEquals(viewer.flat().table().getItems().size() + 1, flatLines.size(), "one line per function");
-        String wu = flatLines.stream().filter(l -> l.startsWith("\"work_units\",")).findFirst().orElseThrow();
-        assertEquals(tree().inclusive(node("work_units"), StandardMetrics.TIME), Long.parseLong(wu.substring(wu.lastIndexOf(',') + 1)),
+        String wu = flatLines.stream()
+                .filter(l -> l.startsWith("\"work_units\","))
+                .findFirst()
+                .orElseThrow();
+        assertEquals(
+                tree().inclusive(node("work_units"), StandardMetrics.TIME),
+                Long.parseLong(wu.substring(wu.lastIndexOf(',') + 1)),
                 "work_units has one context: its flat inclusive is that context's");
     }
 

@@ -48,13 +48,15 @@ final class CfaInterpreter {
         if (ra >= X86Registers.COUNT) {
             throw new CfiFormatException("return address column " + ra + " is not an x86-64 register", cie.offset());
         }
-        if (table.cfa == CfaRule.NONE) throw new CfiFormatException("no CFA rule at 0x" + Long.toHexString(target), fde.offset());
+        if (table.cfa == CfaRule.NONE)
+            throw new CfiFormatException("no CFA rule at 0x" + Long.toHexString(target), fde.offset());
         return new UnwindRow(location, rowEnd, table.cfa, table.rules, ra, cie.signalFrame(), section.origin());
     }
 
     private void execute(DwarfCursor c) {
         while (!c.atEnd() && !reachedTarget) {
-            if (++executed > MAX_INSTRUCTIONS) throw c.error("more than " + MAX_INSTRUCTIONS + " CFA instructions", c.position());
+            if (++executed > MAX_INSTRUCTIONS)
+                throw c.error("more than " + MAX_INSTRUCTIONS + " CFA instructions", c.position());
             int at = c.position();
             int op = c.u8();
             switch (op >>> 6) {
@@ -68,7 +70,7 @@ final class CfaInterpreter {
 
     private void extended(DwarfCursor c, int op, int at) {
         switch (op) {
-            case 0x00 -> { } // nop
+            case 0x00 -> {} // nop
             case 0x01 -> setLocation(c, at);
             case 0x02 -> advance(c.u8() * cie.codeAlignment());
             case 0x03 -> advance(c.u16() * cie.codeAlignment());
@@ -132,7 +134,8 @@ final class CfaInterpreter {
     }
 
     private void setLocation(DwarfCursor c, int at) {
-        long to = section.origin() == CfiOrigin.EH_FRAME ? PointerEncoding.read(c, cie.fdeEncoding(), section.bases())
+        long to = section.origin() == CfiOrigin.EH_FRAME
+                ? PointerEncoding.read(c, cie.fdeEncoding(), section.bases())
                 : c.unsigned(cie.addressSize());
         if (to < location) throw c.error("DW_CFA_set_loc moves backwards", at);
         moveTo(to);
@@ -165,12 +168,14 @@ final class CfaInterpreter {
     }
 
     private void defCfaRegister(DwarfCursor c, int register, int at) {
-        if (table.cfa.isExpression() || table.cfa == CfaRule.NONE) throw c.error("def_cfa_register without a register CFA", at);
+        if (table.cfa.isExpression() || table.cfa == CfaRule.NONE)
+            throw c.error("def_cfa_register without a register CFA", at);
         table.cfa = new CfaRule(register, table.cfa.offset(), null);
     }
 
     private void defCfaOffset(DwarfCursor c, long offset, int at) {
-        if (table.cfa.isExpression() || table.cfa == CfaRule.NONE) throw c.error("def_cfa_offset without a register CFA", at);
+        if (table.cfa.isExpression() || table.cfa == CfaRule.NONE)
+            throw c.error("def_cfa_offset without a register CFA", at);
         table.cfa = new CfaRule(table.cfa.register(), offset, null);
     }
 

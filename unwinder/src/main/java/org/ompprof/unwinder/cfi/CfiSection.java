@@ -85,7 +85,8 @@ public final class CfiSection {
     private Cie parseCie(EntryHeader h) {
         DwarfCursor c = cursor(h.bodyStart(), h.next());
         int version = c.u8();
-        boolean known = origin == CfiOrigin.EH_FRAME ? version == 1 || version == 3
+        boolean known = origin == CfiOrigin.EH_FRAME
+                ? version == 1 || version == 3
                 : version == 1 || version == 3 || version == 4;
         if (!known) throw c.error("CIE version " + version + " is not supported", h.offset());
         String augmentation = c.cString();
@@ -105,8 +106,19 @@ public final class CfiSection {
         long ra = version == 1 ? c.u8() : c.uleb();
         if (ra < 0 || ra > MAX_REGISTER) throw c.error("return address register " + ra, h.offset());
         Augmentation aug = readAugmentation(c, augmentation, h.offset());
-        return new Cie(h.offset(), version, augmentation, codeAlignment, dataAlignment, (int) ra, aug.fdeEncoding,
-                aug.hasData, aug.signalFrame, addressSize, c.position(), h.next());
+        return new Cie(
+                h.offset(),
+                version,
+                augmentation,
+                codeAlignment,
+                dataAlignment,
+                (int) ra,
+                aug.fdeEncoding,
+                aug.hasData,
+                aug.signalFrame,
+                addressSize,
+                c.position(),
+                h.next());
     }
 
     private record Augmentation(int fdeEncoding, boolean hasData, boolean signalFrame) {}
@@ -127,9 +139,11 @@ public final class CfiSection {
                 case 'L' -> c.u8();
                 case 'P' -> PointerEncoding.skip(c, c.u8(), bases);
                 case 'S' -> signal = true;
-                case 'B', 'G' -> { } // AArch64 pointer authentication / MTE: carry no data
-                default -> throw c.error("unknown augmentation '" + augmentation.charAt(i) + "' in \"" + augmentation
-                        + "\"", cieOffset);
+                case 'B', 'G' -> {} // AArch64 pointer authentication / MTE: carry no data
+                default ->
+                    throw c.error(
+                            "unknown augmentation '" + augmentation.charAt(i) + "' in \"" + augmentation + "\"",
+                            cieOffset);
             }
         }
         if (c.position() > end) throw c.error("augmentation fields overrun their length", cieOffset);

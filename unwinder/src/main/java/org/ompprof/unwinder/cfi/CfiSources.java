@@ -1,7 +1,6 @@
 package org.ompprof.unwinder.cfi;
 
 import java.util.Optional;
-
 import org.ompprof.unwinder.elf.ElfFile;
 import org.ompprof.unwinder.elf.ElfFormatException;
 import org.ompprof.unwinder.elf.ProgramHeader;
@@ -12,8 +11,11 @@ import org.ompprof.unwinder.elf.Section;
  * are gone, through PT_GNU_EH_FRAME and the header's pointer to .eh_frame. {@code textVaddr}
  * is the base for textrel pointers ({@link PointerBases#UNKNOWN} without .text).
  */
-public record CfiSources(Optional<SectionData> ehFrameHdr, Optional<SectionData> ehFrame,
-        Optional<SectionData> debugFrame, long textVaddr) {
+public record CfiSources(
+        Optional<SectionData> ehFrameHdr,
+        Optional<SectionData> ehFrame,
+        Optional<SectionData> debugFrame,
+        long textVaddr) {
     private static final long SHF_COMPRESSED = 0x800;
 
     public static CfiSources none() {
@@ -25,7 +27,8 @@ public record CfiSources(Optional<SectionData> ehFrameHdr, Optional<SectionData>
         Optional<SectionData> hdr = section(elf, ".eh_frame_hdr");
         Optional<SectionData> eh = section(elf, ".eh_frame");
         // Compressed .debug_frame (SHF_COMPRESSED) would need inflating first; it is left out.
-        Optional<SectionData> debug = elf.section(".debug_frame").filter(s -> (s.flags() & SHF_COMPRESSED) == 0)
+        Optional<SectionData> debug = elf.section(".debug_frame")
+                .filter(s -> (s.flags() & SHF_COMPRESSED) == 0)
                 .flatMap(s -> section(elf, s.name()));
         long text = elf.section(".text").map(Section::addr).orElse(PointerBases.UNKNOWN);
         if (hdr.isEmpty()) hdr = segment(elf, ElfFile.PT_GNU_EH_FRAME, ".eh_frame_hdr");
@@ -34,12 +37,15 @@ public record CfiSources(Optional<SectionData> ehFrameHdr, Optional<SectionData>
     }
 
     private static Optional<SectionData> section(ElfFile elf, String name) {
-        return elf.section(name).filter(s -> s.type() != ElfFile.SHT_NOBITS && s.size() > 0)
+        return elf.section(name)
+                .filter(s -> s.type() != ElfFile.SHT_NOBITS && s.size() > 0)
                 .map(s -> new SectionData(name, elf.contents(s), s.addr()));
     }
 
     private static Optional<SectionData> segment(ElfFile elf, int type, String name) {
-        return elf.programHeaders().stream().filter(p -> p.type() == type && p.fileSize() > 0).findFirst()
+        return elf.programHeaders().stream()
+                .filter(p -> p.type() == type && p.fileSize() > 0)
+                .findFirst()
                 .map(p -> new SectionData(name, elf.fileBytes(p.offset(), p.fileSize()), p.vaddr()));
     }
 

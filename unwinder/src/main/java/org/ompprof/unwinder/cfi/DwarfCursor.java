@@ -15,8 +15,9 @@ final class DwarfCursor {
 
     DwarfCursor(byte[] data, String section, int start, int limit) {
         if (start < 0 || limit > data.length || start > limit) {
-            throw new CfiFormatException(section + ": range [" + start + ", " + limit + ") outside "
-                    + data.length + " bytes", Math.max(0, start));
+            throw new CfiFormatException(
+                    section + ": range [" + start + ", " + limit + ") outside " + data.length + " bytes",
+                    Math.max(0, start));
         }
         this.data = data;
         this.section = section;
@@ -64,7 +65,9 @@ final class DwarfCursor {
 
     long u32() {
         need(4);
-        long v = (data[pos] & 0xffL) | (data[pos + 1] & 0xffL) << 8 | (data[pos + 2] & 0xffL) << 16
+        long v = (data[pos] & 0xffL)
+                | (data[pos + 1] & 0xffL) << 8
+                | (data[pos + 2] & 0xffL) << 16
                 | (data[pos + 3] & 0xffL) << 24;
         pos += 4;
         return v;

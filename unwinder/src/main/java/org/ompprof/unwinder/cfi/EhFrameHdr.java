@@ -37,8 +37,11 @@ public final class EhFrameHdr {
         long count = PointerEncoding.read(c, countEnc, bases);
         int size = PointerEncoding.fixedSize(tableEnc);
         int application = tableEnc & 0x70;
-        if (size < 0 || (tableEnc & PointerEncoding.INDIRECT) != 0
-                || (application != 0 && application != PointerEncoding.PCREL && application != PointerEncoding.DATAREL)) {
+        if (size < 0
+                || (tableEnc & PointerEncoding.INDIRECT) != 0
+                || (application != 0
+                        && application != PointerEncoding.PCREL
+                        && application != PointerEncoding.DATAREL)) {
             throw c.error("search table encoding 0x" + Integer.toHexString(tableEnc) + " cannot be bisected", 3);
         }
         if (count < 0 || count > (long) (hdr.size() - c.position()) / (2L * size)) {

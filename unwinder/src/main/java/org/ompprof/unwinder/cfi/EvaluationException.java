@@ -7,7 +7,12 @@ package org.ompprof.unwinder.cfi;
 public final class EvaluationException extends Exception {
     private static final long serialVersionUID = 1L;
 
-    public enum Kind { MALFORMED, MEMORY_UNAVAILABLE, REGISTER_UNKNOWN, LIMIT }
+    public enum Kind {
+        MALFORMED,
+        MEMORY_UNAVAILABLE,
+        REGISTER_UNKNOWN,
+        LIMIT
+    }
 
     private final Kind kind;
 

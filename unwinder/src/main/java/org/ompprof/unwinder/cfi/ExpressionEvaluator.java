@@ -46,8 +46,8 @@ public final class ExpressionEvaluator {
         } else if (op >= 0x70 && op <= 0x8f) {
             push(reg(ctx, op - 0x70) + sleb()); // DW_OP_breg0..31
         } else if (op >= 0x50 && op <= 0x6f || op == 0x90) {
-            throw new EvaluationException(MALFORMED, "register location op 0x" + Integer.toHexString(op)
-                    + " is not a value (at " + at + ")");
+            throw new EvaluationException(
+                    MALFORMED, "register location op 0x" + Integer.toHexString(op) + " is not a value (at " + at + ")");
         } else {
             switch (op) {
                 case 0x03 -> push(fixed(8)); // addr
@@ -88,30 +88,32 @@ public final class ExpressionEvaluator {
                     long r = uleb();
                     push(reg(ctx, r) + sleb()); // bregx
                 }
-                case 0x96 -> { } // nop
+                case 0x96 -> {} // nop
                 case 0x9c -> {
                     if (!hasCfa) throw new EvaluationException(MALFORMED, "call_frame_cfa inside the CFA rule");
                     push(cfa);
                 }
-                default -> throw new EvaluationException(MALFORMED, "unsupported expression op 0x"
-                        + Integer.toHexString(op) + " at " + at);
+                default ->
+                    throw new EvaluationException(
+                            MALFORMED, "unsupported expression op 0x" + Integer.toHexString(op) + " at " + at);
             }
         }
     }
 
     private void binary(int op) throws EvaluationException {
         long b = pop(), a = pop();
-        push(switch (op) {
-            case 0x1a -> a & b;
-            case 0x1c -> a - b;
-            case 0x1e -> a * b;
-            case 0x21 -> a | b;
-            case 0x22 -> a + b;
-            case 0x24 -> b >= 64 || b < 0 ? 0 : a << b;
-            case 0x25 -> b >= 64 || b < 0 ? 0 : a >>> b;
-            case 0x26 -> b >= 64 || b < 0 ? (a < 0 ? -1 : 0) : a >> b;
-            default -> a ^ b; // 0x27 xor
-        });
+        push(
+                switch (op) {
+                    case 0x1a -> a & b;
+                    case 0x1c -> a - b;
+                    case 0x1e -> a * b;
+                    case 0x21 -> a | b;
+                    case 0x22 -> a + b;
+                    case 0x24 -> b >= 64 || b < 0 ? 0 : a << b;
+                    case 0x25 -> b >= 64 || b < 0 ? 0 : a >>> b;
+                    case 0x26 -> b >= 64 || b < 0 ? (a < 0 ? -1 : 0) : a >> b;
+                    default -> a ^ b; // 0x27 xor
+                });
     }
 
     private void divide(int op) throws EvaluationException {
@@ -146,16 +148,17 @@ public final class ExpressionEvaluator {
 
     private static long reg(UnwindContext ctx, long r) throws EvaluationException {
         if (r < 0 || r >= X86Registers.COUNT || !ctx.registerKnown((int) r)) {
-            throw new EvaluationException(REGISTER_UNKNOWN, "expression needs " + X86Registers.name((int) r)
-                    + ", whose value is not known");
+            throw new EvaluationException(
+                    REGISTER_UNKNOWN, "expression needs " + X86Registers.name((int) r) + ", whose value is not known");
         }
         return ctx.register((int) r);
     }
 
     private static long deref(UnwindContext ctx, long address, int size) throws EvaluationException {
         if (!ctx.readable(address, size)) {
-            throw new EvaluationException(MEMORY_UNAVAILABLE, "expression reads 0x" + Long.toHexString(address)
-                    + ", outside the stack snapshot");
+            throw new EvaluationException(
+                    MEMORY_UNAVAILABLE,
+                    "expression reads 0x" + Long.toHexString(address) + ", outside the stack snapshot");
         }
         return ctx.read(address, size);
     }

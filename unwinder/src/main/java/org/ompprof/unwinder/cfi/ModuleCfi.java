@@ -39,11 +39,15 @@ public final class ModuleCfi {
     }
 
     public static ModuleCfi of(CfiSources sources) {
-        PointerBases ehBases = sources.ehFrame().map(s -> new PointerBases(s.vaddr(), sources.textVaddr(),
-                PointerBases.UNKNOWN)).orElse(null);
-        CfiSection eh = sources.ehFrame().map(s -> new CfiSection(s, CfiOrigin.EH_FRAME, ehBases)).orElse(null);
+        PointerBases ehBases = sources.ehFrame()
+                .map(s -> new PointerBases(s.vaddr(), sources.textVaddr(), PointerBases.UNKNOWN))
+                .orElse(null);
+        CfiSection eh = sources.ehFrame()
+                .map(s -> new CfiSection(s, CfiOrigin.EH_FRAME, ehBases))
+                .orElse(null);
         CfiSection debug = sources.debugFrame()
-                .map(s -> new CfiSection(s, CfiOrigin.DEBUG_FRAME, PointerBases.of(s.vaddr()))).orElse(null);
+                .map(s -> new CfiSection(s, CfiOrigin.DEBUG_FRAME, PointerBases.of(s.vaddr())))
+                .orElse(null);
         return new ModuleCfi(eh, usableHeader(sources), debug, null);
     }
 

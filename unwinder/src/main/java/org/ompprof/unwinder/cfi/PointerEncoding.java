@@ -35,8 +35,11 @@ final class PointerEncoding {
             case SDATA2 -> (short) c.u16();
             case UDATA4 -> c.u32();
             case SDATA4 -> (int) c.u32();
-            default -> throw c.error("unknown pointer value format 0x" + Integer.toHexString(encoding & 0x0f)
-                    + " in encoding 0x" + Integer.toHexString(encoding), at);
+            default ->
+                throw c.error(
+                        "unknown pointer value format 0x" + Integer.toHexString(encoding & 0x0f) + " in encoding 0x"
+                                + Integer.toHexString(encoding),
+                        at);
         };
     }
 
@@ -45,8 +48,10 @@ final class PointerEncoding {
         if (encoding == OMIT) throw c.error("pointer is omitted (encoding 0xff) where one is required", c.position());
         int at = c.position();
         if ((encoding & INDIRECT) != 0) {
-            throw c.error("indirect pointer encoding 0x" + Integer.toHexString(encoding)
-                    + " is not supported: the address would have to be read from the running process", at);
+            throw c.error(
+                    "indirect pointer encoding 0x" + Integer.toHexString(encoding)
+                            + " is not supported: the address would have to be read from the running process",
+                    at);
         }
         if ((encoding & 0x70) == ALIGNED) {
             long fieldVaddr = bases.sectionVaddr() + at;

@@ -17,9 +17,16 @@ public final class UnwindRow implements RowResult {
     private final boolean signalFrame;
     private final CfiOrigin origin;
 
-    public UnwindRow(long start, long end, CfaRule cfa, RegisterRule[] rules, int returnAddressRegister,
-            boolean signalFrame, CfiOrigin origin) {
-        if (rules.length != X86Registers.COUNT) throw new IllegalArgumentException("need " + X86Registers.COUNT + " rules");
+    public UnwindRow(
+            long start,
+            long end,
+            CfaRule cfa,
+            RegisterRule[] rules,
+            int returnAddressRegister,
+            boolean signalFrame,
+            CfiOrigin origin) {
+        if (rules.length != X86Registers.COUNT)
+            throw new IllegalArgumentException("need " + X86Registers.COUNT + " rules");
         this.start = start;
         this.end = end;
         this.cfa = cfa;
@@ -98,9 +105,14 @@ public final class UnwindRow implements RowResult {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof UnwindRow r && start == r.start && end == r.end && cfa.equals(r.cfa)
-                && Arrays.equals(rules, r.rules) && returnAddressRegister == r.returnAddressRegister
-                && signalFrame == r.signalFrame && origin == r.origin;
+        return o instanceof UnwindRow r
+                && start == r.start
+                && end == r.end
+                && cfa.equals(r.cfa)
+                && Arrays.equals(rules, r.rules)
+                && returnAddressRegister == r.returnAddressRegister
+                && signalFrame == r.signalFrame
+                && origin == r.origin;
     }
 
     @Override

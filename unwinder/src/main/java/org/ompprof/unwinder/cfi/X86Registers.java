@@ -13,8 +13,10 @@ public final class X86Registers {
     /** Tracked columns are {@code 0 .. COUNT-1}. */
     public static final int COUNT = 17;
 
-    private static final String[] NAMES = {"RAX", "RDX", "RCX", "RBX", "RSI", "RDI", "RBP", "RSP", "R8", "R9", "R10",
-        "R11", "R12", "R13", "R14", "R15", "RIP"};
+    private static final String[] NAMES = {
+        "RAX", "RDX", "RCX", "RBX", "RSI", "RDI", "RBP", "RSP", "R8", "R9", "R10", "R11", "R12", "R13", "R14", "R15",
+        "RIP"
+    };
 
     private X86Registers() {}
 

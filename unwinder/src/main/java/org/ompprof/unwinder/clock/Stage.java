@@ -13,11 +13,15 @@ public enum Stage {
     DECODE("records"),
     /** CFI unwinding of stack snapshots (samples' and creation contexts'). Items: stacks unwound. */
     UNWIND("stacks"),
-    /** Classifying samples, eliding the runtime's frames, placing them under their creation contexts. Items: samples. */
+    /**
+     * Classifying samples, eliding the runtime's frames, placing them under their creation contexts. Items: samples.
+     */
     STITCH("samples"),
     /** Naming pcs (llvm-symbolizer, symbol tables) the first time each is seen. Items: pcs looked up. */
     SYMBOLIZE("pcs"),
-    /** Adding samples to the calling-context tree, timelines, per-region, per-line and device tables. Items: samples. */
+    /**
+     * Adding samples to the calling-context tree, timelines, per-region, per-line and device tables. Items: samples.
+     */
     AGGREGATE("samples"),
     /** Blame shifting: the waits and holds, then charging the waiting. Items: samples. */
     BLAME("samples"),

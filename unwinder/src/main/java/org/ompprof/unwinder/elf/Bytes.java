@@ -9,7 +9,10 @@ final class Bytes {
     private final ByteBuffer buf;
 
     Bytes(byte[] image) {
-        this.buf = ByteBuffer.wrap(image).order(ByteOrder.LITTLE_ENDIAN).asReadOnlyBuffer().order(ByteOrder.LITTLE_ENDIAN);
+        this.buf = ByteBuffer.wrap(image)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .asReadOnlyBuffer()
+                .order(ByteOrder.LITTLE_ENDIAN);
     }
 
     long size() {
@@ -18,7 +21,8 @@ final class Bytes {
 
     void require(long offset, long length, String what) {
         if (offset < 0 || length < 0 || offset > size() || length > size() - offset) {
-            throw new ElfFormatException(what + " (" + length + " bytes) runs past the end of the file (" + size() + " bytes)", offset);
+            throw new ElfFormatException(
+                    what + " (" + length + " bytes) runs past the end of the file (" + size() + " bytes)", offset);
         }
     }
 

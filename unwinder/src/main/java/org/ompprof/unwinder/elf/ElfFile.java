@@ -72,7 +72,8 @@ public final class ElfFile {
     }
 
     private void checkIdent() {
-        if (bytes.size() < 64) throw new ElfFormatException("not an ELF file: too short (" + bytes.size() + " bytes)", 0);
+        if (bytes.size() < 64)
+            throw new ElfFormatException("not an ELF file: too short (" + bytes.size() + " bytes)", 0);
         if (bytes.u32(0) != 0x464c457fL) throw new ElfFormatException("not an ELF file: bad magic", 0);
         if (bytes.u8(4) != 2) throw new ElfFormatException("not a 64-bit ELF file", 4);
         if (bytes.u8(5) != 1) throw new ElfFormatException("not a little-endian ELF file", 5);
@@ -87,8 +88,13 @@ public final class ElfFile {
         List<ProgramHeader> out = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
             long p = off + (long) i * entSize;
-            out.add(new ProgramHeader((int) bytes.u32(p), (int) bytes.u32(p + 4), bytes.u64(p + 8), bytes.u64(p + 16),
-                    bytes.u64(p + 32), bytes.u64(p + 40)));
+            out.add(new ProgramHeader(
+                    (int) bytes.u32(p),
+                    (int) bytes.u32(p + 4),
+                    bytes.u64(p + 8),
+                    bytes.u64(p + 16),
+                    bytes.u64(p + 32),
+                    bytes.u64(p + 40)));
         }
         return List.copyOf(out);
     }
@@ -102,8 +108,17 @@ public final class ElfFile {
         long[][] raw = new long[count][];
         for (int i = 0; i < count; i++) {
             long s = off + (long) i * entSize;
-            raw[i] = new long[] {bytes.u32(s), bytes.u32(s + 4), bytes.u64(s + 8), bytes.u64(s + 16), bytes.u64(s + 24),
-                bytes.u64(s + 32), bytes.u32(s + 40), bytes.u32(s + 44), bytes.u64(s + 56)};
+            raw[i] = new long[] {
+                bytes.u32(s),
+                bytes.u32(s + 4),
+                bytes.u64(s + 8),
+                bytes.u64(s + 16),
+                bytes.u64(s + 24),
+                bytes.u64(s + 32),
+                bytes.u32(s + 40),
+                bytes.u32(s + 44),
+                bytes.u64(s + 56)
+            };
         }
         long namesOff = -1, namesEnd = -1;
         if (nameIndex < count && raw[nameIndex][1] == SHT_STRTAB) {

@@ -7,7 +7,8 @@ package org.ompprof.unwinder.image;
  */
 record ImageKey(boolean embedded, String path, String buildId, long fileSize, long mtimeNs) {
     static ImageKey of(ModuleImage m) {
-        if (m.hasBuildId()) return new ImageKey(m.isEmbedded(), m.path(), m.buildId(), m.isEmbedded() ? m.fileSize() : 0, 0);
+        if (m.hasBuildId())
+            return new ImageKey(m.isEmbedded(), m.path(), m.buildId(), m.isEmbedded() ? m.fileSize() : 0, 0);
         return new ImageKey(m.isEmbedded(), m.path(), "", m.fileSize(), m.mtimeNs());
     }
 }

@@ -7,7 +7,6 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.concurrent.TimeUnit;
-
 import org.ompprof.unwinder.cfi.ModuleCfi;
 import org.ompprof.unwinder.elf.ElfFile;
 import org.ompprof.unwinder.elf.ElfFormatException;
@@ -75,16 +74,16 @@ final class ImageLoader {
     private static String sizeOrMtimeChange(ModuleImage m, BasicFileAttributes attrs) {
         long mtime = attrs.lastModifiedTime().to(TimeUnit.NANOSECONDS);
         if (attrs.size() == m.fileSize() && mtime == m.mtimeNs()) return null;
-        return m.path() + " has no build id and changed since it was recorded (size " + m.fileSize() + " -> " + attrs.size()
-                + ", mtime " + m.mtimeNs() + " ns -> " + mtime + " ns)";
+        return m.path() + " has no build id and changed since it was recorded (size " + m.fileSize() + " -> "
+                + attrs.size() + ", mtime " + m.mtimeNs() + " ns -> " + mtime + " ns)";
     }
 
     private static String buildIdMismatch(ModuleImage m, ElfFile elf, String what) {
         if (!m.hasBuildId()) return null;
         String actual = elf.buildId().orElse("");
         if (actual.equals(m.buildId())) return null;
-        return what + " has build id " + (actual.isEmpty() ? "(none)" : actual) + " but the recording saw " + m.buildId()
-                + " (the file was rebuilt or replaced)";
+        return what + " has build id " + (actual.isEmpty() ? "(none)" : actual) + " but the recording saw "
+                + m.buildId() + " (the file was rebuilt or replaced)";
     }
 
     private static Outcome verified(ModuleImage m, byte[] bytes, String what, ImageOrigin origin) {

@@ -1,7 +1,6 @@
 package org.ompprof.unwinder.image;
 
 import java.util.Optional;
-
 import org.ompprof.unwinder.stack.Module;
 
 /** Finds where a module's image bytes came from. */

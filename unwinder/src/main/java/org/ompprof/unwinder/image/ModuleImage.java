@@ -11,7 +11,8 @@ import java.util.Locale;
  * @param loadBias runtime address minus ELF vaddr
  * @param embedded the image copied into the recording, or null if it was left on disk
  */
-public record ModuleImage(String path, String buildId, long fileSize, long mtimeNs, long loadBias, ImageBytes embedded) {
+public record ModuleImage(
+        String path, String buildId, long fileSize, long mtimeNs, long loadBias, ImageBytes embedded) {
     public ModuleImage {
         if (path == null) throw new NullPointerException("path");
         buildId = buildId == null ? "" : buildId.toLowerCase(Locale.ROOT);
@@ -21,7 +22,8 @@ public record ModuleImage(String path, String buildId, long fileSize, long mtime
         return new ModuleImage(path, buildId, fileSize, mtimeNs, loadBias, null);
     }
 
-    public static ModuleImage embedded(String path, String buildId, long fileSize, long mtimeNs, long loadBias, ImageBytes bytes) {
+    public static ModuleImage embedded(
+            String path, String buildId, long fileSize, long mtimeNs, long loadBias, ImageBytes bytes) {
         if (bytes == null) throw new NullPointerException("bytes");
         return new ModuleImage(path, buildId, fileSize, mtimeNs, loadBias, bytes);
     }

@@ -5,7 +5,6 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
-
 import org.ompprof.unwinder.elf.ElfFile;
 import org.ompprof.unwinder.stack.Module;
 
@@ -39,7 +38,8 @@ public final class ModuleImages implements ImageOrigins {
     }
 
     private ImageLoader.Outcome remember(ImageLoader.Outcome outcome) {
-        if (outcome.image() != null) origins.put(outcome.image().elf(), outcome.image().origin());
+        if (outcome.image() != null)
+            origins.put(outcome.image().elf(), outcome.image().origin());
         return outcome;
     }
 

@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-
 import org.ompprof.unwinder.elf.ElfFile;
 import org.ompprof.unwinder.elf.ElfFormatException;
 import org.ompprof.unwinder.stack.Module;
@@ -30,7 +29,8 @@ final class ModuleNameOrigins implements ImageOrigins {
             Path path = Path.of(name);
             if (!Files.isRegularFile(path)) return Optional.empty();
             ElfFile onDisk = ElfFile.read(path);
-            boolean same = onDisk.buildId().equals(elf.buildId()) && onDisk.programHeaders().equals(elf.programHeaders())
+            boolean same = onDisk.buildId().equals(elf.buildId())
+                    && onDisk.programHeaders().equals(elf.programHeaders())
                     && onDisk.sections().equals(elf.sections());
             return same ? Optional.of(new ImageOrigin.OnDisk(path.toAbsolutePath())) : Optional.empty();
         } catch (IOException | InvalidPathException | ElfFormatException e) {

@@ -57,8 +57,10 @@ final class CfiStep {
             }
         }
         if (!row.signalFrame() && Long.compareUnsigned(next[RSP], state.sp()) <= 0) {
-            return fail(StepOutcome.ERROR, "stack pointer did not increase (0x" + Long.toHexString(state.sp())
-                    + " -> 0x" + Long.toHexString(next[RSP]) + ")");
+            return fail(
+                    StepOutcome.ERROR,
+                    "stack pointer did not increase (0x" + Long.toHexString(state.sp()) + " -> 0x"
+                            + Long.toHexString(next[RSP]) + ")");
         }
         next[RIP] = next[ra];
         state.load(next, known | 1 << RIP);
@@ -95,7 +97,9 @@ final class CfiStep {
             case VAL_OFFSET -> value = cfa + rule.offset();
             case REGISTER -> {
                 if (!state.registerKnown(rule.register())) {
-                    fail(StepOutcome.ERROR, "rule copies " + X86Registers.name(rule.register()) + ", which is not known");
+                    fail(
+                            StepOutcome.ERROR,
+                            "rule copies " + X86Registers.name(rule.register()) + ", which is not known");
                     return false;
                 }
                 value = state.register(rule.register());
@@ -119,7 +123,9 @@ final class CfiStep {
 
     private boolean load(long address, UnwindState state) {
         if (!state.readable(address, 8)) {
-            fail(StepOutcome.TRUNCATED, "saved register at 0x" + Long.toHexString(address) + " lies outside the snapshot");
+            fail(
+                    StepOutcome.TRUNCATED,
+                    "saved register at 0x" + Long.toHexString(address) + " lies outside the snapshot");
             return false;
         }
         value = state.read(address, 8);
@@ -127,7 +133,8 @@ final class CfiStep {
     }
 
     private void fail(EvaluationException e, String what) {
-        fail(e.kind() == EvaluationException.Kind.MEMORY_UNAVAILABLE ? StepOutcome.TRUNCATED : StepOutcome.ERROR,
+        fail(
+                e.kind() == EvaluationException.Kind.MEMORY_UNAVAILABLE ? StepOutcome.TRUNCATED : StepOutcome.ERROR,
                 what + ": " + e.getMessage());
     }
 

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-
 import org.ompprof.unwinder.cfi.ModuleCfi;
 import org.ompprof.unwinder.elf.ElfFile;
 import org.ompprof.unwinder.elf.ProgramHeader;

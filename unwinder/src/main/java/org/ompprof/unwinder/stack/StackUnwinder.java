@@ -2,7 +2,6 @@ package org.ompprof.unwinder.stack;
 
 import java.util.Arrays;
 import java.util.List;
-
 import org.ompprof.unwinder.cfi.BadCfi;
 import org.ompprof.unwinder.cfi.RowResult;
 import org.ompprof.unwinder.cfi.UnwindRow;
@@ -26,6 +25,7 @@ public final class StackUnwinder {
     private final FramePointerStep fpStep = new FramePointerStep();
     /** Frames of the sample in progress; reused so that growing a list is not paid per sample. */
     private Frame[] frames = new Frame[64];
+
     private int count;
 
     public StackUnwinder(AddressSpace space) {
@@ -53,7 +53,8 @@ public final class StackUnwinder {
         add(frame);
         while (true) {
             Module module = frame.module();
-            if (module == null) return end(Termination.UNKNOWN_PC, "0x" + Long.toHexString(frame.pc()) + " is in no module");
+            if (module == null)
+                return end(Termination.UNKNOWN_PC, "0x" + Long.toHexString(frame.pc()) + " is in no module");
             if (count >= maxDepth) return end(Termination.DEPTH_LIMIT, maxDepth + " frames");
             RowResult row = module.cfi().rowFor(frame.relativeLookupPc());
             FrameKind nextKind;
@@ -73,8 +74,9 @@ public final class StackUnwinder {
             Module next = space.find(pc);
             if (next == null && nextKind == FrameKind.FRAME_POINTER) {
                 // An unverified frame-pointer guess that leads nowhere is more likely garbage than code.
-                return end(Termination.NO_CFI_FALLBACK_FP, where(frame) + "frame-pointer chain led to 0x"
-                        + Long.toHexString(pc) + ", in no module");
+                return end(
+                        Termination.NO_CFI_FALLBACK_FP,
+                        where(frame) + "frame-pointer chain led to 0x" + Long.toHexString(pc) + ", in no module");
             }
             frame = new Frame(pc, nextKind, next, state.sp());
             add(frame);

@@ -16,7 +16,8 @@ record ContextNode(ContextNode parent, List<PathFrame> frames, int depth, Gap ga
     static final ContextNode UNKNOWN = new ContextNode(null, List.of(Placeholder.UNKNOWN_CONTEXT), 1, Gap.UNKNOWN);
 
     static ContextNode child(ContextNode parent, Segment segment) {
-        return new ContextNode(parent, segment.frames(), parent.depth + segment.frames().size(), parent.gap.worst(segment.gap()));
+        return new ContextNode(
+                parent, segment.frames(), parent.depth + segment.frames().size(), parent.gap.worst(segment.gap()));
     }
 
     /** Root first, this node's frames last. */

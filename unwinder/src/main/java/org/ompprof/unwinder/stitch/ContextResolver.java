@@ -1,10 +1,9 @@
 package org.ompprof.unwinder.stitch;
 
-import org.ompprof.sampler.omp.TaskFlags;
 import java.util.ArrayList;
 import java.util.List;
-
 import org.eclipse.collections.impl.map.mutable.primitive.LongObjectHashMap;
+import org.ompprof.sampler.omp.TaskFlags;
 import org.ompprof.sampler.record.TaskLevel;
 
 /**
@@ -14,7 +13,10 @@ import org.ompprof.sampler.record.TaskLevel;
  * that created them. Each context is computed once, when a sample first needs it, and shared.
  */
 final class ContextResolver {
-    private enum Kind { TASK, REGION }
+    private enum Kind {
+        TASK,
+        REGION
+    }
 
     private record Step(Kind kind, long id, Creations.Origin origin) {}
 

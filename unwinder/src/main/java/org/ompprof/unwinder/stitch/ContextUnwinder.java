@@ -2,10 +2,8 @@ package org.ompprof.unwinder.stitch;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-
 import java.util.ArrayList;
 import java.util.List;
-
 import org.ompprof.sampler.record.Context;
 import org.ompprof.sampler.record.Walk;
 import org.ompprof.sampler.wire.Wire;
@@ -65,7 +63,8 @@ final class ContextUnwinder {
      * @param exitFrame the task's OMPT exit frame, 0 to unwind the whole stack
      */
     UnwindResult unwind(Context c, Walk walk, long exitFrame) {
-        if (walk.isCheck() || walk.count() == 0 && walk.stopKind() == Wire.WALK_CONTINUE) return unwindSnapshot(c, exitFrame);
+        if (walk.isCheck() || walk.count() == 0 && walk.stopKind() == Wire.WALK_CONTINUE)
+            return unwindSnapshot(c, exitFrame);
         Stage was = clock.enter(Stage.UNWIND);
         try {
             return walked(c, walk, exitFrame);
@@ -95,10 +94,12 @@ final class ContextUnwinder {
             Module module = space.find(pc);
             frames.add(new Frame(pc, kind, module, sp));
             if (module == null) {
-                return new UnwindResult(frames, Termination.UNKNOWN_PC, "0x" + Long.toHexString(pc) + " is in no module");
+                return new UnwindResult(
+                        frames, Termination.UNKNOWN_PC, "0x" + Long.toHexString(pc) + " is in no module");
             }
         }
-        return walk.stopKind() == Wire.WALK_COMPLETE ? new UnwindResult(frames, Termination.COMPLETE, "")
+        return walk.stopKind() == Wire.WALK_COMPLETE
+                ? new UnwindResult(frames, Termination.COMPLETE, "")
                 : new UnwindResult(frames, Termination.TRUNCATED, "task's exit frame reached");
     }
 
@@ -115,7 +116,9 @@ final class ContextUnwinder {
         Registers registers = new Registers(c.rip(), c.rsp(), c.rbp());
         // a snapshot that is a slice of a heap array (a recording's section) is read where it lies
         if (c.stack().heapBase().orElse(null) instanceof byte[] array) {
-            return unwinder.unwind(registers, new StackSnapshot(c.rsp(), array, Math.toIntExact(c.stack().address()), length),
+            return unwinder.unwind(
+                    registers,
+                    new StackSnapshot(c.rsp(), array, Math.toIntExact(c.stack().address()), length),
                     firstKind);
         }
         if (buffer.length < length) buffer = new byte[Math.max(length, 2 * buffer.length)];

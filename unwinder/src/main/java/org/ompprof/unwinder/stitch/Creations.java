@@ -1,15 +1,15 @@
 package org.ompprof.unwinder.stitch;
 
-import org.ompprof.sampler.omp.TaskFlags;
 import org.eclipse.collections.impl.map.mutable.primitive.IntIntHashMap;
 import org.eclipse.collections.impl.map.mutable.primitive.LongLongHashMap;
 import org.eclipse.collections.impl.map.mutable.primitive.LongObjectHashMap;
 import org.eclipse.collections.impl.set.mutable.primitive.LongHashSet;
+import org.ompprof.sampler.omp.TaskFlags;
 import org.ompprof.sampler.record.ImplicitTask;
 import org.ompprof.sampler.record.ParallelBegin;
 import org.ompprof.sampler.record.ParallelEnd;
-import org.ompprof.sampler.record.TaskBatch;
 import org.ompprof.sampler.record.TargetEvent;
+import org.ompprof.sampler.record.TaskBatch;
 import org.ompprof.sampler.record.TaskCreate;
 import org.ompprof.sampler.record.ThreadBegin;
 import org.ompprof.sampler.record.WireRecord;
@@ -33,12 +33,14 @@ final class Creations {
     final LongObjectHashMap<Origin> tasks = new LongObjectHashMap<>();
     /** Target constructs by the agent's target id: the encountering task and the launch segment. */
     final LongObjectHashMap<Origin> targets = new LongObjectHashMap<>();
+
     final LongLongHashMap regionOfImplicitTask = new LongLongHashMap();
     final LongHashSet initialTasks = new LongHashSet();
     final LongHashSet initialRegions = new LongHashSet();
     final LongLongHashMap regionEndNs = new LongLongHashMap();
     /** Region to the user's return address of the call that opened it. */
     final LongLongHashMap regionCallSite = new LongLongHashMap();
+
     final IntIntHashMap threadTypes = new IntIntHashMap();
     /** Creation segments by the agent's shape key, for the records that carry no stack. */
     private final LongObjectHashMap<Segment> byShape = new LongObjectHashMap<>();
@@ -59,8 +61,11 @@ final class Creations {
             case ImplicitTask i -> implicitTask(i);
             case ParallelEnd e -> regionEndNs.put(e.parallelId(), e.timeNs());
             case ThreadBegin b -> threadTypes.put(b.threadSeq(), b.threadType());
-            case TargetEvent t when t.endpoint() == 1 -> targets.put(t.targetId(), new Origin(t.taskId(),
-                    segments.launch(t.context(), t.codeptrRa(), t.encExitFrame())));
+            case TargetEvent t
+            when t.endpoint() == 1 ->
+                targets.put(
+                        t.targetId(),
+                        new Origin(t.taskId(), segments.launch(t.context(), t.codeptrRa(), t.encExitFrame())));
             default -> {}
         }
     }
@@ -71,7 +76,9 @@ final class Creations {
      */
     private void region(ParallelBegin p) {
         regionCallSite.put(p.parallelId(), p.codeptrRa());
-        Segment segment = p.sameShape() ? byShape.get(p.shape()) : segments.creation(p.context(), p.encExitFrame(), p.encEnterFrame());
+        Segment segment = p.sameShape()
+                ? byShape.get(p.shape())
+                : segments.creation(p.context(), p.encExitFrame(), p.encEnterFrame());
         if (segment == null) {
             shapesMissing++;
             return;

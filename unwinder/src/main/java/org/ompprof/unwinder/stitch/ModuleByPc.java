@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
-
 import org.ompprof.sampler.record.ModuleSegment;
 import org.ompprof.sampler.recording.ModuleInfo;
 

@@ -6,7 +6,6 @@ import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-
 import org.ompprof.sampler.recording.ModuleInfo;
 import org.ompprof.sampler.recording.Recording;
 import org.ompprof.sampler.wire.Wire;
@@ -57,7 +56,8 @@ final class RecordingModules {
             ModuleImage request = request(recording, info);
             if (request == null || !(images.resolve(request) instanceof ImageResolution.Resolved r)) continue;
             Module m = r.module();
-            if (m.ranges().stream().anyMatch(a -> taken.stream().anyMatch(b -> a.start() < b.end() && b.start() < a.end()))) continue;
+            if (m.ranges().stream()
+                    .anyMatch(a -> taken.stream().anyMatch(b -> a.start() < b.end() && b.start() < a.end()))) continue;
             taken.addAll(m.ranges());
             infoOf.put(m, info);
             byId.put(info.moduleId(), m);
@@ -68,10 +68,21 @@ final class RecordingModules {
 
     private static ModuleImage request(Recording recording, ModuleInfo m) {
         return switch (m.image()) {
-            case EMBEDDED -> ModuleImage.embedded(m.path(), m.buildId(), m.fileSize(), m.mtimeNs(), m.loadBias(),
-                    () -> recording.moduleImage(m.moduleId()).orElseThrow());
-            case REFERENCE -> ModuleImage.onDisk(m.imagePath().isEmpty() ? m.path() : m.imagePath(), m.buildId(), m.fileSize(),
-                    m.mtimeNs(), m.loadBias());
+            case EMBEDDED ->
+                ModuleImage.embedded(
+                        m.path(),
+                        m.buildId(),
+                        m.fileSize(),
+                        m.mtimeNs(),
+                        m.loadBias(),
+                        () -> recording.moduleImage(m.moduleId()).orElseThrow());
+            case REFERENCE ->
+                ModuleImage.onDisk(
+                        m.imagePath().isEmpty() ? m.path() : m.imagePath(),
+                        m.buildId(),
+                        m.fileSize(),
+                        m.mtimeNs(),
+                        m.loadBias());
             case MISSING, USED -> null;
         };
     }
@@ -79,7 +90,8 @@ final class RecordingModules {
     private static boolean isRuntime(Module m, ModuleInfo info) {
         if (info.has(Wire.MOD_AGENT)) return true;
         try {
-            return m.elf().symbols().stream().anyMatch(s -> s.isFunction() && s.name().equals(RUNTIME_MARKER));
+            return m.elf().symbols().stream()
+                    .anyMatch(s -> s.isFunction() && s.name().equals(RUNTIME_MARKER));
         } catch (RuntimeException e) {
             return false; // unreadable symbols: treat as user code, which hides nothing
         }

@@ -2,7 +2,6 @@ package org.ompprof.unwinder.stitch;
 
 import java.util.List;
 import java.util.function.Predicate;
-
 import org.ompprof.unwinder.stack.Frame;
 
 /**

@@ -1,15 +1,14 @@
 package org.ompprof.unwinder.stitch;
 
-import org.ompprof.sampler.wire.Wire;
-import org.ompprof.sampler.omp.WaitClass;
-import org.ompprof.sampler.omp.ThreadType;
-import org.ompprof.sampler.omp.TaskFlags;
-import org.ompprof.sampler.omp.OmpState;
 import java.util.ArrayList;
 import java.util.List;
-
+import org.ompprof.sampler.omp.OmpState;
+import org.ompprof.sampler.omp.TaskFlags;
+import org.ompprof.sampler.omp.ThreadType;
+import org.ompprof.sampler.omp.WaitClass;
 import org.ompprof.sampler.record.SampleRecord;
 import org.ompprof.sampler.record.TaskLevel;
+import org.ompprof.sampler.wire.Wire;
 import org.ompprof.unwinder.stack.Frame;
 import org.ompprof.unwinder.stack.Termination;
 import org.ompprof.unwinder.stack.UnwindResult;
@@ -27,8 +26,13 @@ final class SampleStitcher {
     private final ContextResolver contexts;
     private final StitchCounters.Tally tally;
 
-    SampleStitcher(RecordingModules modules, ContextUnwinder unwinder, SegmentMaker segments, Creations creations,
-            ContextResolver contexts, StitchCounters.Tally tally) {
+    SampleStitcher(
+            RecordingModules modules,
+            ContextUnwinder unwinder,
+            SegmentMaker segments,
+            Creations creations,
+            ContextResolver contexts,
+            StitchCounters.Tally tally) {
         this.modules = modules;
         this.unwinder = unwinder;
         this.segments = segments;
@@ -45,7 +49,8 @@ final class SampleStitcher {
 
     private StitchedSample classify(SampleRecord s) {
         if (s.state() == OmpState.IDLE.code()) return idle(s);
-        boolean omptKnown = (s.flags() & Wire.SAMPLE_OMPT_READY) != 0 && !s.taskLevels().isEmpty();
+        boolean omptKnown =
+                (s.flags() & Wire.SAMPLE_OMPT_READY) != 0 && !s.taskLevels().isEmpty();
         if (!omptKnown) {
             // A worker with no task is between regions; any other thread is plain code (OMPT not up yet, or no OpenMP).
             if (creations.threadTypes.get(s.threadSeq()) == ThreadType.WORKER.code()) return idle(s);
@@ -61,11 +66,17 @@ final class SampleStitcher {
             // Between parallel_begin and implicit_task: the new task exists but has not begun, and
             // the stack is still the encountering task's, inside the runtime call that forks.
             StitchedSample outer = classify(s, levels.subList(1, levels.size()));
-            return outer.kind() == StitchedSample.Kind.EXACT ? withKind(outer, StitchedSample.Kind.RUNTIME_WINDOW) : outer;
+            return outer.kind() == StitchedSample.Kind.EXACT
+                    ? withKind(outer, StitchedSample.Kind.RUNTIME_WINDOW)
+                    : outer;
         }
-        long region = task.parallelId() != 0 ? task.parallelId() : creations.regionOfImplicitTask.getIfAbsent(task.taskId(), 0);
-        if (OmpState.of(s.state()).isRegionEndBarrier() && region != 0 && s.timeNs() >= creations.regionEnd(region)) return idle(s);
-        if ((task.taskFlags() & TaskFlags.INITIAL) != 0) return taskPath(s, ContextNode.ROOT, 0, task.enterFrame(), true);
+        long region = task.parallelId() != 0
+                ? task.parallelId()
+                : creations.regionOfImplicitTask.getIfAbsent(task.taskId(), 0);
+        if (OmpState.of(s.state()).isRegionEndBarrier() && region != 0 && s.timeNs() >= creations.regionEnd(region))
+            return idle(s);
+        if ((task.taskFlags() & TaskFlags.INITIAL) != 0)
+            return taskPath(s, ContextNode.ROOT, 0, task.enterFrame(), true);
         ContextNode context = contexts.ofLevels(levels);
         if (!context.isKnown()) tally.unknownContexts++;
         if (task.exitFrame() == 0) return runtimeWindow(s, context, (task.taskFlags() & TaskFlags.EXPLICIT) == 0);
@@ -73,7 +84,8 @@ final class SampleStitcher {
     }
 
     private static StitchedSample withKind(StitchedSample s, StitchedSample.Kind kind) {
-        return new StitchedSample(s.threadSeq(), s.timeNs(), s.weightNs(), s.state(), s.waitId(), s.regionId(), s.pathRootFirst(), kind);
+        return new StitchedSample(
+                s.threadSeq(), s.timeNs(), s.weightNs(), s.state(), s.waitId(), s.regionId(), s.pathRootFirst(), kind);
     }
 
     /**
@@ -82,7 +94,8 @@ final class SampleStitcher {
      * @param toMain the task is the initial task (or OMPT is not involved): its frames reach the
      *     thread's root, shown from {@code main}
      */
-    private StitchedSample taskPath(SampleRecord s, ContextNode context, long exitFrame, long enterFrame, boolean toMain) {
+    private StitchedSample taskPath(
+            SampleRecord s, ContextNode context, long exitFrame, long enterFrame, boolean toMain) {
         UnwindResult r = unwinder.unwind(s.context(), exitFrame);
         List<Frame> frames = r.frames();
         TaskWindow w = TaskWindow.of(frames, exitFrame, enterFrame);
@@ -112,8 +125,11 @@ final class SampleStitcher {
 
     /** An unwind that failed (rather than ran out of snapshot) leaves the path unresolved, like an unknown context. */
     private static StitchedSample.Kind kind(Gap contextGap, boolean complete, Termination termination) {
-        Gap own = complete ? Gap.NONE
-                : termination == Termination.TRUNCATED || termination == Termination.DEPTH_LIMIT ? Gap.TRUNCATED : Gap.UNKNOWN;
+        Gap own = complete
+                ? Gap.NONE
+                : termination == Termination.TRUNCATED || termination == Termination.DEPTH_LIMIT
+                        ? Gap.TRUNCATED
+                        : Gap.UNKNOWN;
         return switch (contextGap.worst(own)) {
             case NONE -> StitchedSample.Kind.EXACT;
             case TRUNCATED -> StitchedSample.Kind.TRUNCATED;
@@ -133,7 +149,8 @@ final class SampleStitcher {
         List<PathFrame> path = new ArrayList<>(context.depth() + 1);
         context.appendTo(path);
         path.add(barrier ? Placeholder.OMP_BARRIER : Placeholder.OMP_RUNTIME);
-        StitchedSample.Kind kind = !context.isKnown() ? StitchedSample.Kind.UNRESOLVED
+        StitchedSample.Kind kind = !context.isKnown()
+                ? StitchedSample.Kind.UNRESOLVED
                 : barrier ? StitchedSample.Kind.IMPLICIT_BARRIER : StitchedSample.Kind.RUNTIME_WINDOW;
         return sample(s, path, kind);
     }
@@ -142,7 +159,9 @@ final class SampleStitcher {
     private long regionOf(SampleRecord s) {
         if (!s.taskLevels().isEmpty()) {
             TaskLevel task = s.taskLevels().getFirst();
-            long region = task.parallelId() != 0 ? task.parallelId() : creations.regionOfImplicitTask.getIfAbsent(task.taskId(), 0);
+            long region = task.parallelId() != 0
+                    ? task.parallelId()
+                    : creations.regionOfImplicitTask.getIfAbsent(task.taskId(), 0);
             if (region != 0) return region;
         }
         return s.parallelLevels().isEmpty() ? 0 : s.parallelLevels().getFirst().parallelId();
@@ -153,6 +172,7 @@ final class SampleStitcher {
     }
 
     private StitchedSample sample(SampleRecord s, List<PathFrame> path, StitchedSample.Kind kind) {
-        return new StitchedSample(s.threadSeq(), s.timeNs(), s.weightNs(), s.state(), s.waitId(), regionOf(s), path, kind);
+        return new StitchedSample(
+                s.threadSeq(), s.timeNs(), s.weightNs(), s.state(), s.waitId(), regionOf(s), path, kind);
     }
 }

@@ -2,7 +2,6 @@ package org.ompprof.unwinder.stitch;
 
 import java.util.ArrayList;
 import java.util.List;
-
 import org.ompprof.sampler.record.Context;
 import org.ompprof.unwinder.stack.Frame;
 import org.ompprof.unwinder.stack.Termination;
@@ -59,7 +58,8 @@ final class SegmentMaker {
         } else {
             complete = w.exitReached() && w.enterReached();
         }
-        return interner.segment(new Segment(rootFirst(frames, from, end, complete), complete ? Gap.NONE : Gap.TRUNCATED));
+        return interner.segment(
+                new Segment(rootFirst(frames, from, end, complete), complete ? Gap.NONE : Gap.TRUNCATED));
     }
 
     /** The innermost frame below {@code end} at return address {@code ra}, or -1 (also for ra 0). */

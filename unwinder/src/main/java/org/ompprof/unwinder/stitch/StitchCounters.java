@@ -19,8 +19,15 @@ import java.util.Map;
  *     compiler with another frame-address convention)
  * @param unknownContexts samples whose region or task creation was never recorded
  */
-public record StitchCounters(Map<StitchedSample.Kind, Long> samples, Map<StitchedSample.Kind, Long> weightNs, long regions,
-        long tasks, long contextsResolved, long distinctContexts, long inexactFrameMatches, long unknownContexts) {
+public record StitchCounters(
+        Map<StitchedSample.Kind, Long> samples,
+        Map<StitchedSample.Kind, Long> weightNs,
+        long regions,
+        long tasks,
+        long contextsResolved,
+        long distinctContexts,
+        long inexactFrameMatches,
+        long unknownContexts) {
     public StitchCounters {
         samples = Map.copyOf(samples);
         weightNs = Map.copyOf(weightNs);
@@ -38,11 +45,16 @@ public record StitchCounters(Map<StitchedSample.Kind, Long> samples, Map<Stitche
         return samples.values().stream().mapToLong(Long::longValue).sum();
     }
 
-    /** Named counters, for a profile's STITCH section: samples.KIND, weight_ns.KIND (kinds in lower case), then the totals. */
+    /**
+     * Named counters, for a profile's STITCH section: samples.KIND, weight_ns.KIND (kinds in lower case), then the
+     * totals.
+     */
     public Map<String, Long> asMap() {
         Map<String, Long> m = new LinkedHashMap<>();
-        for (StitchedSample.Kind k : StitchedSample.Kind.values()) m.put("samples." + k.name().toLowerCase(Locale.ROOT), samples(k));
-        for (StitchedSample.Kind k : StitchedSample.Kind.values()) m.put("weight_ns." + k.name().toLowerCase(Locale.ROOT), weightNs(k));
+        for (StitchedSample.Kind k : StitchedSample.Kind.values())
+            m.put("samples." + k.name().toLowerCase(Locale.ROOT), samples(k));
+        for (StitchedSample.Kind k : StitchedSample.Kind.values())
+            m.put("weight_ns." + k.name().toLowerCase(Locale.ROOT), weightNs(k));
         m.put("regions", regions);
         m.put("tasks", tasks);
         m.put("contexts_resolved", contextsResolved);
@@ -54,14 +66,21 @@ public record StitchCounters(Map<StitchedSample.Kind, Long> samples, Map<Stitche
 
     /** The inverse of {@link #asMap()}; names it does not know are ignored, missing ones read as 0. */
     public static StitchCounters fromMap(Map<String, Long> m) {
-        Map<StitchedSample.Kind, Long> n = new EnumMap<>(StitchedSample.Kind.class), w = new EnumMap<>(StitchedSample.Kind.class);
+        Map<StitchedSample.Kind, Long> n = new EnumMap<>(StitchedSample.Kind.class),
+                w = new EnumMap<>(StitchedSample.Kind.class);
         for (StitchedSample.Kind k : StitchedSample.Kind.values()) {
             n.put(k, m.getOrDefault("samples." + k.name().toLowerCase(Locale.ROOT), 0L));
             w.put(k, m.getOrDefault("weight_ns." + k.name().toLowerCase(Locale.ROOT), 0L));
         }
-        return new StitchCounters(n, w, m.getOrDefault("regions", 0L), m.getOrDefault("tasks", 0L),
-                m.getOrDefault("contexts_resolved", 0L), m.getOrDefault("distinct_contexts", 0L),
-                m.getOrDefault("inexact_frame_matches", 0L), m.getOrDefault("unknown_contexts", 0L));
+        return new StitchCounters(
+                n,
+                w,
+                m.getOrDefault("regions", 0L),
+                m.getOrDefault("tasks", 0L),
+                m.getOrDefault("contexts_resolved", 0L),
+                m.getOrDefault("distinct_contexts", 0L),
+                m.getOrDefault("inexact_frame_matches", 0L),
+                m.getOrDefault("unknown_contexts", 0L));
     }
 
     /** Mutable tallies, turned into a {@link StitchCounters} snapshot on request. */
@@ -81,12 +100,14 @@ public record StitchCounters(Map<StitchedSample.Kind, Long> samples, Map<Stitche
         }
 
         StitchCounters snapshot() {
-            Map<StitchedSample.Kind, Long> n = new EnumMap<>(StitchedSample.Kind.class), w = new EnumMap<>(StitchedSample.Kind.class);
+            Map<StitchedSample.Kind, Long> n = new EnumMap<>(StitchedSample.Kind.class),
+                    w = new EnumMap<>(StitchedSample.Kind.class);
             for (StitchedSample.Kind k : StitchedSample.Kind.values()) {
                 n.put(k, samples[k.ordinal()]);
                 w.put(k, weight[k.ordinal()]);
             }
-            return new StitchCounters(n, w, regions, tasks, contextsResolved, distinctContexts, inexactFrameMatches, unknownContexts);
+            return new StitchCounters(
+                    n, w, regions, tasks, contextsResolved, distinctContexts, inexactFrameMatches, unknownContexts);
         }
     }
 }

@@ -11,8 +11,15 @@ import java.util.List;
  * @param regionId the innermost parallel region the thread was in (the agent's id), 0 if none or unknown
  * @param pathRootFirst outermost frame first; never empty
  */
-public record StitchedSample(int threadSeq, long timeNs, long weightNs, int state, long waitId, long regionId,
-        List<PathFrame> pathRootFirst, Kind kind) {
+public record StitchedSample(
+        int threadSeq,
+        long timeNs,
+        long weightNs,
+        int state,
+        long waitId,
+        long regionId,
+        List<PathFrame> pathRootFirst,
+        Kind kind) {
     /** How much of the path is known. Every sample has exactly one kind. */
     public enum Kind {
         /** The whole path, root to leaf. */
@@ -23,7 +30,9 @@ public record StitchedSample(int threadSeq, long timeNs, long weightNs, int stat
         RUNTIME_WINDOW,
         /** No task to run: {@link Placeholder#OMP_IDLE} alone. */
         IDLE,
-        /** The unwind ended early: the known context, {@link Placeholder#TRUNCATED}, then the frames that were found. */
+        /**
+         * The unwind ended early: the known context, {@link Placeholder#TRUNCATED}, then the frames that were found.
+         */
         TRUNCATED,
         /**
          * The path could not be placed: no stack snapshot, an unwind that failed, or a region or

@@ -1,17 +1,16 @@
 package org.ompprof.unwinder.stitch;
 
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.IdentityHashMap;
-import java.util.HashMap;
 import java.util.Optional;
 import java.util.Spliterator;
 import java.util.Spliterators;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
-
 import org.ompprof.sampler.record.SampleRecord;
 import org.ompprof.sampler.recording.Recording;
 import org.ompprof.sampler.wire.Wire;
@@ -101,10 +100,14 @@ public final class Stitcher {
     public Stream<StitchedSample> samplesInTimeOrder() {
         List<Iterator<SampleRecord>> threads = new ArrayList<>();
         for (int thread : recording.recordThreads()) {
-            threads.add(timed(recording.records(thread, type -> type == Wire.REC_SAMPLE).map(r -> (SampleRecord) r).iterator()));
+            threads.add(timed(recording
+                    .records(thread, type -> type == Wire.REC_SAMPLE)
+                    .map(r -> (SampleRecord) r)
+                    .iterator()));
         }
         Iterator<SampleRecord> merged = new TimeOrder(threads);
-        return StreamSupport.stream(Spliterators.spliteratorUnknownSize(merged, Spliterator.ORDERED | Spliterator.NONNULL), false)
+        return StreamSupport.stream(
+                        Spliterators.spliteratorUnknownSize(merged, Spliterator.ORDERED | Spliterator.NONNULL), false)
                 .map(this::stitch);
     }
 
@@ -118,7 +121,9 @@ public final class Stitcher {
         }
     }
 
-    /** Records read through {@code it} count as decoding: reading a chunk of the file, inflating it, decoding a record. */
+    /**
+     * Records read through {@code it} count as decoding: reading a chunk of the file, inflating it, decoding a record.
+     */
     private <T> Iterator<T> timed(Iterator<T> it) {
         if (!clock.isOn()) return it;
         return new Iterator<>() {
@@ -159,7 +164,8 @@ public final class Stitcher {
      * was recorded, sampled or not), by the context's path as {@link #regionContext} gives it.
      */
     public Map<List<PathFrame>, Integer> regionCountsByContext() {
-        Map<ContextNode, int[]> byNode = new IdentityHashMap<>(); // contexts are interned: one node per distinct context
+        Map<ContextNode, int[]> byNode =
+                new IdentityHashMap<>(); // contexts are interned: one node per distinct context
         creations.regions.forEachKey(id -> byNode.computeIfAbsent(contexts.ofRegion(id), c -> new int[1])[0]++);
         Map<List<PathFrame>, Integer> out = new HashMap<>();
         byNode.forEach((node, n) -> out.merge(node.path(), n[0], Integer::sum));
@@ -180,12 +186,15 @@ public final class Stitcher {
         return callSite(creations.regionCallSite.getIfAbsent(regionId, 0));
     }
 
-    /** A return address in the program's code (an OMPT codeptr_ra) as a path element, for naming its line; empty if in no module. */
+    /**
+     * A return address in the program's code (an OMPT codeptr_ra) as a path element, for naming its line; empty if in
+     * no module.
+     */
     public Optional<PathFrame> callSite(long returnAddress) {
         Module m = returnAddress == 0 ? null : modules.space().find(returnAddress);
         if (m == null) return Optional.empty();
-        return Optional.of(modules.toPathFrame(
-                new org.ompprof.unwinder.stack.Frame(returnAddress, org.ompprof.unwinder.stack.FrameKind.RETURN_ADDRESS, m)));
+        return Optional.of(modules.toPathFrame(new org.ompprof.unwinder.stack.Frame(
+                returnAddress, org.ompprof.unwinder.stack.FrameKind.RETURN_ADDRESS, m)));
     }
 
     /** Counts so far: the index's from {@link #of}, the samples' from what {@link #samples()} produced. */
@@ -202,7 +211,9 @@ public final class Stitcher {
         return modules.isRuntime(moduleId);
     }
 
-    /** The loaded module a {@link PathFrame.Code} refers to, for symbolization; empty if its image was not available. */
+    /**
+     * The loaded module a {@link PathFrame.Code} refers to, for symbolization; empty if its image was not available.
+     */
     public Optional<Module> module(long moduleId) {
         return Optional.ofNullable(modules.module(moduleId));
     }

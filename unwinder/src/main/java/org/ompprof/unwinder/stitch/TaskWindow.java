@@ -1,7 +1,6 @@
 package org.ompprof.unwinder.stitch;
 
 import java.util.List;
-
 import org.ompprof.unwinder.stack.Frame;
 
 /**

@@ -4,7 +4,6 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.PriorityQueue;
-
 import org.ompprof.sampler.record.SampleRecord;
 
 /**
@@ -17,7 +16,8 @@ final class TimeOrder implements Iterator<SampleRecord> {
     private record Head(SampleRecord sample, int stream, Iterator<SampleRecord> rest) {}
 
     private final PriorityQueue<Head> heads = new PriorityQueue<>((a, b) -> a.sample.timeNs() != b.sample.timeNs()
-            ? Long.compare(a.sample.timeNs(), b.sample.timeNs()) : Integer.compare(a.stream, b.stream));
+            ? Long.compare(a.sample.timeNs(), b.sample.timeNs())
+            : Integer.compare(a.stream, b.stream));
 
     TimeOrder(List<Iterator<SampleRecord>> threads) {
         for (int i = 0; i < threads.size(); i++) advance(i, threads.get(i));

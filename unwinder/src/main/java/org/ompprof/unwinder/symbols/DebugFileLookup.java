@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.zip.CRC32;
-
 import org.ompprof.unwinder.elf.ElfFile;
 import org.ompprof.unwinder.elf.ElfFormatException;
 import org.ompprof.unwinder.elf.Section;
@@ -27,6 +26,7 @@ import org.ompprof.unwinder.elf.Section;
 record DebugFileLookup(Path root) {
     /** The system property that moves the global debug directory (tests; unusual installs). */
     static final String ROOT_PROPERTY = "ompprof.debugRoot";
+
     static final Path DEFAULT_ROOT = Path.of("/usr/lib/debug");
 
     /** With the root the {@value #ROOT_PROPERTY} property names, else {@link #DEFAULT_ROOT}. */
@@ -49,7 +49,9 @@ record DebugFileLookup(Path root) {
             return Optional.empty();
         }
         if (id.isEmpty() || id.get().length() < 3) return Optional.empty();
-        Path p = root.resolve(".build-id").resolve(id.get().substring(0, 2)).resolve(id.get().substring(2) + ".debug");
+        Path p = root.resolve(".build-id")
+                .resolve(id.get().substring(0, 2))
+                .resolve(id.get().substring(2) + ".debug");
         return Files.isRegularFile(p) ? Optional.of(p) : Optional.empty();
     }
 
@@ -70,7 +72,8 @@ record DebugFileLookup(Path root) {
     private List<Path> candidates(Path self, String name) {
         Path dir = self.getParent();
         if (dir == null) return List.of();
-        List<Path> out = new ArrayList<>(List.of(dir.resolve(name), dir.resolve(".debug").resolve(name)));
+        List<Path> out =
+                new ArrayList<>(List.of(dir.resolve(name), dir.resolve(".debug").resolve(name)));
         out.add(Path.of(root + dir.toString()).resolve(name));
         return out;
     }
@@ -95,7 +98,9 @@ record DebugFileLookup(Path root) {
             if (end == 0 || crcAt + 4 > b.length) return Optional.empty();
             String name = new String(b, 0, end, StandardCharsets.UTF_8);
             if (name.contains("/")) return Optional.empty();
-            return Optional.of(new DebugLink(name, ByteBuffer.wrap(b, crcAt, 4).order(ByteOrder.LITTLE_ENDIAN).getInt()));
+            return Optional.of(new DebugLink(
+                    name,
+                    ByteBuffer.wrap(b, crcAt, 4).order(ByteOrder.LITTLE_ENDIAN).getInt()));
         }
 
         boolean matches(Path candidate) {

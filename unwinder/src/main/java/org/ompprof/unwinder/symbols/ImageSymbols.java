@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
-
 import org.ompprof.unwinder.elf.ElfFile;
 
 /**
@@ -23,7 +22,10 @@ final class ImageSymbols {
     private boolean decided;
     private Path llvmTarget;
 
-    /** @param supplements other images whose symbols name this one's code (MiniDebugInfo, debug files), read once on first use */
+    /**
+     * @param supplements other images whose symbols name this one's code (MiniDebugInfo, debug files), read once on
+     * first use
+     */
     ImageSymbols(ElfFile elf, Supplier<List<ElfFile>> supplements) {
         this.elf = elf;
         this.supplements = supplements;

@@ -21,10 +21,12 @@ public record LlvmAnswer(String module, long address, List<LlvmFrame> frames, St
 
     /** Decodes one line of {@code --output-style=JSON}. */
     static LlvmAnswer decode(String line) {
-        if (!(Json.parse(line) instanceof Map<?, ?> top)) throw new IllegalArgumentException("answer is not a JSON object: " + line);
+        if (!(Json.parse(line) instanceof Map<?, ?> top))
+            throw new IllegalArgumentException("answer is not a JSON object: " + line);
         String module = text(top.get("ModuleName"));
         long address = address(top.get("Address"), line);
-        if (top.get("Error") instanceof Map<?, ?> err) return new LlvmAnswer(module, address, List.of(), text(err.get("Message")));
+        if (top.get("Error") instanceof Map<?, ?> err)
+            return new LlvmAnswer(module, address, List.of(), text(err.get("Message")));
         List<LlvmFrame> frames = new ArrayList<>();
         if (top.get("Symbol") instanceof List<?> symbols) {
             for (Object o : symbols) {
@@ -35,7 +37,8 @@ public record LlvmAnswer(String module, long address, List<LlvmFrame> frames, St
     }
 
     private static LlvmFrame frame(Map<?, ?> s) {
-        return new LlvmFrame(text(s.get("FunctionName")), text(s.get("FileName")), number(s.get("Line")), number(s.get("Column")));
+        return new LlvmFrame(
+                text(s.get("FunctionName")), text(s.get("FileName")), number(s.get("Line")), number(s.get("Column")));
     }
 
     private static long address(Object o, String line) {

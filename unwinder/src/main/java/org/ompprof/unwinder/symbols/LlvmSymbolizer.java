@@ -78,7 +78,10 @@ public final class LlvmSymbolizer implements AutoCloseable {
         try {
             // Into a file, not a pipe: nothing to drain, and waitFor alone bounds the wait.
             out = Files.createTempFile("ompprof-symbolizer-help", ".txt");
-            Process p = new ProcessBuilder(exe.toString(), "--help").redirectErrorStream(true).redirectOutput(out.toFile()).start();
+            Process p = new ProcessBuilder(exe.toString(), "--help")
+                    .redirectErrorStream(true)
+                    .redirectOutput(out.toFile())
+                    .start();
             if (!p.waitFor(10, TimeUnit.SECONDS)) {
                 p.destroyForcibly();
                 throw new SymbolizerException(exe + " --help did not finish within 10 s");
@@ -124,7 +127,8 @@ public final class LlvmSymbolizer implements AutoCloseable {
         if (closed) throw new SymbolizerException("the symbolizer is closed");
         String name = object.toString();
         if (name.indexOf('"') >= 0 || name.indexOf('\n') >= 0 || name.indexOf('\r') >= 0) {
-            throw new SymbolizerException("llvm-symbolizer cannot be given a path containing quotes or line breaks: " + name);
+            throw new SymbolizerException(
+                    "llvm-symbolizer cannot be given a path containing quotes or line breaks: " + name);
         }
         List<LlvmAnswer> out = new ArrayList<>(addresses.length);
         int perChunk = Math.max(1, CHUNK_BYTES / (name.getBytes(StandardCharsets.UTF_8).length + 24));
@@ -135,15 +139,16 @@ public final class LlvmSymbolizer implements AutoCloseable {
         return out;
     }
 
-    private List<LlvmAnswer> chunkWithRetry(String name, long[] addresses, int from, int to) throws SymbolizerException {
+    private List<LlvmAnswer> chunkWithRetry(String name, long[] addresses, int from, int to)
+            throws SymbolizerException {
         try {
             return chunk(name, addresses, from, to);
         } catch (SymbolizerException first) {
             try {
                 return chunk(name, addresses, from, to);
             } catch (SymbolizerException second) {
-                throw new SymbolizerException(second.getMessage() + " (after a restart; first failure: " + first.getMessage() + ")",
-                        second);
+                throw new SymbolizerException(
+                        second.getMessage() + " (after a restart; first failure: " + first.getMessage() + ")", second);
             }
         }
     }
@@ -152,7 +157,12 @@ public final class LlvmSymbolizer implements AutoCloseable {
     private List<LlvmAnswer> chunk(String name, long[] addresses, int from, int to) throws SymbolizerException {
         ensureRunning();
         StringBuilder input = new StringBuilder();
-        for (int i = from; i < to; i++) input.append('"').append(name).append("\" 0x").append(Long.toHexString(addresses[i])).append('\n');
+        for (int i = from; i < to; i++)
+            input.append('"')
+                    .append(name)
+                    .append("\" 0x")
+                    .append(Long.toHexString(addresses[i]))
+                    .append('\n');
         try {
             process.send(input.toString());
             List<LlvmAnswer> answers = new ArrayList<>(to - from);
@@ -169,13 +179,16 @@ public final class LlvmSymbolizer implements AutoCloseable {
     private LlvmAnswer answer(String name, long address) throws IOException, InterruptedException, SymbolizerException {
         String line = process.nextLine(answerTimeout);
         if (line == null) {
-            throw failed("no answer for " + name + " 0x" + Long.toHexString(address) + " within " + answerTimeout.toMillis()
-                    + " ms" + process.stderrDescription(), null);
+            throw failed(
+                    "no answer for " + name + " 0x" + Long.toHexString(address) + " within " + answerTimeout.toMillis()
+                            + " ms" + process.stderrDescription(),
+                    null);
         }
         LlvmAnswer a = LlvmAnswer.decode(line);
         // A mismatch means input and output have gone out of step; nothing after it can be trusted.
         if (!a.module().equals(name) || (a.address() != address && !(a.failed() && a.address() == -1))) {
-            throw failed("answer out of step: asked " + name + " 0x" + Long.toHexString(address) + ", got " + line, null);
+            throw failed(
+                    "answer out of step: asked " + name + " 0x" + Long.toHexString(address) + ", got " + line, null);
         }
         return a;
     }

@@ -5,7 +5,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Optional;
-
 import org.ompprof.unwinder.elf.ElfFile;
 import org.ompprof.unwinder.elf.ElfFormatException;
 import org.ompprof.unwinder.elf.Section;
@@ -32,7 +31,8 @@ final class MiniDebugInfo {
     static Optional<ElfFile> of(ElfFile elf) {
         Optional<Section> s = elf.section(".gnu_debugdata");
         if (s.isEmpty() || s.get().type() == ElfFile.SHT_NOBITS) return Optional.empty();
-        return Optional.of(ElfFile.parse(decompress(elf.contents(s.get()), s.get().offset())));
+        return Optional.of(
+                ElfFile.parse(decompress(elf.contents(s.get()), s.get().offset())));
     }
 
     /** The xz stream's contents; a damaged, truncated or oversized stream is an {@link ElfFormatException}. */
@@ -42,7 +42,8 @@ final class MiniDebugInfo {
             byte[] buf = new byte[64 << 10];
             for (int n; (n = in.read(buf)) > 0; ) {
                 if (out.size() + n > MAX_DECOMPRESSED) {
-                    throw new ElfFormatException(".gnu_debugdata decompresses to more than " + MAX_DECOMPRESSED + " bytes", offset);
+                    throw new ElfFormatException(
+                            ".gnu_debugdata decompresses to more than " + MAX_DECOMPRESSED + " bytes", offset);
                 }
                 out.write(buf, 0, n);
             }

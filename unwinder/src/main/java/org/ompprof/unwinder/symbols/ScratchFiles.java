@@ -42,7 +42,9 @@ final class ScratchFiles implements AutoCloseable {
 
     private Path directory() throws IOException {
         if (dir == null) {
-            dir = Files.createTempDirectory("ompprof-symbols-", PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+            dir = Files.createTempDirectory(
+                    "ompprof-symbols-",
+                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
         }
         return dir;
     }

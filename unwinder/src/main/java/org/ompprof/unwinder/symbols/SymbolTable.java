@@ -3,7 +3,6 @@ package org.ompprof.unwinder.symbols;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-
 import org.ompprof.unwinder.elf.ElfFile;
 import org.ompprof.unwinder.elf.ElfFormatException;
 import org.ompprof.unwinder.elf.ProgramHeader;
@@ -61,7 +60,8 @@ public final class SymbolTable {
             }
             return build(functions, base);
         } catch (ElfFormatException e) {
-            return new SymbolTable(new long[0], new long[0], new String[0], base, "symbol table unreadable: " + e.getMessage());
+            return new SymbolTable(
+                    new long[0], new long[0], new String[0], base, "symbol table unreadable: " + e.getMessage());
         }
     }
 
@@ -95,7 +95,9 @@ public final class SymbolTable {
             starts[i] = s.value();
             names[i] = s.name();
             long next = i + 1 < n ? merged.get(i + 1).symbol().value() : Long.MAX_VALUE;
-            ends[i] = s.size() > 0 ? s.value() + s.size() : zeroSizeEnd(merged.get(i).elf(), s, next);
+            ends[i] = s.size() > 0
+                    ? s.value() + s.size()
+                    : zeroSizeEnd(merged.get(i).elf(), s, next);
         }
         return new SymbolTable(starts, ends, names, base, null);
     }
@@ -117,7 +119,9 @@ public final class SymbolTable {
                     bestAt = sorted.get(j);
                 }
             }
-            out.add(new Sized(new Symbol(best.name(), best.value(), size, best.type(), best.bind(), best.sectionIndex()), bestAt.elf()));
+            out.add(new Sized(
+                    new Symbol(best.name(), best.value(), size, best.type(), best.bind(), best.sectionIndex()),
+                    bestAt.elf()));
             i = j;
         }
         return out;
@@ -125,7 +129,8 @@ public final class SymbolTable {
 
     /** Global names are what users call a function; local beats weak, which is often an alias. */
     private static boolean betterName(Symbol candidate, Symbol current) {
-        if (current.name().isEmpty() != candidate.name().isEmpty()) return current.name().isEmpty();
+        if (current.name().isEmpty() != candidate.name().isEmpty())
+            return current.name().isEmpty();
         return rank(candidate.bind()) < rank(current.bind());
     }
 

@@ -10,7 +10,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-
 import org.ompprof.unwinder.elf.ElfFile;
 import org.ompprof.unwinder.elf.ElfFormatException;
 import org.ompprof.unwinder.image.ImageOrigin;
@@ -85,7 +84,8 @@ public final class Symbolizer implements AutoCloseable {
 
     /** The frames at an unwound frame's lookup pc (the call instruction for return addresses). */
     public List<SourceFrame> symbolize(Frame frame) {
-        if (frame.module() == null) return List.of(SourceFrame.function("0x" + Long.toHexString(frame.lookupPc()), UNKNOWN_MODULE));
+        if (frame.module() == null)
+            return List.of(SourceFrame.function("0x" + Long.toHexString(frame.lookupPc()), UNKNOWN_MODULE));
         return symbolize(frame.module(), frame.relativeLookupPc());
     }
 
@@ -155,12 +155,14 @@ public final class Symbolizer implements AutoCloseable {
 
     /** llvm-symbolizer's frames; where it names no function the symbol table fills in. */
     private static List<SourceFrame> frames(ImageSymbols image, String label, long pc, List<LlvmFrame> frames) {
-        if (frames.stream().noneMatch(f -> f.hasFunction() || f.line() > 0)) return List.of(fromTable(image, label, pc));
+        if (frames.stream().noneMatch(f -> f.hasFunction() || f.line() > 0))
+            return List.of(fromTable(image, label, pc));
         List<SourceFrame> out = new ArrayList<>(frames.size());
         for (int i = 0; i < frames.size(); i++) {
             LlvmFrame f = frames.get(i);
             boolean outermost = i == frames.size() - 1;
-            String function = f.hasFunction() ? f.function() : outermost ? image.table().nameOrOffset(pc, label) : "??";
+            String function =
+                    f.hasFunction() ? f.function() : outermost ? image.table().nameOrOffset(pc, label) : "??";
             out.add(new SourceFrame(function, f.file(), f.line(), f.column(), !outermost, label));
         }
         return List.copyOf(out);
@@ -183,14 +185,21 @@ public final class Symbolizer implements AutoCloseable {
         ElfFile elf = module.elf();
         Optional<ImageOrigin> origin = origins.originOf(module);
         if (origin.isEmpty()) {
-            if (DebugInfo.hasDwarf(elf)) problems.add(module.name() + ": has debug info but no file to read it from; symbol table only");
+            if (DebugInfo.hasDwarf(elf))
+                problems.add(module.name() + ": has debug info but no file to read it from; symbol table only");
             return null;
         }
         try {
             return switch (origin.get()) {
-                case ImageOrigin.OnDisk d -> DebugInfo.hasDwarf(elf) ? quotable(d.path(), label) : debugFileTarget(elf, d.path(), label);
-                case ImageOrigin.InMemory m -> DebugInfo.hasDwarf(elf) ? scratch.write(m.bytes(), label)
-                        : debugFiles.find(elf, mappedPath(module)).map(p -> quotableOrNull(p, label)).orElse(null);
+                case ImageOrigin.OnDisk d ->
+                    DebugInfo.hasDwarf(elf) ? quotable(d.path(), label) : debugFileTarget(elf, d.path(), label);
+                case ImageOrigin.InMemory m ->
+                    DebugInfo.hasDwarf(elf)
+                            ? scratch.write(m.bytes(), label)
+                            : debugFiles
+                                    .find(elf, mappedPath(module))
+                                    .map(p -> quotableOrNull(p, label))
+                                    .orElse(null);
             };
         } catch (IOException e) {
             problems.add(module.name() + ": cannot make a file for llvm-symbolizer: " + e.getMessage());
@@ -237,7 +246,8 @@ public final class Symbolizer implements AutoCloseable {
         } catch (ElfFormatException e) {
             problems.add(module.name() + ": " + e.getMessage());
         }
-        Optional<Path> file = origins.originOf(module).flatMap(o -> o instanceof ImageOrigin.OnDisk d ? Optional.of(d.path()) : Optional.empty());
+        Optional<Path> file = origins.originOf(module)
+                .flatMap(o -> o instanceof ImageOrigin.OnDisk d ? Optional.of(d.path()) : Optional.empty());
         Optional<Path> debug = debugFiles.find(elf, file.or(() -> mappedPath(module)));
         if (debug.isPresent()) {
             try {
@@ -298,7 +308,7 @@ public final class Symbolizer implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "Symbolizer[" + images.size() + " images, llvm=" + (llvm == null ? "none" : llvm.executable()) + ", problems="
-                + Arrays.toString(problems.toArray()) + "]";
+        return "Symbolizer[" + images.size() + " images, llvm=" + (llvm == null ? "none" : llvm.executable())
+                + ", problems=" + Arrays.toString(problems.toArray()) + "]";
     }
 }

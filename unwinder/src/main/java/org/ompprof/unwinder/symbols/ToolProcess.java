@@ -5,8 +5,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
-import java.io.Writer;
 import java.io.OutputStreamWriter;
+import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -23,6 +23,7 @@ import java.util.concurrent.TimeUnit;
 final class ToolProcess implements AutoCloseable {
     /** Marks the end of stdout in the queue. */
     private static final String EOF = new String("<eof>");
+
     private static final int STDERR_TAIL = 2000;
 
     private final Process process;
@@ -36,8 +37,14 @@ final class ToolProcess implements AutoCloseable {
         this.process = process;
         OutputStream out = process.getOutputStream();
         this.stdin = new OutputStreamWriter(out, StandardCharsets.UTF_8);
-        this.stdoutReader = Thread.ofPlatform().daemon().name("tool-stdout-" + process.pid()).start(this::drainStdout);
-        this.stderrReader = Thread.ofPlatform().daemon().name("tool-stderr-" + process.pid()).start(this::drainStderr);
+        this.stdoutReader = Thread.ofPlatform()
+                .daemon()
+                .name("tool-stdout-" + process.pid())
+                .start(this::drainStdout);
+        this.stderrReader = Thread.ofPlatform()
+                .daemon()
+                .name("tool-stderr-" + process.pid())
+                .start(this::drainStderr);
     }
 
     static ToolProcess start(List<String> command) throws IOException {
@@ -83,12 +90,15 @@ final class ToolProcess implements AutoCloseable {
 
     String stderrDescription() {
         synchronized (stderrTail) {
-            return stderrTail.isEmpty() ? "" : "; its stderr ends: " + stderrTail.toString().strip();
+            return stderrTail.isEmpty()
+                    ? ""
+                    : "; its stderr ends: " + stderrTail.toString().strip();
         }
     }
 
     private void drainStdout() {
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+        try (BufferedReader r =
+                new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
             for (String line; (line = r.readLine()) != null; ) lines.add(line);
         } catch (IOException e) {
             // The pipe broke because the process was killed: same as the end of output.

@@ -8,7 +8,6 @@ import java.util.Arrays;
 import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -38,8 +37,10 @@ class CfiFuzzTest {
         for (int round = 0; round < 6; round++) {
             SectionData badHdr = damage(hdr, rnd), badEh = damage(eh, rnd);
             boolean withHeader = rnd.nextInt(4) != 0;
-            ModuleCfi cfi = ModuleCfi.of(new CfiSources(withHeader ? Optional.of(badHdr) : Optional.empty(),
-                    Optional.of(badEh), Optional.of(new SectionData(".debug_frame", damage(eh, rnd).bytes(), 0)),
+            ModuleCfi cfi = ModuleCfi.of(new CfiSources(
+                    withHeader ? Optional.of(badHdr) : Optional.empty(),
+                    Optional.of(badEh),
+                    Optional.of(new SectionData(".debug_frame", damage(eh, rnd).bytes(), 0)),
                     good.textVaddr()));
             for (int i = 0; i < 300; i++) {
                 long pc = table.initialLocation(rnd.nextInt(table.count())) + rnd.nextInt(64);

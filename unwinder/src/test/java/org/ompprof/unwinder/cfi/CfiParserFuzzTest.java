@@ -3,13 +3,12 @@ package org.ompprof.unwinder.cfi;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
+import com.code_intelligence.jazzer.junit.FuzzTest;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-
-import com.code_intelligence.jazzer.junit.FuzzTest;
 import org.junit.jupiter.api.Timeout;
 
 /**
@@ -24,7 +23,8 @@ class CfiParserFuzzTest {
     @FuzzTest(maxDuration = "60s")
     @Timeout(value = 30, unit = TimeUnit.SECONDS)
     void cfiParser(byte[] input) {
-        ByteBuffer h = ByteBuffer.wrap(Arrays.copyOf(input, Math.max(input.length, HEADER))).order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer h = ByteBuffer.wrap(Arrays.copyOf(input, Math.max(input.length, HEADER)))
+                .order(ByteOrder.LITTLE_ENDIAN);
         long hdrVaddr = Integer.toUnsignedLong(h.getInt(0)), ehVaddr = Integer.toUnsignedLong(h.getInt(4));
         int rest = Math.max(0, input.length - HEADER);
         int hdrLength = Math.min(rest, h.getShort(8) & 0xFFFF);
@@ -33,8 +33,11 @@ class CfiParserFuzzTest {
         byte[] hdr = Arrays.copyOfRange(input, from, from + hdrLength);
         byte[] eh = Arrays.copyOfRange(input, from + hdrLength, from + hdrLength + ehLength);
         byte[] debug = Arrays.copyOfRange(input, from + hdrLength + ehLength, input.length);
-        ModuleCfi cfi = ModuleCfi.of(new CfiSources(section(".eh_frame_hdr", hdr, hdrVaddr), section(".eh_frame", eh, ehVaddr),
-                section(".debug_frame", debug, 0), 0x1000));
+        ModuleCfi cfi = ModuleCfi.of(new CfiSources(
+                section(".eh_frame_hdr", hdr, hdrVaddr),
+                section(".eh_frame", eh, ehVaddr),
+                section(".debug_frame", debug, 0),
+                0x1000));
         for (long pc : pcs(hdr, hdrVaddr)) answer(cfi.rowFor(pc));
     }
 
@@ -61,6 +64,7 @@ class CfiParserFuzzTest {
 
     private static void answer(RowResult r) {
         assertNotNull(r);
-        if (r instanceof BadCfi bad) assertFalse(bad.message() == null || bad.message().isBlank());
+        if (r instanceof BadCfi bad)
+            assertFalse(bad.message() == null || bad.message().isBlank());
     }
 }

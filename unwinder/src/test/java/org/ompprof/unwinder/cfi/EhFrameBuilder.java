@@ -74,6 +74,7 @@ public final class EhFrameBuilder {
         SectionData s = build();
         return origin == CfiOrigin.EH_FRAME
                 ? ModuleCfi.of(new CfiSources(Optional.empty(), Optional.of(s), Optional.empty(), PointerBases.UNKNOWN))
-                : ModuleCfi.of(new CfiSources(Optional.empty(), Optional.empty(), Optional.of(s), PointerBases.UNKNOWN));
+                : ModuleCfi.of(
+                        new CfiSources(Optional.empty(), Optional.empty(), Optional.of(s), PointerBases.UNKNOWN));
     }
 }

@@ -16,7 +16,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.ompprof.unwinder.elf.ElfFile;
@@ -28,19 +27,26 @@ import org.ompprof.unwinder.elf.ElfFile;
  */
 class LlvmDwarfdumpOracleTest {
     private static final String DWARFDUMP = "llvm-dwarfdump-19";
-    private static final Pattern FDE = Pattern.compile("^[0-9a-f]+ [0-9a-f]+ [0-9a-f]+ FDE cie=[0-9a-f]+ pc=([0-9a-f]+)\\.\\.\\.([0-9a-f]+)");
+    private static final Pattern FDE =
+            Pattern.compile("^[0-9a-f]+ [0-9a-f]+ [0-9a-f]+ FDE cie=[0-9a-f]+ pc=([0-9a-f]+)\\.\\.\\.([0-9a-f]+)");
     private static final Pattern ROW = Pattern.compile("^  0x([0-9a-f]+): (.*)$");
-    private static final Set<String> TRACKED = IntStream.range(0, X86Registers.COUNT).mapToObj(X86Registers::name)
-            .collect(Collectors.toSet());
+    private static final Set<String> TRACKED =
+            IntStream.range(0, X86Registers.COUNT).mapToObj(X86Registers::name).collect(Collectors.toSet());
     private static final Path WORK = Path.of("target/cfi-oracle");
 
     /** One row of llvm-dwarfdump's table, with the range of the FDE it belongs to and where the next row starts. */
     record DumpRow(CfiOrigin origin, long fdeBegin, long fdeEnd, long address, long end, String text) {}
 
     @ParameterizedTest
-    @ValueSource(strings = {"/usr/lib/x86_64-linux-gnu/libc.so.6", "/lib64/ld-linux-x86-64.so.2",
-        "/usr/lib/llvm-19/lib/libomp.so.5", "/lib/x86_64-linux-gnu/libgcc_s.so.1",
-        "/usr/lib/x86_64-linux-gnu/libstdc++.so.6", "vdso"})
+    @ValueSource(
+            strings = {
+                "/usr/lib/x86_64-linux-gnu/libc.so.6",
+                "/lib64/ld-linux-x86-64.so.2",
+                "/usr/lib/llvm-19/lib/libomp.so.5",
+                "/lib/x86_64-linux-gnu/libgcc_s.so.1",
+                "/usr/lib/x86_64-linux-gnu/libstdc++.so.6",
+                "vdso"
+            })
     void ehFrameRowsMatch(String file) throws Exception {
         Path path = file.equals("vdso") ? dumpVdso() : Path.of(file);
         assumeTrue(path != null && Files.exists(path), file + " not present");
@@ -53,13 +59,23 @@ class LlvmDwarfdumpOracleTest {
         assumeTrue(TestProcesses.onPath(compiler), compiler + " not installed");
         Files.createDirectories(WORK);
         Path binary = WORK.resolve("debug-frame-" + compiler).toAbsolutePath();
-        TestProcesses.run(List.of(compiler, "-O2", "-g", "-fno-asynchronous-unwind-tables", "-fno-unwind-tables",
-                "-o", binary.toString(), "src/test/c/selfstack.c"));
+        TestProcesses.run(List.of(
+                compiler,
+                "-O2",
+                "-g",
+                "-fno-asynchronous-unwind-tables",
+                "-fno-unwind-tables",
+                "-o",
+                binary.toString(),
+                "src/test/c/selfstack.c"));
         List<DumpRow> rows = compare(binary, "--debug-frame");
-        assertTrue(rows.stream().filter(r -> r.origin() == CfiOrigin.DEBUG_FRAME).count() > 5, "no .debug_frame rows");
+        assertTrue(
+                rows.stream().filter(r -> r.origin() == CfiOrigin.DEBUG_FRAME).count() > 5, "no .debug_frame rows");
     }
 
-    /** llvm-dwarfdump prints .debug_frame and .eh_frame for either option; each row is checked against its own section. */
+    /**
+     * llvm-dwarfdump prints .debug_frame and .eh_frame for either option; each row is checked against its own section.
+     */
     private static List<DumpRow> compare(Path file, String option) throws Exception {
         assumeTrue(TestProcesses.onPath(DWARFDUMP), DWARFDUMP + " not installed");
         List<DumpRow> rows = parse(TestProcesses.run(List.of(DWARFDUMP, option, file.toString())));
@@ -71,8 +87,10 @@ class LlvmDwarfdumpOracleTest {
         }
         System.out.printf("%s %s: %d rows compared, %d mismatches%n", file, option, rows.size(), mismatches.size());
         assertTrue(rows.size() > 5, "llvm-dwarfdump printed almost no rows for " + file);
-        assertTrue(mismatches.isEmpty(), mismatches.size() + " of " + rows.size() + " rows differ, e.g.\n"
-                + String.join("\n", mismatches.subList(0, Math.min(20, mismatches.size()))));
+        assertTrue(
+                mismatches.isEmpty(),
+                mismatches.size() + " of " + rows.size() + " rows differ, e.g.\n"
+                        + String.join("\n", mismatches.subList(0, Math.min(20, mismatches.size()))));
         return rows;
     }
 

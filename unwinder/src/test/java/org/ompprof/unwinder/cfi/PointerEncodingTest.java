@@ -21,7 +21,9 @@ class PointerEncodingTest {
 
     @Test
     void valueFormats() {
-        assertEquals(0x1122334455667788L, decode(0x00, new ByteSink().u64(0x1122334455667788L).toBytes()));
+        assertEquals(
+                0x1122334455667788L,
+                decode(0x00, new ByteSink().u64(0x1122334455667788L).toBytes()));
         assertEquals(0xfffe, decode(0x02, ByteSink.of(0xfe, 0xff)));
         assertEquals(0xfffffffeL, decode(0x03, new ByteSink().u32(0xfffffffeL).toBytes()));
         assertEquals(-1, decode(0x04, new ByteSink().u64(-1).toBytes()));
@@ -49,12 +51,14 @@ class PointerEncodingTest {
         assertTrue(message(0xff).contains("omitted"));
         DwarfCursor c = new DwarfCursor(new byte[8], "test", 0, 8);
         assertTrue(assertThrows(CfiFormatException.class, () -> PointerEncoding.read(c, 0x23, PointerBases.of(0)))
-                .getMessage().contains("textrel"));
+                .getMessage()
+                .contains("textrel"));
     }
 
     private static String message(int encoding) {
         DwarfCursor c = new DwarfCursor(new byte[8], "test", 0, 8);
-        return assertThrows(CfiFormatException.class, () -> PointerEncoding.read(c, encoding, BASES)).getMessage();
+        return assertThrows(CfiFormatException.class, () -> PointerEncoding.read(c, encoding, BASES))
+                .getMessage();
     }
 
     @Test

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.util.Optional;
-
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.ompprof.unwinder.elf.ElfFile;
@@ -20,12 +19,14 @@ class SearchTableTest {
     void headerAndScanAgree(String file) throws Exception {
         CfiSources sources = CfiSources.of(ElfFile.read(Path.of(file)));
         ModuleCfi withHeader = ModuleCfi.of(sources);
-        ModuleCfi scanning = ModuleCfi.of(new CfiSources(Optional.empty(), sources.ehFrame(), Optional.empty(),
-                sources.textVaddr()));
+        ModuleCfi scanning = ModuleCfi.of(
+                new CfiSources(Optional.empty(), sources.ehFrame(), Optional.empty(), sources.textVaddr()));
         assertTrue(withHeader.usesSearchTable());
         assertFalse(scanning.usesSearchTable());
         EhFrameHdr header = EhFrameHdr.parse(sources.ehFrameHdr().orElseThrow());
-        CfiSection section = new CfiSection(sources.ehFrame().orElseThrow(), CfiOrigin.EH_FRAME,
+        CfiSection section = new CfiSection(
+                sources.ehFrame().orElseThrow(),
+                CfiOrigin.EH_FRAME,
                 PointerBases.of(sources.ehFrame().get().vaddr()));
         assertEquals(header.count(), FdeIndex.scan(section).size(), "FDEs in the table and in the section");
         for (int i = 0; i < header.count(); i++) {
@@ -70,7 +71,10 @@ class SearchTableTest {
         SectionData eh = b.build();
         long hdrVaddr = 0x1800;
         int encoding = valueFormat == 0x1b ? 0x3b : valueFormat;
-        ByteSink hdr = new ByteSink().u8(1, 0x1b, 0x03, encoding).u32(eh.vaddr() - (hdrVaddr + 4)).u32(1);
+        ByteSink hdr = new ByteSink()
+                .u8(1, 0x1b, 0x03, encoding)
+                .u32(eh.vaddr() - (hdrVaddr + 4))
+                .u32(1);
         long[] values = {0x1000, eh.vaddr() + fde};
         for (long v : values) {
             long stored = encoding == 0x3b ? v - hdrVaddr : v;
@@ -80,8 +84,11 @@ class SearchTableTest {
                 default -> hdr.u64(stored);
             }
         }
-        ModuleCfi cfi = ModuleCfi.of(new CfiSources(Optional.of(new SectionData(".eh_frame_hdr", hdr.toBytes(), hdrVaddr)),
-                Optional.of(eh), Optional.empty(), PointerBases.UNKNOWN));
+        ModuleCfi cfi = ModuleCfi.of(new CfiSources(
+                Optional.of(new SectionData(".eh_frame_hdr", hdr.toBytes(), hdrVaddr)),
+                Optional.of(eh),
+                Optional.empty(),
+                PointerBases.UNKNOWN));
         assertTrue(cfi.usesSearchTable());
         assertEquals("CFA=RSP+16: RIP=[CFA-8]", ((UnwindRow) cfi.rowFor(0x1001)).describe());
     }
@@ -92,10 +99,18 @@ class SearchTableTest {
         EhFrameBuilder b = EhFrameBuilder.ehFrame();
         b.fde(b.standardCie(), 0x1000, 0x10, EhFrameBuilder.PCREL_SDATA4, ByteSink.of(0x41, 0x0e, 0x10));
         SectionData eh = b.build();
-        byte[] hdr = new ByteSink().u8(1, 0x1b, 0x03, encoding).u32(eh.vaddr() - 0x1804).u32(1).uleb(0x1000).uleb(0x2000)
+        byte[] hdr = new ByteSink()
+                .u8(1, 0x1b, 0x03, encoding)
+                .u32(eh.vaddr() - 0x1804)
+                .u32(1)
+                .uleb(0x1000)
+                .uleb(0x2000)
                 .toBytes();
-        ModuleCfi cfi = ModuleCfi.of(new CfiSources(Optional.of(new SectionData(".eh_frame_hdr", hdr, 0x1800)),
-                Optional.of(eh), Optional.empty(), PointerBases.UNKNOWN));
+        ModuleCfi cfi = ModuleCfi.of(new CfiSources(
+                Optional.of(new SectionData(".eh_frame_hdr", hdr, 0x1800)),
+                Optional.of(eh),
+                Optional.empty(),
+                PointerBases.UNKNOWN));
         assertFalse(cfi.usesSearchTable());
         assertEquals("CFA=RSP+16: RIP=[CFA-8]", ((UnwindRow) cfi.rowFor(0x1001)).describe());
     }

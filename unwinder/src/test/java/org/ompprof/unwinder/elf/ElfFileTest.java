@@ -10,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -30,18 +29,22 @@ class ElfFileTest {
     }
 
     private static String readelfBuildId(Path file) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder("readelf", "-n", file.toString()).redirectErrorStream(true).start();
+        Process p = new ProcessBuilder("readelf", "-n", file.toString())
+                .redirectErrorStream(true)
+                .start();
         String out = new String(p.getInputStream().readAllBytes());
         p.waitFor(30, TimeUnit.SECONDS);
         for (String line : out.split("\n")) {
-            if (line.contains("Build ID:")) return line.substring(line.indexOf(':') + 1).trim();
+            if (line.contains("Build ID:"))
+                return line.substring(line.indexOf(':') + 1).trim();
         }
         throw new AssertionError("readelf printed no build id:\n" + out);
     }
 
     @Test
     void rejectsWhatIsNotElf() {
-        ElfFormatException e = assertThrows(ElfFormatException.class, () -> ElfFile.parse("#!/bin/sh\necho hi\n".getBytes()));
+        ElfFormatException e =
+                assertThrows(ElfFormatException.class, () -> ElfFile.parse("#!/bin/sh\necho hi\n".getBytes()));
         assertTrue(e.getMessage().contains("not an ELF file"), e.getMessage());
         assertThrows(ElfFormatException.class, () -> ElfFile.parse(new byte[0]));
     }

@@ -3,9 +3,8 @@ package org.ompprof.unwinder.elf;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
-import java.util.concurrent.TimeUnit;
-
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Timeout;
 import org.ompprof.unwinder.cfi.BadCfi;
 import org.ompprof.unwinder.cfi.CfiSources;

@@ -17,7 +17,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-
 import org.junit.jupiter.api.Test;
 import org.ompprof.unwinder.elf.ElfFile;
 import org.ompprof.unwinder.symbols.SymbolsFixture;
@@ -31,7 +30,8 @@ class ModuleImagesTest {
         String id = ElfFile.read(file).buildId().orElseThrow();
         ModuleImages images = new ModuleImages();
         ImageResolution.Resolved a = resolved(images.resolve(ModuleImage.onDisk(file.toString(), id, 0, 0, BIAS)));
-        ImageResolution.Resolved b = resolved(images.resolve(ModuleImage.onDisk(file.toString(), id.toUpperCase(), 0, 0, 0)));
+        ImageResolution.Resolved b =
+                resolved(images.resolve(ModuleImage.onDisk(file.toString(), id.toUpperCase(), 0, 0, 0)));
         assertSame(a.image(), b.image(), "one parsed image for both");
         assertSame(a.module().cfi(), b.module().cfi(), "one CFI (and row cache) for both");
         assertEquals(BIAS, a.module().bias());
@@ -42,13 +42,15 @@ class ModuleImagesTest {
     @Test
     void buildIdMismatchIsUnavailable() throws Exception {
         Path file = SymbolsFixture.binaries().debug();
-        String reason = unavailable(new ModuleImages().resolve(ModuleImage.onDisk(file.toString(), "deadbeef", 0, 0, BIAS)));
+        String reason =
+                unavailable(new ModuleImages().resolve(ModuleImage.onDisk(file.toString(), "deadbeef", 0, 0, BIAS)));
         assertTrue(reason.contains("build id") && reason.contains("deadbeef") && reason.contains("rebuilt"), reason);
     }
 
     @Test
     void missingFileIsUnavailable() {
-        String reason = unavailable(new ModuleImages().resolve(ModuleImage.onDisk("/nonexistent/libgone.so", "abcd", 10, 10, BIAS)));
+        String reason = unavailable(
+                new ModuleImages().resolve(ModuleImage.onDisk("/nonexistent/libgone.so", "abcd", 10, 10, BIAS)));
         assertTrue(reason.contains("/nonexistent/libgone.so") && reason.contains("gone"), reason);
     }
 
@@ -59,7 +61,8 @@ class ModuleImagesTest {
         long size = Files.size(file), mtime = Files.getLastModifiedTime(file).to(TimeUnit.NANOSECONDS);
         ModuleImages images = new ModuleImages();
         resolved(images.resolve(ModuleImage.onDisk(file.toString(), "", size, mtime, BIAS)));
-        String reason = unavailable(images.resolve(ModuleImage.onDisk(file.toString(), "", size, mtime - 1_000_000_000L, BIAS)));
+        String reason = unavailable(
+                images.resolve(ModuleImage.onDisk(file.toString(), "", size, mtime - 1_000_000_000L, BIAS)));
         assertTrue(reason.contains("no build id") && reason.contains("changed"), reason);
     }
 
@@ -68,7 +71,8 @@ class ModuleImagesTest {
         byte[] bytes = Files.readAllBytes(SymbolsFixture.binaries().debug());
         String id = ElfFile.parse(bytes).buildId().orElseThrow();
         ModuleImages images = new ModuleImages();
-        ImageResolution.Resolved r = resolved(images.resolve(ModuleImage.embedded("/gone/app", id, bytes.length, 0, BIAS, () -> bytes)));
+        ImageResolution.Resolved r =
+                resolved(images.resolve(ModuleImage.embedded("/gone/app", id, bytes.length, 0, BIAS, () -> bytes)));
         assertInstanceOf(ImageOrigin.InMemory.class, images.originOf(r.module()).orElseThrow());
         assertEquals("/gone/app", r.module().name());
     }
@@ -77,15 +81,21 @@ class ModuleImagesTest {
     void randomBytesGiveAClearReason() {
         byte[] noise = new byte[4096];
         new Random(42).nextBytes(noise);
-        String reason = unavailable(new ModuleImages().resolve(ModuleImage.embedded("/x/libnoise.so", "", noise.length, 0, 0, () -> noise)));
-        assertTrue(reason.contains("libnoise.so") && reason.contains("not a usable ELF file") && reason.contains("bad magic"), reason);
+        String reason = unavailable(new ModuleImages()
+                .resolve(ModuleImage.embedded("/x/libnoise.so", "", noise.length, 0, 0, () -> noise)));
+        assertTrue(
+                reason.contains("libnoise.so")
+                        && reason.contains("not a usable ELF file")
+                        && reason.contains("bad magic"),
+                reason);
     }
 
     @Test
     void truncatedElfGivesAClearReason() throws Exception {
         byte[] bytes = Files.readAllBytes(SymbolsFixture.binaries().debug());
         byte[] head = java.util.Arrays.copyOf(bytes, 200);
-        String reason = unavailable(new ModuleImages().resolve(ModuleImage.embedded("/x/cut", "", head.length, 0, 0, () -> head)));
+        String reason = unavailable(
+                new ModuleImages().resolve(ModuleImage.embedded("/x/cut", "", head.length, 0, 0, () -> head)));
         assertTrue(reason.contains("not a usable ELF file") && reason.contains("past the end"), reason);
     }
 
@@ -108,13 +118,15 @@ class ModuleImagesTest {
             List<Future<ImageResolution>> futures = new ArrayList<>();
             for (int i = 0; i < 32; i++) {
                 long bias = i * 0x1000_0000L;
-                futures.add(pool.submit(() -> images.resolve(ModuleImage.embedded("/gone/app", "", bytes.length, 7, bias, () -> {
-                    reads.incrementAndGet();
-                    return bytes;
-                }))));
+                futures.add(pool.submit(
+                        () -> images.resolve(ModuleImage.embedded("/gone/app", "", bytes.length, 7, bias, () -> {
+                            reads.incrementAndGet();
+                            return bytes;
+                        }))));
             }
             ElfFile first = resolved(futures.getFirst().get()).image().elf();
-            for (Future<ImageResolution> f : futures) assertSame(first, resolved(f.get()).image().elf());
+            for (Future<ImageResolution> f : futures)
+                assertSame(first, resolved(f.get()).image().elf());
         } finally {
             pool.shutdownNow();
         }

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -28,7 +27,8 @@ class RandomSnapshotTest {
     void randomStacksEndCleanly(long seed) throws Exception {
         Build build = Build.values()[(int) (seed % Build.values().length)];
         AddressSpace space = SelfStackFixture.addressSpace(SelfStackFixture.capture(new Case(build, Scenario.SIGNAL)));
-        List<AddressRange> code = space.modules().stream().flatMap(m -> m.ranges().stream()).toList();
+        List<AddressRange> code =
+                space.modules().stream().flatMap(m -> m.ranges().stream()).toList();
         Random rnd = new Random(seed);
         StackUnwinder unwinder = new StackUnwinder(space);
         java.util.Map<Termination, Integer> endings = new java.util.TreeMap<>();
@@ -54,10 +54,14 @@ class RandomSnapshotTest {
         for (int i = 1; i < r.frames().size(); i++) {
             assertTrue(occursIn(stack, r.frames().get(i).pc()), "frame " + i + " was not read from the snapshot");
         }
-        for (int i = 0; i < r.frames().size() - 1; i++) assertNotNull(r.frames().get(i).module());
+        for (int i = 0; i < r.frames().size() - 1; i++)
+            assertNotNull(r.frames().get(i).module());
     }
 
-    /** Whether {@code value} is stored at any (not only aligned) offset: CFA offsets from random data need not be aligned. */
+    /**
+     * Whether {@code value} is stored at any (not only aligned) offset: CFA offsets from random data need not be
+     * aligned.
+     */
     private static boolean occursIn(byte[] stack, long value) {
         java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(stack).order(java.nio.ByteOrder.LITTLE_ENDIAN);
         for (int i = 0; i + 8 <= stack.length; i++) {
@@ -75,7 +79,7 @@ class RandomSnapshotTest {
                 case 0 -> b.putLong(i, randomCodeAddress(rnd, code));
                 case 1 -> b.putLong(i, base + 8L * rnd.nextInt(Math.max(1, stack.length / 8)));
                 case 2 -> b.putLong(i, rnd.nextInt(3) == 0 ? 0 : rnd.nextInt(256));
-                default -> { }
+                default -> {}
             }
         }
         return stack;

@@ -19,7 +19,8 @@ record SelfStackCapture(Registers registers, StackSnapshot snapshot, long[] back
         ByteBuffer in = ByteBuffer.wrap(Files.readAllBytes(file)).order(ByteOrder.LITTLE_ENDIAN);
         byte[] magic = new byte[8];
         in.get(magic);
-        if (!new String(magic, StandardCharsets.US_ASCII).equals("OMPSTK01")) throw new IOException("bad magic in " + file);
+        if (!new String(magic, StandardCharsets.US_ASCII).equals("OMPSTK01"))
+            throw new IOException("bad magic in " + file);
         Registers regs = new Registers(in.getLong(), in.getLong(), in.getLong());
         byte[] stack = bytes(in);
         long[] bt = new long[(int) in.getLong()];

@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-
 import org.ompprof.unwinder.cfi.ModuleCfi;
 import org.ompprof.unwinder.cfi.TestProcesses;
 import org.ompprof.unwinder.elf.ElfFile;
@@ -35,10 +34,16 @@ final class SelfStackFixture {
         CLANG_NOFP(Oracle.BACKTRACE, "clang-19", "-O2", "-g", "-fomit-frame-pointer"),
         GCC_FP(Oracle.BACKTRACE, "gcc", "-O2", "-g", "-fno-omit-frame-pointer"),
         GCC_NOFP(Oracle.BACKTRACE, "gcc", "-O2", "-g", "-fomit-frame-pointer"),
-        CLANG_DEBUG_FRAME(Oracle.DEBUG_FRAME, "clang-19", "-O2", "-g", "-fno-asynchronous-unwind-tables",
-                "-fno-unwind-tables"),
-        GCC_DEBUG_FRAME(Oracle.DEBUG_FRAME, "gcc", "-O2", "-g", "-fno-asynchronous-unwind-tables", "-fno-unwind-tables"),
-        GCC_NO_CFI_FP(Oracle.FRAME_POINTERS, "gcc", "-O2", "-fno-omit-frame-pointer", "-fno-asynchronous-unwind-tables",
+        CLANG_DEBUG_FRAME(
+                Oracle.DEBUG_FRAME, "clang-19", "-O2", "-g", "-fno-asynchronous-unwind-tables", "-fno-unwind-tables"),
+        GCC_DEBUG_FRAME(
+                Oracle.DEBUG_FRAME, "gcc", "-O2", "-g", "-fno-asynchronous-unwind-tables", "-fno-unwind-tables"),
+        GCC_NO_CFI_FP(
+                Oracle.FRAME_POINTERS,
+                "gcc",
+                "-O2",
+                "-fno-omit-frame-pointer",
+                "-fno-asynchronous-unwind-tables",
                 "-fno-unwind-tables");
 
         final Oracle oracle;
@@ -50,7 +55,11 @@ final class SelfStackFixture {
         }
     }
 
-    enum Scenario { DIRECT, QSORT, SIGNAL }
+    enum Scenario {
+        DIRECT,
+        QSORT,
+        SIGNAL
+    }
 
     record Case(Build build, Scenario scenario) {
         @Override
@@ -81,7 +90,8 @@ final class SelfStackFixture {
         SelfStackCapture cached = CAPTURES.get(c);
         if (cached != null) return cached;
         Path binary = binary(c.build());
-        Path out = WORK.resolve(c.build().name().toLowerCase() + "-" + c.scenario().name().toLowerCase() + ".bin");
+        Path out = WORK.resolve(
+                c.build().name().toLowerCase() + "-" + c.scenario().name().toLowerCase() + ".bin");
         run(List.of(binary.toString(), c.scenario().name().toLowerCase(), out.toString()));
         SelfStackCapture capture = SelfStackCapture.read(out);
         CAPTURES.put(c, capture);
@@ -113,7 +123,9 @@ final class SelfStackFixture {
     static AddressSpace addressSpace(SelfStackCapture capture) throws IOException {
         List<Module> modules = new ArrayList<>();
         for (SelfStackCapture.LoadedModule m : capture.modules()) {
-            Loaded loaded = m.image().length > 0 ? load(m.image()) : FILES.computeIfAbsent(m.name(), SelfStackFixture::loadFile);
+            Loaded loaded = m.image().length > 0
+                    ? load(m.image())
+                    : FILES.computeIfAbsent(m.name(), SelfStackFixture::loadFile);
             modules.add(Module.of(m.name(), loaded.elf(), m.bias(), loaded.cfi()));
         }
         return AddressSpace.of(modules);

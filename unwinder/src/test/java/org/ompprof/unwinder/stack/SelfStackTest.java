@@ -6,13 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
 import java.util.List;
-
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.ompprof.unwinder.cfi.CfiOrigin;
 import org.ompprof.unwinder.cfi.UnwindRow;
 import org.ompprof.unwinder.stack.SelfStackFixture.Case;
-import org.ompprof.unwinder.stack.SelfStackFixture.Oracle;
 import org.ompprof.unwinder.stack.SelfStackFixture.Scenario;
 
 /** Real stacks of a known call chain, unwound in Java and checked against glibc backtrace() and the source. */
@@ -26,8 +24,8 @@ class SelfStackTest {
     @MethodSource("cases")
     void unwindsLikeTheOracle(Case c) throws Exception {
         SelfStackCapture capture = SelfStackFixture.capture(c);
-        UnwindResult r = new StackUnwinder(SelfStackFixture.addressSpace(capture)).unwind(capture.registers(),
-                capture.snapshot());
+        UnwindResult r = new StackUnwinder(SelfStackFixture.addressSpace(capture))
+                .unwind(capture.registers(), capture.snapshot());
         String report = c + "\n" + TestSymbols.describe(r) + "backtrace(): " + hex(capture.backtrace());
 
         assertEquals(Termination.COMPLETE, r.termination(), report);
@@ -37,16 +35,23 @@ class SelfStackTest {
             case BACKTRACE -> {
                 // backtrace()'s first pc is its own return address in c; the callers' pcs must agree exactly.
                 long[] ours = r.pcs();
-                assertArrayEquals(Arrays.copyOfRange(capture.backtrace(), 1, capture.backtrace().length),
-                        Arrays.copyOfRange(ours, 1, ours.length), report);
+                assertArrayEquals(
+                        Arrays.copyOfRange(capture.backtrace(), 1, capture.backtrace().length),
+                        Arrays.copyOfRange(ours, 1, ours.length),
+                        report);
                 assertTrue(r.frames().stream().noneMatch(f -> f.kind() == FrameKind.FRAME_POINTER), report);
             }
             case DEBUG_FRAME -> {
-                UnwindRow row = (UnwindRow) r.frames().get(0).module().cfi().rowFor(r.frames().get(0).relativeLookupPc());
+                UnwindRow row = (UnwindRow) r.frames()
+                        .get(0)
+                        .module()
+                        .cfi()
+                        .rowFor(r.frames().get(0).relativeLookupPc());
                 assertEquals(CfiOrigin.DEBUG_FRAME, row.origin(), report);
                 assertTrue(r.frames().stream().noneMatch(f -> f.kind() == FrameKind.FRAME_POINTER), report);
             }
-            case FRAME_POINTERS -> assertTrue(r.frames().stream().anyMatch(f -> f.kind() == FrameKind.FRAME_POINTER), report);
+            case FRAME_POINTERS ->
+                assertTrue(r.frames().stream().anyMatch(f -> f.kind() == FrameKind.FRAME_POINTER), report);
         }
         if (c.scenario() == Scenario.SIGNAL) assertSignalFrame(r, report);
         if (c.scenario() == Scenario.QSORT) assertLibcBetween(r, "cmp", "b", report);
@@ -66,7 +71,10 @@ class SelfStackTest {
 
     private static void assertLibcBetween(UnwindResult r, String inner, String outer, String report) {
         List<Frame> between = r.frames().subList(indexOf(r, inner) + 1, indexOf(r, outer));
-        assertTrue(!between.isEmpty() && between.stream().allMatch(f -> f.module().name().contains("libc.so")), report);
+        assertTrue(
+                !between.isEmpty()
+                        && between.stream().allMatch(f -> f.module().name().contains("libc.so")),
+                report);
     }
 
     private static int indexOf(UnwindResult r, String function) {
@@ -86,8 +94,10 @@ class SelfStackTest {
 
     /** Names of the frames in the test program itself, innermost first. */
     static List<String> programFrames(UnwindResult r) {
-        return r.frames().stream().filter(f -> f.module() != null && f.module().name().contains("selfstack-"))
-                .map(TestSymbols::name).toList();
+        return r.frames().stream()
+                .filter(f -> f.module() != null && f.module().name().contains("selfstack-"))
+                .map(TestSymbols::name)
+                .toList();
     }
 
     static String hex(long[] pcs) {

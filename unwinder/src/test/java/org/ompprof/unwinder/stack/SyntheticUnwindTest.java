@@ -9,7 +9,6 @@ import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -31,12 +30,19 @@ class SyntheticUnwindTest {
     }
 
     private static Module program(AddressSpace space) {
-        return space.modules().stream().filter(m -> m.name().contains("selfstack-")).findFirst().orElseThrow();
+        return space.modules().stream()
+                .filter(m -> m.name().contains("selfstack-"))
+                .findFirst()
+                .orElseThrow();
     }
 
     private static long function(Module m, String name) {
-        return m.elf().symbols().stream().filter(s -> s.name().equals(name) && s.isFunction()).mapToLong(Symbol::value)
-                .findFirst().orElseThrow() + m.bias();
+        return m.elf().symbols().stream()
+                        .filter(s -> s.name().equals(name) && s.isFunction())
+                        .mapToLong(Symbol::value)
+                        .findFirst()
+                        .orElseThrow()
+                + m.bias();
     }
 
     private static StackSnapshot words(long... values) {
@@ -45,7 +51,10 @@ class SyntheticUnwindTest {
         return new StackSnapshot(BASE, b.array());
     }
 
-    /** A PLT stub at frame 0, before and after its push: the DW_OP_breg16 CFA expression decides where the return address is. */
+    /**
+     * A PLT stub at frame 0, before and after its push: the DW_OP_breg16 CFA expression decides where the return
+     * address is.
+     */
     @ParameterizedTest(name = "offset {0} in a PLT entry")
     @ValueSource(ints = {0, 6, 10, 11, 15})
     void pltStubAtFrameZero(int offset) throws Exception {
@@ -54,16 +63,18 @@ class SyntheticUnwindTest {
         Module program = program(space);
         Section plt = program.elf().section(".plt").orElseThrow();
         long entry = plt.addr() + program.bias() + 16; // entry 1; entry 0 is the lazy resolver trampoline
-        // Pretend c, at the captured point, called this stub: below its rsp, the return address and, after the push, an index.
+        // Pretend c, at the captured point, called this stub: below its rsp, the return address and, after the push, an
+        // index.
         int extra = offset >= 11 ? 16 : 8;
         byte[] stack = new byte[extra + real.snapshot().length()];
         ByteBuffer b = ByteBuffer.wrap(stack).order(ByteOrder.LITTLE_ENDIAN);
         if (extra == 16) b.putLong(0, 3);
         b.putLong(extra - 8, real.registers().rip());
-        System.arraycopy(real.snapshot().bytes(), 0, stack, extra, real.snapshot().length());
+        System.arraycopy(
+                real.snapshot().bytes(), 0, stack, extra, real.snapshot().length());
         long rsp = real.registers().rsp() - extra;
-        UnwindResult r = new StackUnwinder(space).unwind(new Registers(entry + offset, rsp, real.registers().rbp()),
-                new StackSnapshot(rsp, stack));
+        UnwindResult r = new StackUnwinder(space)
+                .unwind(new Registers(entry + offset, rsp, real.registers().rbp()), new StackSnapshot(rsp, stack));
         UnwindResult direct = new StackUnwinder(space).unwind(real.registers(), real.snapshot());
         assertEquals(Termination.COMPLETE, r.termination(), TestSymbols.describe(r));
         long[] expected = direct.pcs();
@@ -98,7 +109,8 @@ class SyntheticUnwindTest {
     void emptySnapshotIsTruncated() throws Exception {
         AddressSpace space = SelfStackFixture.addressSpace(capture(Build.GCC_NOFP));
         long c = function(program(space), "c");
-        UnwindResult r = new StackUnwinder(space).unwind(new Registers(c, BASE, 0), new StackSnapshot(BASE, new byte[0]));
+        UnwindResult r =
+                new StackUnwinder(space).unwind(new Registers(c, BASE, 0), new StackSnapshot(BASE, new byte[0]));
         assertEquals(Termination.TRUNCATED, r.termination());
         assertTrue(r.detail().contains("outside the snapshot"), r.detail());
         assertEquals(1, r.frames().size());
@@ -114,7 +126,12 @@ class SyntheticUnwindTest {
         UnwindResult r = new StackUnwinder(space).unwind(new Registers(c, BASE, 0), words(chain));
         assertEquals(Termination.DEPTH_LIMIT, r.termination());
         assertEquals(StackUnwinder.DEFAULT_MAX_DEPTH, r.frames().size());
-        assertEquals(10, new StackUnwinder(space, 10).unwind(new Registers(c, BASE, 0), words(chain)).frames().size());
+        assertEquals(
+                10,
+                new StackUnwinder(space, 10)
+                        .unwind(new Registers(c, BASE, 0), words(chain))
+                        .frames()
+                        .size());
     }
 
     @Test
@@ -187,8 +204,10 @@ class SyntheticUnwindTest {
     @Test
     void overlappingModulesAreRejected() throws Exception {
         Module program = program(SelfStackFixture.addressSpace(capture(Build.GCC_NOFP)));
-        assertTrue(org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
-                () -> AddressSpace.of(List.of(program, Module.of("twin", program.elf(), program.bias()))))
-                .getMessage().contains("overlaps"));
+        assertTrue(org.junit.jupiter.api.Assertions.assertThrows(
+                        IllegalArgumentException.class,
+                        () -> AddressSpace.of(List.of(program, Module.of("twin", program.elf(), program.bias()))))
+                .getMessage()
+                .contains("overlaps"));
     }
 }

@@ -4,7 +4,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-
 import org.ompprof.unwinder.elf.ElfFile;
 import org.ompprof.unwinder.elf.Symbol;
 
@@ -20,8 +19,12 @@ final class TestSymbols {
     }
 
     static String name(ElfFile elf, long vaddr) {
-        List<Symbol> functions = FUNCTIONS.computeIfAbsent(elf, e -> e.symbols().stream().filter(Symbol::isFunction)
-                .sorted(Comparator.comparingLong(Symbol::value)).toList());
+        List<Symbol> functions = FUNCTIONS.computeIfAbsent(
+                elf,
+                e -> e.symbols().stream()
+                        .filter(Symbol::isFunction)
+                        .sorted(Comparator.comparingLong(Symbol::value))
+                        .toList());
         Symbol best = null;
         for (Symbol s : functions) {
             if (s.value() > vaddr) break;
@@ -33,7 +36,11 @@ final class TestSymbols {
     static String describe(UnwindResult r) {
         StringBuilder sb = new StringBuilder(r.termination() + " " + r.detail() + "\n");
         for (Frame f : r.frames()) {
-            sb.append(String.format("  %#014x %-14s %-30s %s%n", f.pc(), f.kind(), name(f),
+            sb.append(String.format(
+                    "  %#014x %-14s %-30s %s%n",
+                    f.pc(),
+                    f.kind(),
+                    name(f),
                     f.module() == null ? "?" : f.module().name()));
         }
         return sb.toString();

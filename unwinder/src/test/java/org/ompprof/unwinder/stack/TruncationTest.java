@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.Set;
-
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.ompprof.unwinder.stack.SelfStackFixture.Case;
@@ -25,11 +24,14 @@ class TruncationTest {
         StackUnwinder unwinder = new StackUnwinder(SelfStackFixture.addressSpace(capture));
         UnwindResult full = unwinder.unwind(capture.registers(), capture.snapshot());
         Set<Termination> cutEndings = c.build().oracle == Oracle.FRAME_POINTERS
-                ? Set.of(Termination.TRUNCATED, Termination.NO_CFI_FALLBACK_FP) : Set.of(Termination.TRUNCATED);
+                ? Set.of(Termination.TRUNCATED, Termination.NO_CFI_FALLBACK_FP)
+                : Set.of(Termination.TRUNCATED);
         int previous = 0;
         for (int length = 0; length <= capture.snapshot().length(); length += 8) {
-            UnwindResult cut = unwinder.unwind(capture.registers(), capture.snapshot().truncated(length));
-            String report = c + " cut at " + length + ":\n" + TestSymbols.describe(cut) + "full:\n" + TestSymbols.describe(full);
+            UnwindResult cut =
+                    unwinder.unwind(capture.registers(), capture.snapshot().truncated(length));
+            String report = c + " cut at " + length + ":\n" + TestSymbols.describe(cut) + "full:\n"
+                    + TestSymbols.describe(full);
             int n = cut.frames().size();
             assertTrue(n <= full.frames().size(), report);
             assertEquals(full.frames().subList(0, n), cut.frames(), report);

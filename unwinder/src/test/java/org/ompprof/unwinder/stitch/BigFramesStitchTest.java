@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -28,22 +27,40 @@ class BigFramesStitchTest {
     @Test
     void leafSamplesHaveTheWholePath() {
         List<Stitched.Pair> inLeaf = run.samples().stream()
-                .filter(p -> !p.stitched().userNames().isEmpty() && p.stitched().userNames().getLast().equals("leaf")).toList();
+                .filter(p -> !p.stitched().userNames().isEmpty()
+                        && p.stitched().userNames().getLast().equals("leaf"))
+                .toList();
         // 0.3 s serial and 0.3 s parallel at 1 kHz: hundreds of samples in leaf (fewer on a loaded machine)
         assertTrue(inLeaf.size() > 100, inLeaf.size() + " samples in leaf");
-        Expect.all("leaf samples", inLeaf, n -> n.sample().kind() == StitchedSample.Kind.EXACT
-                && (n.userNames().equals(path("main", "run")) || n.userNames().equals(path("main", "run_parallel",
-                        "run_parallel.omp_outlined"))));
-        long serial = inLeaf.stream().filter(p -> p.stitched().userNames().get(1).equals("run")).count();
-        assertTrue(serial > 20 && inLeaf.size() - serial > 20, serial + " serial of " + inLeaf.size() + "; paths: "
-                + run.samples().stream().map(p -> p.stitched().userNames() + " " + p.stitched().sample().kind())
-                        .collect(java.util.stream.Collectors.groupingBy(x -> x, java.util.stream.Collectors.counting())));
+        Expect.all(
+                "leaf samples",
+                inLeaf,
+                n -> n.sample().kind() == StitchedSample.Kind.EXACT
+                        && (n.userNames().equals(path("main", "run"))
+                                || n.userNames().equals(path("main", "run_parallel", "run_parallel.omp_outlined"))));
+        long serial = inLeaf.stream()
+                .filter(p -> p.stitched().userNames().get(1).equals("run"))
+                .count();
+        assertTrue(
+                serial > 20 && inLeaf.size() - serial > 20,
+                serial + " serial of " + inLeaf.size() + "; paths: "
+                        + run.samples().stream()
+                                .map(p -> p.stitched().userNames() + " "
+                                        + p.stitched().sample().kind())
+                                .collect(java.util.stream.Collectors.groupingBy(
+                                        x -> x, java.util.stream.Collectors.counting())));
     }
 
     @Test
     void nothingIsTruncated() {
-        assertEquals(0, run.counters().samples(StitchedSample.Kind.TRUNCATED), run.counters().toString());
-        assertEquals(0, run.counters().samples(StitchedSample.Kind.UNRESOLVED), run.counters().toString());
+        assertEquals(
+                0,
+                run.counters().samples(StitchedSample.Kind.TRUNCATED),
+                run.counters().toString());
+        assertEquals(
+                0,
+                run.counters().samples(StitchedSample.Kind.UNRESOLVED),
+                run.counters().toString());
         Expect.consistent(run);
     }
 

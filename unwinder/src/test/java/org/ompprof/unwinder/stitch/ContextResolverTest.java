@@ -4,14 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
 import org.ompprof.sampler.record.TaskLevel;
 
 /** Context resolution on a hand-made index: nesting, interning, lost records and damaged chains. */
 class ContextResolverTest {
     private static final int INITIAL = 1, IMPLICIT = 2, EXPLICIT = 4;
-    private static final PathFrame MAIN = code(0x10), COMPUTE = code(0x20), OUTLINED = code(0x30), PRODUCER = code(0x40);
+    private static final PathFrame MAIN = code(0x10),
+            COMPUTE = code(0x20),
+            OUTLINED = code(0x30),
+            PRODUCER = code(0x40);
 
     private final StitchCounters.Tally tally = new StitchCounters.Tally();
     private final Interner interner = new Interner();
@@ -30,7 +32,10 @@ class ContextResolverTest {
         return new TaskLevel(0x1000, 0, 0, 0, flags, 0, taskId, parallelId, 2);
     }
 
-    /** Initial task 1 in region 1 creates region 2 from main;compute; implicit task 3 of region 2 creates tasks 10 and 11. */
+    /**
+     * Initial task 1 in region 1 creates region 2 from main;compute; implicit task 3 of region 2 creates tasks 10 and
+     * 11.
+     */
     private void program() {
         index.initialTasks.add(1);
         index.initialRegions.add(1);
@@ -46,7 +51,8 @@ class ContextResolverTest {
         ContextNode a = resolver.ofTask(level(10, 2, EXPLICIT));
         assertEquals(List.of(MAIN, COMPUTE, OUTLINED, PRODUCER), a.path());
         assertSame(a, resolver.ofTask(level(11, 2, EXPLICIT)), "same creation path, same context");
-        assertEquals(List.of(MAIN, COMPUTE), resolver.ofTask(level(3, 2, IMPLICIT)).path());
+        assertEquals(
+                List.of(MAIN, COMPUTE), resolver.ofTask(level(3, 2, IMPLICIT)).path());
         assertEquals(List.of(), resolver.ofTask(level(1, 1, INITIAL)).path());
     }
 
@@ -75,7 +81,10 @@ class ContextResolverTest {
     @Test
     void aTruncatedCreationMarksEveryContextUnderIt() {
         program();
-        index.regions.put(2, new Creations.Origin(1, interner.segment(new Segment(List.of(Placeholder.TRUNCATED, COMPUTE), Gap.TRUNCATED))));
+        index.regions.put(
+                2,
+                new Creations.Origin(
+                        1, interner.segment(new Segment(List.of(Placeholder.TRUNCATED, COMPUTE), Gap.TRUNCATED))));
         ContextNode c = resolver.ofTask(level(10, 2, EXPLICIT));
         assertEquals(Gap.TRUNCATED, c.gap());
         assertEquals(List.of(Placeholder.TRUNCATED, COMPUTE, OUTLINED, PRODUCER), c.path());

@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.ompprof.sampler.record.ParallelBegin;
@@ -28,11 +27,13 @@ class CreationSiteTest {
     @ParameterizedTest
     @ValueSource(strings = {"regions", "tasks", "nested"})
     void creationSegmentsEndAtTheCallersReturnAddress(String program) {
-        Map<String, String> env = program.equals("nested") ? StitchPrograms.env("OMP_MAX_ACTIVE_LEVELS", "2") : Map.of();
+        Map<String, String> env =
+                program.equals("nested") ? StitchPrograms.env("OMP_MAX_ACTIVE_LEVELS", "2") : Map.of();
         try (Recording r = Recording.open(StitchPrograms.recording(program, env))) {
             StitchCounters.Tally tally = new StitchCounters.Tally();
             RecordingModules modules = new RecordingModules(r, new ModuleImages());
-            SegmentMaker segments = new SegmentMaker(modules, new ContextUnwinder(new StackUnwinder(modules.space())), new Interner(), tally);
+            SegmentMaker segments = new SegmentMaker(
+                    modules, new ContextUnwinder(new StackUnwinder(modules.space())), new Interner(), tally);
             List<String> wrong = new ArrayList<>();
             int checked = 0;
             Map<Long, Long> siteOfShape = new HashMap<>();
@@ -58,11 +59,16 @@ class CreationSiteTest {
                 PathFrame.Code site = (PathFrame.Code) s.frames().getLast();
                 ModuleInfo m = r.module(site.moduleId()).orElseThrow();
                 if (!site.returnAddress() || site.relativePc() + m.loadBias() != ra) {
-                    wrong.add(String.format("%s: segment ends at %s, codeptr_ra 0x%x", record.getClass().getSimpleName(), site, ra));
+                    wrong.add(String.format(
+                            "%s: segment ends at %s, codeptr_ra 0x%x",
+                            record.getClass().getSimpleName(), site, ra));
                 }
             }
             assertTrue(checked > 0, "no creation records");
-            assertTrue(wrong.isEmpty(), wrong.size() + " of " + checked + ":\n" + String.join("\n", wrong.subList(0, Math.min(10, wrong.size()))));
+            assertTrue(
+                    wrong.isEmpty(),
+                    wrong.size() + " of " + checked + ":\n"
+                            + String.join("\n", wrong.subList(0, Math.min(10, wrong.size()))));
             assertEquals(0, tally.inexactFrameMatches);
         }
     }

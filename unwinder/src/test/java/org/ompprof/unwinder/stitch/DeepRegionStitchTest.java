@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -30,8 +29,14 @@ class DeepRegionStitchTest {
         path.addAll(Collections.nCopies(6, "descend"));
         path.addAll(List.of("region", "region.omp_outlined", "leaf"));
         List<Stitched.Pair> inLeaf = run.samples().stream()
-                .filter(p -> !p.stitched().userNames().isEmpty() && p.stitched().userNames().getLast().equals("leaf")).toList();
-        Expect.all("leaf samples", inLeaf, n -> n.sample().kind() == StitchedSample.Kind.EXACT && n.userNames().equals(path));
+                .filter(p -> !p.stitched().userNames().isEmpty()
+                        && p.stitched().userNames().getLast().equals("leaf"))
+                .toList();
+        Expect.all(
+                "leaf samples",
+                inLeaf,
+                n -> n.sample().kind() == StitchedSample.Kind.EXACT
+                        && n.userNames().equals(path));
         // both threads, 0.5 s each at 1 kHz (fewer on a loaded machine: a signal waits for its thread to run)
         assertTrue(inLeaf.stream().map(p -> p.raw().threadSeq()).distinct().count() == 2, "both threads");
         assertTrue(inLeaf.size() > 100, inLeaf.size() + " samples in leaf");
@@ -39,10 +44,16 @@ class DeepRegionStitchTest {
 
     @Test
     void nothingIsTruncated() {
-        assertEquals(0, run.counters().samples(StitchedSample.Kind.TRUNCATED), run.counters() + "\n" + run.samples().stream()
-                .filter(p -> p.stitched().sample().kind() == StitchedSample.Kind.TRUNCATED).map(p -> p + " " + p.raw().walk()
-                        + " rip 0x" + Long.toHexString(p.raw().context().rip()) + " stack " + p.raw().context().stackLength())
-                .toList());
+        assertEquals(
+                0,
+                run.counters().samples(StitchedSample.Kind.TRUNCATED),
+                run.counters() + "\n"
+                        + run.samples().stream()
+                                .filter(p -> p.stitched().sample().kind() == StitchedSample.Kind.TRUNCATED)
+                                .map(p -> p + " " + p.raw().walk() + " rip 0x"
+                                        + Long.toHexString(p.raw().context().rip()) + " stack "
+                                        + p.raw().context().stackLength())
+                                .toList());
         Expect.consistent(run);
     }
 }

@@ -14,16 +14,29 @@ final class Expect {
     private Expect() {}
 
     static void mostly(String what, List<Stitched.Pair> selected, int atLeast, Predicate<Named> ok) {
-        assertTrue(selected.size() >= atLeast, what + ": only " + selected.size() + " samples, want at least " + atLeast);
-        List<Stitched.Pair> bad = selected.stream().filter(p -> !ok.test(p.stitched())).toList();
+        assertTrue(
+                selected.size() >= atLeast, what + ": only " + selected.size() + " samples, want at least " + atLeast);
+        List<Stitched.Pair> bad =
+                selected.stream().filter(p -> !ok.test(p.stitched())).toList();
         double share = 1 - (double) bad.size() / selected.size();
-        assertTrue(share >= TOLERANCE, String.format("%s: %d of %d samples (%.1f%%) as expected, want %.0f%%; others:%n%s", what,
-                selected.size() - bad.size(), selected.size(), 100 * share, 100 * TOLERANCE, sample(bad)));
+        assertTrue(
+                share >= TOLERANCE,
+                String.format(
+                        "%s: %d of %d samples (%.1f%%) as expected, want %.0f%%; others:%n%s",
+                        what,
+                        selected.size() - bad.size(),
+                        selected.size(),
+                        100 * share,
+                        100 * TOLERANCE,
+                        sample(bad)));
     }
 
     static void all(String what, List<Stitched.Pair> selected, Predicate<Named> ok) {
-        List<Stitched.Pair> bad = selected.stream().filter(p -> !ok.test(p.stitched())).toList();
-        assertTrue(bad.isEmpty(), what + ": " + bad.size() + " of " + selected.size() + " samples are not as expected:\n" + sample(bad));
+        List<Stitched.Pair> bad =
+                selected.stream().filter(p -> !ok.test(p.stitched())).toList();
+        assertTrue(
+                bad.isEmpty(),
+                what + ": " + bad.size() + " of " + selected.size() + " samples are not as expected:\n" + sample(bad));
     }
 
     private static String sample(List<Stitched.Pair> bad) {
@@ -32,7 +45,9 @@ final class Expect {
 
     /** Counters add up to the samples, and libomp's frame addresses matched exactly. */
     static void consistent(Stitched s) {
-        assertTrue(s.counters().totalSamples() == s.samples().size(), s.counters() + " vs " + s.samples().size());
+        assertTrue(
+                s.counters().totalSamples() == s.samples().size(),
+                s.counters() + " vs " + s.samples().size());
         assertTrue(s.counters().inexactFrameMatches() == 0, "frame addresses placed by position only: " + s.counters());
     }
 }

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.ompprof.sampler.record.TaskBatch;
@@ -41,7 +40,10 @@ class FibStitchTest {
      */
     @Test
     void everyCreationReachesTheRecording() {
-        assertEquals(0, eventsDropped, "callback records lost to full event rings (at most " + eventRingPeak + " bytes waiting)");
+        assertEquals(
+                0,
+                eventsDropped,
+                "callback records lost to full event rings (at most " + eventRingPeak + " bytes waiting)");
         assertTrue(eventRingPeak > 0, "the drainer measured how full the rings came");
     }
 
@@ -70,9 +72,12 @@ class FibStitchTest {
     @Test
     void samplesInFibAreUnderTheRecursionThatCreatedThem() {
         // in fib's code or a call it made; samples between tasks (<omp runtime>) are not in fib
-        List<Stitched.Pair> inFib = run.select(s -> true).stream().filter(p -> p.stitched().userNames().contains("fib")
-                && !p.stitched().userNames().getLast().startsWith("<omp")).toList();
-        Expect.mostly("samples in fib", inFib, 100, n -> n.sample().kind() == StitchedSample.Kind.EXACT && recursionPath(n));
+        List<Stitched.Pair> inFib = run.select(s -> true).stream()
+                .filter(p -> p.stitched().userNames().contains("fib")
+                        && !p.stitched().userNames().getLast().startsWith("<omp"))
+                .toList();
+        Expect.mostly(
+                "samples in fib", inFib, 100, n -> n.sample().kind() == StitchedSample.Kind.EXACT && recursionPath(n));
     }
 
     /** Two creation sites, recursing: a handful of shapes carry a stack, the other 318,000 come in batches. */

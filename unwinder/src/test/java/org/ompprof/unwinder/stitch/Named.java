@@ -5,7 +5,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-
 import org.ompprof.unwinder.elf.ElfFile;
 import org.ompprof.unwinder.elf.Symbol;
 import org.ompprof.unwinder.stack.Module;
@@ -34,8 +33,12 @@ record Named(StitchedSample sample, List<String> names, List<Boolean> inRuntime,
         if (!(f instanceof PathFrame.Code c)) return f.toString();
         Module m = stitcher.module(c.moduleId()).orElse(null);
         if (m == null) return c.toString();
-        List<Symbol> functions = FUNCTIONS.computeIfAbsent(m.elf(), e -> e.symbols().stream().filter(Symbol::isFunction)
-                .sorted(Comparator.comparingLong(Symbol::value)).toList());
+        List<Symbol> functions = FUNCTIONS.computeIfAbsent(
+                m.elf(),
+                e -> e.symbols().stream()
+                        .filter(Symbol::isFunction)
+                        .sorted(Comparator.comparingLong(Symbol::value))
+                        .toList());
         Symbol best = null;
         for (Symbol s : functions) {
             if (s.value() > c.lookupPc()) break;

@@ -3,7 +3,6 @@ package org.ompprof.unwinder.stitch;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.List;
-
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -24,12 +23,27 @@ class NestedStitchTest {
     @Test
     void innerWorkIsUnderBothRegionsCreators() {
         // Three parallel levels: the initial task's implicit region, outer and inner.
-        List<Stitched.Pair> inner = run.select(s -> s.state() == WORK_PARALLEL && s.parallelLevels().size() == 3);
-        Expect.mostly("inner work", inner, 100, n -> n.sample().kind() == StitchedSample.Kind.EXACT
-                && n.userNames().equals(List.of("main", "outer_fn", "outer_fn.omp_outlined", "middle", "inner_fn",
-                        "inner_fn.omp_outlined", "inner_work"))
-                && !n.anyRuntimeFrame());
-        assertEquals(4, inner.stream().map(p -> p.raw().threadSeq()).distinct().count(), "all four threads of the two inner teams");
+        List<Stitched.Pair> inner =
+                run.select(s -> s.state() == WORK_PARALLEL && s.parallelLevels().size() == 3);
+        Expect.mostly(
+                "inner work",
+                inner,
+                100,
+                n -> n.sample().kind() == StitchedSample.Kind.EXACT
+                        && n.userNames()
+                                .equals(List.of(
+                                        "main",
+                                        "outer_fn",
+                                        "outer_fn.omp_outlined",
+                                        "middle",
+                                        "inner_fn",
+                                        "inner_fn.omp_outlined",
+                                        "inner_work"))
+                        && !n.anyRuntimeFrame());
+        assertEquals(
+                4,
+                inner.stream().map(p -> p.raw().threadSeq()).distinct().count(),
+                "all four threads of the two inner teams");
     }
 
     @Test

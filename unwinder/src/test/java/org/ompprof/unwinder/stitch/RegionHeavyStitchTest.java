@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.ompprof.sampler.record.ParallelBegin;
@@ -20,7 +19,8 @@ import org.ompprof.sampler.recording.Recording;
  */
 class RegionHeavyStitchTest {
     private static final int WORK_PARALLEL = 0x1;
-    private static final List<String> ADVANCE = List.of("main", "advance", "step"), CORRECT = List.of("main", "correct", "step");
+    private static final List<String> ADVANCE = List.of("main", "advance", "step"),
+            CORRECT = List.of("main", "correct", "step");
 
     static Stitched run;
     static long eventsDropped, eventRingPeak;
@@ -34,12 +34,19 @@ class RegionHeavyStitchTest {
             eventsDropped = r.stats().eventsDropped();
             eventRingPeak = r.stats().eventRingPeak();
         }
-        initialThread = run.events(ThreadBegin.class).stream().filter(t -> t.threadType() == 1).findFirst().orElseThrow().threadSeq();
+        initialThread = run.events(ThreadBegin.class).stream()
+                .filter(t -> t.threadType() == 1)
+                .findFirst()
+                .orElseThrow()
+                .threadSeq();
     }
 
     @Test
     void everyRegionReachesTheRecording() {
-        assertEquals(0, eventsDropped, "callback records lost to full event rings (at most " + eventRingPeak + " bytes waiting)");
+        assertEquals(
+                0,
+                eventsDropped,
+                "callback records lost to full event rings (at most " + eventRingPeak + " bytes waiting)");
         assertEquals(20_000, run.events(ParallelBegin.class).size());
     }
 
@@ -54,10 +61,14 @@ class RegionHeavyStitchTest {
     /** At most 1% of samples unplaced (no stack, lost creation) or cut short. */
     @Test
     void almostEverySampleIsPlaced() {
-        long bad = run.samples().stream().filter(p -> p.stitched().sample().kind() == StitchedSample.Kind.UNRESOLVED
-                || p.stitched().sample().kind() == StitchedSample.Kind.TRUNCATED).count();
+        long bad = run.samples().stream()
+                .filter(p -> p.stitched().sample().kind() == StitchedSample.Kind.UNRESOLVED
+                        || p.stitched().sample().kind() == StitchedSample.Kind.TRUNCATED)
+                .count();
         assertTrue(run.samples().size() > 200, "samples: " + run.samples().size());
-        assertTrue(bad * 100 <= run.samples().size(), bad + " of " + run.samples().size() + " samples unresolved or truncated");
+        assertTrue(
+                bad * 100 <= run.samples().size(),
+                bad + " of " + run.samples().size() + " samples unresolved or truncated");
     }
 
     /**
@@ -71,10 +82,15 @@ class RegionHeavyStitchTest {
         assertTrue(work.size() > 50, "worker samples at work: " + work.size());
         long advance = work.stream().filter(p -> startsWith(p, ADVANCE)).count();
         long correct = work.stream().filter(p -> startsWith(p, CORRECT)).count();
-        List<Stitched.Pair> elsewhere = work.stream().filter(p -> !startsWith(p, ADVANCE) && !startsWith(p, CORRECT)).toList();
-        assertTrue(elsewhere.size() * 100 <= work.size(), elsewhere.size() + " of " + work.size() + " elsewhere, e.g. "
-                + elsewhere.stream().limit(5).toList());
-        assertTrue(correct > advance && advance * 10 > work.size(), "correct/advance samples " + correct + "/" + advance);
+        List<Stitched.Pair> elsewhere = work.stream()
+                .filter(p -> !startsWith(p, ADVANCE) && !startsWith(p, CORRECT))
+                .toList();
+        assertTrue(
+                elsewhere.size() * 100 <= work.size(),
+                elsewhere.size() + " of " + work.size() + " elsewhere, e.g. "
+                        + elsewhere.stream().limit(5).toList());
+        assertTrue(
+                correct > advance && advance * 10 > work.size(), "correct/advance samples " + correct + "/" + advance);
     }
 
     private static boolean startsWith(Stitched.Pair p, List<String> prefix) {

@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-
 import org.ompprof.sampler.launch.RecordOptions;
 import org.ompprof.sampler.launch.Recorder;
 import org.ompprof.sampler.ring.Region;
@@ -26,7 +25,8 @@ import org.ompprof.sampler.ring.Region;
  * per JVM. Skipped, not failed, where the agent or the compiler is missing.
  */
 final class StitchPrograms {
-    static final Path AGENT = Path.of(System.getProperty("ompprof.agent", "../native-sigprof/target/libompprof.so")).toAbsolutePath();
+    static final Path AGENT = Path.of(System.getProperty("ompprof.agent", "../native-sigprof/target/libompprof.so"))
+            .toAbsolutePath();
     static final Path CLANG = Path.of("/usr/bin/clang-19");
     private static final Path SOURCES = Path.of("src", "test", "c", "stitch").toAbsolutePath();
     private static final Path OUT = Path.of("target", "stitch").toAbsolutePath();
@@ -55,7 +55,14 @@ final class StitchPrograms {
     private static Path compile(String program) throws Exception {
         Files.createDirectories(OUT);
         Path binary = OUT.resolve(program);
-        run(List.of(CLANG.toString(), "-fopenmp", "-g", "-O1", "-Wall", "-o", binary.toString(),
+        run(List.of(
+                CLANG.toString(),
+                "-fopenmp",
+                "-g",
+                "-O1",
+                "-Wall",
+                "-o",
+                binary.toString(),
                 SOURCES.resolve(program + ".c").toString()));
         return binary;
     }
@@ -67,8 +74,14 @@ final class StitchPrograms {
         env.put("OMP_NUM_THREADS", "2");
         env.putAll(extraEnv);
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        Recorder.Context ctx = new Recorder.Context(OUT, env, k -> k.equals("ompprof.agent") ? AGENT.toString() : null, "test",
-                new PrintStream(new ByteArrayOutputStream()), new PrintStream(err, true, StandardCharsets.UTF_8), false,
+        Recorder.Context ctx = new Recorder.Context(
+                OUT,
+                env,
+                k -> k.equals("ompprof.agent") ? AGENT.toString() : null,
+                "test",
+                new PrintStream(new ByteArrayOutputStream()),
+                new PrintStream(err, true, StandardCharsets.UTF_8),
+                false,
                 Region.DEFAULT_DIR);
         int status = new Recorder(ctx).record(RecordOptions.parse(args(output, options, binary)));
         assertEquals(0, status, err.toString(StandardCharsets.UTF_8));

@@ -1,6 +1,5 @@
 package org.ompprof.unwinder.stitch;
 
-import org.ompprof.sampler.omp.TaskFlags;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -8,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.lang.ref.Reference;
 import java.util.List;
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
+import org.ompprof.sampler.omp.TaskFlags;
 import org.ompprof.sampler.record.SampleRecord;
 import org.ompprof.sampler.record.TaskCreate;
 import org.ompprof.sampler.record.TaskLevel;
@@ -33,7 +32,8 @@ class TaskCostTest {
             StitchCounters.Tally tally = new StitchCounters.Tally();
             RecordingModules modules = new RecordingModules(r, new ModuleImages());
             Interner interner = new Interner();
-            Creations index = new Creations(new SegmentMaker(modules, new ContextUnwinder(new StackUnwinder(modules.space())), interner, tally));
+            Creations index = new Creations(new SegmentMaker(
+                    modules, new ContextUnwinder(new StackUnwinder(modules.space())), interner, tally));
             List<TaskCreate> real = index(r, index);
             assertTrue(!real.isEmpty(), "no task was recorded");
 
@@ -50,10 +50,16 @@ class TaskCostTest {
             long t2 = System.nanoTime();
             long afterResolve = usedHeap();
 
-            System.out.printf("stitch cost per task (%,d tasks, creation snapshot %,d bytes): index %.2f us and %.0f bytes; "
-                    + "resolve %.2f us and %.0f bytes; %d distinct segments, %d contexts%n", TASKS,
-                    real.getFirst().context().stackLength(), (t1 - t0) / 1e3 / TASKS, (afterIndex - before) / (double) TASKS,
-                    (t2 - t1b) / 1e3 / TASKS, (afterResolve - afterIndex) / (double) TASKS, interner.distinctSegments(),
+            System.out.printf(
+                    "stitch cost per task (%,d tasks, creation snapshot %,d bytes): index %.2f us and %.0f bytes; "
+                            + "resolve %.2f us and %.0f bytes; %d distinct segments, %d contexts%n",
+                    TASKS,
+                    real.getFirst().context().stackLength(),
+                    (t1 - t0) / 1e3 / TASKS,
+                    (afterIndex - before) / (double) TASKS,
+                    (t2 - t1b) / 1e3 / TASKS,
+                    (afterResolve - afterIndex) / (double) TASKS,
+                    interner.distinctSegments(),
                     interner.distinctContexts());
             assertEquals(2, interner.distinctSegments(), "one region segment and one task segment");
             // Keep everything measured reachable to the end: a compiled method may drop dead locals early.
@@ -64,17 +70,31 @@ class TaskCostTest {
 
     /** Indexes the recording's callback records, keeping only its task creations. */
     private static List<TaskCreate> index(Recording r, Creations index) {
-        List<WireRecord> events = r.records().filter(x -> !(x instanceof SampleRecord)).toList();
+        List<WireRecord> events =
+                r.records().filter(x -> !(x instanceof SampleRecord)).toList();
         events.forEach(index::add);
-        return events.stream().filter(TaskCreate.class::isInstance).map(TaskCreate.class::cast).toList();
+        return events.stream()
+                .filter(TaskCreate.class::isInstance)
+                .map(TaskCreate.class::cast)
+                .toList();
     }
 
     /** Real creation records under new ids, as if the program had created that many tasks. */
     private static void replay(Creations index, List<TaskCreate> real, long firstId, int count) {
         for (int i = 0; i < count; i++) {
             TaskCreate t = real.get(i % real.size());
-            index.add(new TaskCreate(t.threadSeq(), t.timeNs(), t.parentTaskId(), firstId + i, t.codeptrRa(), t.encExitFrame(),
-                    t.encEnterFrame(), t.flags(), t.hasDependences(), t.shape(), t.context()));
+            index.add(new TaskCreate(
+                    t.threadSeq(),
+                    t.timeNs(),
+                    t.parentTaskId(),
+                    firstId + i,
+                    t.codeptrRa(),
+                    t.encExitFrame(),
+                    t.encEnterFrame(),
+                    t.flags(),
+                    t.hasDependences(),
+                    t.shape(),
+                    t.context()));
         }
     }
 

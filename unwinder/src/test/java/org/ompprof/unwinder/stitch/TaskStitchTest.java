@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
-
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.ompprof.sampler.record.SampleRecord;
@@ -26,28 +25,42 @@ class TaskStitchTest {
     static void record() {
         run = Stitched.of(StitchPrograms.recording("tasks", java.util.Map.of()));
         created = run.events(TaskCreate.class).stream().map(TaskCreate::taskId).collect(Collectors.toSet());
-        run.events(TaskBatch.class).forEach(b -> b.entries().forEach(e -> created.add(e.taskId()))); // later ones of a known shape
+        run.events(TaskBatch.class)
+                .forEach(b -> b.entries().forEach(e -> created.add(e.taskId()))); // later ones of a known shape
     }
 
     private static boolean inTask(SampleRecord s) {
-        return s.state() == WORK_PARALLEL && !s.taskLevels().isEmpty() && (s.taskLevels().getFirst().taskFlags() & TASK_EXPLICIT) != 0;
+        return s.state() == WORK_PARALLEL
+                && !s.taskLevels().isEmpty()
+                && (s.taskLevels().getFirst().taskFlags() & TASK_EXPLICIT) != 0;
     }
 
     @Test
     void taskBodiesAreUnderTheirCreator() {
-        List<Stitched.Pair> bodies = run.select(s -> inTask(s) && created.contains(s.taskLevels().getFirst().taskId()));
-        Expect.mostly("task bodies", bodies, 100, n -> n.sample().kind() == StitchedSample.Kind.EXACT
-                && n.userNames().equals(List.of("main", "run", "run.omp_outlined", "producer", ".omp_task_entry.", "task_body"))
-                && !n.anyRuntimeFrame());
+        List<Stitched.Pair> bodies = run.select(
+                s -> inTask(s) && created.contains(s.taskLevels().getFirst().taskId()));
+        Expect.mostly(
+                "task bodies",
+                bodies,
+                100,
+                n -> n.sample().kind() == StitchedSample.Kind.EXACT
+                        && n.userNames()
+                                .equals(List.of(
+                                        "main", "run", "run.omp_outlined", "producer", ".omp_task_entry.", "task_body"))
+                        && !n.anyRuntimeFrame());
         assertEquals(2, bodies.stream().map(p -> p.raw().threadSeq()).distinct().count(), "tasks ran on both threads");
     }
 
     /** The agent drops records when its ring is full: a task whose creation is lost is marked, never guessed. */
     @Test
     void aTaskWithoutCreationRecordIsMarkedUnknown() {
-        List<Stitched.Pair> orphans = run.select(s -> inTask(s) && !created.contains(s.taskLevels().getFirst().taskId()));
-        Expect.all("tasks without a creation record", orphans, n -> n.sample().kind() == StitchedSample.Kind.UNRESOLVED
-                && n.names().contains("<unknown context>"));
+        List<Stitched.Pair> orphans = run.select(
+                s -> inTask(s) && !created.contains(s.taskLevels().getFirst().taskId()));
+        Expect.all(
+                "tasks without a creation record",
+                orphans,
+                n -> n.sample().kind() == StitchedSample.Kind.UNRESOLVED
+                        && n.names().contains("<unknown context>"));
     }
 
     @Test

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
-
 import org.junit.jupiter.api.Test;
 import org.ompprof.unwinder.stack.Frame;
 import org.ompprof.unwinder.stack.FrameKind;
@@ -25,13 +24,15 @@ class TaskWindowTest {
      * function, 4 __kmp_invoke_microtask (runtime), 5 runtime thread start.
      */
     private static final long[] PCS = {0x100, 0x200, 0x300, 0x5000, 0x400, 0x500};
+
     private static final long[] SPS = {0x7000, 0x7040, 0x7080, 0x70c0, 0x7100, 0x7140};
     /** __builtin_frame_address(0) of frames 2 and 4: their CFA (the next frame's sp) - 16. */
     private static final long ENTER = 0x70c0 - 16, EXIT = 0x7140 - 16;
 
     private static List<Frame> frames(int count) {
         List<Frame> out = new ArrayList<>();
-        for (int i = 0; i < count; i++) out.add(new Frame(PCS[i], i == 0 ? FrameKind.EXACT : FrameKind.RETURN_ADDRESS, null, SPS[i]));
+        for (int i = 0; i < count; i++)
+            out.add(new Frame(PCS[i], i == 0 ? FrameKind.EXACT : FrameKind.RETURN_ADDRESS, null, SPS[i]));
         return out;
     }
 
@@ -80,7 +81,9 @@ class TaskWindowTest {
 
     @Test
     void withoutRuntimeFramesTheLeafStays() {
-        List<Frame> user = List.of(new Frame(0x5000, FrameKind.EXACT, null, 0x7000), new Frame(0x6000, FrameKind.RETURN_ADDRESS, null, 0x7040));
+        List<Frame> user = List.of(
+                new Frame(0x5000, FrameKind.EXACT, null, 0x7000),
+                new Frame(0x6000, FrameKind.RETURN_ADDRESS, null, 0x7040));
         assertEquals(0, RuntimeLeaf.entryCalledByUser(user, 0, 2, RUNTIME));
         assertEquals(2, RuntimeLeaf.endAtMain(user, 0, 2, f -> f.pc() == 0x6000));
         assertEquals(-1, RuntimeLeaf.endAtMain(user, 0, 2, f -> false));

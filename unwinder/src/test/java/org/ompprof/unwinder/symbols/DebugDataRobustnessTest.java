@@ -10,7 +10,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.IntStream;
-
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -28,7 +27,8 @@ class DebugDataRobustnessTest {
 
     @BeforeAll
     static void build() throws Exception {
-        StrippedFixture.Binaries b = StrippedFixture.build(Path.of("target/stripped-robust").toAbsolutePath());
+        StrippedFixture.Binaries b =
+                StrippedFixture.build(Path.of("target/stripped-robust").toAbsolutePath());
         miniImage = Files.readAllBytes(b.mini());
         ElfFile mini = ElfFile.parse(miniImage);
         xz = mini.contents(mini.section(".gnu_debugdata").orElseThrow());
@@ -90,6 +90,7 @@ class DebugDataRobustnessTest {
     void debugLinkParsesAnyBytes(int seed) {
         byte[] junk = new byte[new Random(seed).nextInt(64)];
         new Random(seed).nextBytes(junk);
-        DebugFileLookup.DebugLink.parse(junk).ifPresent(l -> assertFalse(l.name().isEmpty() || l.name().contains("/")));
+        DebugFileLookup.DebugLink.parse(junk)
+                .ifPresent(l -> assertFalse(l.name().isEmpty() || l.name().contains("/")));
     }
 }

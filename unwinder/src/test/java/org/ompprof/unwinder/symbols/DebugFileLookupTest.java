@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.Optional;
-
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.ompprof.unwinder.elf.ElfFile;
@@ -41,7 +40,9 @@ class DebugFileLookupTest {
     @Test
     void debugLinkFoundBesideTheModuleWhenItsCrcMatches() throws IOException {
         DebugFileLookup lookup = new DebugFileLookup(b.debugRoot().resolveSibling("no-such-root"));
-        assertEquals(Optional.of(b.linked().resolveSibling("linked.debug")), lookup.find(ElfFile.read(b.linked()), Optional.of(b.linked())));
+        assertEquals(
+                Optional.of(b.linked().resolveSibling("linked.debug")),
+                lookup.find(ElfFile.read(b.linked()), Optional.of(b.linked())));
     }
 
     @Test
@@ -50,9 +51,14 @@ class DebugFileLookupTest {
         Files.copy(b.linked(), copy);
         Files.copy(b.full(), dir.resolve("linked.debug")); // right name, wrong contents
         Files.createDirectories(dir.resolve(".debug"));
-        Files.copy(b.linked().resolveSibling("linked.debug"), dir.resolve(".debug/linked.debug"), StandardCopyOption.REPLACE_EXISTING);
+        Files.copy(
+                b.linked().resolveSibling("linked.debug"),
+                dir.resolve(".debug/linked.debug"),
+                StandardCopyOption.REPLACE_EXISTING);
         DebugFileLookup lookup = new DebugFileLookup(dir.resolve("no-such-root"));
-        assertEquals(Optional.of(dir.resolve(".debug/linked.debug")), lookup.byDebugLink(ElfFile.read(copy), Optional.of(copy)));
+        assertEquals(
+                Optional.of(dir.resolve(".debug/linked.debug")),
+                lookup.byDebugLink(ElfFile.read(copy), Optional.of(copy)));
         Files.delete(dir.resolve(".debug/linked.debug"));
         assertEquals(Optional.empty(), lookup.byDebugLink(ElfFile.read(copy), Optional.of(copy)));
     }
@@ -72,9 +78,12 @@ class DebugFileLookupTest {
     void buildIdDebugFileFoundUnderTheRoot() throws IOException {
         ElfFile bare = ElfFile.read(b.bare());
         String id = bare.buildId().orElseThrow();
-        Path expected = b.debugRoot().resolve(".build-id").resolve(id.substring(0, 2)).resolve(id.substring(2) + ".debug");
+        Path expected =
+                b.debugRoot().resolve(".build-id").resolve(id.substring(0, 2)).resolve(id.substring(2) + ".debug");
         assertEquals(Optional.of(expected), new DebugFileLookup(b.debugRoot()).find(bare, Optional.of(b.bare())));
-        assertEquals(Optional.empty(), new DebugFileLookup(b.debugRoot().resolveSibling("elsewhere")).find(bare, Optional.of(b.bare())));
+        assertEquals(
+                Optional.empty(),
+                new DebugFileLookup(b.debugRoot().resolveSibling("elsewhere")).find(bare, Optional.of(b.bare())));
     }
 
     @Test
@@ -94,8 +103,14 @@ class DebugFileLookupTest {
         try (Symbolizer s = Symbolizer.symbolTablesOnly(m -> Optional.of(new ImageOrigin.OnDisk(Path.of(m.name()))))) {
             for (Path p : List.of(b.linked(), b.mini(), b.bare())) {
                 Module m = Module.open(p, BIAS);
-                assertEquals("hidden_leaf", s.symbolize(m, leaf.value() + 4).getFirst().function(), p.toString());
-                assertEquals("hidden_middle", s.symbolize(m, middle.value() + 2).getFirst().function(), p.toString());
+                assertEquals(
+                        "hidden_leaf",
+                        s.symbolize(m, leaf.value() + 4).getFirst().function(),
+                        p.toString());
+                assertEquals(
+                        "hidden_middle",
+                        s.symbolize(m, middle.value() + 2).getFirst().function(),
+                        p.toString());
             }
             assertTrue(s.problems().isEmpty(), s.problems().toString());
         } finally {
@@ -107,7 +122,8 @@ class DebugFileLookupTest {
     @Test
     void llvmSymbolizerReadsTheDebugFileForLines() throws IOException {
         try (Symbolizer s = Symbolizer.create()) {
-            SourceFrame f = s.symbolize(Module.open(b.linked(), BIAS), leaf.value() + 4).getFirst();
+            SourceFrame f =
+                    s.symbolize(Module.open(b.linked(), BIAS), leaf.value() + 4).getFirst();
             assertEquals("hidden_leaf", f.function());
             assertTrue(f.file() != null && f.file().endsWith("stripped.c"), f.toString());
         }

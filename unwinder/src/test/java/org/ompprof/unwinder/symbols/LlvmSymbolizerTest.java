@@ -14,7 +14,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -45,11 +44,14 @@ class LlvmSymbolizerTest {
     void inlinedFramesAtMarkedLines() throws Exception {
         Symbol s = SymbolsFixture.symbol(elf, "hidden_static");
         List<LlvmAnswer> answers = llvm.symbolize(bins.debug(), SymbolsFixture.range(s.value(), s.value() + s.size()));
-        List<LlvmFrame> expected = List.of(new LlvmFrame("mix", bins.source().toString(), SymbolsFixture.line("mix"), 0),
+        List<LlvmFrame> expected = List.of(
+                new LlvmFrame("mix", bins.source().toString(), SymbolsFixture.line("mix"), 0),
                 new LlvmFrame("hidden_static", bins.source().toString(), SymbolsFixture.line("static-loop"), 0));
-        boolean found = answers.stream().anyMatch(a -> withoutColumns(a.frames()).equals(expected));
+        boolean found =
+                answers.stream().anyMatch(a -> withoutColumns(a.frames()).equals(expected));
         assertTrue(found, "no pc of hidden_static reads as " + expected + ": " + answers);
-        for (LlvmAnswer a : answers) assertEquals("hidden_static", a.frames().getLast().function());
+        for (LlvmAnswer a : answers)
+            assertEquals("hidden_static", a.frames().getLast().function());
     }
 
     @Test
@@ -57,11 +59,16 @@ class LlvmSymbolizerTest {
         Symbol s = SymbolsFixture.symbol(elf, "exported_global");
         List<LlvmAnswer> answers = llvm.symbolize(bins.debug(), SymbolsFixture.range(s.value(), s.value() + s.size()));
         int line = SymbolsFixture.line("global-call");
-        assertTrue(answers.stream().anyMatch(a -> a.frames().size() == 1 && a.frames().getFirst().line() == line),
+        assertTrue(
+                answers.stream()
+                        .anyMatch(a ->
+                                a.frames().size() == 1 && a.frames().getFirst().line() == line),
                 answers.toString());
     }
 
-    /** Every pc of the program's functions as a separate one-shot llvm-symbolizer-19 run (LLVM output style) reads it. */
+    /**
+     * Every pc of the program's functions as a separate one-shot llvm-symbolizer-19 run (LLVM output style) reads it.
+     */
     @Test
     void agreesWithAOneShotRun() throws Exception {
         List<Long> pcs = new ArrayList<>();
@@ -84,7 +91,13 @@ class LlvmSymbolizerTest {
         StringBuilder sb = new StringBuilder();
         for (LlvmFrame f : a.frames()) {
             if (!sb.isEmpty()) sb.append('\n');
-            sb.append(orUnknown(f.function())).append('\n').append(orUnknown(f.file())).append(':').append(f.line()).append(':').append(f.column());
+            sb.append(orUnknown(f.function()))
+                    .append('\n')
+                    .append(orUnknown(f.file()))
+                    .append(':')
+                    .append(f.line())
+                    .append(':')
+                    .append(f.column());
         }
         return sb.toString();
     }
@@ -140,7 +153,8 @@ class LlvmSymbolizerTest {
         Path fake = hangingSymbolizer();
         try (LlvmSymbolizer hung = LlvmSymbolizer.start(fake, Duration.ofMillis(300))) {
             long t0 = System.nanoTime();
-            SymbolizerException e = assertThrows(SymbolizerException.class, () -> hung.symbolize(bins.debug(), new long[] {0x1000}));
+            SymbolizerException e =
+                    assertThrows(SymbolizerException.class, () -> hung.symbolize(bins.debug(), new long[] {0x1000}));
             double seconds = (System.nanoTime() - t0) / 1e9;
             assertTrue(e.getMessage().contains("no answer"), e.getMessage());
             assertTrue(seconds < 5, "took " + seconds + " s");
@@ -150,7 +164,8 @@ class LlvmSymbolizerTest {
 
     @Test
     void missingExecutableIsAClearError() {
-        SymbolizerException e = assertThrows(SymbolizerException.class,
+        SymbolizerException e = assertThrows(
+                SymbolizerException.class,
                 () -> LlvmSymbolizer.start(Path.of("/nonexistent/llvm-symbolizer"), Duration.ofSeconds(1)));
         assertTrue(e.getMessage().contains("/nonexistent/llvm-symbolizer"), e.getMessage());
     }
@@ -160,12 +175,16 @@ class LlvmSymbolizerTest {
         Path dir = Path.of("target/symbols").toAbsolutePath();
         Files.createDirectories(dir);
         Path script = dir.resolve("hanging-symbolizer");
-        Files.writeString(script, "#!/bin/sh\ncase \"$1\" in --help) echo 'styles: LLVM, GNU, JSON'; exit 0;; esac\nexec sleep 600\n");
+        Files.writeString(
+                script,
+                "#!/bin/sh\ncase \"$1\" in --help) echo 'styles: LLVM, GNU, JSON'; exit 0;; esac\nexec sleep 600\n");
         Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwxr-xr-x"));
         return script;
     }
 
     private static List<LlvmFrame> withoutColumns(List<LlvmFrame> frames) {
-        return frames.stream().map(f -> new LlvmFrame(f.function(), f.file(), f.line(), 0)).toList();
+        return frames.stream()
+                .map(f -> new LlvmFrame(f.function(), f.file(), f.line(), 0))
+                .toList();
     }
 }

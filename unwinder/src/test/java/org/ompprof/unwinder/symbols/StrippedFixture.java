@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-
 import org.ompprof.unwinder.cfi.TestProcesses;
 
 /**
@@ -14,7 +13,8 @@ import org.ompprof.unwinder.cfi.TestProcesses;
 public final class StrippedFixture {
     private static final Path SOURCE = Path.of("src/test/c/stripped.c").toAbsolutePath();
     /** The script that makes the three variants (the ui module's end-to-end test runs it too). */
-    public static final Path STRIP_VARIANTS = Path.of("src/test/sh/strip-variants.sh").toAbsolutePath();
+    public static final Path STRIP_VARIANTS =
+            Path.of("src/test/sh/strip-variants.sh").toAbsolutePath();
 
     /**
      * @param full the unstripped program; @param linked stripped, with .gnu_debuglink to a file beside it;
@@ -29,7 +29,15 @@ public final class StrippedFixture {
     public static Binaries build(Path dir) throws IOException, InterruptedException {
         Files.createDirectories(dir);
         Path full = dir.resolve("full"), root = dir.resolve("debugroot");
-        TestProcesses.run(List.of("clang-19", "-O2", "-g", "-fno-omit-frame-pointer", "-Wl,--build-id", "-o", full.toString(), SOURCE.toString()));
+        TestProcesses.run(List.of(
+                "clang-19",
+                "-O2",
+                "-g",
+                "-fno-omit-frame-pointer",
+                "-Wl,--build-id",
+                "-o",
+                full.toString(),
+                SOURCE.toString()));
         TestProcesses.run(List.of("sh", STRIP_VARIANTS.toString(), dir.toString()));
         return new Binaries(full, dir.resolve("linked"), dir.resolve("mini"), dir.resolve("bare"), root);
     }

@@ -3,9 +3,8 @@ package org.ompprof.unwinder.symbols;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.concurrent.TimeUnit;
-
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Timeout;
 import org.ompprof.unwinder.elf.ElfFile;
 import org.ompprof.unwinder.elf.ElfFormatException;
@@ -27,7 +26,8 @@ class SymbolTableFuzzTest {
             return;
         }
         SymbolTable table = SymbolTable.of(elf);
-        if (table.isEmpty() && table.problem() != null) assertTrue(!table.problem().isBlank());
+        if (table.isEmpty() && table.problem() != null)
+            assertTrue(!table.problem().isBlank());
         for (Section s : elf.sections()) {
             for (long pc : new long[] {s.addr(), s.addr() + s.size() / 2, s.addr() + s.size() - 1}) {
                 SymbolHit hit = table.lookup(pc);

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Comparator;
 import java.util.List;
-
 import org.junit.jupiter.api.Test;
 import org.ompprof.unwinder.elf.ElfFile;
 import org.ompprof.unwinder.elf.Symbol;
@@ -50,17 +49,21 @@ class SymbolTableTest {
     void pcPastASizedSymbolIsNotInIt() throws Exception {
         ElfFile elf = ElfFile.read(SymbolsFixture.binaries().debug());
         SymbolTable table = SymbolTable.of(elf);
-        List<Symbol> functions = elf.symbols().stream().filter(s -> s.type() == SymbolTable.STT_FUNC && s.size() > 0)
-                .sorted(Comparator.comparingLong(Symbol::value)).toList();
+        List<Symbol> functions = elf.symbols().stream()
+                .filter(s -> s.type() == SymbolTable.STT_FUNC && s.size() > 0)
+                .sorted(Comparator.comparingLong(Symbol::value))
+                .toList();
         Symbol withGap = null;
         for (int i = 0; i + 1 < functions.size() && withGap == null; i++) {
             Symbol s = functions.get(i);
-            if (s.value() + s.size() < functions.get(i + 1).value() && table.lookup(s.value() + s.size()) == null) withGap = s;
+            if (s.value() + s.size() < functions.get(i + 1).value() && table.lookup(s.value() + s.size()) == null)
+                withGap = s;
         }
         assertTrue(withGap != null, "expected padding after some function");
         long pc = withGap.value() + withGap.size();
         assertNull(table.lookup(pc));
-        assertEquals("symbols-debug+0x" + Long.toHexString(pc - table.baseVaddr()), table.nameOrOffset(pc, "symbols-debug"));
+        assertEquals(
+                "symbols-debug+0x" + Long.toHexString(pc - table.baseVaddr()), table.nameOrOffset(pc, "symbols-debug"));
     }
 
     @Test
@@ -76,7 +79,8 @@ class SymbolTableTest {
 
     @Test
     void unknownBelowTheFirstSymbol() throws Exception {
-        SymbolTable table = SymbolTable.of(ElfFile.read(SymbolsFixture.binaries().debug()));
+        SymbolTable table =
+                SymbolTable.of(ElfFile.read(SymbolsFixture.binaries().debug()));
         assertNull(table.lookup(0));
         assertNull(table.lookup(-1));
         assertNotEquals(0, table.size());

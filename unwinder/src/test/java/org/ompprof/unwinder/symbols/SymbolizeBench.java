@@ -5,7 +5,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-
 import org.ompprof.unwinder.elf.ElfFile;
 import org.ompprof.unwinder.elf.Section;
 import org.ompprof.unwinder.stack.Module;
@@ -39,7 +38,11 @@ public final class SymbolizeBench {
         try (Symbolizer s = Symbolizer.symbolTablesOnly(m -> Optional.empty())) {
             long t0 = System.nanoTime();
             s.symbolizeAll(libomp, ompPcs);
-            report("cold, libomp symbol table (includes building it: " + s.symbolTable(libomp).size() + " functions)", ompPcs.length, t0);
+            report(
+                    "cold, libomp symbol table (includes building it: "
+                            + s.symbolTable(libomp).size() + " functions)",
+                    ompPcs.length,
+                    t0);
             warm(s, libomp, ompPcs, "warm, cached symbol-table answers");
         }
     }
@@ -74,6 +77,7 @@ public final class SymbolizeBench {
 
     private static long[] textPcs(ElfFile elf, int step) {
         Section text = elf.section(".text").orElseThrow();
-        return java.util.stream.LongStream.iterate(text.addr(), pc -> pc < text.addr() + text.size(), pc -> pc + step).toArray();
+        return java.util.stream.LongStream.iterate(text.addr(), pc -> pc < text.addr() + text.size(), pc -> pc + step)
+                .toArray();
     }
 }

@@ -13,7 +13,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-
 import org.junit.jupiter.api.Test;
 import org.ompprof.unwinder.elf.ElfFile;
 import org.ompprof.unwinder.elf.Symbol;
@@ -34,9 +33,23 @@ class SymbolizerTest {
         Module module = Module.open(b.debug(), BIAS);
         try (Symbolizer s = Symbolizer.create()) {
             List<SourceFrame> frames = inlinedPc(s, module);
-            assertEquals(List.of(new SourceFrame("mix", b.source().toString(), SymbolsFixture.line("mix"), frames.get(0).column(), true, "symbols-debug"),
-                    new SourceFrame("hidden_static", b.source().toString(), SymbolsFixture.line("static-loop"), frames.get(1).column(), false,
-                            "symbols-debug")), frames);
+            assertEquals(
+                    List.of(
+                            new SourceFrame(
+                                    "mix",
+                                    b.source().toString(),
+                                    SymbolsFixture.line("mix"),
+                                    frames.get(0).column(),
+                                    true,
+                                    "symbols-debug"),
+                            new SourceFrame(
+                                    "hidden_static",
+                                    b.source().toString(),
+                                    SymbolsFixture.line("static-loop"),
+                                    frames.get(1).column(),
+                                    false,
+                                    "symbols-debug")),
+                    frames);
             assertEquals(List.of(), s.problems());
         }
     }
@@ -44,8 +57,12 @@ class SymbolizerTest {
     /** The first pc of hidden_static whose answer has two frames. */
     private static List<SourceFrame> inlinedPc(Symbolizer s, Module module) {
         Symbol f = SymbolsFixture.symbol(module.elf(), "hidden_static");
-        Map<Long, List<SourceFrame>> all = s.symbolizeAll(module, SymbolsFixture.range(f.value(), f.value() + f.size()));
-        return all.values().stream().filter(l -> l.size() == 2).findFirst().orElseThrow(() -> new AssertionError(all.toString()));
+        Map<Long, List<SourceFrame>> all =
+                s.symbolizeAll(module, SymbolsFixture.range(f.value(), f.value() + f.size()));
+        return all.values().stream()
+                .filter(l -> l.size() == 2)
+                .findFirst()
+                .orElseThrow(() -> new AssertionError(all.toString()));
     }
 
     @Test
@@ -57,7 +74,11 @@ class SymbolizerTest {
             // A return address just past main's last byte still names main (pc - 1).
             Frame frame = new Frame(BIAS + main.value() + main.size(), FrameKind.RETURN_ADDRESS, module);
             assertEquals("main", s.symbolize(frame).getLast().function());
-            assertEquals("??", s.symbolize(new Frame(0x1234, FrameKind.EXACT, null)).getFirst().module());
+            assertEquals(
+                    "??",
+                    s.symbolize(new Frame(0x1234, FrameKind.EXACT, null))
+                            .getFirst()
+                            .module());
         }
     }
 
@@ -66,19 +87,26 @@ class SymbolizerTest {
         Module module = Module.open(SymbolsFixture.binaries().debug(), BIAS);
         try (Symbolizer s = Symbolizer.symbolTablesOnly(m -> Optional.empty())) {
             Symbol f = SymbolsFixture.symbol(module.elf(), "hidden_static");
-            assertEquals(List.of(SourceFrame.function("hidden_static", "symbols-debug")), s.symbolize(module, f.value() + 1));
+            assertEquals(
+                    List.of(SourceFrame.function("hidden_static", "symbols-debug")),
+                    s.symbolize(module, f.value() + 1));
             Symbol zero = SymbolsFixture.symbol(module.elf(), "zero_size_asm");
-            assertEquals("zero_size_asm", s.symbolize(module, zero.value() + 2).getFirst().function());
+            assertEquals(
+                    "zero_size_asm",
+                    s.symbolize(module, zero.value() + 2).getFirst().function());
         }
     }
 
     @Test
     void strippedModuleGivesNamePlusOffset() throws Exception {
         SymbolsFixture.Binaries b = SymbolsFixture.binaries();
-        long pc = SymbolsFixture.symbol(ElfFile.read(b.debug()), "exported_global").value() + 1;
+        long pc = SymbolsFixture.symbol(ElfFile.read(b.debug()), "exported_global")
+                        .value()
+                + 1;
         Module stripped = Module.open(b.stripped(), BIAS);
         try (Symbolizer s = Symbolizer.create()) {
-            assertEquals(List.of(SourceFrame.function("symbols-stripped+0x" + Long.toHexString(pc), "symbols-stripped")),
+            assertEquals(
+                    List.of(SourceFrame.function("symbols-stripped+0x" + Long.toHexString(pc), "symbols-stripped")),
                     s.symbolize(stripped, pc));
         }
     }
@@ -91,8 +119,14 @@ class SymbolizerTest {
         Files.delete(copy);
         try (Symbolizer s = Symbolizer.create()) {
             long pc = SymbolsFixture.symbol(module.elf(), "hidden_static").value() + 1;
-            assertEquals(List.of(SourceFrame.function("hidden_static", copy.getFileName().toString())), s.symbolize(module, pc));
-            if (s.llvm().isPresent()) assertTrue(s.problems().toString().contains("no file"), s.problems().toString());
+            assertEquals(
+                    List.of(SourceFrame.function(
+                            "hidden_static", copy.getFileName().toString())),
+                    s.symbolize(module, pc));
+            if (s.llvm().isPresent())
+                assertTrue(
+                        s.problems().toString().contains("no file"),
+                        s.problems().toString());
         }
     }
 
@@ -103,8 +137,13 @@ class SymbolizerTest {
         SymbolsFixture.Binaries b = SymbolsFixture.binaries();
         byte[] bytes = Files.readAllBytes(b.debug());
         ModuleImages images = new ModuleImages();
-        ImageResolution r = images.resolve(ModuleImage.embedded("/gone/libembedded.so", ElfFile.parse(bytes).buildId().orElseThrow(),
-                bytes.length, 0, BIAS, () -> bytes));
+        ImageResolution r = images.resolve(ModuleImage.embedded(
+                "/gone/libembedded.so",
+                ElfFile.parse(bytes).buildId().orElseThrow(),
+                bytes.length,
+                0,
+                BIAS,
+                () -> bytes));
         Module module = ((ImageResolution.Resolved) r).module();
         Symbolizer s = Symbolizer.create(images);
         List<SourceFrame> frames;
@@ -125,7 +164,8 @@ class SymbolizerTest {
     @Test
     void pathsWithQuotesAndSpaces() throws Exception {
         assumeLlvm();
-        Path dir = Files.createDirectories(Path.of("target/symbols/with \"quote\" and space").toAbsolutePath());
+        Path dir = Files.createDirectories(
+                Path.of("target/symbols/with \"quote\" and space").toAbsolutePath());
         Path copy = dir.resolve("lib odd\".so");
         Files.copy(SymbolsFixture.binaries().debug(), copy, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         try (Symbolizer s = Symbolizer.create()) {
@@ -143,7 +183,8 @@ class SymbolizerTest {
         try (Symbolizer s = Symbolizer.create(m -> Optional.empty(), hung)) {
             long pc = SymbolsFixture.symbol(module.elf(), "exported_global").value();
             assertEquals("exported_global", s.symbolize(module, pc).getFirst().function());
-            assertTrue(s.problems().toString().contains("no answer"), s.problems().toString());
+            assertTrue(
+                    s.problems().toString().contains("no answer"), s.problems().toString());
             // Given up on for this image: the next pcs cost no timeout.
             long t0 = System.nanoTime();
             s.symbolize(module, pc + 1);

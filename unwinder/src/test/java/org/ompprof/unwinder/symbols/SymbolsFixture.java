@@ -7,7 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-
 import org.ompprof.unwinder.cfi.TestProcesses;
 import org.ompprof.unwinder.elf.ElfFile;
 import org.ompprof.unwinder.elf.Symbol;
@@ -27,9 +26,13 @@ public final class SymbolsFixture {
         if (built != null) return built;
         assumeTrue(TestProcesses.onPath("clang-19"), "clang-19 is not installed");
         Files.createDirectories(WORK);
-        Path debug = WORK.resolve("symbols-debug"), stripped = WORK.resolve("symbols-stripped"), noId = WORK.resolve("symbols-noid");
-        TestProcesses.run(List.of("clang-19", "-O2", "-g", "-Wl,--build-id", "-o", debug.toString(), SOURCE.toString()));
-        TestProcesses.run(List.of("clang-19", "-O2", "-g", "-Wl,--build-id=none", "-o", noId.toString(), SOURCE.toString()));
+        Path debug = WORK.resolve("symbols-debug"),
+                stripped = WORK.resolve("symbols-stripped"),
+                noId = WORK.resolve("symbols-noid");
+        TestProcesses.run(
+                List.of("clang-19", "-O2", "-g", "-Wl,--build-id", "-o", debug.toString(), SOURCE.toString()));
+        TestProcesses.run(
+                List.of("clang-19", "-O2", "-g", "-Wl,--build-id=none", "-o", noId.toString(), SOURCE.toString()));
         String strip = TestProcesses.onPath("llvm-strip-19") ? "llvm-strip-19" : "strip";
         TestProcesses.run(List.of(strip, "-o", stripped.toString(), debug.toString()));
         built = new Binaries(debug, stripped, noId, SOURCE);
@@ -46,7 +49,9 @@ public final class SymbolsFixture {
     }
 
     public static Symbol symbol(ElfFile elf, String name) {
-        return elf.symbols().stream().filter(s -> s.name().equals(name)).findFirst()
+        return elf.symbols().stream()
+                .filter(s -> s.name().equals(name))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("no symbol " + name));
     }
 
