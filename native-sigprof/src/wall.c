@@ -517,7 +517,8 @@ static void visit(struct priv *p, uint64_t weight, uint64_t t0)
         p->wall.carry = w;
       p->wall.was_blocked = 1;
       p->wall.cpu_blocked = thread_cpu_ns(p);
-    } else if (r == 0 && p->wall.was_blocked && thread_cpu_ns(p) < p->wall.cpu_blocked + WOKEN_RUN_NS) {
+    } else if (r == 0 && p->wall.was_blocked && p->wall.last_size &&
+               thread_cpu_ns(p) < p->wall.cpu_blocked + WOKEN_RUN_NS) {
       /* woken but maybe still in the kernel on its way out of the call */
       if (sample_again(p, w, t0))
         __atomic_add_fetch(&ompprof_g.hdr->wall_outside, 1, __ATOMIC_RELAXED);
@@ -527,9 +528,9 @@ static void visit(struct priv *p, uint64_t weight, uint64_t t0)
       p->wall.last_size = 0;
       signal = w;
       __atomic_store_n(&p->wall.signal_to_blocked, r == 1, __ATOMIC_RELAXED);
-      p->wall.was_blocked = r == 1;
-      if (r == 1)
-        p->wall.cpu_blocked = thread_cpu_ns(p);
+      /* signalled even if blocked (inside the runtime, whose waits take signals in their stride):
+       * nothing to protect once it wakes, so its first moments back are sampled like any others */
+      p->wall.was_blocked = 0;
     }
   }
   /* released before signalling: the handler takes the ring itself */
@@ -543,23 +544,37 @@ static void visit(struct priv *p, uint64_t weight, uint64_t t0)
     send_signal(p, signal);
 }
 
+/* The next tick's distance: the period, jittered by up to half of it either way (xorshift64),
+ * so that a program whose loop runs in step with the period is not always sampled in the same
+ * phase of it (one sampler ticking every thread at once would otherwise alias). */
+static uint64_t jittered(uint64_t period, uint64_t *rng)
+{
+  uint64_t x = *rng;
+  x ^= x << 13;
+  x ^= x >> 7;
+  x ^= x << 17;
+  *rng = x;
+  return period / 2 + x % (period + 1);
+}
+
 static void *sampler_main(void *arg)
 {
   (void)arg;
   struct agent *g = &ompprof_g;
-  uint64_t period = g->period_ns, next = now_ns() + period;
+  uint64_t period = g->period_ns, rng = now_ns() | 1, last = now_ns(), next = last + jittered(period, &rng);
   while (!__atomic_load_n(&sampler.stop, __ATOMIC_ACQUIRE)) {
     struct timespec ts = {(time_t)(next / 1000000000u), (long)(next % 1000000000u)};
     if (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) != 0)
       continue;
     uint64_t t0 = now_ns();
-    /* a late tick stands for every period it covers */
-    uint64_t ticks = 1 + (t0 > next ? (t0 - next) / period : 0);
-    next += ticks * period;
+    /* a tick stands for the time since the one before (late ones for all of it) */
+    uint64_t weight = t0 - last;
+    last = t0;
+    next = t0 + jittered(period, &rng);
     if (__atomic_load_n(&g->gate, __ATOMIC_RELAXED) || !agent_attached())
       continue;
     for (uint32_t i = 0; i < g->slot_count; i++)
-      visit(&g->privs[i], ticks * period, t0);
+      visit(&g->privs[i], weight, t0);
   }
   return NULL;
 }

@@ -369,6 +369,11 @@ static int analyze(int expect_threads, uint32_t mode, uint32_t rate, int status,
       /* a perf event's sample weighs the CPU time counted since the previous one */
       if (H->mode != OMPPROF_MODE_CPU || s->weight_ns == 0 || s->weight_ns > 1000000000ull)
         fail("perf sample in mode %u weighing %" PRIu64 " ns", H->mode, s->weight_ns);
+    } else if (H->mode == OMPPROF_MODE_WALL) {
+      /* the wall sampler's ticks are jittered by up to half a period: a sample weighs the time since the
+       * thread's previous tick, at least half a period */
+      if (s->weight_ns < period / 2 || s->weight_ns > 1000000000ull)
+        fail("wall sample weighing %" PRIu64 " ns", s->weight_ns);
     } else if (s->weight_ns < period || s->weight_ns % period) {
       fail("weight %" PRIu64 " not a multiple of the period", s->weight_ns);
     }
