@@ -199,10 +199,13 @@ class SelfProfileEndToEndTest {
     void dropsAreEventsAsTheyHappenAndAddUpToTheRecordingsCount() throws Exception {
         Path jfr = work.resolve("drops.jfr");
         Path profile = work.resolve("spin.ompprof");
-        // a ring of a few samples, filled at 20 kHz: the drainer (waking at most every millisecond) cannot keep up
+        // a ring of a few samples, filled at 20 kHz: the drainer (waking at most every millisecond) cannot keep up.
+        // The handler copies whole 16 KiB stack slices (its frame walk off: walked samples are a few hundred bytes)
+        Map<String, String> env = new java.util.HashMap<>(TWO_THREADS);
+        env.put("OMPPROF_WALK", "off");
         Ompprof.Result r = Ompprof.run(
                 work,
-                TWO_THREADS,
+                env,
                 "record",
                 "--self-profile=" + jfr,
                 "--rate",
