@@ -5,10 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,26 +29,7 @@ class MpiEndToEndTest {
 
     @BeforeAll
     static void record() throws Exception {
-        Path program = CPrograms.mpi("mpi_hybrid");
-        List<String> mpirun =
-                new ArrayList<>(List.of("mpirun", "--oversubscribe", "-np", "2", "-x", "OMP_NUM_THREADS=1"));
-        if ("root".equals(System.getProperty("user.name"))) mpirun.add(1, "--allow-run-as-root");
-        Process p = Ompprof.start(
-                work,
-                Map.of(),
-                mpirun,
-                List.of(
-                        "record",
-                        "-o",
-                        "run.ompprof",
-                        "--",
-                        program.toString(),
-                        Integer.toString(STEPS),
-                        Integer.toString(UNIT_MS)));
-        assertTrue(p.waitFor(180, TimeUnit.SECONDS), "mpirun did not finish");
-        Ompprof.Result r = Ompprof.result(work, p.exitValue());
-        assertEquals(0, r.status(), r.out() + r.err());
-        mpirunOut = r.out();
+        mpirunOut = MpiJob.record(work, CPrograms.mpi("mpi_hybrid"), STEPS, UNIT_MS);
     }
 
     /** Never two writers on one file: run.ompprof becomes run.rank-0.ompprof and run.rank-1.ompprof. */
@@ -141,13 +119,8 @@ class MpiEndToEndTest {
         return programsOwnMs(rank, "waited");
     }
 
-    /** "mpi_hybrid: rank R waited X ms in MPI_Allreduce, computed Y ms": X or Y. */
     private static double programsOwnMs(int rank, String what) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile(
-                        "mpi_hybrid: rank " + rank + " .*\\b" + what + " ([0-9.]+) ms")
-                .matcher(mpirunOut);
-        assertTrue(m.find(), mpirunOut);
-        return Double.parseDouble(m.group(1));
+        return MpiJob.ownMs(mpirunOut, "mpi_hybrid", rank, what);
     }
 
     /** info and report name the MPI state as every other state is named. */

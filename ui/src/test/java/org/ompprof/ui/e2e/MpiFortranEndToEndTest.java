@@ -4,12 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -30,26 +25,7 @@ class MpiFortranEndToEndTest {
 
     @BeforeAll
     static void record() throws Exception {
-        Path program = CPrograms.mpiFortran("mpi_hybrid");
-        List<String> mpirun =
-                new ArrayList<>(List.of("mpirun", "--oversubscribe", "-np", "2", "-x", "OMP_NUM_THREADS=1"));
-        if ("root".equals(System.getProperty("user.name"))) mpirun.add(1, "--allow-run-as-root");
-        Process p = Ompprof.start(
-                work,
-                Map.of(),
-                mpirun,
-                List.of(
-                        "record",
-                        "-o",
-                        "run.ompprof",
-                        "--",
-                        program.toString(),
-                        Integer.toString(STEPS),
-                        Integer.toString(UNIT_MS)));
-        assertTrue(p.waitFor(180, TimeUnit.SECONDS), "mpirun did not finish");
-        Ompprof.Result r = Ompprof.result(work, p.exitValue());
-        assertEquals(0, r.status(), r.out() + r.err());
-        mpirunOut = r.out();
+        mpirunOut = MpiJob.record(work, CPrograms.mpiFortran("mpi_hybrid"), STEPS, UNIT_MS);
     }
 
     /**
@@ -77,9 +53,6 @@ class MpiFortranEndToEndTest {
     }
 
     private static double ownWaitMs(int rank) {
-        Matcher m = Pattern.compile("mpi_hybrid_f: rank " + rank + " waited ([0-9.]+) ms")
-                .matcher(mpirunOut);
-        assertTrue(m.find(), mpirunOut);
-        return Double.parseDouble(m.group(1));
+        return MpiJob.ownMs(mpirunOut, "mpi_hybrid_f", rank, "waited");
     }
 }
