@@ -38,7 +38,10 @@ final class MpiJob {
         return r.out();
     }
 
-    /** "NAME: rank R waited X ms in MPI_Allreduce, computed Y ms", as rank R printed it: X for "waited", Y for "computed". */
+    /**
+     * "NAME: rank R waited X ms in MPI_Allreduce, computed Y ms", as rank R printed it: X for "waited", Y for
+     * "computed".
+     */
     static double ownMs(String out, String name, int rank, String what) {
         Matcher m = Pattern.compile(name + ": rank " + rank + " .*\\b" + what + " ([0-9.]+) ms")
                 .matcher(out);
