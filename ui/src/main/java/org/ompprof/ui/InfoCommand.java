@@ -14,7 +14,6 @@ import org.ompprof.calltree.Frame;
 import org.ompprof.calltree.FrameKind;
 import org.ompprof.calltree.FrameTable;
 import org.ompprof.calltree.Metric;
-import org.ompprof.calltree.StandardMetrics;
 import org.ompprof.calltree.build.DisplayNames;
 import org.ompprof.calltree.merge.ProfileDiffer;
 import org.ompprof.calltree.merge.RunMetadata;
@@ -269,12 +268,8 @@ public final class InfoCommand {
     private static void states(StringBuilder s, CallingContextTree tree) {
         List<String> parts = new ArrayList<>();
         long taskWaiting = 0;
-        for (Metric m : tree.metrics().all()) {
-            if (!m.name().startsWith("time.")
-                    || !m.hasParent()
-                    || !tree.metrics().metric(m.parent()).name().equals(StandardMetrics.TIME_NAME)) continue;
+        for (Metric m : Report.stateMetrics(tree)) {
             long v = tree.total(m.index());
-            if (v == 0) continue;
             String state = m.name().substring("time.".length());
             parts.add(state + " " + Report.time(v));
             if (state.equals(OmpState.WAIT_TASKWAIT.displayName())

@@ -264,10 +264,8 @@ final class Findings {
 
     /** Whether node lies inside a parallel region or a task (a construct frame above it). */
     private boolean insideConstruct(int node) {
-        for (int n = node; n != CallingContextTree.ROOT; n = tree.parent(n)) {
-            String fn = tree.frameOf(n).function();
-            if (fn != null && (fn.contains(" at ") || fn.contains(" in ")) && !fn.startsWith("<")) return true;
-        }
+        for (int n = node; n != CallingContextTree.ROOT; n = tree.parent(n))
+            if (isConstruct(tree.frameOf(n))) return true;
         return false;
     }
 

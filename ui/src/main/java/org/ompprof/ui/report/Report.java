@@ -90,12 +90,7 @@ public final class Report {
 
     private void threadTable() {
         line("time per OpenMP state, per thread");
-        List<Metric> states = tree.metrics().all().stream()
-                .filter(m -> m.name().startsWith("time.")
-                        && m.hasParent()
-                        && tree.metrics().metric(m.parent()).name().equals(StandardMetrics.TIME_NAME)
-                        && tree.total(m.index()) > 0)
-                .toList();
+        List<Metric> states = stateMetrics(tree);
         StringBuilder h = new StringBuilder(String.format(Locale.ROOT, "  %6s", "thread"));
         for (Metric m : states)
             h.append(String.format(Locale.ROOT, " %14s", m.name().substring(5)));
@@ -276,6 +271,16 @@ public final class Report {
 
     private void line(String format, Object... args) {
         s.append(String.format(Locale.ROOT, format, args)).append('\n');
+    }
+
+    /** The time metrics of the states (children of time) that hold any time: what a state breakdown lists. */
+    public static List<Metric> stateMetrics(CallingContextTree tree) {
+        return tree.metrics().all().stream()
+                .filter(m -> m.name().startsWith("time.")
+                        && m.hasParent()
+                        && tree.metrics().metric(m.parent()).name().equals(StandardMetrics.TIME_NAME)
+                        && tree.total(m.index()) > 0)
+                .toList();
     }
 
     public static String time(long ns) {
