@@ -138,9 +138,9 @@ __attribute__((visibility("default"))) ompt_start_tool_result_t *ompt_start_tool
     return NULL;
   }
   void *map = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-  close(fd);
   if (map == MAP_FAILED) {
     snprintf(msg, sizeof msg, "cannot map OMPPROF_SHM %s: %s", path, strerror(errno));
+    close(fd);
     fail_line(msg);
     return NULL;
   }
@@ -149,16 +149,19 @@ __attribute__((visibility("default"))) ompt_start_tool_result_t *ompt_start_tool
   if (bad) {
     fail_line(bad);
     munmap(map, (size_t)st.st_size);
+    close(fd);
     return NULL;
   }
   uint32_t expect = 0;
   if (!__atomic_compare_exchange_n(&h->agent_pid, &expect, (uint32_t)getpid(), 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
     munmap(map, (size_t)st.st_size); /* libomp dlcloses us after a NULL */
+    close(fd);
     return NULL;
   }
 
   g->hdr = h;
   g->base = map;
+  g->shm_fd = fd;
   g->slot_count = h->slot_count;
   g->sample_ring_size = h->sample_ring_size;
   g->event_ring_size = h->event_ring_size;

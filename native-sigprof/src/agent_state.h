@@ -26,6 +26,7 @@ enum { WALK_ON = 0, WALK_OFF = 1, WALK_CHECK = 2 };
 struct agent {
   struct ompprof_region_header *hdr;
   uint8_t *base;
+  int shm_fd; /* the region file, kept open: rings reserve their pages in it as they first fill */
   uint64_t slot_size;
   uint64_t sample_ring_size, event_ring_size;
   uint64_t period_ns;

@@ -17,8 +17,13 @@ struct ring {
   struct ompprof_ring_prod *prod;
   struct ompprof_ring_cons *cons;
   uint8_t *data;
-  uint64_t size; /* power of two */
+  uint64_t size;     /* power of two */
+  int fd;            /* the region file, to reserve pages in on the first lap; -1: memory needs none */
+  uint64_t file_off; /* of data in that file */
 };
+
+/* Pages are reserved in the region file this much at a time, as the first lap reaches them. */
+#define RING_RESERVE_CHUNK ((uint64_t)256u << 10)
 
 /* A reservation: `cap` contiguous bytes at `rec`, to be published with
  * ring_commit. Reserve/commit exist so that large payloads (stack snapshots)
@@ -35,7 +40,8 @@ struct ring_res {
 /* Reserves `need` bytes (a multiple of 8, >= 16). When the tail of the ring
  * is too short, a PAD record covering it is written first and the record
  * starts at offset 0; the free-space check includes that pad. Returns 0 and
- * counts the drop in prod->dropped/dropped_bytes when there is no room. */
+ * counts the drop in prod->dropped/dropped_bytes when there is no room, in
+ * the ring or, on its first lap, in the shared memory file system. */
 int ring_reserve(const struct ring *r, uint32_t need, struct ring_res *res); /* signal-safe */
 
 /* Publishes the first `size` bytes of a reservation (size <= cap, multiple

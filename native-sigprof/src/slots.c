@@ -43,8 +43,10 @@ struct priv *slot_claim(void) /* signal-safe */
     __atomic_add_fetch(&g->threads_seen, 1, __ATOMIC_RELAXED);
 
     p->slot = s;
-    p->sig.sample = (struct ring){&s->sample_prod, &s->sample_cons, rings, g->sample_ring_size};
-    p->cb.event = (struct ring){&s->event_prod, &s->event_cons, rings + g->sample_ring_size, g->event_ring_size};
+    uint64_t file_off = (uint64_t)(rings - g->base);
+    p->sig.sample = (struct ring){&s->sample_prod, &s->sample_cons, rings, g->sample_ring_size, g->shm_fd, file_off};
+    p->cb.event = (struct ring){&s->event_prod,     &s->event_cons, rings + g->sample_ring_size,
+                                g->event_ring_size, g->shm_fd,      file_off + g->sample_ring_size};
     p->sig.stack_lo = p->sig.stack_hi = 0;
     p->sig.has_timer = 0;
     p->sig.unknown_thread = 0;

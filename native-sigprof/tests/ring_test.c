@@ -6,6 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "hist.h"
 #include "ring.h"
@@ -27,7 +30,7 @@ static void tr_init(struct tring *t, uint64_t size)
   memset(t, 0, sizeof *t);
   t->mem = aligned_alloc(64, size + GUARD);
   memset(t->mem, 0xab, size + GUARD);
-  t->r = (struct ring){&t->prod, &t->cons, t->mem, size};
+  t->r = (struct ring){&t->prod, &t->cons, t->mem, size, -1, 0};
 }
 
 static void tr_free(struct tring *t)
@@ -347,6 +350,68 @@ static void test_hist(void)
   CHECK(hist_bucket(~0ull) == OMPPROF_HIST_BUCKETS - 1, "clamped");
 }
 
+/* Bytes the file system has given the file (what a reservation commits). */
+static uint64_t file_bytes(int fd)
+{
+  struct stat st;
+  return fstat(fd, &st) == 0 ? (uint64_t)st.st_blocks * 512u : 0;
+}
+
+/* On the first lap the writer reserves the file's pages chunk by chunk as it
+ * reaches them, never ahead; a reservation the kernel refuses drops the
+ * record instead of letting a later store fault. */
+static void test_first_lap_reserves_pages(void)
+{
+  const uint64_t size = 8 * RING_RESERVE_CHUNK, off = 4096;
+  int fd = memfd_create("ring_test", MFD_CLOEXEC);
+  CHECK(fd >= 0 && ftruncate(fd, (off_t)(off + size)) == 0, "memfd");
+  uint8_t *map = mmap(NULL, off + size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  CHECK(map != MAP_FAILED, "map");
+  struct tring t;
+  memset(&t, 0, sizeof t);
+  t.mem = map + off;
+  t.r = (struct ring){&t.prod, &t.cons, t.mem, size, fd, off};
+  CHECK(file_bytes(fd) == 0, "nothing committed before the first write");
+  CHECK(put(&t, 64, 1), "first record");
+  CHECK(file_bytes(fd) == RING_RESERVE_CHUNK, "one chunk for it, %llu bytes", (unsigned long long)file_bytes(fd));
+  uint8_t out[4096];
+  uint32_t n = 0;
+  while (t.prod.write_pos + 4096 <= 3 * RING_RESERVE_CHUNK + 64) {
+    CHECK(put(&t, 4096, ++n), "record %u", n);
+    while (tr_read(&t, out) > 0) {
+    }
+  }
+  CHECK(file_bytes(fd) == 4 * RING_RESERVE_CHUNK, "chunks up to the write position, %llu bytes",
+        (unsigned long long)file_bytes(fd));
+  while (t.prod.write_pos < 3 * size) { /* laps, with PADs at the end: nothing more to reserve */
+    uint32_t len = 4096 - 8 * (n % 7);
+    n++;
+    int ok = put(&t, len, n);
+    CHECK(ok, "record %u at %llu", n, (unsigned long long)t.prod.write_pos);
+    if (!ok)
+      break;
+    while (tr_read(&t, out) > 0) {
+    }
+  }
+  CHECK(t.prod.dropped == 0 && t.pads > 0, "no drops over %llu bytes, %llu pads", (unsigned long long)t.prod.write_pos,
+        (unsigned long long)t.pads);
+  CHECK(file_bytes(fd) == size, "the whole ring reserved once, %llu bytes", (unsigned long long)file_bytes(fd));
+  munmap(map, off + size);
+  close(fd);
+
+  int pipefd[2];
+  CHECK(pipe(pipefd) == 0, "pipe");
+  uint8_t *mem = aligned_alloc(64, size);
+  memset(&t, 0, sizeof t);
+  t.mem = mem;
+  t.r = (struct ring){&t.prod, &t.cons, mem, size, pipefd[0], 0}; /* fallocate on a pipe fails */
+  CHECK(!put(&t, 64, 1), "a refused reservation drops the record");
+  CHECK(t.prod.dropped == 1 && t.prod.write_pos == 0, "counted, nothing written");
+  free(mem);
+  close(pipefd[0]);
+  close(pipefd[1]);
+}
+
 int main(void)
 {
   test_alignment();
@@ -355,6 +420,7 @@ int main(void)
   test_reserve_commit();
   test_random();
   test_threads();
+  test_first_lap_reserves_pages();
   test_hist();
   printf("%d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;

@@ -25,11 +25,13 @@ import org.ompprof.sampler.wire.Wire;
  */
 public final class DrainWarmup {
     private static final int ROUNDS = 250;
-    private static final int SAMPLES_PER_ROUND = 60;
+    private static final int SAMPLES_PER_ROUND = 8;
+    /** Region-heavy programs write callback records by the hundred between two drains. */
+    private static final int EVENTS_PER_ROUND = 200;
 
     private DrainWarmup() {}
 
-    /** Drains about 15,000 synthetic samples through a throwaway spool in {@code dir}. */
+    /** Drains 2,000 synthetic samples and 100,000 callback records through a throwaway spool in {@code dir}. */
     public static void run(Path dir) throws IOException {
         RegionLayout layout = new RegionLayout(2, 1 << 20, 1 << 16, Wire.MODE_WALL, 1000, 4096);
         byte[] sample = RecordEncoder.encode(sample());
@@ -46,8 +48,10 @@ public final class DrainWarmup {
             RingWriter events = RingWriter.eventRing(region, 0);
             for (int round = 0; round < ROUNDS; round++) {
                 for (int i = 0; i < SAMPLES_PER_ROUND; i++) samples.write(sample);
-                events.write(sync);
-                events.write(mutex);
+                for (int i = 0; i < EVENTS_PER_ROUND / 2; i++) {
+                    events.write(sync);
+                    events.write(mutex);
+                }
                 events.write(tasks);
                 drainer.drainOnce();
             }
@@ -63,7 +67,7 @@ public final class DrainWarmup {
     }
 
     private static SampleRecord sample() {
-        Context context = new Context(0x401000, 0x7ffd0000, 0x7ffd0100, 0, MemorySegment.ofArray(new byte[2048]));
+        Context context = new Context(0x401000, 0x7ffd0000, 0x7ffd0100, 0, MemorySegment.ofArray(new byte[256]));
         List<TaskLevel> tasks = List.of(new TaskLevel(0x7ffd0200, 0x7ffd0300, 0, 0, 2, 0, 1, 1, 2));
         return new SampleRecord(
                 1,

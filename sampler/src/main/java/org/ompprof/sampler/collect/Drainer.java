@@ -16,13 +16,16 @@ import org.ompprof.sampler.wire.Wire;
 /**
  * The one thread that empties every slot's rings while the program runs. The machines this
  * runs on may have two cores, shared with the program, and every wake-up preempts one of the
- * program's threads: so it wakes every 20 ms (a ring holds well over 100 ms of samples), and
- * sooner only while a pass finds rings filling faster than that. It also unlinks the region
+ * program's threads: so it wakes every 20 ms (a ring holds well over 100 ms of records), and
+ * sooner only while a pass finds a ring an eighth full. It also unlinks the region
  * file as soon as the agent mapped it.
  */
 public final class Drainer implements AutoCloseable {
     private static final long PERIOD_NS = TimeUnit.MILLISECONDS.toNanos(20);
     private static final long HURRY_NS = TimeUnit.MILLISECONDS.toNanos(1);
+    /** A ring found this full at one look: at this pace it would fill within a few periods. */
+    private static final double HURRY_FILL = 1.0 / 8;
+
     private static final int MALFORMED_EXAMPLES = 5;
 
     private final Region region;
@@ -59,8 +62,8 @@ public final class Drainer implements AutoCloseable {
         totalSample = filled(n);
         totalEvent = filled(n);
         lastOwner = new int[n];
-        sampleSink = collector::sample;
-        eventSink = collector::event;
+        sampleSink = collector.sampleSink();
+        eventSink = collector.eventSink();
         thread = Thread.ofPlatform().name("ompprof-drainer").daemon().unstarted(this::loop);
     }
 
@@ -81,12 +84,11 @@ public final class Drainer implements AutoCloseable {
     }
 
     private void loop() {
-        long hurryBytes = region.layout().sampleRingSize() / 8;
         try {
             while (!stopping) {
                 region.unlinkIfMapped();
-                long bytes = drainOnce();
-                LockSupport.parkNanos(bytes > hurryBytes ? HURRY_NS : PERIOD_NS);
+                drainOnce();
+                LockSupport.parkNanos(passPeakFill > HURRY_FILL ? HURRY_NS : PERIOD_NS);
             }
         } catch (Throwable t) {
             failure = t; // reported by finish(); the program runs on, its records are dropped

@@ -4,9 +4,12 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import org.ompprof.sampler.record.Le;
+import org.ompprof.sampler.record.RecordDecoder;
 import org.ompprof.sampler.recording.HandlerHistogram;
 import org.ompprof.sampler.recording.Metadata;
 import org.ompprof.sampler.recording.RecordingWriter;
@@ -21,6 +24,8 @@ import org.ompprof.sampler.wire.Wire;
  * so readers see one ordered stream per thread.
  */
 public final class RecordingBuilder {
+    private static final int EXAMPLES = 5;
+
     private RecordingBuilder() {}
 
     /** Writes the recording and renames it over {@code output}; returns its size in bytes. */
@@ -32,13 +37,14 @@ public final class RecordingBuilder {
             w.metadata(metadata);
             w.threads(collector.threads());
             w.modules(collector.modules());
-            w.stats(stats(collector, drainer, region));
             for (Map.Entry<Long, Spool.Span> image : collector.moduleImages().entrySet()) {
                 try (InputStream in = spool.open(image.getValue())) {
                     w.moduleImage(image.getKey(), in);
                 }
             }
-            for (int seq : threadsWithRecords(spool)) writeThread(w, spool, seq);
+            Malformed malformed = new Malformed(drainer.malformed(), drainer.malformedExamples());
+            for (int seq : threadsWithRecords(spool)) writeThread(w, spool, seq, malformed);
+            w.stats(stats(collector, drainer, region, malformed));
             return w.commit();
         }
     }
@@ -49,8 +55,32 @@ public final class RecordingBuilder {
         return seqs;
     }
 
-    /** Merges the thread's two streams, each already in time order, into one. */
-    private static void writeThread(RecordingWriter w, Spool spool, int seq) throws IOException {
+    /**
+     * Malformed stretches: the drainer's, and the records whose contents do not hold together
+     * (the drainer checks only their framing), each left out of the recording.
+     */
+    private static final class Malformed {
+        long count;
+        final List<String> examples;
+
+        Malformed(long count, List<String> examples) {
+            this.count = count;
+            this.examples = new ArrayList<>(examples);
+        }
+
+        /** Whether {@code rec} is well formed; counts it if not. */
+        boolean sound(MemorySegment rec, int seq) {
+            String problem = RecordDecoder.problem(rec);
+            if (problem == null) return true;
+            count++;
+            String example = "thread " + seq + ": " + problem + "; record left out";
+            if (examples.size() < EXAMPLES && !examples.contains(example)) examples.add(example);
+            return false;
+        }
+    }
+
+    /** Merges the thread's two streams, each already in time order, into one; malformed records stay out. */
+    private static void writeThread(RecordingWriter w, Spool spool, int seq, Malformed malformed) throws IOException {
         Spool.RecordCursor samples = spool.cursor(Spool.stream(seq, RunCollector.SAMPLE_RING));
         Spool.RecordCursor events = spool.cursor(Spool.stream(seq, RunCollector.EVENT_RING));
         try (RecordingWriter.ThreadRecords out = w.threadRecords(seq)) {
@@ -58,10 +88,10 @@ public final class RecordingBuilder {
             MemorySegment e = events.next();
             while (s != null || e != null) {
                 if (e == null || (s != null && time(s) < time(e))) {
-                    out.add(s);
+                    if (malformed.sound(s, seq)) out.add(s);
                     s = samples.next();
                 } else {
-                    out.add(e);
+                    if (malformed.sound(e, seq)) out.add(e);
                     e = events.next();
                 }
             }
@@ -73,7 +103,7 @@ public final class RecordingBuilder {
         return Le.u64(rec, Wire.RecordHeader.SIZEOF);
     }
 
-    static Stats stats(RunCollector collector, Drainer drainer, Region region) {
+    static Stats stats(RunCollector collector, Drainer drainer, Region region, Malformed malformed) {
         long[] hist = new long[Wire.HIST_BUCKETS];
         long calls = 0, ns = 0, reentered = 0, skipped = 0, marked = 0, full = 0, sampleBytes = 0;
         for (Slot s : region.slots()) {
@@ -93,8 +123,8 @@ public final class RecordingBuilder {
                 reentered,
                 region.noSlotDrops(),
                 region.disabledSignals(),
-                drainer.malformed(),
-                drainer.malformedExamples(),
+                malformed.count,
+                List.copyOf(malformed.examples),
                 drainer.ringStats(),
                 collector.modulesNotCaptured(),
                 drainer.samplePeak(),

@@ -3,6 +3,7 @@ package org.ompprof.sampler.collect;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -21,13 +22,14 @@ import org.ompprof.sampler.record.ThreadBegin;
 import org.ompprof.sampler.record.ThreadEnd;
 import org.ompprof.sampler.recording.ModuleInfo;
 import org.ompprof.sampler.recording.ThreadInfo;
+import org.ompprof.sampler.ring.RingSink;
 import org.ompprof.sampler.wire.Wire;
 import org.ompprof.sampler.wire.Wire.RecordHeader;
 
 /**
- * Takes the records the drainer reads: spools them all, counts samples per thread and state
- * from the raw bytes (samples are many, so they are not decoded), and decodes the few callback
- * records that matter while the program runs (threads, modules, agent info).
+ * Takes the records the drainer reads: spools them all in bulk, counts samples per thread and
+ * state from the raw bytes (they are not decoded), and decodes the few callback records that
+ * matter while the program runs (threads, modules, agent info, MPI calls).
  *
  * <p>Written by the drainer thread only; the progress counters are volatile so that the
  * launcher's thread may read them, and everything else is read after the drainer has stopped.
@@ -36,16 +38,17 @@ public final class RunCollector {
     static final int SAMPLE_RING = 0;
     static final int EVENT_RING = 1;
     /**
-     * The callback records that must be acted on while the program runs, one bit per type: the
-     * test runs for every record (millions a second in region-heavy codes), so without boxing.
+     * The callback records that must be acted on while the program runs, one bit per type; the
+     * rest (millions a second in region-heavy codes) are spooled in bulk, unread.
      */
-    private static final long NEEDED_NOW = bits(
+    private static final long INSPECTED_EVENTS = bits(
             Wire.REC_THREAD_BEGIN,
             Wire.REC_THREAD_END,
             Wire.REC_MODULE,
             Wire.REC_MODULE_UNLOAD,
             Wire.REC_AGENT_INFO,
-            Wire.REC_AGENT_END);
+            Wire.REC_AGENT_END,
+            Wire.REC_MPI);
 
     private final Spool spool;
     private final ModuleCapture modules;
@@ -64,11 +67,55 @@ public final class RunCollector {
         this.modules = new ModuleCapture(spool, programPid, capturedHeldFds);
     }
 
+    /** What the drainer hands over from sample rings: every record, for the per-thread counts. */
+    RingSink sampleSink() {
+        return new RingSink() {
+            @Override
+            public long inspected() {
+                return -1L;
+            }
+
+            @Override
+            public void record(MemorySegment rec) {
+                sample(rec);
+            }
+
+            @Override
+            public void run(int threadSeq, MemorySegment records, int count, long firstNs, long lastNs) {
+                spool(threadSeq, SAMPLE_RING, records);
+            }
+        };
+    }
+
+    /** What the drainer hands over from event rings: the few records acted on now, and runs to spool. */
+    RingSink eventSink() {
+        return new RingSink() {
+            @Override
+            public long inspected() {
+                return INSPECTED_EVENTS;
+            }
+
+            @Override
+            public void record(MemorySegment rec) {
+                event(rec);
+            }
+
+            @Override
+            public void run(int threadSeq, MemorySegment records, int count, long firstNs, long lastNs) {
+                ThreadAccumulator t = thread(threadSeq);
+                t.events += count;
+                t.saw(firstNs);
+                t.saw(lastNs);
+                RunCollector.this.records += count;
+                spool(threadSeq, EVENT_RING, records);
+            }
+        };
+    }
+
     /** A validated record from a sample ring. */
-    void sample(MemorySegment rec) {
+    private void sample(MemorySegment rec) {
         int seq = Le.u32(rec, RecordHeader.THREAD_SEQ);
         records++;
-        spoolRecord(seq, SAMPLE_RING, rec);
         if (Le.u16(rec, RecordHeader.TYPE) != Wire.REC_SAMPLE) {
             thread(seq).events++; // the agent writes only samples here, but stay tolerant
             return;
@@ -84,26 +131,19 @@ public final class RunCollector {
         samples = samples + 1; // single writer
     }
 
-    /** A validated record from an event ring. */
-    void event(MemorySegment rec) {
+    /** A validated event record of one of the {@link #INSPECTED_EVENTS} types. */
+    private void event(MemorySegment rec) {
         int seq = Le.u32(rec, RecordHeader.THREAD_SEQ);
-        records++;
-        spoolRecord(seq, EVENT_RING, rec);
         ThreadAccumulator t = thread(seq);
-        t.events++;
-        t.saw(Le.u64(rec, RecordHeader.SIZEOF)); // every payload starts with its time
-        int type = Le.u16(rec, RecordHeader.TYPE);
-        if (type == Wire.REC_MPI) {
+        if (Le.u16(rec, RecordHeader.TYPE) == Wire.REC_MPI) {
             int p = RecordHeader.SIZEOF;
             mpiCalls.add(
                     seq,
                     Le.u64(rec, p + Wire.Mpi.TIME_NS),
                     Le.u16(rec, p + Wire.Mpi.CALL),
-                    Byte.toUnsignedInt(rec.get(java.lang.foreign.ValueLayout.JAVA_BYTE, p + Wire.Mpi.ENDPOINT)));
+                    Byte.toUnsignedInt(rec.get(ValueLayout.JAVA_BYTE, p + Wire.Mpi.ENDPOINT)));
             return;
         }
-        if (type >= Long.SIZE || (NEEDED_NOW >>> type & 1) == 0)
-            return; // task records carry stacks: not worth decoding here
         switch (RecordDecoder.decode(rec)) {
             case ThreadBegin b -> {
                 t.osTid = b.osTid();
@@ -129,9 +169,9 @@ public final class RunCollector {
         dropped = dropped + sampleRecords + eventRecords;
     }
 
-    private void spoolRecord(int seq, int ring, MemorySegment rec) {
+    private void spool(int seq, int ring, MemorySegment records) {
         try {
-            spool.appendRecord(Spool.stream(seq, ring), rec);
+            spool.append(Spool.stream(seq, ring), records);
         } catch (IOException e) {
             throw new UncheckedIOException("writing the spool file " + spool.path() + ": " + e.getMessage(), e);
         }
@@ -221,7 +261,7 @@ public final class RunCollector {
 
     private static long bits(int... types) {
         long b = 0;
-        for (int t : types) b |= 1L << t;
+        for (int t : types) b |= RingSink.bit(t);
         return b;
     }
 }

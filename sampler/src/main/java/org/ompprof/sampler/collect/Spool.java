@@ -24,33 +24,42 @@ import org.ompprof.sampler.record.Le;
 
 /**
  * Append-only temporary file for everything drained while the program runs, so that memory
- * stays flat however long it runs. Records are appended whole, per stream (one thread's sample
- * or event ring), gathered per stream into blocks of up to {@link #BLOCK} bytes that are deflated
- * (fast level) as they fill: stack snapshots shrink severalfold, so an hour of sampling takes
- * gigabytes of disk rather than tens of them. An index of blocks per stream lets the recording
- * be written thread by thread afterwards, reading one block at a time.
+ * stays flat however long it runs. Records are appended per stream (one thread's sample or event
+ * ring), gathered per stream into blocks of {@link #BLOCK} bytes (a record may span two). Sample
+ * blocks are deflated (fast level) as they fill: stack slices shrink severalfold. Event blocks
+ * are small records written millions of times a second in region-heavy programs, and the drainer
+ * shares the program's cores, so they are stored as they are until the spool passes {@link
+ * #RAW_EVENTS_UP_TO}, and deflated from then on: a long run's disk stays bounded. An index of
+ * blocks per stream lets the recording be written thread by thread afterwards.
  */
 public final class Spool implements AutoCloseable {
     /** Raw bytes per block: what one stream holds in memory before it is deflated and written. */
     static final int BLOCK = 128 << 10;
 
+    /** Spool bytes up to which event blocks are stored undeflated. */
+    static final long RAW_EVENTS_UP_TO = 512L << 20;
+
     private static final int BUFFER = 1 << 20;
     private static final int COMPRESSION = 1;
+    private static final int SAMPLE_RING = 0;
 
     /** A stretch of the spool file. */
     public record Span(long offset, long length) {}
 
-    /** One stream's records not yet deflated. */
+    /** One stream's records not yet in the file. */
     private static final class Pending {
         byte[] raw = new byte[4096];
         int length;
     }
 
+    /** Where a block's index entry keeps what: the index holds {@link #ENTRY} longs per block. */
+    private static final int AT = 0, STORED = 1, RAW = 2, DEFLATED = 3, ENTRY = 4;
+
     private final Path path;
     private final FileChannel channel;
     private final ByteBuffer buffer = ByteBuffer.allocateDirect(BUFFER);
     private final MemorySegment bufferSegment = MemorySegment.ofBuffer(buffer);
-    /** Per stream: its blocks' file offsets, stored (deflated) lengths and raw lengths, in threes. */
+    /** Per stream: its blocks' file offsets, stored and raw lengths, and whether deflated ({@link #ENTRY} each). */
     private final MutableLongObjectMap<MutableLongList> index = new LongObjectHashMap<>();
 
     private final MutableLongObjectMap<Pending> pending = new LongObjectHashMap<>();
@@ -112,22 +121,40 @@ public final class Spool implements AutoCloseable {
         return (Integer.toUnsignedLong(threadSeq) << 1) | ring;
     }
 
-    /** Appends one whole record to a stream. */
-    public void appendRecord(long stream, MemorySegment record) throws IOException {
+    /** Appends whole records to a stream; they may be more than a block. */
+    public void append(long stream, MemorySegment records) throws IOException {
         Pending p = pending.getIfAbsentPut(stream, Pending::new);
-        int n = Math.toIntExact(record.byteSize());
-        if (p.length > 0 && p.length + n > BLOCK) seal(stream, p);
-        if (p.length + n > p.raw.length)
-            p.raw = Arrays.copyOf(p.raw, Math.max(p.length + n, Math.min(BLOCK, 2 * p.raw.length)));
-        MemorySegment.copy(record, ValueLayout.JAVA_BYTE, 0, p.raw, p.length, n);
-        p.length += n;
+        long n = records.byteSize();
+        for (long done = 0; done < n; ) {
+            if (p.length == BLOCK) seal(stream, p);
+            int take = (int) Math.min(n - done, BLOCK - p.length);
+            if (p.length + take > p.raw.length)
+                p.raw = Arrays.copyOf(p.raw, Math.max(p.length + take, Math.min(BLOCK, 2 * p.raw.length)));
+            MemorySegment.copy(records, ValueLayout.JAVA_BYTE, done, p.raw, p.length, take);
+            p.length += take;
+            done += take;
+        }
         recordBytes += n;
     }
 
-    /** Deflates a stream's pending records into a block of the file. */
+    /** Writes a stream's pending records into a block of the file, deflated or as they are. */
     private void seal(long stream, Pending p) throws IOException {
         SpoolWriteEvent event = reporting && SpoolWriteEvent.on() ? new SpoolWriteEvent() : null;
         if (event != null) event.begin();
+        boolean deflate = (stream & 1) == SAMPLE_RING || size > RAW_EVENTS_UP_TO;
+        int stored = deflate ? deflate(p) : p.length;
+        long at = size;
+        append(MemorySegment.ofArray(deflate ? packed : p.raw).asSlice(0, stored));
+        MutableLongList blocks = index.getIfAbsentPut(stream, LongArrayList::new);
+        blocks.addAll(at, stored, p.length, deflate ? 1 : 0);
+        if (event != null)
+            committed(
+                    event, (int) (stream >>> 1), (stream & 1) == 0 ? "samples" : "callback records", p.length, stored);
+        p.length = 0;
+    }
+
+    /** Deflates the pending records into {@link #packed}; returns the deflated length. */
+    private int deflate(Pending p) {
         deflater.reset();
         deflater.setInput(p.raw, 0, p.length);
         deflater.finish();
@@ -136,17 +163,7 @@ public final class Spool implements AutoCloseable {
             if (stored == packed.length) packed = Arrays.copyOf(packed, 2 * packed.length);
             stored += deflater.deflate(packed, stored, packed.length - stored);
         }
-        long at = size;
-        append(MemorySegment.ofArray(packed).asSlice(0, stored));
-        MutableLongList blocks = index.getIfAbsentPut(stream, LongArrayList::new);
-        blocks.add(at);
-        blocks.add(stored);
-        blocks.add(p.length);
-        if (event != null)
-            committed(
-                    event, (int) (stream >>> 1), (stream & 1) == 0 ? "samples" : "callback records", p.length, stored);
-        p.length = 0;
-        if (p.raw.length > BLOCK) p.raw = new byte[BLOCK]; // one outsized record: do not keep its room
+        return stored;
     }
 
     /** Appends raw bytes that belong to no stream (a module image) and returns where they are. */
@@ -281,13 +298,14 @@ public final class Spool implements AutoCloseable {
         }
     }
 
-    /** Reads the records of one stream block by block; each block holds whole records. */
+    /** Reads the records of one stream block by block; a record may span two blocks. */
     public static final class RecordCursor {
         private final FileChannel channel;
         private final MutableLongList blocks;
         private int nextBlock;
-        private MemorySegment current = MemorySegment.NULL;
-        private long pos;
+        private byte[] bytes = new byte[0];
+        private int pos;
+        private int end;
 
         RecordCursor(FileChannel channel, MutableLongList blocks) {
             this.channel = channel;
@@ -296,47 +314,65 @@ public final class Spool implements AutoCloseable {
 
         /** The next record (a view valid until the next call), or null at the end. */
         public MemorySegment next() throws IOException {
-            while (pos >= current.byteSize()) {
-                if (nextBlock >= blocks.size()) return null;
-                current = readBlock(blocks.get(nextBlock), blocks.get(nextBlock + 1), blocks.get(nextBlock + 2));
-                nextBlock += 3;
-                pos = 0;
+            if (!have(Integer.BYTES)) {
+                if (pos == end) return null;
+                throw new IOException("spool stream ends inside a record header");
             }
-            long size = Integer.toUnsignedLong(Le.u32(current, pos));
-            if (size < 8 || size > current.byteSize() - pos)
-                throw new IOException("spool record of " + size + " bytes at " + pos);
-            MemorySegment rec = current.asSlice(pos, size);
-            pos += size;
+            long size = Integer.toUnsignedLong(Le.u32(MemorySegment.ofArray(bytes), pos));
+            if (size < 8 || size > Integer.MAX_VALUE - BLOCK)
+                throw new IOException("spool record of " + size + " bytes");
+            if (!have((int) size)) throw new IOException("spool stream ends inside a record of " + size + " bytes");
+            MemorySegment rec = MemorySegment.ofArray(bytes).asSlice(pos, size);
+            pos += (int) size;
             return rec;
         }
 
-        private MemorySegment readBlock(long offset, long stored, long raw) throws IOException {
-            ByteBuffer b = ByteBuffer.allocate(Math.toIntExact(stored));
-            long at = offset;
-            while (b.hasRemaining()) {
+        /** Whether {@code n} bytes are ready from {@code pos}, reading blocks as needed. */
+        private boolean have(int n) throws IOException {
+            while (end - pos < n) {
+                if (nextBlock >= blocks.size()) return false;
+                int raw = Math.toIntExact(blocks.get(nextBlock + RAW));
+                byte[] joined = new byte[end - pos + raw];
+                System.arraycopy(bytes, pos, joined, 0, end - pos);
+                readBlock(nextBlock, joined, end - pos);
+                bytes = joined;
+                end = joined.length;
+                pos = 0;
+                nextBlock += ENTRY;
+            }
+            return true;
+        }
+
+        /** Reads block {@code i} of the index into {@code out} from {@code into}. */
+        private void readBlock(int i, byte[] out, int into) throws IOException {
+            long offset = blocks.get(i + AT);
+            ByteBuffer b = ByteBuffer.allocate(Math.toIntExact(blocks.get(i + STORED)));
+            for (long at = offset; b.hasRemaining(); ) {
                 int n = channel.read(b, at);
                 if (n < 0) throw new IOException("spool file shorter than its index");
                 at += n;
             }
-            byte[] out = new byte[Math.toIntExact(raw)];
+            if (blocks.get(i + DEFLATED) == 0) {
+                System.arraycopy(b.array(), 0, out, into, b.capacity());
+                return;
+            }
             Inflater inf = new Inflater();
             try {
                 inf.setInput(b.array());
-                int filled = 0;
+                int filled = into;
                 while (filled < out.length) {
                     int k = inf.inflate(out, filled, out.length - filled);
                     if (k == 0 && (inf.finished() || inf.needsInput())) break;
                     filled += k;
                 }
                 if (filled != out.length)
-                    throw new IOException(
-                            "spool block at " + offset + " inflates to " + filled + " of " + raw + " bytes");
+                    throw new IOException("spool block at " + offset + " inflates to " + (filled - into) + " of "
+                            + (out.length - into) + " bytes");
             } catch (DataFormatException e) {
                 throw new IOException("spool block at " + offset + " does not inflate: " + e.getMessage(), e);
             } finally {
                 inf.end();
             }
-            return MemorySegment.ofArray(out);
         }
     }
 }

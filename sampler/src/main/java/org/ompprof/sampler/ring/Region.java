@@ -21,8 +21,9 @@ import org.ompprof.sampler.wire.Wire;
 import org.ompprof.sampler.wire.Wire.RegionHeader;
 
 /**
- * The shared-memory region the agent writes into: a file in /dev/shm created 0600, fully
- * reserved with posix_fallocate (so the program can never SIGBUS on a full tmpfs) and mapped.
+ * The shared-memory region the agent writes into: a file in /dev/shm created 0600, its headers
+ * reserved with posix_fallocate and its rings by the agent as it first fills them (so the program
+ * can never SIGBUS on a full tmpfs), and mapped.
  * The file is unlinked as soon as the agent has mapped it; the mappings stay.
  */
 public final class Region implements AutoCloseable {
@@ -79,22 +80,39 @@ public final class Region implements AutoCloseable {
         return new Region(arena, arena.allocate(layout.totalSize(), 4096), layout, null);
     }
 
+    /**
+     * Reserves the region's headers, which both sides read from the start; the agent reserves each
+     * ring's pages as it first reaches them, so a run commits the memory its threads write, not
+     * all its slots' rings. The free space must still hold them all: a full tmpfs costs records,
+     * and it is better said now.
+     */
     private static void reserve(Path path, Path dir, RegionLayout layout) throws IOException {
+        long free = Files.getFileStore(dir).getUsableSpace();
+        if (free < layout.totalSize()) throw noRoom(dir, layout, free);
         int fd = Posix.openReadWrite(path);
         if (fd < 0) throw new IOException("open " + path + ": " + Posix.strerror(-fd));
         try {
-            int rc = Posix.posixFallocate(fd, 0, layout.totalSize());
-            if (rc == Posix.ENOSPC) {
-                long free = Files.getFileStore(dir).getUsableSpace();
-                throw new UserError(String.format(
-                        "no room in shared memory (%s): need %d MiB, %d MiB free; "
-                                + "free space or use --slots/--ring-kib to shrink",
-                        dir, mib(layout.totalSize()), free >> 20));
-            }
-            if (rc != 0) throw new IOException("posix_fallocate " + path + ": " + Posix.strerror(rc));
+            reserve(fd, path, dir, layout, 0, Wire.REGION_HEADER_SIZE);
+            for (int i = 0; i < layout.slots(); i++)
+                reserve(fd, path, dir, layout, layout.slotOffset(i), Wire.SLOT_HEADER_SIZE);
         } finally {
             Posix.close(fd);
         }
+    }
+
+    private static void reserve(int fd, Path path, Path dir, RegionLayout layout, long offset, long length)
+            throws IOException {
+        int rc = Posix.posixFallocate(fd, offset, length);
+        if (rc == Posix.ENOSPC)
+            throw noRoom(dir, layout, Files.getFileStore(dir).getUsableSpace());
+        if (rc != 0) throw new IOException("posix_fallocate " + path + ": " + Posix.strerror(rc));
+    }
+
+    private static UserError noRoom(Path dir, RegionLayout layout, long free) {
+        return new UserError(String.format(
+                "no room in shared memory (%s): need %d MiB, %d MiB free; "
+                        + "free space or use --slots/--ring-kib to shrink",
+                dir, mib(layout.totalSize()), free >> 20));
     }
 
     private static long mib(long bytes) {

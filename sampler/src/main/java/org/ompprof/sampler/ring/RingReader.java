@@ -73,8 +73,9 @@ public final class RingReader {
         long r = start;
         String problem = positionProblem(start, w);
         if (problem == null && w - start > peakPending) peakPending = w - start;
+        long inspected = sink.inspected();
         while (problem == null && r != w) {
-            long step = step(r, w, sink);
+            long step = stretch(r, w, sink, inspected);
             if (step < 0) {
                 problem = lastProblem;
                 break;
@@ -98,26 +99,82 @@ public final class RingReader {
         return null;
     }
 
-    /** Consumes the record at position r; returns its size, or -1 with {@link #lastProblem} set. */
-    private long step(long r, long w, RingSink sink) {
+    /**
+     * Consumes the records from position r to the write position or the ring's end, whichever is
+     * first (records never wrap: a PAD fills the ring's end), handing them over in runs of one
+     * thread's records. Returns the bytes consumed, or -1 with {@link #lastProblem} set after
+     * handing over the good records before the bad one. Millions of records a second pass here
+     * while the program runs: each costs two reads (its header's first eight bytes, its thread).
+     */
+    private long stretch(long r, long w, RingSink sink, long inspected) {
         long off = r & (size - 1);
-        long bound = Math.min(w - r, size - off); // records never wrap: a PAD fills the ring's end
-        if (bound < Wire.minRecordSize()) return fail("only " + bound + " bytes for a record header");
-        long at = data + off; // the header is read in place: one slice per record, for the record itself
-        long recSize = Integer.toUnsignedLong(Le.u32(region, at + Wire.RecordHeader.SIZE));
-        int type = Le.u16(region, at + Wire.RecordHeader.TYPE);
-        if (recSize % 8 != 0 || recSize < Wire.minRecordSize() || recSize > bound) {
-            return fail("record size " + recSize + " with " + bound + " bytes available");
+        long bound = Math.min(w - r, size - off);
+        long end = data + off + bound;
+        long runAt = data + off, lastAt = -1;
+        int runSeq = 0, count = 0;
+        for (long at = runAt; at < end; ) {
+            long header = end - at >= Long.BYTES ? Le.u64(region, at) : 0;
+            long recSize = framedSize(header, end - at);
+            int type = (int) (header >>> 32) & 0xffff;
+            int seq = recSize > 0 && type != Wire.REC_PAD ? Le.u32(region, at + Wire.RecordHeader.THREAD_SEQ) : 0;
+            if (recSize < 0 || type == Wire.REC_PAD || (count > 0 && seq != runSeq)) {
+                handOver(sink, runSeq, runAt, at, count, lastAt);
+                if (recSize < 0) return -1;
+                count = 0;
+                runAt = type == Wire.REC_PAD ? at + recSize : at;
+            }
+            if (type != Wire.REC_PAD) {
+                if ((inspected & RingSink.bit(type)) != 0 && !inspect(at, recSize, sink)) {
+                    handOver(sink, runSeq, runAt, at, count, lastAt);
+                    return -1;
+                }
+                runSeq = seq;
+                count++;
+                lastAt = at;
+            }
+            at += recSize;
         }
-        int version = Le.u16(region, at + Wire.RecordHeader.VERSION);
+        handOver(sink, runSeq, runAt, end, count, lastAt);
+        return bound;
+    }
+
+    /**
+     * The size of the record whose header starts with {@code header} (size, type and version, as
+     * the first eight bytes read little-endian) if it frames a record in {@code bound} bytes, else -1.
+     */
+    private long framedSize(long header, long bound) {
+        if (bound < Wire.minRecordSize()) return fail("only " + bound + " bytes for a record header");
+        long recSize = header & 0xffff_ffffL;
+        if (recSize % 8 != 0 || recSize < Wire.minRecordSize() || recSize > bound)
+            return fail("record size " + recSize + " with " + bound + " bytes available");
+        int version = (int) (header >>> 48);
         if (version != Wire.REC_VERSION) return fail("record version " + version);
+        int type = (int) (header >>> 32) & 0xffff;
         if (type == Wire.REC_PAD) return recSize;
-        if (recSize < Wire.RecordHeader.SIZEOF) return fail("record size " + recSize + " is below the header size");
+        if (!Wire.isKnownRecordType(type)) return fail("unknown record type " + type);
+        if (recSize < Wire.RecordHeader.SIZEOF + Long.BYTES)
+            return fail("record size " + recSize + " is below the header and time");
+        return recSize;
+    }
+
+    private boolean inspect(long at, long recSize, RingSink sink) {
         MemorySegment rec = region.asSlice(at, recSize);
         String problem = RecordDecoder.problem(rec);
-        if (problem != null) return fail(problem);
+        if (problem != null) return fail(problem) > 0;
         sink.record(rec);
-        return recSize;
+        return true;
+    }
+
+    /** Hands over the run of {@code count} records from {@code begin} to {@code end}, the last at {@code lastAt}. */
+    private void handOver(RingSink sink, int seq, long begin, long end, int count, long lastAt) {
+        if (count == 0) return;
+        long time = Wire.RecordHeader.SIZEOF; // every payload starts with its time
+        sink.run(
+                seq,
+                region.asSlice(begin, end - begin),
+                count,
+                Le.u64(region, begin + time),
+                Le.u64(region, lastAt + time));
     }
 
     private long fail(String problem) {

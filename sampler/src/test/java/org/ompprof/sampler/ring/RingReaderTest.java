@@ -25,13 +25,50 @@ import org.ompprof.sampler.wire.Wire;
 class RingReaderTest {
     static final RegionLayout SMALL = new RegionLayout(2, 4096, 1024, Wire.MODE_WALL, 1000, 256);
 
-    /** What a sink saw: the records' bytes in order. */
-    static final class Collected implements RingSink {
+    /** A run's records, by the sizes their headers give. */
+    static List<MemorySegment> split(MemorySegment run) {
+        List<MemorySegment> out = new ArrayList<>();
+        for (long at = 0; at < run.byteSize(); ) {
+            long size = Integer.toUnsignedLong(Le.u32(run, at + Wire.RecordHeader.SIZE));
+            out.add(run.asSlice(at, size));
+            at += size;
+        }
+        return out;
+    }
+
+    /**
+     * What a sink saw: the records' bytes in order, split out of the runs it was handed, and the
+     * inspected ones (samples), which must be the same records.
+     */
+    static class Collected implements RingSink {
         final List<byte[]> records = new ArrayList<>();
+        final List<byte[]> inspected = new ArrayList<>();
+
+        @Override
+        public long inspected() {
+            return RingSink.bit(Wire.REC_SAMPLE);
+        }
 
         @Override
         public void record(MemorySegment rec) {
-            records.add(rec.toArray(ValueLayout.JAVA_BYTE));
+            inspected.add(rec.toArray(ValueLayout.JAVA_BYTE));
+        }
+
+        @Override
+        public void run(int threadSeq, MemorySegment run, int count, long firstNs, long lastNs) {
+            List<MemorySegment> split = split(run);
+            assertEquals(count, split.size());
+            for (MemorySegment rec : split) {
+                assertEquals(threadSeq, Le.u32(rec, Wire.RecordHeader.THREAD_SEQ));
+                records.add(rec.toArray(ValueLayout.JAVA_BYTE));
+            }
+            assertEquals(firstNs, Le.u64(split.getFirst(), Wire.RecordHeader.SIZEOF));
+            assertEquals(lastNs, Le.u64(split.getLast(), Wire.RecordHeader.SIZEOF));
+        }
+
+        void sameRecordsInspected() {
+            assertEquals(records.size(), inspected.size());
+            for (int i = 0; i < records.size(); i++) assertArrayEquals(records.get(i), inspected.get(i));
         }
 
         long lastWaitId() {
@@ -50,7 +87,7 @@ class RingReaderTest {
             List<byte[]> written = new ArrayList<>();
             long dropped = 0;
             for (int i = 0; i < 5000; i++) {
-                byte[] rec = RecordEncoder.encode(TestRecords.sample(3, i, rnd.nextInt(0, 600)));
+                byte[] rec = RecordEncoder.encode(TestRecords.sample(3 + rnd.nextInt(2), i, rnd.nextInt(0, 600)));
                 if (producer.write(rec)) written.add(rec);
                 else dropped++;
                 if (rnd.nextInt(6) == 0) reader.drain(sink);
@@ -58,6 +95,7 @@ class RingReaderTest {
             reader.drain(sink);
             assertEquals(written.size(), sink.records.size());
             for (int i = 0; i < written.size(); i++) assertArrayEquals(written.get(i), sink.records.get(i));
+            sink.sameRecordsInspected();
             assertEquals(0, reader.malformed());
             assertEquals(0, reader.pending());
             RingCounters c = region.slots().get(1).sampleCounters();
@@ -85,18 +123,22 @@ class RingReaderTest {
             });
             List<Long> seen = new ArrayList<>();
             t.start();
-            RingSink sink = rec -> {
-                long id = Le.u64(rec, 16 + Wire.Sample.WAIT_ID);
-                long stackLen = Le.u32(rec, 16 + Wire.Sample.CTX + Wire.Context.STACK_LEN);
-                long first = stackLen > 0 ? rec.get(ValueLayout.JAVA_BYTE, 16 + Wire.Sample.SIZEOF) : (byte) id;
-                if ((byte) first != (byte) id) throw new AssertionError("torn record " + id);
-                seen.add(id);
+            Collected sink = new Collected() {
+                @Override
+                public void record(MemorySegment rec) {
+                    long id = Le.u64(rec, 16 + Wire.Sample.WAIT_ID);
+                    long stackLen = Le.u32(rec, 16 + Wire.Sample.CTX + Wire.Context.STACK_LEN);
+                    long first = stackLen > 0 ? rec.get(ValueLayout.JAVA_BYTE, 16 + Wire.Sample.SIZEOF) : (byte) id;
+                    if ((byte) first != (byte) id) throw new AssertionError("torn record " + id);
+                    seen.add(id);
+                }
             };
             while (t.isAlive()) reader.drain(sink);
             t.join();
             reader.drain(sink);
             assertEquals(count[0], seen.size());
             for (int i = 0; i < seen.size(); i++) assertEquals(writtenIds[i], seen.get(i));
+            assertEquals(count[0], sink.records.size(), "the runs hold the same records");
             assertEquals(0, reader.malformed());
         }
     }
@@ -121,6 +163,7 @@ class RingReaderTest {
             reader.drain(sink);
             assertEquals(2, sink.records.size());
             assertEquals(4, sink.lastWaitId());
+            sink.sameRecordsInspected();
         }
     }
 
