@@ -91,7 +91,7 @@ static uint32_t context_walk(struct priv *p, struct ompprof_context *ctx, uint64
     struct walk_regs at = {ctx->rip, ctx->rsp, ctx->rbp};
     struct walk_bounds b = {ctx->rsp, p->sig.stack_hi, exit_frame > ctx->rsp ? exit_frame + EXIT_FRAME_CFA : UINT64_MAX,
                             CONTEXT_WALK_FRAMES};
-    nf = frame_walk(cfi_tables_current(), &at, &b, out, &stop);
+    nf = frame_walk(cfi_tables_current(), &p->cb.memo, &at, &b, out, &stop);
     if (stop & WALK_STOPPED_AT_RULE) {
       nf = 0; /* the snapshot from the captured registers (frame_walk.h) */
       stop = OMPPROF_WALK_CONTINUE;

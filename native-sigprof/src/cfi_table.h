@@ -66,4 +66,23 @@ const struct cfi_tables *cfi_tables_current(void); /* signal-safe */
  * its call), and the module's bias; NULL when no row covers it. */
 const struct cfi_row *cfi_find(const struct cfi_tables *t, uint64_t pc, uint64_t *bias); /* signal-safe */
 
+/* One walker's recent look-ups. The same frames come back walk after walk (a
+ * task-heavy program's every creation passes the same runtime and user
+ * frames), and two binary searches per frame were most of a creation's cost.
+ * A set of rows is never freed once replaced, so (set, pc) names one answer
+ * for good. Each walker (a thread's handler, its callbacks) keeps its own:
+ * they may interrupt one another. */
+#define CFI_MEMO_SIZE 64u
+struct cfi_memo {
+  struct {
+    const struct cfi_tables *t; /* NULL: empty */
+    uint64_t pc, bias;
+    const struct cfi_row *row; /* NULL: no row covers pc */
+  } e[CFI_MEMO_SIZE];
+};
+
+/* cfi_find, answered from `memo` when it can be (memo may be NULL). */
+const struct cfi_row *cfi_find_memo(const struct cfi_tables *t, uint64_t pc, uint64_t *bias,
+                                    struct cfi_memo *memo); /* signal-safe */
+
 #endif

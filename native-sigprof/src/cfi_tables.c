@@ -55,6 +55,26 @@ const struct cfi_row *cfi_find(const struct cfi_tables *t, uint64_t pc, uint64_t
   return &r->row[a - 1];
 }
 
+const struct cfi_row *cfi_find_memo(const struct cfi_tables *t, uint64_t pc, uint64_t *bias,
+                                    struct cfi_memo *memo) /* signal-safe */
+{
+  if (!memo)
+    return cfi_find(t, pc, bias);
+  uint32_t i = (uint32_t)((pc ^ (pc >> 6) ^ (pc >> 12)) % CFI_MEMO_SIZE);
+  if (memo->e[i].t == t && memo->e[i].pc == pc) {
+    *bias = memo->e[i].bias;
+    return memo->e[i].row;
+  }
+  uint64_t b = 0;
+  const struct cfi_row *row = cfi_find(t, pc, &b);
+  memo->e[i].t = t;
+  memo->e[i].pc = pc;
+  memo->e[i].bias = b;
+  memo->e[i].row = row;
+  *bias = b;
+  return row;
+}
+
 /* The mapped segment that holds `vaddr`, as runtime [lo, hi). */
 static int segment_of(const struct dl_phdr_info *info, uint64_t vaddr, uint64_t *lo, uint64_t *hi)
 {

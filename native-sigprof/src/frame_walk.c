@@ -26,8 +26,8 @@ static uint64_t cfa_of(const struct cfi_row *row, const struct walk_regs *at) /*
   }
 }
 
-uint32_t frame_walk(const struct cfi_tables *t, struct walk_regs *at, const struct walk_bounds *b,
-                    struct ompprof_frame *out, uint32_t *stop) /* signal-safe */
+uint32_t frame_walk(const struct cfi_tables *t, struct cfi_memo *memo, struct walk_regs *at,
+                    const struct walk_bounds *b, struct ompprof_frame *out, uint32_t *stop) /* signal-safe */
 {
   uint32_t n = 0;
   *stop = OMPPROF_WALK_CONTINUE;
@@ -40,7 +40,7 @@ uint32_t frame_walk(const struct cfi_tables *t, struct walk_regs *at, const stru
     /* a return address may be the last byte of its function (a call to a noreturn function) */
     uint64_t lookup = at->pc - (uint64_t)return_address;
     if (!row || lookup != last_lookup)
-      row = cfi_find(t, lookup, &bias);
+      row = cfi_find_memo(t, lookup, &bias, memo);
     last_lookup = lookup;
     if (!row)
       return n;

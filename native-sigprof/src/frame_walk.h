@@ -34,7 +34,7 @@ struct walk_bounds {
 /* Walks from `at` (which it leaves at the frame where the walk stopped), writing
  * the frames passed to `out`; returns their number and sets `*stop` to an
  * enum ompprof_walk_stop, with WALK_STOPPED_AT_RULE where that applies. */
-uint32_t frame_walk(const struct cfi_tables *t, struct walk_regs *at, const struct walk_bounds *b,
-                    struct ompprof_frame *out, uint32_t *stop); /* signal-safe */
+uint32_t frame_walk(const struct cfi_tables *t, struct cfi_memo *memo, struct walk_regs *at,
+                    const struct walk_bounds *b, struct ompprof_frame *out, uint32_t *stop); /* signal-safe */
 
 #endif

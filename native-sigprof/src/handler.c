@@ -125,7 +125,7 @@ static uint32_t trim_to_task(struct ompprof_context *ctx, const struct ompprof_t
 /* The frames of the sample as far as the unwind rows reach (frame_walk.h); ctx becomes the frame
  * where the walk stopped, from which a snapshot continues when the walk could not finish. In a
  * checking recording ctx stays the sampled registers and every walked frame is written. */
-static uint32_t walk_frames(const struct priv *p, struct ompprof_context *ctx, const struct ompprof_task_level *level0,
+static uint32_t walk_frames(struct priv *p, struct ompprof_context *ctx, const struct ompprof_task_level *level0,
                             uint32_t levels, struct ompprof_frame *out, uint32_t *stop) /* signal-safe */
 {
   int mode = ompprof_g.walk;
@@ -137,7 +137,7 @@ static uint32_t walk_frames(const struct priv *p, struct ompprof_context *ctx, c
                          ? level0->exit_frame + EXIT_FRAME_CFA
                          : UINT64_MAX;
   struct walk_bounds b = {ctx->rsp, p->sig.stack_hi, stop_sp, OMPPROF_MAX_WALK_FRAMES};
-  uint32_t n = frame_walk(cfi_tables_current(), &at, &b, out, stop);
+  uint32_t n = frame_walk(cfi_tables_current(), &p->sig.memo, &at, &b, out, stop);
   int at_rule = (*stop & WALK_STOPPED_AT_RULE) != 0;
   *stop &= ~WALK_STOPPED_AT_RULE;
   if (mode == WALK_CHECK) {

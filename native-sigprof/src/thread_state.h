@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "cfi_table.h"
 #include "ompprof_wire.h"
 #include "ring.h"
 #include "task_pack.h"
@@ -44,6 +45,7 @@ enum { RING_FREE = 0, RING_HANDLER = 1, RING_WALL = 2 };
 /* What the signal handler reads or writes (everything reachable from it is async-signal-safe). */
 struct handler_state {
   struct ring sample;
+  struct cfi_memo memo;        /* the samples' walks' */
   uint64_t stack_lo, stack_hi; /* hi == 0: unknown */
   timer_t timer;
   int perf_fd;            /* has_timer == TIMER_PERF: the thread's cpu-clock perf event */
@@ -75,6 +77,7 @@ struct callback_state {
   uint64_t shapes[SHAPE_CACHE];
   /* Creations of known shapes waiting to be written as one record. */
   struct task_pack tasks;
+  struct cfi_memo memo; /* the creation contexts' walks' */
   /* The acquisition in progress's own details, for its ACQUIRED record. */
   uint64_t acq_codeptr;
   uint32_t acq_kind, acq_hint, acq_impl;

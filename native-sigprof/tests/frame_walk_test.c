@@ -52,8 +52,18 @@ static __attribute__((noinline)) void leaf(int want_at_least)
   struct walk_regs at = {ctx.rip, ctx.rsp, ctx.rbp};
   struct walk_bounds b = {ctx.rsp, stack_top(), UINT64_MAX, OMPPROF_MAX_WALK_FRAMES};
   uint32_t stop;
-  uint32_t n = frame_walk(cfi_tables_current(), &at, &b, out, &stop);
+  struct walk_regs from = at;
+  uint32_t n = frame_walk(cfi_tables_current(), NULL, &at, &b, out, &stop);
   CHECK((int)n >= want_at_least, "walked %u frames, want at least %d (stop %u)", n, want_at_least, stop);
+  /* with a memo, cold and then warm, the walk is the same frame for frame */
+  static struct cfi_memo memo;
+  static struct ompprof_frame again[OMPPROF_MAX_WALK_FRAMES];
+  for (int pass = 0; pass < 2; pass++) {
+    struct walk_regs at2 = from;
+    uint32_t stop2, n2 = frame_walk(cfi_tables_current(), &memo, &at2, &b, again, &stop2);
+    CHECK(n2 == n && stop2 == stop && memcmp(again, out, n * sizeof out[0]) == 0 && at2.pc == at.pc && at2.sp == at.sp,
+          "memo pass %d: %u frames (stop %u) vs %u (stop %u)", pass, n2, stop2, n, stop);
+  }
   CHECK(n < (uint32_t)bt.n, "walked %u frames, libgcc %d", n, bt.n);
   /* frame k >= 1 is a return address: libgcc's frame k, whose "CFA" (_Unwind_GetCFA) is the sp
    * of that frame, i.e. the CFA of the frame it called */
