@@ -2,10 +2,16 @@ package org.ompprof.sampler.collect;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.ompprof.sampler.record.Context;
+import org.ompprof.sampler.record.ModuleLoad;
+import org.ompprof.sampler.record.ModuleSegment;
 import org.ompprof.sampler.record.MutexEvent;
 import org.ompprof.sampler.record.ParallelLevel;
 import org.ompprof.sampler.record.RecordEncoder;
@@ -19,34 +25,46 @@ import org.ompprof.sampler.ring.RingWriter;
 import org.ompprof.sampler.wire.Wire;
 
 /**
- * Runs the drain path (ring reader, validation, collector, spool) over synthetic records before
- * the program starts. On a small machine the program's threads own the cores once it runs; the
- * JIT compiling the drainer then steals time from them, so it should happen here instead.
+ * Runs the drain path (ring reader, validation, collector, spool, module capture) over synthetic
+ * records before the program starts. On a small machine the program's threads own the cores
+ * once it runs; the JIT compiling the drainer, or the interpreter running its first module
+ * captures, then steal time from them, so it should happen here instead.
  */
 public final class DrainWarmup {
     private static final int ROUNDS = 250;
     private static final int SAMPLES_PER_ROUND = 8;
+    /** Rounds that load modules: a program's start captures a few. */
+    private static final int MODULE_ROUNDS = 5;
     /** Region-heavy programs write callback records by the hundred between two drains. */
     private static final int EVENTS_PER_ROUND = 200;
 
     private DrainWarmup() {}
 
-    /** Drains 2,000 synthetic samples and 100,000 callback records through a throwaway spool in {@code dir}. */
+    /**
+     * Drains 2,000 synthetic samples, 100,000 callback records and a few module loads (one
+     * copied, one referenced) through a throwaway spool in {@code dir}.
+     */
     public static void run(Path dir) throws IOException {
         RegionLayout layout = new RegionLayout(2, 1 << 20, 1 << 16, Wire.MODE_WALL, 1000, 4096);
         byte[] sample = RecordEncoder.encode(sample());
         byte[] sync = RecordEncoder.encode(new SyncRegion(1, 2, 1, 1, 0x401000, 9, 1, 1));
         byte[] mutex = RecordEncoder.encode(new MutexEvent(1, 3, 0x1000, 0x401000, Wire.MUTEX_ACQUIRE, 5, 0, 0));
         byte[] tasks = RecordEncoder.encode(taskBatch());
+        Path library = Files.createTempFile(dir, ".ompprof-warmup-", ".so");
         try (Region region = Region.inMemory(layout);
                 Spool spool = Spool.create(dir, ".ompprof-warmup-")) {
+            Files.write(library, new byte[4096]);
+            Path system = Path.of(ProcessHandle.current().info().command().orElse("/bin/sh"));
+            byte[][] modules = {RecordEncoder.encode(module(1, library)), RecordEncoder.encode(module(2, system))};
             spool.quiet(); // its work shows in the JDK's CPU samples, not in the ompprof.* events of the run
             RunCollector collector = new RunCollector(spool, () -> -1, n -> {});
             Drainer drainer = new Drainer(region, collector);
             drainer.quiet();
+            RingWriter.claim(region, 0, 1, 1);
             RingWriter samples = RingWriter.sampleRing(region, 0);
             RingWriter events = RingWriter.eventRing(region, 0);
             for (int round = 0; round < ROUNDS; round++) {
+                if (round % (ROUNDS / MODULE_ROUNDS) == 0) for (byte[] m : modules) events.write(m);
                 for (int i = 0; i < SAMPLES_PER_ROUND; i++) samples.write(sample);
                 for (int i = 0; i < EVENTS_PER_ROUND / 2; i++) {
                     events.write(sync);
@@ -55,7 +73,30 @@ public final class DrainWarmup {
                 events.write(tasks);
                 drainer.drainOnce();
             }
+        } finally {
+            Files.deleteIfExists(library);
         }
+    }
+
+    /** A module load record for {@code file} as the agent would write it. */
+    private static ModuleLoad module(long id, Path file) throws IOException {
+        Map<String, Object> a = Files.readAttributes(file, "unix:dev,ino,size,lastModifiedTime");
+        return new ModuleLoad(
+                1,
+                1,
+                id,
+                0x7f00_0000_0000L + (id << 24),
+                0,
+                (long) a.get("dev"),
+                (long) a.get("ino"),
+                (long) a.get("size"),
+                ((FileTime) a.get("lastModifiedTime")).to(TimeUnit.NANOSECONDS),
+                0,
+                -1,
+                List.of(new ModuleSegment(0, 0x1000, 0, 0x1000, 5)),
+                file.toString(),
+                "",
+                MemorySegment.ofArray(new byte[0]));
     }
 
     /** A recursion's creations: two sites alternating, as task-heavy programs send from their first moments. */

@@ -23,6 +23,9 @@ public final class RingReader {
     private final long size;
     private long malformed;
     private long peakPending;
+    /** A stretch's bytes as words, reused from drain to drain. */
+    private long[] words = new long[0];
+
     private String lastProblem;
 
     /**
@@ -104,38 +107,47 @@ public final class RingReader {
      * first (records never wrap: a PAD fills the ring's end), handing them over in runs of one
      * thread's records. Returns the bytes consumed, or -1 with {@link #lastProblem} set after
      * handing over the good records before the bad one. Millions of records a second pass here
-     * while the program runs: each costs two reads (its header's first eight bytes, its thread).
+     * while the program runs: the stretch is copied at once into an array of 8-byte words (records
+     * are 8-aligned), where each record's framing and thread are two array reads.
      */
     private long stretch(long r, long w, RingSink sink, long inspected) {
         long off = r & (size - 1);
         long bound = Math.min(w - r, size - off);
-        long end = data + off + bound;
-        long runAt = data + off, lastAt = -1;
-        int runSeq = 0, count = 0;
-        for (long at = runAt; at < end; ) {
-            long header = end - at >= Long.BYTES ? Le.u64(region, at) : 0;
-            long recSize = framedSize(header, end - at);
+        long begin = data + off;
+        long[] word = words(bound);
+        MemorySegment.copy(region, Le.LONG, begin, word, 0, (int) (bound / Long.BYTES));
+        int n = (int) (bound / Long.BYTES), runAt = 0, last = -1, runSeq = 0, count = 0;
+        for (int k = 0; k < n; ) {
+            long header = word[k];
+            long recSize = framedSize(header, (long) (n - k) * Long.BYTES);
             int type = (int) (header >>> 32) & 0xffff;
-            int seq = recSize > 0 && type != Wire.REC_PAD ? Le.u32(region, at + Wire.RecordHeader.THREAD_SEQ) : 0;
+            int seq = recSize > 0 && type != Wire.REC_PAD ? (int) word[k + 1] : 0; // THREAD_SEQ: bytes 8-11
             if (recSize < 0 || type == Wire.REC_PAD || (count > 0 && seq != runSeq)) {
-                handOver(sink, runSeq, runAt, at, count, lastAt);
+                handOver(sink, begin, word, runSeq, runAt, k, count, last);
                 if (recSize < 0) return -1;
                 count = 0;
-                runAt = type == Wire.REC_PAD ? at + recSize : at;
+                runAt = type == Wire.REC_PAD ? k + (int) (recSize / Long.BYTES) : k;
             }
             if (type != Wire.REC_PAD) {
-                if ((inspected & RingSink.bit(type)) != 0 && !inspect(at, recSize, sink)) {
-                    handOver(sink, runSeq, runAt, at, count, lastAt);
+                if ((inspected & RingSink.bit(type)) != 0 && !inspect(begin + (long) k * Long.BYTES, recSize, sink)) {
+                    handOver(sink, begin, word, runSeq, runAt, k, count, last);
                     return -1;
                 }
                 runSeq = seq;
                 count++;
-                lastAt = at;
+                last = k;
             }
-            at += recSize;
+            k += (int) (recSize / Long.BYTES);
         }
-        handOver(sink, runSeq, runAt, end, count, lastAt);
+        handOver(sink, begin, word, runSeq, runAt, n, count, last);
         return bound;
+    }
+
+    /** This reader's word buffer, grown to hold {@code bytes}. */
+    private long[] words(long bytes) {
+        int n = (int) (bytes / Long.BYTES);
+        if (words.length < n) words = new long[Math.max(n, Math.min(2 * words.length, (int) (size / Long.BYTES)))];
+        return words;
     }
 
     /**
@@ -165,16 +177,15 @@ public final class RingReader {
         return true;
     }
 
-    /** Hands over the run of {@code count} records from {@code begin} to {@code end}, the last at {@code lastAt}. */
-    private void handOver(RingSink sink, int seq, long begin, long end, int count, long lastAt) {
+    /**
+     * Hands over the run of {@code count} records in words [{@code from}, {@code to}) of the stretch
+     * at {@code begin}, the last at word {@code last}; every payload starts with its time.
+     */
+    private void handOver(RingSink sink, long begin, long[] word, int seq, int from, int to, int count, int last) {
         if (count == 0) return;
-        long time = Wire.RecordHeader.SIZEOF; // every payload starts with its time
-        sink.run(
-                seq,
-                region.asSlice(begin, end - begin),
-                count,
-                Le.u64(region, begin + time),
-                Le.u64(region, lastAt + time));
+        int time = Wire.RecordHeader.SIZEOF / Long.BYTES;
+        MemorySegment run = region.asSlice(begin + (long) from * Long.BYTES, (long) (to - from) * Long.BYTES);
+        sink.run(seq, run, count, word[from + time], word[last + time]);
     }
 
     private long fail(String problem) {

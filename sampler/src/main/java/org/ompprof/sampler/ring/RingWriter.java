@@ -28,6 +28,17 @@ public final class RingWriter {
         this.size = size;
     }
 
+    /** Claims a slot for thread {@code seq} as the agent's slot_claim does: the drainer reads only claimed slots. */
+    public static void claim(Region region, int slot, int seq, int osTid) {
+        MemorySegment s = region.segment();
+        long base = region.layout().slotOffset(slot);
+        s.set(ValueLayout.JAVA_INT, base + Wire.SlotHeader.THREAD_SEQ, seq);
+        s.set(ValueLayout.JAVA_INT, base + Wire.SlotHeader.OS_TID, osTid);
+        long generation = base + Wire.SlotHeader.GENERATION;
+        s.set(ValueLayout.JAVA_INT, generation, s.get(ValueLayout.JAVA_INT, generation) + 1);
+        Atomics.setReleaseInt(s, base + Wire.SlotHeader.STATE, Wire.SLOT_OWNED);
+    }
+
     public static RingWriter sampleRing(Region region, int slot) {
         RegionLayout l = region.layout();
         long base = l.slotOffset(slot);

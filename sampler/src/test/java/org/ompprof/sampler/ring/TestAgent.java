@@ -2,7 +2,6 @@ package org.ompprof.sampler.ring;
 
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,13 +36,7 @@ public final class TestAgent {
     public void runThread(int slot, int seq, int samples, List<ModuleLoad> modules) {
         MemorySegment s = region.segment();
         long base = region.layout().slotOffset(slot);
-        s.set(ValueLayout.JAVA_INT, base + SlotHeader.THREAD_SEQ, seq);
-        s.set(ValueLayout.JAVA_INT, base + SlotHeader.OS_TID, 1000 + seq);
-        s.set(
-                ValueLayout.JAVA_INT,
-                base + SlotHeader.GENERATION,
-                s.get(ValueLayout.JAVA_INT, base + SlotHeader.GENERATION) + 1);
-        Atomics.setReleaseInt(s, base + SlotHeader.STATE, Wire.SLOT_OWNED);
+        RingWriter.claim(region, slot, seq, 1000 + seq);
         RingWriter sampleRing = RingWriter.sampleRing(region, slot);
         RingWriter eventRing = RingWriter.eventRing(region, slot);
         long t = 1_000_000L * seq;
