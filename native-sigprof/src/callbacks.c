@@ -84,14 +84,14 @@ static uint32_t context_len(struct priv *p, struct ompprof_context *ctx, uint64_
  * stopped. Returns the snapshot bytes still worth sending from there: none
  * when the walk reached the exit frame or the outermost frame. */
 static uint32_t context_walk(struct priv *p, struct ompprof_context *ctx, uint64_t exit_frame,
-                             struct ompprof_frame *out)
+                             struct ompprof_frame *out, struct walk_log *log)
 {
   uint32_t nf = 0, stop = OMPPROF_WALK_CONTINUE;
   if (ompprof_g.walk == WALK_ON && p->sig.stack_hi && ctx->rsp >= p->sig.stack_lo && ctx->rsp < p->sig.stack_hi) {
     struct walk_regs at = {ctx->rip, ctx->rsp, ctx->rbp};
     struct walk_bounds b = {ctx->rsp, p->sig.stack_hi, exit_frame > ctx->rsp ? exit_frame + EXIT_FRAME_CFA : UINT64_MAX,
                             CONTEXT_WALK_FRAMES};
-    nf = frame_walk(cfi_tables_current(), &p->cb.memo, &at, &b, out, &stop);
+    nf = frame_walk(cfi_tables_current(), &p->cb.memo, &at, &b, out, &stop, log);
     if (stop & WALK_STOPPED_AT_RULE) {
       nf = 0; /* the snapshot from the captured registers (frame_walk.h) */
       stop = OMPPROF_WALK_CONTINUE;
@@ -104,6 +104,63 @@ static uint32_t context_walk(struct priv *p, struct ompprof_context *ctx, uint64
   ctx->frame_count = nf;
   ctx->walk_stop = stop;
   return stop == OMPPROF_WALK_CONTINUE ? context_len(p, ctx, exit_frame) : 0;
+}
+
+/* Whether a creation captured at `ctx` (before its walk) would walk as `w`
+ * did: the same place, the same registers and exit frame relative to sp, and
+ * the same words where the walk read (frame_walk.h's walk_log). Its shape is
+ * then w's; a task-heavy program's creations mostly take this path. */
+static int creation_replays(const struct creation_walk *w, const struct priv *p, const struct ompprof_context *ctx,
+                            uint64_t codeptr, uint64_t exit_frame)
+{
+  uint64_t sp = ctx->rsp;
+  if (!w->tables || w->tables != cfi_tables_current() || w->rip != ctx->rip || w->codeptr != codeptr ||
+      exit_frame <= sp || exit_frame - sp != w->exit_off || (w->bp_matters && ctx->rbp - sp != w->bp_off) ||
+      p->sig.stack_hi <= sp || p->sig.stack_hi - sp < w->max_off)
+    return 0;
+  for (uint32_t i = 0; i < w->reads; i++) {
+    uint64_t v;
+    __builtin_memcpy(&v, (const void *)(uintptr_t)(sp + w->off[i]), sizeof v);
+    if ((w->frame_ptrs >> i & 1u ? v - sp : v) != w->val[i])
+      return 0;
+  }
+  return 1;
+}
+
+/* A kept walk the creation at `ctx` replays, or NULL. */
+static const struct creation_walk *creation_replayed(const struct creation_walks *k, const struct priv *p,
+                                                     const struct ompprof_context *ctx, uint64_t codeptr,
+                                                     uint64_t exit_frame)
+{
+  for (uint32_t i = 0; i < CREATION_WALKS; i++)
+    if (creation_replays(&k->walk[i], p, ctx, codeptr, exit_frame))
+      return &k->walk[i];
+  return NULL;
+}
+
+/* Keeps a walk that reached the exit frame (nothing sent from the stack but
+ * its frames) to replay; `at` is the context as captured, before the walk. */
+static void creation_remember(struct creation_walks *k, const struct ompprof_context *at,
+                              const struct ompprof_context *ctx, const struct walk_log *log, uint64_t codeptr,
+                              uint64_t exit_frame, uint32_t n, uint64_t shape)
+{
+  if (n != 0 || ctx->walk_stop != OMPPROF_WALK_TASK_EXIT || log->n > WALK_LOG_READS || exit_frame <= at->rsp)
+    return;
+  struct creation_walk *w = &k->walk[k->next++ % CREATION_WALKS];
+  for (uint32_t i = 0; i < log->n; i++) {
+    w->off[i] = log->addr[i] - at->rsp;
+    w->val[i] = log->frame_ptrs >> i & 1u ? log->val[i] - at->rsp : log->val[i];
+  }
+  w->frame_ptrs = log->frame_ptrs;
+  w->reads = log->n;
+  w->rip = at->rip;
+  w->codeptr = codeptr;
+  w->exit_off = exit_frame - at->rsp;
+  w->bp_matters = log->entry_bp_used;
+  w->bp_off = at->rbp - at->rsp;
+  w->max_off = log->max_end > at->rsp ? log->max_end - at->rsp : 0;
+  w->shape = shape;
+  w->tables = cfi_tables_current();
 }
 
 /* Returns 0 if the ring was full and the record dropped. */
@@ -282,10 +339,20 @@ static void on_parallel_begin(ompt_data_t *encountering_task_data, const ompt_fr
   b.enc_enter_frame = frame_ptr(encountering_task_frame, 1);
   b.requested_team_size = requested_parallelism;
   b.flags = (uint32_t)flags;
+  const struct creation_walk *kept = creation_replayed(&p->cb.region_walks, p, &b.ctx, b.codeptr_ra, b.enc_exit_frame);
+  if (kept && shape_sent(p, kept->shape)) {
+    b.shape = kept->shape; /* the JVM reads no context from a same-shape record */
+    b.ctx.ctx_flags |= OMPPROF_CTX_SAME_SHAPE;
+    emit_with_context(p, OMPPROF_REC_PARALLEL_BEGIN, &b, sizeof b, &b.ctx, NULL, 0);
+    return;
+  }
+  struct ompprof_context captured = b.ctx;
+  struct walk_log log = {0};
   struct ompprof_frame frames[CONTEXT_WALK_FRAMES];
-  uint32_t n = context_walk(p, &b.ctx, b.enc_exit_frame, frames);
+  uint32_t n = context_walk(p, &b.ctx, b.enc_exit_frame, frames, &log);
   b.shape = 0; /* in the hashed stack itself: no stale value */
   b.shape = creation_shape(&b.ctx, frames, b.codeptr_ra, n);
+  creation_remember(&p->cb.region_walks, &captured, &b.ctx, &log, b.codeptr_ra, b.enc_exit_frame, n, b.shape);
   if (shape_sent(p, b.shape)) {
     b.ctx.ctx_flags |= OMPPROF_CTX_SAME_SHAPE;
     b.ctx.frame_count = 0;
@@ -382,10 +449,18 @@ static void on_task_create(ompt_data_t *encountering_task_data, const ompt_frame
   b.enc_enter_frame = frame_ptr(encountering_task_frame, 1);
   b.flags = (uint32_t)flags;
   b.has_dependences = (uint32_t)has_dependences;
+  const struct creation_walk *kept = creation_replayed(&p->cb.task_walks, p, &b.ctx, b.codeptr_ra, b.enc_exit_frame);
+  if (kept && shape_sent(p, kept->shape)) {
+    batch_task(p, b.task_id, b.parent_task_id, kept->shape);
+    return;
+  }
+  struct ompprof_context captured = b.ctx;
+  struct walk_log log = {0};
   struct ompprof_frame frames[CONTEXT_WALK_FRAMES];
-  uint32_t n = context_walk(p, &b.ctx, b.enc_exit_frame, frames);
+  uint32_t n = context_walk(p, &b.ctx, b.enc_exit_frame, frames, &log);
   b.shape = 0; /* in the hashed stack itself: no stale value */
   b.shape = creation_shape(&b.ctx, frames, b.codeptr_ra, n);
+  creation_remember(&p->cb.task_walks, &captured, &b.ctx, &log, b.codeptr_ra, b.enc_exit_frame, n, b.shape);
   if (shape_sent(p, b.shape)) {
     batch_task(p, b.task_id, b.parent_task_id, b.shape);
   } else if (emit_with_context(p, OMPPROF_REC_TASK_CREATE, &b, sizeof b, &b.ctx, frames, n)) {

@@ -11,6 +11,39 @@ static inline uint64_t load64(uint64_t addr) /* signal-safe */
   return __atomic_load_n((const uint64_t *)(uintptr_t)addr, __ATOMIC_RELAXED);
 }
 
+/* Adds a read to the log; returns its index (WALK_LOG_READS when it did not fit). */
+static uint32_t log_read(struct walk_log *log, uint64_t addr, uint64_t val) /* signal-safe */
+{
+  if (!log)
+    return WALK_LOG_READS;
+  uint32_t i = log->n++;
+  if (i < WALK_LOG_READS) {
+    log->addr[i] = addr;
+    log->val[i] = val;
+  }
+  if (addr + 8 > log->max_end)
+    log->max_end = addr + 8;
+  return i;
+}
+
+/* Where the rbp a CFA may be computed from came from. */
+enum bp_origin { BP_ENTRY, BP_SAVED, BP_LOGGED };
+
+/* A CFA computed from rbp: the rbp's origin joins the log (a saved one only now that it matters). */
+static void log_bp_used(struct walk_log *log, enum bp_origin *origin, uint64_t bp_addr, uint64_t bp) /* signal-safe */
+{
+  if (!log)
+    return;
+  if (*origin == BP_ENTRY)
+    log->entry_bp_used = 1;
+  else if (*origin == BP_SAVED) {
+    uint32_t i = log_read(log, bp_addr, bp);
+    if (i < WALK_LOG_READS)
+      log->frame_ptrs |= 1u << i;
+  }
+  *origin = BP_LOGGED;
+}
+
 /* The CFA of the frame at `at` by `row`, 0 when it cannot be had. */
 static uint64_t cfa_of(const struct cfi_row *row, const struct walk_regs *at) /* signal-safe */
 {
@@ -27,14 +60,16 @@ static uint64_t cfa_of(const struct cfi_row *row, const struct walk_regs *at) /*
 }
 
 uint32_t frame_walk(const struct cfi_tables *t, struct cfi_memo *memo, struct walk_regs *at,
-                    const struct walk_bounds *b, struct ompprof_frame *out, uint32_t *stop) /* signal-safe */
+                    const struct walk_bounds *b, struct ompprof_frame *out, uint32_t *stop,
+                    struct walk_log *log) /* signal-safe */
 {
   uint32_t n = 0;
   *stop = OMPPROF_WALK_CONTINUE;
   if (!t || at->sp < b->lo || at->sp >= b->hi)
     return 0;
   /* recursion returns to the same address frame after frame: its row is looked up once */
-  uint64_t last_lookup = 0, bias;
+  uint64_t last_lookup = 0, bias, bp_addr = 0;
+  enum bp_origin bp_origin = BP_ENTRY;
   const struct cfi_row *row = NULL;
   for (int return_address = 0; n < b->max; return_address = 1) {
     /* a return address may be the last byte of its function (a call to a noreturn function) */
@@ -52,6 +87,8 @@ uint32_t frame_walk(const struct cfi_tables *t, struct cfi_memo *memo, struct wa
       *stop = OMPPROF_WALK_COMPLETE;
       return n;
     }
+    if (row->rule == CFI_RBP)
+      log_bp_used(log, &bp_origin, bp_addr, at->bp);
     uint64_t cfa = cfa_of(row, at);
     /* the return address at cfa - 8 and a saved rbp must lie in [lo, hi); the stack grows down */
     if (cfa <= at->sp)
@@ -68,8 +105,13 @@ uint32_t frame_walk(const struct cfi_tables *t, struct cfi_memo *memo, struct wa
       if (slot < b->lo || slot > b->hi - 8)
         return n;
       bp = load64(slot);
+      bp_addr = slot;
+      bp_origin = BP_SAVED;
+      if (log && slot + 8 > log->max_end)
+        log->max_end = slot + 8;
     }
     uint64_t pc = load64(cfa - 8);
+    log_read(log, cfa - 8, pc);
     if (pc == 0) {
       *stop = OMPPROF_WALK_COMPLETE;
       return n;

@@ -31,10 +31,30 @@ struct walk_bounds {
  * send the stack from the sampled registers instead of from the stop. */
 #define WALK_STOPPED_AT_RULE 0x10000u
 
+/* What a walk read that decided its course: every return address, and the
+ * saved rbp values a later frame's CFA was computed from (a saved rbp that no
+ * rule uses is left out: it varies from call to call without changing the
+ * walk). Another walk from the same pc with the same registers relative to
+ * sp, over a stack holding the same words at the same offsets from sp (the
+ * frame pointers among them relative to sp too: a recursion's frames sit
+ * deeper each time), takes the same course: a caller can replay a walk by
+ * checking these words. */
+#define WALK_LOG_READS 16u
+struct walk_log {
+  uint32_t n;          /* reads that mattered; more than WALK_LOG_READS: too many to replay */
+  int entry_bp_used;   /* the rbp the walk started with decided a CFA */
+  uint32_t frame_ptrs; /* bit i: read i is a saved rbp a CFA came from (a stack address) */
+  uint64_t max_end;    /* the end of the highest word read */
+  uint64_t addr[WALK_LOG_READS], val[WALK_LOG_READS];
+};
+
 /* Walks from `at` (which it leaves at the frame where the walk stopped), writing
  * the frames passed to `out`; returns their number and sets `*stop` to an
  * enum ompprof_walk_stop, with WALK_STOPPED_AT_RULE where that applies. */
+/* Walks from `at`, leaving in it the frame where the walk stopped; `memo`
+ * (may be NULL) remembers row look-ups, `log` (may be NULL) what was read. */
 uint32_t frame_walk(const struct cfi_tables *t, struct cfi_memo *memo, struct walk_regs *at,
-                    const struct walk_bounds *b, struct ompprof_frame *out, uint32_t *stop); /* signal-safe */
+                    const struct walk_bounds *b, struct ompprof_frame *out, uint32_t *stop,
+                    struct walk_log *log); /* signal-safe */
 
 #endif

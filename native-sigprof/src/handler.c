@@ -137,7 +137,7 @@ static uint32_t walk_frames(struct priv *p, struct ompprof_context *ctx, const s
                          ? level0->exit_frame + EXIT_FRAME_CFA
                          : UINT64_MAX;
   struct walk_bounds b = {ctx->rsp, p->sig.stack_hi, stop_sp, OMPPROF_MAX_WALK_FRAMES};
-  uint32_t n = frame_walk(cfi_tables_current(), &p->sig.memo, &at, &b, out, stop);
+  uint32_t n = frame_walk(cfi_tables_current(), &p->sig.memo, &at, &b, out, stop, NULL);
   int at_rule = (*stop & WALK_STOPPED_AT_RULE) != 0;
   *stop &= ~WALK_STOPPED_AT_RULE;
   if (mode == WALK_CHECK) {

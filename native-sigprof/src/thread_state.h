@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "cfi_table.h"
+#include "frame_walk.h"
 #include "ompprof_wire.h"
 #include "ring.h"
 #include "task_pack.h"
@@ -70,6 +71,23 @@ struct handler_state {
 };
 
 /* What only the thread's own callbacks touch: never read by the handler. */
+/* A creation's walk kept to be replayed (callbacks.c: creation_replays). */
+#define CREATION_WALKS 8u
+struct creation_walk {
+  const void *tables; /* the row set it walked with; NULL: nothing kept */
+  uint64_t rip, codeptr, exit_off, bp_off, max_off, shape;
+  int bp_matters;
+  uint32_t reads, frame_ptrs;                        /* frame_ptrs: bit i, val[i] is relative to sp */
+  uint64_t off[WALK_LOG_READS], val[WALK_LOG_READS]; /* from sp: the words the walk read */
+};
+
+/* The last walks of a kind of creation: a few sites and contexts take turns
+ * (fib's two tasks, each created from either task's body). */
+struct creation_walks {
+  struct creation_walk walk[CREATION_WALKS];
+  uint32_t next; /* the slot the next walk kept takes */
+};
+
 struct callback_state {
   struct ring event;
   /* Creation shapes this thread has sent with a full snapshot. A miss only
@@ -78,6 +96,7 @@ struct callback_state {
   /* Creations of known shapes waiting to be written as one record. */
   struct task_pack tasks;
   struct cfi_memo memo; /* the creation contexts' walks' */
+  struct creation_walks task_walks, region_walks;
   /* The acquisition in progress's own details, for its ACQUIRED record. */
   uint64_t acq_codeptr;
   uint32_t acq_kind, acq_hint, acq_impl;

@@ -53,14 +53,28 @@ static __attribute__((noinline)) void leaf(int want_at_least)
   struct walk_bounds b = {ctx.rsp, stack_top(), UINT64_MAX, OMPPROF_MAX_WALK_FRAMES};
   uint32_t stop;
   struct walk_regs from = at;
-  uint32_t n = frame_walk(cfi_tables_current(), NULL, &at, &b, out, &stop);
+  uint32_t n = frame_walk(cfi_tables_current(), NULL, &at, &b, out, &stop, NULL);
   CHECK((int)n >= want_at_least, "walked %u frames, want at least %d (stop %u)", n, want_at_least, stop);
+  static struct ompprof_frame again[OMPPROF_MAX_WALK_FRAMES];
+  /* the log holds every return address the walk followed, where it read it */
+  struct walk_log log = {0};
+  struct walk_regs at3 = from;
+  uint32_t stop3, n3 = frame_walk(cfi_tables_current(), NULL, &at3, &b, again, &stop3, &log);
+  CHECK(n3 == n && log.n >= n3 - 1, "logged %u reads for %u frames", log.n, n3);
+  for (uint32_t k = 1; k < n3 && k <= WALK_LOG_READS; k++) {
+    int found = 0;
+    for (uint32_t i = 0; i < log.n && i < WALK_LOG_READS; i++)
+      found |= log.addr[i] == again[k].sp - 8 && log.val[i] == again[k].pc;
+    CHECK(found, "frame %u's return address %llx at %llx logged", k, (unsigned long long)again[k].pc,
+          (unsigned long long)(again[k].sp - 8));
+  }
+  CHECK(log.max_end >= at3.sp, "reads reach the last frame: %llx < %llx", (unsigned long long)log.max_end,
+        (unsigned long long)at3.sp);
   /* with a memo, cold and then warm, the walk is the same frame for frame */
   static struct cfi_memo memo;
-  static struct ompprof_frame again[OMPPROF_MAX_WALK_FRAMES];
   for (int pass = 0; pass < 2; pass++) {
     struct walk_regs at2 = from;
-    uint32_t stop2, n2 = frame_walk(cfi_tables_current(), &memo, &at2, &b, again, &stop2);
+    uint32_t stop2, n2 = frame_walk(cfi_tables_current(), &memo, &at2, &b, again, &stop2, NULL);
     CHECK(n2 == n && stop2 == stop && memcmp(again, out, n * sizeof out[0]) == 0 && at2.pc == at.pc && at2.sp == at.sp,
           "memo pass %d: %u frames (stop %u) vs %u (stop %u)", pass, n2, stop2, n, stop);
   }
