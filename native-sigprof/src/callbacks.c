@@ -106,6 +106,13 @@ static uint32_t context_walk(struct priv *p, struct ompprof_context *ctx, uint64
   return stop == OMPPROF_WALK_CONTINUE ? context_len(p, ctx, exit_frame) : 0;
 }
 
+/* Where the walk stops for the task's exit, from sp; 0: nowhere (the initial
+ * task has no exit frame: its creations walk to the thread's first frame). */
+static uint64_t exit_offset(uint64_t exit_frame, uint64_t sp)
+{
+  return exit_frame > sp ? exit_frame - sp : 0;
+}
+
 /* Whether a creation captured at `ctx` (before its walk) would walk as `w`
  * did: the same place, the same registers and exit frame relative to sp, and
  * the same words where the walk read (frame_walk.h's walk_log). Its shape is
@@ -115,7 +122,7 @@ static int creation_replays(const struct creation_walk *w, const struct priv *p,
 {
   uint64_t sp = ctx->rsp;
   if (!w->tables || w->tables != cfi_tables_current() || w->rip != ctx->rip || w->codeptr != codeptr ||
-      exit_frame <= sp || exit_frame - sp != w->exit_off || (w->bp_matters && ctx->rbp - sp != w->bp_off) ||
+      exit_offset(exit_frame, sp) != w->exit_off || (w->bp_matters && ctx->rbp - sp != w->bp_off) ||
       p->sig.stack_hi <= sp || p->sig.stack_hi - sp < w->max_off)
     return 0;
   for (uint32_t i = 0; i < w->reads; i++) {
@@ -138,13 +145,14 @@ static const struct creation_walk *creation_replayed(const struct creation_walks
   return NULL;
 }
 
-/* Keeps a walk that reached the exit frame (nothing sent from the stack but
- * its frames) to replay; `at` is the context as captured, before the walk. */
+/* Keeps a walk that reached the exit frame or the thread's first frame
+ * (nothing sent from the stack but its frames) to replay; `at` is the context as captured, before the walk. */
 static void creation_remember(struct creation_walks *k, const struct ompprof_context *at,
                               const struct ompprof_context *ctx, const struct walk_log *log, uint64_t codeptr,
                               uint64_t exit_frame, uint32_t n, uint64_t shape)
 {
-  if (n != 0 || ctx->walk_stop != OMPPROF_WALK_TASK_EXIT || log->n > WALK_LOG_READS || exit_frame <= at->rsp)
+  int reached = ctx->walk_stop == OMPPROF_WALK_TASK_EXIT || ctx->walk_stop == OMPPROF_WALK_COMPLETE;
+  if (n != 0 || !reached || log->n > WALK_LOG_READS)
     return;
   struct creation_walk *w = &k->walk[k->next++ % CREATION_WALKS];
   for (uint32_t i = 0; i < log->n; i++) {
@@ -155,7 +163,7 @@ static void creation_remember(struct creation_walks *k, const struct ompprof_con
   w->reads = log->n;
   w->rip = at->rip;
   w->codeptr = codeptr;
-  w->exit_off = exit_frame - at->rsp;
+  w->exit_off = exit_offset(exit_frame, at->rsp);
   w->bp_matters = log->entry_bp_used;
   w->bp_off = at->rbp - at->rsp;
   w->max_off = log->max_end > at->rsp ? log->max_end - at->rsp : 0;
