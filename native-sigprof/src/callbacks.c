@@ -449,7 +449,6 @@ static void on_task_create(ompt_data_t *encountering_task_data, const ompt_frame
   struct priv *p = priv_for_callback();
   if (!p)
     return;
-  b.time_ns = now_ns();
   b.parent_task_id = data_value(encountering_task_data);
   b.task_id = id;
   b.codeptr_ra = ptr_value(codeptr_ra);
@@ -459,9 +458,10 @@ static void on_task_create(ompt_data_t *encountering_task_data, const ompt_frame
   b.has_dependences = (uint32_t)has_dependences;
   const struct creation_walk *kept = creation_replayed(&p->cb.task_walks, p, &b.ctx, b.codeptr_ra, b.enc_exit_frame);
   if (kept && shape_sent(p, kept->shape)) {
-    batch_task(p, b.task_id, b.parent_task_id, kept->shape);
+    batch_task(p, b.task_id, b.parent_task_id, kept->shape); /* a batch has one time: its own */
     return;
   }
+  b.time_ns = now_ns();
   struct ompprof_context captured = b.ctx;
   struct walk_log log = {0};
   struct ompprof_frame frames[CONTEXT_WALK_FRAMES];
