@@ -10,6 +10,7 @@ import org.ompprof.blame.BlameKind;
 import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.Metric;
 import org.ompprof.calltree.StandardMetrics;
+import org.ompprof.calltree.merge.RunMetadata;
 import org.ompprof.calltree.profile.MutexTable;
 import org.ompprof.calltree.profile.Profile;
 import org.ompprof.calltree.profile.RegionTable;
@@ -34,6 +35,7 @@ public final class Report {
     private final boolean threadTable;
     private final StringBuilder s = new StringBuilder();
     private final long total;
+    private final RankTable ranks;
 
     public Report(Profile p, Metadata meta, List<ThreadInfo> threads, String file, int top, boolean threadTable) {
         this.p = p;
@@ -44,11 +46,13 @@ public final class Report {
         this.top = top;
         this.threadTable = threadTable;
         this.total = tree.total(StandardMetrics.TIME);
+        this.ranks = RankTable.of(tree, meta);
     }
 
     public String text() {
         summary();
         states();
+        ranks();
         if (threadTable) threadTable();
         topByInclusive();
         topByBlame();
@@ -61,9 +65,10 @@ public final class Report {
     private void summary() {
         line("ompprof report: %s", file);
         line("program   %s (exit status %s)", meta.get(Metadata.COMMAND, "?"), meta.get(Metadata.EXIT_STATUS, "?"));
+        long runs = meta.getLong(RunMetadata.INPUTS, 0);
         line(
-                "run       %s wall, %d threads, %s sampling at %s Hz; %,d samples, %s of thread time",
-                time(meta.getLong(Metadata.WALL_NS, 0)),
+                "run       %s, %d threads, %s sampling at %s Hz; %,d samples, %s of thread time",
+                runs > 1 ? runs + " runs merged" : time(meta.getLong(Metadata.WALL_NS, 0)) + " wall",
                 threads.size(),
                 meta.get(Metadata.MODE, "?"),
                 meta.get(Metadata.RATE_HZ, "?"),
@@ -88,6 +93,16 @@ public final class Report {
         s.append('\n');
     }
 
+    /** A job merged from its MPI ranks' profiles: the ranks side by side. */
+    private void ranks() {
+        if (ranks.isEmpty()) return;
+        line(
+                "ranks (%d MPI ranks; threads below are rank.thread)",
+                ranks.ranks().size());
+        for (String l : ranks.lines()) line("  %s", l);
+        s.append('\n');
+    }
+
     private void threadTable() {
         line("time per OpenMP state, per thread");
         List<Metric> states = stateMetrics(tree);
@@ -96,7 +111,7 @@ public final class Report {
             h.append(String.format(Locale.ROOT, " %14s", m.name().substring(5)));
         line("%s", h);
         for (int t : tree.threads()) {
-            StringBuilder r = new StringBuilder(String.format(Locale.ROOT, "  %6d", t));
+            StringBuilder r = new StringBuilder(String.format(Locale.ROOT, "  %6s", ranks.label(t)));
             for (Metric m : states) r.append(String.format(Locale.ROOT, " %14s", time(tree.total(m.index(), t))));
             line("%s", r);
         }
@@ -192,8 +207,8 @@ public final class Report {
             line("    %6s %10s %10s %10s %10s %10s", "thread", "work", "barrier", "lock/crit", "idle", "other");
             for (RegionTable.Row r : e.getValue()) {
                 line(
-                        "    %6d %10s %10s %10s %10s %10s",
-                        r.thread(),
+                        "    %6s %10s %10s %10s %10s %10s",
+                        ranks.label(r.thread()),
                         time(r.ns(RegionTable.Column.WORK)),
                         time(r.ns(RegionTable.Column.BARRIER)),
                         time(r.ns(RegionTable.Column.MUTEX)),

@@ -123,6 +123,69 @@ class MpiEndToEndTest {
         return MpiJob.ownMs(mpirunOut, "mpi_hybrid", rank, what);
     }
 
+    /**
+     * The job profile (the ranks' profiles merged) keeps the ranks apart: report's per-rank table gives each
+     * rank's compute as its own clock measured it (within 15%, plus a sample a call) and its MPI time (allreduce
+     * and finalize) as its own profile has it, names rank 1
+     * as the one that computes the most, with the imbalance across ranks the clocks give (within 0.15), and
+     * the thread table names threads rank.thread.
+     */
+    @Test
+    void theJobProfileSetsTheRanksSideBySide() throws Exception {
+        Ompprof.Result merge = Ompprof.run(
+                work,
+                Map.of(),
+                "merge",
+                "-o",
+                "job.ompprof",
+                work.resolve("run.rank-0.ompprof").toString(),
+                work.resolve("run.rank-1.ompprof").toString());
+        assertEquals(0, merge.status(), merge.err());
+        Ompprof.Result report = Ompprof.run(work, Map.of(), "report", "--thread-table", "job.ompprof");
+        assertEquals(0, report.status(), report.err());
+        String out = report.out();
+        assertTrue(out.contains("ranks (2 MPI ranks; threads below are rank.thread)"), out);
+        double[] compute = new double[2];
+        for (int rank = 0; rank < 2; rank++) {
+            java.util.regex.Matcher row = java.util.regex.Pattern.compile(
+                            "(?m)^\\s+" + rank + "\\s+1\\s+(-|\\S+ \\S+)\\s+(-|\\S+ \\S+)\\s+")
+                    .matcher(out);
+            assertTrue(row.find(), "rank " + rank + "'s row in\n" + out);
+            compute[rank] = millis(row.group(1));
+            double own = programsOwnMs(rank, "computed");
+            assertEquals(own, compute[rank], 0.15 * own + SAMPLE_SLACK_MS, "rank " + rank + "'s compute\n" + out);
+            double mpi = BlameTotals.totalMs(work, work.resolve("run.rank-" + rank + ".ompprof"), "time.mpi", null);
+            assertEquals(
+                    mpi,
+                    millis(row.group(2)),
+                    0.1 + 0.001 * mpi,
+                    "rank " + rank + "'s MPI, as its own profile\n" + out);
+        }
+        double own0 = programsOwnMs(0, "computed"), own1 = programsOwnMs(1, "computed");
+        double imbalance = Math.max(own0, own1) / ((own0 + own1) / 2);
+        java.util.regex.Matcher line = java.util.regex.Pattern.compile(
+                        "imbalance across ranks (\\d+\\.\\d+): rank (\\d) computes the most")
+                .matcher(out);
+        assertTrue(line.find(), out);
+        assertEquals(imbalance, Double.parseDouble(line.group(1)), 0.15, out);
+        assertEquals(own1 > own0 ? "1" : "0", line.group(2), out);
+        assertTrue(out.contains("     0.1 ") && out.contains("     1.1 "), "threads as rank.thread\n" + out);
+        assertTrue(out.contains("\n       0.1 ") && out.contains("\n       1.1 "), "region rows too\n" + out);
+    }
+
+    /** report's times ("320.1 ms", "1.20 s", "250 us", "-" for none) in milliseconds. */
+    private static double millis(String time) {
+        if (time.equals("-")) return 0;
+        String[] v = time.split(" ");
+        double x = Double.parseDouble(v[0]);
+        return switch (v[1]) {
+            case "s" -> x * 1000;
+            case "ms" -> x;
+            case "us" -> x / 1000;
+            default -> throw new AssertionError("unit of " + time);
+        };
+    }
+
     /** info and report name the MPI state as every other state is named. */
     @Test
     void infoAndReportNameTheMpiState() throws Exception {

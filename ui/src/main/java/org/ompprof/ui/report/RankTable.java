@@ -1,0 +1,118 @@
+package org.ompprof.ui.report;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.ompprof.calltree.CallingContextTree;
+import org.ompprof.calltree.Metric;
+import org.ompprof.calltree.merge.RunMetadata;
+import org.ompprof.sampler.omp.OmpState;
+import org.ompprof.sampler.omp.WaitClass;
+import org.ompprof.sampler.recording.Metadata;
+
+/**
+ * An MPI job's ranks side by side, in a profile merged from its ranks' profiles: each rank's
+ * compute (the work states), time inside MPI and OpenMP waiting and overhead (the other
+ * states), summed over its threads; and how unevenly the ranks compute. A rank that computes
+ * longer than the others makes them wait for it in MPI.
+ */
+public record RankTable(List<Rank> ranks) {
+    /** One rank: its place in the job, its threads in the merged profile, its time by kind. */
+    public record Rank(int rank, int firstThread, int threads, long computeNs, long mpiNs, long waitingNs) {}
+
+    private static final String MPI = "time.mpi";
+    private static final Set<String> WORK = Stream.of(OmpState.values())
+            .filter(s -> s.waitClass() == WaitClass.WORK)
+            .map(OmpState::metricName)
+            .collect(Collectors.toUnmodifiableSet());
+
+    /** The ranks of a merged profile, by rank; empty unless it merges two or more ranks' runs. */
+    public static RankTable of(CallingContextTree tree, Metadata meta) {
+        int runs = (int) meta.getLong(RunMetadata.INPUTS, 0);
+        List<int[]> placed = new ArrayList<>(); // rank, first thread
+        for (int i = 0; i < runs; i++) {
+            String prefix = RunMetadata.PREFIX + i + ".";
+            long rank = meta.getLong(prefix + Metadata.MPI_RANK, -1);
+            long offset = meta.getLong(prefix + RunMetadata.THREAD_OFFSET, -1);
+            if (rank < 0 || offset < 0) return new RankTable(List.of());
+            placed.add(new int[] {(int) rank, (int) offset});
+        }
+        if (placed.size() < 2) return new RankTable(List.of());
+        placed.sort(Comparator.comparingInt(p -> p[1]));
+        List<Metric> states = Report.stateMetrics(tree);
+        List<Rank> ranks = new ArrayList<>();
+        for (int i = 0; i < placed.size(); i++) {
+            int from = placed.get(i)[1];
+            int to = i + 1 < placed.size() ? placed.get(i + 1)[1] : Integer.MAX_VALUE;
+            ranks.add(rank(tree, states, placed.get(i)[0], from, to));
+        }
+        ranks.sort(Comparator.comparingInt(Rank::rank));
+        return new RankTable(List.copyOf(ranks));
+    }
+
+    /** Rank {@code rank}'s time over its threads [from, to) of the merged tree. */
+    private static Rank rank(CallingContextTree tree, List<Metric> states, int rank, int from, int to) {
+        long compute = 0, mpi = 0, waiting = 0;
+        int threads = 0;
+        for (int t : tree.threads()) {
+            if (t < from || t >= to) continue;
+            threads++;
+            for (Metric m : states) {
+                long v = tree.total(m.index(), t);
+                if (WORK.contains(m.name())) compute += v;
+                else if (m.name().startsWith(MPI)) mpi += v;
+                else waiting += v;
+            }
+        }
+        return new Rank(rank, from, threads, compute, mpi, waiting);
+    }
+
+    public boolean isEmpty() {
+        return ranks.isEmpty();
+    }
+
+    /** The busiest rank's compute over the ranks' mean: 1 when they compute alike. */
+    public double imbalance() {
+        double mean = ranks.stream().mapToLong(Rank::computeNs).average().orElse(0);
+        long most = ranks.stream().mapToLong(Rank::computeNs).max().orElse(0);
+        return mean == 0 ? 1 : most / mean;
+    }
+
+    /** Thread {@code t} of the merged profile as rank.thread (its number in its rank's own profile). */
+    public String label(int t) {
+        Rank owner = null;
+        for (Rank r : ranks)
+            if (t >= r.firstThread() && (owner == null || r.firstThread() > owner.firstThread())) owner = r;
+        return owner == null ? Integer.toString(t) : owner.rank() + "." + (t - owner.firstThread());
+    }
+
+    /** The table as report prints it. */
+    public List<String> lines() {
+        List<String> out = new ArrayList<>();
+        out.add(String.format(
+                Locale.ROOT, "%6s %8s %12s %12s %15s", "rank", "threads", "compute", "MPI", "OpenMP waiting"));
+        for (Rank r : ranks) {
+            out.add(String.format(
+                    Locale.ROOT,
+                    "%6d %8d %12s %12s %15s",
+                    r.rank(),
+                    r.threads(),
+                    Report.time(r.computeNs()),
+                    Report.time(r.mpiNs()),
+                    Report.time(r.waitingNs())));
+        }
+        Rank busiest =
+                ranks.stream().max(Comparator.comparingLong(Rank::computeNs)).orElseThrow();
+        out.add(String.format(
+                Locale.ROOT,
+                "imbalance across ranks %.2f: rank %d computes the most (%s); the others wait for it in MPI",
+                imbalance(),
+                busiest.rank(),
+                Report.time(busiest.computeNs())));
+        return out;
+    }
+}
