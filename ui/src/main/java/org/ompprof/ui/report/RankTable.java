@@ -25,6 +25,9 @@ public record RankTable(List<Rank> ranks) {
     public record Rank(int rank, int firstThread, int threads, long computeNs, long mpiNs, long waitingNs) {}
 
     private static final String MPI = "time.mpi";
+    /** Below this, the busiest rank computes within 5% of the mean: nobody waits much for anyone. */
+    private static final double EVEN = 1.05;
+
     private static final Set<String> WORK = Stream.of(OmpState.values())
             .filter(s -> s.waitClass() == WaitClass.WORK)
             .map(OmpState::metricName)
@@ -107,12 +110,17 @@ public record RankTable(List<Rank> ranks) {
         }
         Rank busiest =
                 ranks.stream().max(Comparator.comparingLong(Rank::computeNs)).orElseThrow();
-        out.add(String.format(
-                Locale.ROOT,
-                "imbalance across ranks %.2f: rank %d computes the most (%s); the others wait for it in MPI",
-                imbalance(),
-                busiest.rank(),
-                Report.time(busiest.computeNs())));
+        out.add(
+                imbalance() < EVEN
+                        ? String.format(
+                                Locale.ROOT, "imbalance across ranks %.2f: the ranks compute alike", imbalance())
+                        : String.format(
+                                Locale.ROOT,
+                                "imbalance across ranks %.2f: rank %d computes the most (%s); the others wait for it"
+                                        + " in MPI",
+                                imbalance(),
+                                busiest.rank(),
+                                Report.time(busiest.computeNs())));
         return out;
     }
 }
