@@ -535,6 +535,9 @@ public final class InfoCommand {
             s.append("  CPU time:           ").append(String.join(", ", cpu)).append('\n');
         if (heap > 0)
             s.append("  peak heap:          ").append(size(heap)).append(" (the heap pools' peaks added up)\n");
+        long rss = m.getLong(Metadata.COLLECTOR_PEAK_RSS_BYTES, -1);
+        if (rss > 0)
+            s.append("  peak RSS:           ").append(size(rss)).append(" (resident memory, when the program ended)\n");
         if (buildWall >= 0) {
             s.append("  profile build:      ").append(seconds(buildWall)).append(" wall, by stage:\n");
             List<List<String>> rows = new ArrayList<>();

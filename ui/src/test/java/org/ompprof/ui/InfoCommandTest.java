@@ -178,6 +178,7 @@ class InfoCommandTest {
         m.put(Metadata.COLLECTOR_CPU_AT_END_NS, "700000000");
         m.put(Metadata.COLLECTOR_CPU_AT_PROFILE_NS, "2200000000");
         m.put(Metadata.COLLECTOR_PEAK_HEAP_BYTES, "85000000");
+        m.put(Metadata.COLLECTOR_PEAK_RSS_BYTES, "120000000");
         m.put(Metadata.BUILD_WALL_NS, "1000000000");
         m.put(Metadata.BUILD_STAGE_NS + "decode", "400000000");
         m.put(Metadata.BUILD_STAGE_ITEMS + "decode", "52311");
@@ -209,6 +210,7 @@ class InfoCommandTest {
                 "  CPU time:           0.50 s starting up, 0.20 s while the program ran (5.0% of one core over "
                         + "its 4.00 s), 1.50 s building the profile\n",
                 "  peak heap:          85.0 MB (the heap pools' peaks added up)\n",
+                "  peak RSS:           120.0 MB (resident memory, when the program ended)\n",
                 "  profile build:      1.00 s wall, by stage:\n",
                 "    decode        0.40 s   40%   52,311 records\n",
                 "    write         0.10 s   10%   1.2 MB\n")) {

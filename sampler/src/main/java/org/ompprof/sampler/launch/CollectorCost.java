@@ -1,8 +1,11 @@
 package org.ompprof.sampler.launch;
 
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 /**
  * What this JVM (the collector) has cost so far: its CPU time, all threads together (the JDK's
@@ -16,6 +19,23 @@ public final class CollectorCost {
     public static long cpuNs() {
         if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
             return os.getProcessCpuTime();
+        }
+        return -1;
+    }
+
+    /**
+     * This JVM's resident memory at its highest so far (the kernel's VmHWM), in bytes: what one
+     * collector costs the node (an MPI job runs one per rank); -1 if the kernel does not tell.
+     */
+    public static long peakRssBytes() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+                if (!line.startsWith("VmHWM:")) continue;
+                String[] f = line.substring("VmHWM:".length()).trim().split("\\s+");
+                return Long.parseLong(f[0]) * 1024; // the kernel says kB
+            }
+        } catch (IOException | RuntimeException e) {
+            return -1;
         }
         return -1;
     }

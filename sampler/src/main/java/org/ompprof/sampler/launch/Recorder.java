@@ -223,7 +223,8 @@ public final class Recorder {
             Metadata cost = new Metadata(Map.of())
                     .with(Metadata.COLLECTOR_CPU_AT_START_NS, Long.toString(cpuAtStart))
                     .with(Metadata.COLLECTOR_CPU_AT_END_NS, Long.toString(CollectorCost.cpuNs()))
-                    .with(Metadata.COLLECTOR_PEAK_HEAP_BYTES, Long.toString(CollectorCost.peakHeapBytes()));
+                    .with(Metadata.COLLECTOR_PEAK_HEAP_BYTES, Long.toString(CollectorCost.peakHeapBytes()))
+                    .with(Metadata.COLLECTOR_PEAK_RSS_BYTES, Long.toString(CollectorCost.peakRssBytes()));
             return finish(plan, region, collector, drainer, started, wallNs, status, cost);
         }
     }

@@ -79,6 +79,8 @@ public record Metadata(Map<String, String> entries) {
     public static final String COLLECTOR_CPU_AT_PROFILE_NS = "collector_cpu_at_profile_ns";
     /** The collector's heap pools' peak use added up, in bytes, at the last of those readings. */
     public static final String COLLECTOR_PEAK_HEAP_BYTES = "collector_peak_heap_bytes";
+    /** The collector's resident memory at its highest (VmHWM), in bytes, when the program had ended. */
+    public static final String COLLECTOR_PEAK_RSS_BYTES = "collector_peak_rss_bytes";
     /** Wall time of building the profile from the raw recording, in ns (up to writing the metadata). */
     public static final String BUILD_WALL_NS = "build_wall_ns";
     /** Prefix of the build's time per stage, in ns: build_ns.decode, build_ns.unwind, ... */

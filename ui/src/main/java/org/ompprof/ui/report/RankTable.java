@@ -35,6 +35,7 @@ public record RankTable(List<Rank> ranks) {
 
     /** The ranks of a merged profile, by rank; empty unless it merges two or more ranks' runs. */
     public static RankTable of(CallingContextTree tree, Metadata meta) {
+        if (meta == null) return new RankTable(List.of()); // the viewer's findings have no run to tell
         int runs = (int) meta.getLong(RunMetadata.INPUTS, 0);
         List<int[]> placed = new ArrayList<>(); // rank, first thread
         for (int i = 0; i < runs; i++) {

@@ -173,6 +173,8 @@ class SelfProfileEndToEndTest {
                 >= meta.getLong(Metadata.COLLECTOR_CPU_AT_START_NS, -1));
         assertTrue(meta.getLong(Metadata.COLLECTOR_CPU_AT_PROFILE_NS, -1)
                 > meta.getLong(Metadata.COLLECTOR_CPU_AT_END_NS, -1));
+        long rss = meta.getLong(Metadata.COLLECTOR_PEAK_RSS_BYTES, -1);
+        assertTrue(rss > meta.getLong(Metadata.COLLECTOR_PEAK_HEAP_BYTES, -1) / 2 && rss < 4L << 30, "peak RSS " + rss);
 
         // and ompprof info shows it
         Ompprof.Result info = Ompprof.run(work, Map.of(), "info", profile.toString());
@@ -185,6 +187,7 @@ class SelfProfileEndToEndTest {
                 " while the program ran (",
                 " building the profile",
                 "  peak heap:          ",
+                "  peak RSS:           ",
                 "  profile build:      ")) {
             assertTrue(text.contains(line), () -> "missing '" + line + "' in\n" + text);
         }
