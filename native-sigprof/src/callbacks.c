@@ -278,6 +278,25 @@ static void shape_mark_sent(struct priv *p, uint64_t shape)
   }
 }
 
+/* The creation's shape: a kept walk's, if the creation replays one whose
+ * shape the JVM has (ctx and *n then stay as captured: nothing to send), else
+ * walked now (ctx becomes where the walk stopped, frames and *n what to send)
+ * and kept for the creations to come. */
+static uint64_t creation_identify(struct priv *p, struct creation_walks *k, struct ompprof_context *ctx,
+                                  uint64_t codeptr, uint64_t exit_frame, struct ompprof_frame *frames, uint32_t *n)
+{
+  const struct creation_walk *kept = creation_replayed(k, p, ctx, codeptr, exit_frame);
+  *n = 0;
+  if (kept && shape_sent(p, kept->shape))
+    return kept->shape;
+  struct ompprof_context captured = *ctx;
+  struct walk_log log = {0};
+  *n = context_walk(p, ctx, exit_frame, frames, &log);
+  uint64_t shape = creation_shape(ctx, frames, codeptr, *n);
+  creation_remember(k, &captured, ctx, &log, codeptr, exit_frame, *n, shape);
+  return shape;
+}
+
 static void on_thread_begin(ompt_thread_t type, ompt_data_t *thread_data)
 {
   struct priv *p = priv_for_callback();
@@ -347,21 +366,11 @@ static void on_parallel_begin(ompt_data_t *encountering_task_data, const ompt_fr
   b.enc_enter_frame = frame_ptr(encountering_task_frame, 1);
   b.requested_team_size = requested_parallelism;
   b.flags = (uint32_t)flags;
-  const struct creation_walk *kept = creation_replayed(&p->cb.region_walks, p, &b.ctx, b.codeptr_ra, b.enc_exit_frame);
-  if (kept && shape_sent(p, kept->shape)) {
-    b.shape = kept->shape; /* the JVM reads no context from a same-shape record */
-    b.ctx.ctx_flags |= OMPPROF_CTX_SAME_SHAPE;
-    emit_with_context(p, OMPPROF_REC_PARALLEL_BEGIN, &b, sizeof b, &b.ctx, NULL, 0);
-    return;
-  }
-  struct ompprof_context captured = b.ctx;
-  struct walk_log log = {0};
   struct ompprof_frame frames[CONTEXT_WALK_FRAMES];
-  uint32_t n = context_walk(p, &b.ctx, b.enc_exit_frame, frames, &log);
+  uint32_t n;
   b.shape = 0; /* in the hashed stack itself: no stale value */
-  b.shape = creation_shape(&b.ctx, frames, b.codeptr_ra, n);
-  creation_remember(&p->cb.region_walks, &captured, &b.ctx, &log, b.codeptr_ra, b.enc_exit_frame, n, b.shape);
-  if (shape_sent(p, b.shape)) {
+  b.shape = creation_identify(p, &p->cb.region_walks, &b.ctx, b.codeptr_ra, b.enc_exit_frame, frames, &n);
+  if (shape_sent(p, b.shape)) { /* the JVM reads no context from a same-shape record */
     b.ctx.ctx_flags |= OMPPROF_CTX_SAME_SHAPE;
     b.ctx.frame_count = 0;
     emit_with_context(p, OMPPROF_REC_PARALLEL_BEGIN, &b, sizeof b, &b.ctx, frames, 0);
@@ -456,22 +465,16 @@ static void on_task_create(ompt_data_t *encountering_task_data, const ompt_frame
   b.enc_enter_frame = frame_ptr(encountering_task_frame, 1);
   b.flags = (uint32_t)flags;
   b.has_dependences = (uint32_t)has_dependences;
-  const struct creation_walk *kept = creation_replayed(&p->cb.task_walks, p, &b.ctx, b.codeptr_ra, b.enc_exit_frame);
-  if (kept && shape_sent(p, kept->shape)) {
-    batch_task(p, b.task_id, b.parent_task_id, kept->shape); /* a batch has one time: its own */
+  struct ompprof_frame frames[CONTEXT_WALK_FRAMES];
+  uint32_t n;
+  b.shape = 0; /* in the hashed stack itself: no stale value */
+  b.shape = creation_identify(p, &p->cb.task_walks, &b.ctx, b.codeptr_ra, b.enc_exit_frame, frames, &n);
+  if (shape_sent(p, b.shape)) {
+    batch_task(p, b.task_id, b.parent_task_id, b.shape); /* a batch has one time: its own */
     return;
   }
   b.time_ns = now_ns();
-  struct ompprof_context captured = b.ctx;
-  struct walk_log log = {0};
-  struct ompprof_frame frames[CONTEXT_WALK_FRAMES];
-  uint32_t n = context_walk(p, &b.ctx, b.enc_exit_frame, frames, &log);
-  b.shape = 0; /* in the hashed stack itself: no stale value */
-  b.shape = creation_shape(&b.ctx, frames, b.codeptr_ra, n);
-  creation_remember(&p->cb.task_walks, &captured, &b.ctx, &log, b.codeptr_ra, b.enc_exit_frame, n, b.shape);
-  if (shape_sent(p, b.shape)) {
-    batch_task(p, b.task_id, b.parent_task_id, b.shape);
-  } else if (emit_with_context(p, OMPPROF_REC_TASK_CREATE, &b, sizeof b, &b.ctx, frames, n)) {
+  if (emit_with_context(p, OMPPROF_REC_TASK_CREATE, &b, sizeof b, &b.ctx, frames, n)) {
     shape_mark_sent(p, b.shape);
   }
 }
