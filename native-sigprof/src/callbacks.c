@@ -582,6 +582,7 @@ static void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const v
     mutex_record(p, first, OMPPROF_MUTEX_ACQUIRE, (ompt_mutex_t)p->cb.acq_kind, p->cb.acq_hint, p->cb.acq_impl, wait_id,
                  p->cb.acq_codeptr);
     mutex_record(p, start, OMPPROF_MUTEX_ACQUIRED, kind, 0, 0, wait_id, ptr_value(codeptr_ra));
+    wall_view_resumed(p);
   } else if (!is_test(kind)) {
     bump(&p->slot->mutex_skipped, 1); /* the acquire */
   }

@@ -173,6 +173,21 @@ void wall_view_refresh(struct priv *p, int initial)
   wall_view_store(p, &b.s, b.levels);
 }
 
+/* After a wait a sample saw (a mutex acquired at last: a lock, critical or
+ * ordered section): the thread is back in its own code and may block there
+ * (a sleep inside the section) before a signal samples it again. Its view
+ * must not still say it waits, or the sampler takes the sleep for a runtime
+ * wait and signals it short. */
+void wall_view_resumed(struct priv *p)
+{
+  int flags = 0, num = -1;
+  ompt_frame_t *frame = NULL;
+  ompt_data_t *task = NULL, *par = NULL;
+  if (ompprof_g.get_task_info == NULL || ompprof_g.get_task_info(0, &flags, &task, &frame, &par, &num) == 0)
+    return;
+  wall_view_refresh(p, (flags & ompt_task_initial) != 0);
+}
+
 /* ---- registration (on the thread, from callbacks) ---- */
 
 int wall_register(struct priv *p)

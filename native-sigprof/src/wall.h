@@ -18,5 +18,6 @@ void wall_signal_done(struct priv *p);                                          
 void wall_undo_interrupt(ucontext_t *uc);                                                    /* signal-safe */
 void wall_view_store(struct priv *p, const struct ompprof_sample *s, const uint8_t *levels); /* signal-safe */
 void wall_view_refresh(struct priv *p, int initial);
+void wall_view_resumed(struct priv *p);
 
 #endif

@@ -65,4 +65,42 @@ class WallKnownAnswersEndToEndTest {
         assertEquals(
                 paperImbalance, Double.parseDouble(m.group(1)), 0.05 * paperImbalance, "imbalance = 1 / load balance");
     }
+
+    /**
+     * ordered_sleep.c: ROUNDS x T one-unit ordered sections (sleeping or spinning) run one after another, so
+     * each thread works 1/T of the time. On paper, in units: work R*T under ordered_unit; ordered waiting
+     * T(T-1)/2 + T(R-1)(T-1); barrier waiting T(T-1)/2. Every sleep runs whole: the wall sampler must not take
+     * a thread sleeping in the ordered section (whose last sample found it waiting for its turn) for one
+     * waiting in the runtime, and signal it.
+     */
+    @ParameterizedTest
+    @CsvSource({"sleep, 2", "sleep, 4", "work, 2", "work, 4"})
+    void orderedLoopSerializes(String mode, int threads) throws Exception {
+        int rounds = 6;
+        Path profile = work.resolve("ordered-" + mode + threads + ".ompprof");
+        Ompprof.Result r = Ompprof.run(
+                work,
+                Map.of("OMP_NUM_THREADS", Integer.toString(threads)),
+                "record",
+                "-o",
+                profile.toString(),
+                "--",
+                CPrograms.clang("ordered_sleep").toString(),
+                mode,
+                Double.toString(UNIT_MS / 1000),
+                Integer.toString(rounds));
+        assertEquals(0, r.status(), r.err());
+        assertTrue(r.out().contains(threads * rounds + " units"), r.out());
+        assertTrue(!r.err().contains("nanosleep"), "every sleep ran whole: " + r.err());
+
+        double worked = BlameTotals.totalMs(work, profile, "time.work_parallel", 0, "ordered_unit");
+        double paperWork = rounds * threads * UNIT_MS;
+        assertEquals(paperWork, worked, TOLERANCE * paperWork, "the ordered sections' work");
+        double ordered = BlameTotals.totalMs(work, profile, "time.ordered", 0, null);
+        double paperOrdered = (threads * (threads - 1) / 2.0 + threads * (rounds - 1) * (threads - 1)) * UNIT_MS;
+        assertEquals(paperOrdered, ordered, TOLERANCE * paperOrdered, "waiting for the turn in the ordered loop");
+        double barrier = BlameTotals.totalMs(work, profile, "time.barrier", 0, null);
+        double serialized = worked / (worked + ordered + barrier);
+        assertEquals(1.0 / threads, serialized, 0.05, "each thread works 1/T of the time");
+    }
 }
