@@ -134,14 +134,21 @@ static int creation_replays(const struct creation_walk *w, const struct priv *p,
   return 1;
 }
 
+/* The set of kept walks a call site's creations use. */
+static uint32_t creation_set(uint64_t codeptr)
+{
+  return (uint32_t)((codeptr ^ codeptr >> 4 ^ codeptr >> 9 ^ codeptr >> 17) % CREATION_SETS);
+}
+
 /* A kept walk the creation at `ctx` replays, or NULL. */
 static const struct creation_walk *creation_replayed(const struct creation_walks *k, const struct priv *p,
                                                      const struct ompprof_context *ctx, uint64_t codeptr,
                                                      uint64_t exit_frame)
 {
-  for (uint32_t i = 0; i < CREATION_WALKS; i++)
-    if (creation_replays(&k->walk[i], p, ctx, codeptr, exit_frame))
-      return &k->walk[i];
+  const struct creation_walk *set = k->walk[creation_set(codeptr)];
+  for (uint32_t i = 0; i < CREATION_WAYS; i++)
+    if (creation_replays(&set[i], p, ctx, codeptr, exit_frame))
+      return &set[i];
   return NULL;
 }
 
@@ -154,7 +161,8 @@ static void creation_remember(struct creation_walks *k, const struct ompprof_con
   int reached = ctx->walk_stop == OMPPROF_WALK_TASK_EXIT || ctx->walk_stop == OMPPROF_WALK_COMPLETE;
   if (n != 0 || !reached || log->n > WALK_LOG_READS)
     return;
-  struct creation_walk *w = &k->walk[k->next++ % CREATION_WALKS];
+  uint32_t set = creation_set(codeptr);
+  struct creation_walk *w = &k->walk[set][k->next[set]++ % CREATION_WAYS];
   for (uint32_t i = 0; i < log->n; i++) {
     w->off[i] = log->addr[i] - at->rsp;
     w->val[i] = log->frame_ptrs >> i & 1u ? log->val[i] - at->rsp : log->val[i];

@@ -70,9 +70,7 @@ struct handler_state {
   } held[HELD_MAX];
 };
 
-/* What only the thread's own callbacks touch: never read by the handler. */
 /* A creation's walk kept to be replayed (callbacks.c: creation_replays). */
-#define CREATION_WALKS 8u
 struct creation_walk {
   const void *tables; /* the row set it walked with; NULL: nothing kept */
   uint64_t rip, codeptr, exit_off, bp_off, max_off, shape;
@@ -81,13 +79,18 @@ struct creation_walk {
   uint64_t off[WALK_LOG_READS], val[WALK_LOG_READS]; /* from sp: the words the walk read */
 };
 
-/* The last walks of a kind of creation: a few sites and contexts take turns
- * (fib's two tasks, each created from either task's body). */
+/* The last walks of a kind of creation, by call site: a time step opens its
+ * regions at a few dozen sites in turn (LULESH: 34), and a recursion's
+ * sites take turns in several contexts (fib's two tasks, each created from
+ * either task's body). A site's walks share a set of CREATION_WAYS. */
+#define CREATION_SETS 16u
+#define CREATION_WAYS 4u
 struct creation_walks {
-  struct creation_walk walk[CREATION_WALKS];
-  uint32_t next; /* the slot the next walk kept takes */
+  struct creation_walk walk[CREATION_SETS][CREATION_WAYS];
+  uint8_t next[CREATION_SETS]; /* the way a set's next new walk takes */
 };
 
+/* What only the thread's own callbacks touch: never read by the handler. */
 struct callback_state {
   struct ring event;
   /* Creation shapes this thread has sent with a full snapshot. A miss only
