@@ -9,9 +9,11 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Spliterator;
 import java.util.Spliterators;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 import org.ompprof.sampler.record.SampleRecord;
+import org.ompprof.sampler.recording.ReadAhead;
 import org.ompprof.sampler.recording.Recording;
 import org.ompprof.sampler.wire.Wire;
 import org.ompprof.unwinder.clock.Stage;
@@ -47,16 +49,26 @@ public final class Stitcher {
     private final Creations creations;
     private final StageClock clock;
 
-    private Stitcher(Recording recording, ModuleImages images, StageClock clock) {
+    private final ReadAhead ahead;
+
+    private Stitcher(
+            Recording recording,
+            ModuleImages images,
+            StageClock clock,
+            ReadAhead ahead,
+            Consumer<List<Module>> modulesKnown) {
         this.recording = recording;
         this.clock = clock;
+        this.ahead = ahead;
         Stage was = clock.enter(Stage.UNWIND); // the images and their CFI
         this.modules = new RecordingModules(recording, images);
+        modulesKnown.accept(modules.userModules());
         clock.enter(Stage.STITCH);
         ContextUnwinder unwinder = new ContextUnwinder(new StackUnwinder(modules.space()), clock);
         SegmentMaker segments = new SegmentMaker(modules, unwinder, interner, tally);
         Creations creations = new Creations(segments);
-        timed(recording.records(type -> type != Wire.REC_SAMPLE).iterator()).forEachRemaining(creations::add);
+        new TimedRecords<>(recording.recordBatches(Recording.ALL_THREADS, Creations::reads, ahead), clock)
+                .forEachRemaining(creations::add);
         clock.enter(was);
         tally.regions = creations.regions.size();
         tally.tasks = creations.tasks.size();
@@ -67,12 +79,12 @@ public final class Stitcher {
 
     /** Indexes the recording's regions and tasks; images are loaded for this recording alone. */
     public static Stitcher of(Recording recording) {
-        return new Stitcher(recording, new ModuleImages(), StageClock.off());
+        return new Stitcher(recording, new ModuleImages(), StageClock.off(), ReadAhead.NONE, m -> {});
     }
 
     /** As {@link #of(Recording)}, sharing parsed images (and their CFI caches) with other users of {@code images}. */
     public static Stitcher of(Recording recording, ModuleImages images) {
-        return new Stitcher(recording, images, StageClock.off());
+        return new Stitcher(recording, images, StageClock.off(), ReadAhead.NONE, m -> {});
     }
 
     /**
@@ -80,7 +92,30 @@ public final class Stitcher {
      * streams to {@code clock}'s decode, unwind and stitch stages.
      */
     public static Stitcher of(Recording recording, ModuleImages images, StageClock clock) {
-        return new Stitcher(recording, images, clock);
+        return new Stitcher(recording, images, clock, ReadAhead.NONE, m -> {});
+    }
+
+    /**
+     * As {@link #of(Recording, ModuleImages, StageClock)}, the recording's sections inflated and
+     * decoded as {@code ahead} says, here and in {@link #samplesInTimeOrder()}: what is stitched is
+     * the same, in the same order, on one thread or several.
+     */
+    public static Stitcher of(Recording recording, ModuleImages images, StageClock clock, ReadAhead ahead) {
+        return new Stitcher(recording, images, clock, ahead, m -> {});
+    }
+
+    /**
+     * As {@link #of(Recording, ModuleImages, StageClock, ReadAhead)}, telling {@code modulesKnown} the
+     * program's modules (the runtime's and the agent's left out) as soon as their images are loaded,
+     * before the recording's records are read: what may be prepared for them meanwhile.
+     */
+    public static Stitcher of(
+            Recording recording,
+            ModuleImages images,
+            StageClock clock,
+            ReadAhead ahead,
+            Consumer<List<Module>> modulesKnown) {
+        return new Stitcher(recording, images, clock, ahead, modulesKnown);
     }
 
     /**
@@ -100,10 +135,9 @@ public final class Stitcher {
     public Stream<StitchedSample> samplesInTimeOrder() {
         List<Iterator<SampleRecord>> threads = new ArrayList<>();
         for (int thread : recording.recordThreads()) {
-            threads.add(timed(recording
-                    .records(thread, type -> type == Wire.REC_SAMPLE)
-                    .map(r -> (SampleRecord) r)
-                    .iterator()));
+            threads.add(new TimedRecords<>(
+                    recording.recordBatches(Integer.toUnsignedLong(thread), type -> type == Wire.REC_SAMPLE, ahead),
+                    clock));
         }
         Iterator<SampleRecord> merged = new TimeOrder(threads);
         return StreamSupport.stream(
@@ -122,35 +156,6 @@ public final class Stitcher {
     }
 
     /**
-     * Records read through {@code it} count as decoding: reading a chunk of the file, inflating it, decoding a record.
-     */
-    private <T> Iterator<T> timed(Iterator<T> it) {
-        if (!clock.isOn()) return it;
-        return new Iterator<>() {
-            @Override
-            public boolean hasNext() {
-                Stage was = clock.enter(Stage.DECODE);
-                try {
-                    return it.hasNext();
-                } finally {
-                    clock.enter(was);
-                }
-            }
-
-            @Override
-            public T next() {
-                Stage was = clock.enter(Stage.DECODE);
-                try {
-                    return it.next();
-                } finally {
-                    clock.count(Stage.DECODE, 1);
-                    clock.enter(was);
-                }
-            }
-        };
-    }
-
-    /**
      * The calling context that created a parallel region, root first, ending in the user's
      * function that opened it; {@code <unknown context>} if its creation was not recorded, empty
      * for the program's implicit outermost region.
@@ -166,7 +171,15 @@ public final class Stitcher {
     public Map<List<PathFrame>, Integer> regionCountsByContext() {
         Map<ContextNode, int[]> byNode =
                 new IdentityHashMap<>(); // contexts are interned: one node per distinct context
-        creations.regions.forEachKey(id -> byNode.computeIfAbsent(contexts.ofRegion(id), c -> new int[1])[0]++);
+        ContextNode[] last = {null};
+        int[][] lastCount = {null};
+        contexts.forEachRecordedRegion((id, node) -> {
+            if (node != last[0]) {
+                last[0] = node;
+                lastCount[0] = byNode.computeIfAbsent(node, c -> new int[1]);
+            }
+            lastCount[0][0]++;
+        });
         Map<List<PathFrame>, Integer> out = new HashMap<>();
         byNode.forEach((node, n) -> out.merge(node.path(), n[0], Integer::sum));
         return out;
