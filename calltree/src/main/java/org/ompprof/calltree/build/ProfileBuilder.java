@@ -58,13 +58,19 @@ public final class ProfileBuilder {
      * ompprof.BuildStage} events committed.
      */
     public static Profile build(Recording recording) {
+        return build(recording, BuildThreads.fromProperty());
+    }
+
+    /** As {@link #build(Recording)}, on {@code threads} threads (the profile is the same for any count). */
+    public static Profile build(Recording recording, int threads) {
         BuildCost cost = BuildCost.startIfRecorded(recording.path());
         ModuleImages images = new ModuleImages();
         Profile profile;
         Stage was = cost.clock().enter(Stage.SYMBOLIZE); // starting llvm-symbolizer
-        try (Symbolizer symbolizer = Symbolizer.create(images)) {
+        try (Symbolizer symbolizer = Symbolizer.create(images);
+                BuildThreads pool = BuildThreads.start(threads)) {
             cost.clock().enter(was);
-            profile = build(recording, images, symbolizer, TimelineStream.inMemory(), cost.clock());
+            profile = build(recording, images, symbolizer, TimelineStream.inMemory(), cost.clock(), pool);
             cost.clock().enter(Stage.SYMBOLIZE); // stopping it
         }
         cost.finish(null, profile, 0);
@@ -77,23 +83,31 @@ public final class ProfileBuilder {
      */
     public static Profile build(
             Recording recording, ModuleImages images, Symbolizer symbolizer, TimelineStream timelines) {
-        return build(recording, images, symbolizer, timelines, StageClock.off());
+        try (BuildThreads none = BuildThreads.none()) {
+            return build(recording, images, symbolizer, timelines, StageClock.off(), none);
+        }
     }
 
     /**
      * As {@link #build(Recording, ModuleImages, Symbolizer, TimelineStream)}, accounting its time to
-     * {@code clock}'s stages; what no other stage claims (the tree, timelines, per-region, per-line
-     * and device tables) is the aggregate stage's.
+     * {@code clock}'s stages (what no other stage claims, the tree, timelines, per-region, per-line
+     * and device tables, is the aggregate stage's), on {@code threads}.
      */
-    public static Profile build(
+    private static Profile build(
             Recording recording,
             ModuleImages images,
             Symbolizer symbolizer,
             TimelineStream timelines,
-            StageClock clock) {
+            StageClock clock,
+            BuildThreads threads) {
         Stage was = clock.enter(Stage.AGGREGATE);
         try {
-            Stitcher stitcher = Stitcher.of(recording, images, clock);
+            Stitcher stitcher = Stitcher.of(
+                    recording,
+                    images,
+                    clock,
+                    threads.readAhead(),
+                    modules -> SymbolWarmup.start(threads, symbolizer, modules));
             ProfileBuilder b = new ProfileBuilder(recording, timelines.timed(clock), clock);
             FrameNames names = new FrameNames(stitcher, symbolizer, b.tree.frames(), clock);
             b.regions = new RegionStage(stitcher, names, symbolizer, b.tree);
@@ -124,6 +138,15 @@ public final class ProfileBuilder {
      * the file written.
      */
     public static long buildInto(Path output, Recording raw, long timelineResolutionNs) throws IOException {
+        return buildInto(output, raw, timelineResolutionNs, BuildThreads.fromProperty());
+    }
+
+    /**
+     * As {@link #buildInto(Path, Recording, long)}, on {@code threads} threads: the file is the same
+     * for any count but for the build's own cost in its metadata.
+     */
+    public static long buildInto(Path output, Recording raw, long timelineResolutionNs, int threads)
+            throws IOException {
         BuildCost cost = BuildCost.start(raw.path());
         StageClock clock = cost.clock();
         ModuleImages images = new ModuleImages();
@@ -131,10 +154,11 @@ public final class ProfileBuilder {
         long bytes;
         clock.enter(Stage.WRITE);
         try (RecordingWriter w = RecordingWriter.create(output);
-                Symbolizer symbolizer = symbolizer(images, clock)) {
+                Symbolizer symbolizer = symbolizer(images, clock);
+                BuildThreads pool = BuildThreads.start(threads)) {
             TimelineStream timelines =
                     TimelineStream.to(w, TimelineStream.DEFAULT_BUDGET).downsampled(timelineResolutionNs);
-            profile = ProfileBuilder.build(raw, images, symbolizer, timelines, clock);
+            profile = ProfileBuilder.build(raw, images, symbolizer, timelines, clock, pool);
             Metadata metadata = timelineResolutionNs == 0
                     ? raw.metadata()
                     : raw.metadata().with(Metadata.TIMELINE_RESOLUTION_NS, Long.toString(timelineResolutionNs));
