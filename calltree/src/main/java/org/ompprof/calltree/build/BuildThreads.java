@@ -7,11 +7,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.ompprof.sampler.recording.ReadAhead;
 
 /**
- * The threads one profile build uses: its own, which stitches and aggregates every sample in
- * order; with more than one, that many more that inflate and decode the recording's sections
- * ahead of it (its own mostly waits for them then), and one that asks llvm-symbolizer ahead
- * ({@link SymbolWarmup}), which mostly waits for that process. The profile is the same for any
- * count: only where the work runs changes.
+ * The threads one profile build uses: its own, which aggregates every sample in order; with more
+ * than one, another that stitches the samples ahead of it ({@link SamplesAhead}), and {@code
+ * threads - 1} that inflate and decode the recording's sections ahead of both (where they fall
+ * behind, the reader decodes the next section itself). The profile is the same for any count:
+ * only where the work runs changes.
  */
 final class BuildThreads implements AutoCloseable {
     /** {@code -Dompprof.build.threads=N}: how many threads a build uses (default: one per core). */
@@ -21,14 +21,14 @@ final class BuildThreads implements AutoCloseable {
     private static final int DEPTH_PER_THREAD = 2;
 
     private final ExecutorService pool;
-    private final ExecutorService waiting;
+    private final ExecutorService stitching;
     private final ReadAhead ahead;
 
     private BuildThreads(int threads) {
         if (threads < 1) throw new IllegalArgumentException("a build needs at least one thread, not " + threads);
-        int decoders = threads == 1 ? 0 : threads;
+        int decoders = threads - 1;
         pool = decoders == 0 ? null : Executors.newFixedThreadPool(decoders, daemons("decode"));
-        waiting = decoders == 0 ? null : Executors.newSingleThreadExecutor(daemons("symbolize"));
+        stitching = decoders == 0 ? null : Executors.newSingleThreadExecutor(daemons("stitch"));
         ahead = pool == null ? ReadAhead.NONE : ReadAhead.on(pool, DEPTH_PER_THREAD * decoders + 1);
     }
 
@@ -57,18 +57,16 @@ final class BuildThreads implements AutoCloseable {
         return ahead;
     }
 
-    /** Starts {@code work} on the thread for work that waits on other processes; false (not run) on one thread. */
-    boolean startWaiting(Runnable work) {
-        if (waiting == null) return false;
-        waiting.execute(work);
-        return true;
+    /** The thread that stitches samples ahead of the building one; null for a build on one thread. */
+    ExecutorService stitching() {
+        return stitching;
     }
 
-    /** Work still running (a build that failed, a warm-up not needed) is stopped: its results are not wanted. */
+    /** Work still running ahead (a build that failed) is stopped: its results are not wanted. */
     @Override
     public void close() {
+        if (stitching != null) stitching.shutdownNow();
         if (pool != null) pool.shutdownNow();
-        if (waiting != null) waiting.shutdownNow();
     }
 
     private static ThreadFactory daemons(String what) {

@@ -2,6 +2,7 @@ package org.ompprof.calltree.build;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Iterator;
 import org.eclipse.collections.impl.list.mutable.primitive.IntArrayList;
 import org.ompprof.blame.WindowedBlame;
 import org.ompprof.calltree.CallingContextTree;
@@ -102,16 +103,11 @@ public final class ProfileBuilder {
             BuildThreads threads) {
         Stage was = clock.enter(Stage.AGGREGATE);
         try {
-            Stitcher stitcher = Stitcher.of(
-                    recording,
-                    images,
-                    clock,
-                    threads.readAhead(),
-                    modules -> SymbolWarmup.start(threads, symbolizer, modules));
+            Stitcher stitcher = Stitcher.of(recording, images, clock, threads.readAhead());
             ProfileBuilder b = new ProfileBuilder(recording, timelines.timed(clock), clock);
             FrameNames names = new FrameNames(stitcher, symbolizer, b.tree.frames(), clock);
             b.regions = new RegionStage(stitcher, names, symbolizer, b.tree);
-            stitcher.samplesInTimeOrder().forEach(s -> b.add(names, s));
+            samples(stitcher, symbolizer, clock, threads).forEachRemaining(s -> b.add(names, s));
             BlameStage.Result blame = b.blame.apply(recording, b.tree, stitcher, symbolizer);
             RegionTable regions = b.regions.table();
             DeviceTable devices = DeviceStage.apply(recording, b.tree, stitcher, names);
@@ -175,6 +171,15 @@ public final class ProfileBuilder {
         }
         cost.finish(output, profile, bytes);
         return bytes;
+    }
+
+    /** The samples in time order, stitched on this thread or, with more threads, ahead on another. */
+    private static Iterator<StitchedSample> samples(
+            Stitcher stitcher, Symbolizer symbolizer, StageClock clock, BuildThreads threads) {
+        if (threads.stitching() == null) return stitcher.samplesInTimeOrder().iterator();
+        NamesAhead names = new NamesAhead(stitcher, symbolizer);
+        return SamplesAhead.start(
+                threads.stitching(), stitcher.samplesInTimeOrder().iterator(), names::ask, clock);
     }
 
     private static Symbolizer symbolizer(ModuleImages images, StageClock clock) {

@@ -6,18 +6,20 @@ import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 import java.util.function.Supplier;
 
 /**
  * The results of {@code jobs} in their order, each job run either on the reader's thread when
  * its result is asked for or, with a parallel {@link ReadAhead}, up to its depth ahead on its
- * pool. A job's exception is rethrown (unwrapped) where its result would have been returned, so
- * a reader sees the same results and the same failure either way.
+ * pool; a job the pool has not started when its result is wanted runs on the reader's thread,
+ * which would otherwise only wait. A job's exception is rethrown (unwrapped) where its result
+ * would have been returned, so a reader sees the same results and the same failure either way.
  */
 final class InOrderAhead<T> implements Iterator<T> {
     private final List<Supplier<T>> jobs;
     private final ReadAhead ahead;
-    private final ArrayDeque<Future<T>> running = new ArrayDeque<>();
+    private final ArrayDeque<FutureTask<T>> running = new ArrayDeque<>();
     private int submitted;
     private int taken;
 
@@ -36,16 +38,19 @@ final class InOrderAhead<T> implements Iterator<T> {
     public T next() {
         if (!hasNext()) throw new NoSuchElementException();
         if (!ahead.isParallel()) return jobs.get(taken++).get();
-        Future<T> f = running.removeFirst();
+        FutureTask<T> f = running.removeFirst();
         taken++;
         fill();
+        f.run(); // does nothing if the pool has started it
         return result(f);
     }
 
     private void fill() {
         if (!ahead.isParallel()) return;
         while (submitted < jobs.size() && running.size() < ahead.depth()) {
-            running.addLast(ahead.pool().submit(jobs.get(submitted++)::get));
+            FutureTask<T> task = new FutureTask<>(jobs.get(submitted++)::get);
+            ahead.pool().execute(task);
+            running.addLast(task);
         }
     }
 

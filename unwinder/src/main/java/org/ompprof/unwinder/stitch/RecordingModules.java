@@ -33,10 +33,9 @@ final class RecordingModules {
     private final Map<Long, Module> byId = new HashMap<>();
     private final ModuleByPc byPc;
     private final AddressRange main;
-    private final List<Module> usable;
 
     RecordingModules(Recording recording, ModuleImages images) {
-        usable = resolve(recording, images);
+        List<Module> usable = resolve(recording, images);
         space = AddressSpace.of(usable);
         for (Module m : usable) runtime.put(m, isRuntime(m, infoOf.get(m)));
         main = findMain(usable);
@@ -143,11 +142,6 @@ final class RecordingModules {
     }
 
     /** The module an id names, if its image could be loaded. */
-    /** The usable modules that are neither the OpenMP runtime nor the agent: the program's code and its libraries. */
-    List<Module> userModules() {
-        return usable.stream().filter(m -> !runtime.get(m)).toList();
-    }
-
     Module module(long moduleId) {
         return byId.get(moduleId);
     }

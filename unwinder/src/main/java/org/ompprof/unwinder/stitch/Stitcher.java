@@ -9,7 +9,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Spliterator;
 import java.util.Spliterators;
-import java.util.function.Consumer;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 import org.ompprof.sampler.record.SampleRecord;
@@ -29,7 +28,8 @@ import org.ompprof.unwinder.stack.StackUnwinder;
  *
  * <p>{@link #of} reads the recording's callback records once and unwinds every region's and
  * task's creation context; {@link #samples()} then unwinds and stitches samples as they are
- * consumed. Not thread-safe.
+ * consumed. The samples' stream is consumed by one thread at a time; while it is, other threads
+ * may ask for contexts and counters (what stitching changes is guarded by the stitcher's lock).
  *
  * <pre>{@code
  * try (Recording r = Recording.open(path)) {
@@ -51,18 +51,12 @@ public final class Stitcher {
 
     private final ReadAhead ahead;
 
-    private Stitcher(
-            Recording recording,
-            ModuleImages images,
-            StageClock clock,
-            ReadAhead ahead,
-            Consumer<List<Module>> modulesKnown) {
+    private Stitcher(Recording recording, ModuleImages images, StageClock clock, ReadAhead ahead) {
         this.recording = recording;
         this.clock = clock;
         this.ahead = ahead;
         Stage was = clock.enter(Stage.UNWIND); // the images and their CFI
         this.modules = new RecordingModules(recording, images);
-        modulesKnown.accept(modules.userModules());
         clock.enter(Stage.STITCH);
         ContextUnwinder unwinder = new ContextUnwinder(new StackUnwinder(modules.space()), clock);
         SegmentMaker segments = new SegmentMaker(modules, unwinder, interner, tally);
@@ -79,12 +73,12 @@ public final class Stitcher {
 
     /** Indexes the recording's regions and tasks; images are loaded for this recording alone. */
     public static Stitcher of(Recording recording) {
-        return new Stitcher(recording, new ModuleImages(), StageClock.off(), ReadAhead.NONE, m -> {});
+        return new Stitcher(recording, new ModuleImages(), StageClock.off(), ReadAhead.NONE);
     }
 
     /** As {@link #of(Recording)}, sharing parsed images (and their CFI caches) with other users of {@code images}. */
     public static Stitcher of(Recording recording, ModuleImages images) {
-        return new Stitcher(recording, images, StageClock.off(), ReadAhead.NONE, m -> {});
+        return new Stitcher(recording, images, StageClock.off(), ReadAhead.NONE);
     }
 
     /**
@@ -92,7 +86,7 @@ public final class Stitcher {
      * streams to {@code clock}'s decode, unwind and stitch stages.
      */
     public static Stitcher of(Recording recording, ModuleImages images, StageClock clock) {
-        return new Stitcher(recording, images, clock, ReadAhead.NONE, m -> {});
+        return new Stitcher(recording, images, clock, ReadAhead.NONE);
     }
 
     /**
@@ -101,21 +95,7 @@ public final class Stitcher {
      * the same, in the same order, on one thread or several.
      */
     public static Stitcher of(Recording recording, ModuleImages images, StageClock clock, ReadAhead ahead) {
-        return new Stitcher(recording, images, clock, ahead, m -> {});
-    }
-
-    /**
-     * As {@link #of(Recording, ModuleImages, StageClock, ReadAhead)}, telling {@code modulesKnown} the
-     * program's modules (the runtime's and the agent's left out) as soon as their images are loaded,
-     * before the recording's records are read: what may be prepared for them meanwhile.
-     */
-    public static Stitcher of(
-            Recording recording,
-            ModuleImages images,
-            StageClock clock,
-            ReadAhead ahead,
-            Consumer<List<Module>> modulesKnown) {
-        return new Stitcher(recording, images, clock, ahead, modulesKnown);
+        return new Stitcher(recording, images, clock, ahead);
     }
 
     /**
@@ -124,7 +104,7 @@ public final class Stitcher {
      * {@link #counters()}.
      */
     public Stream<StitchedSample> samples() {
-        return recording.records(type -> type == Wire.REC_SAMPLE).map(r -> samples.stitch((SampleRecord) r));
+        return recording.records(type -> type == Wire.REC_SAMPLE).map(r -> stitchUntimed((SampleRecord) r));
     }
 
     /**
@@ -145,7 +125,11 @@ public final class Stitcher {
                 .map(this::stitch);
     }
 
-    private StitchedSample stitch(SampleRecord r) {
+    private synchronized StitchedSample stitchUntimed(SampleRecord r) {
+        return samples.stitch(r);
+    }
+
+    private synchronized StitchedSample stitch(SampleRecord r) {
         Stage was = clock.enter(Stage.STITCH);
         try {
             return samples.stitch(r);
@@ -160,7 +144,7 @@ public final class Stitcher {
      * function that opened it; {@code <unknown context>} if its creation was not recorded, empty
      * for the program's implicit outermost region.
      */
-    public List<PathFrame> regionContext(long regionId) {
+    public synchronized List<PathFrame> regionContext(long regionId) {
         return contexts.ofRegion(regionId).path();
     }
 
@@ -168,7 +152,7 @@ public final class Stitcher {
      * How many parallel regions were opened in each calling context (every region whose creation
      * was recorded, sampled or not), by the context's path as {@link #regionContext} gives it.
      */
-    public Map<List<PathFrame>, Integer> regionCountsByContext() {
+    public synchronized Map<List<PathFrame>, Integer> regionCountsByContext() {
         Map<ContextNode, int[]> byNode =
                 new IdentityHashMap<>(); // contexts are interned: one node per distinct context
         ContextNode[] last = {null};
@@ -190,7 +174,7 @@ public final class Stitcher {
      * first, ending in the user's function that contains the construct; {@code <unknown
      * context>} if its begin was not recorded.
      */
-    public List<PathFrame> targetContext(long targetId) {
+    public synchronized List<PathFrame> targetContext(long targetId) {
         return contexts.ofTarget(targetId).path();
     }
 
@@ -211,7 +195,7 @@ public final class Stitcher {
     }
 
     /** Counts so far: the index's from {@link #of}, the samples' from what {@link #samples()} produced. */
-    public StitchCounters counters() {
+    public synchronized StitchCounters counters() {
         tally.distinctContexts = interner.distinctContexts();
         return tally.snapshot();
     }
