@@ -18,7 +18,7 @@ final class BuildThreads implements AutoCloseable {
     static final String PROPERTY = "ompprof.build.threads";
 
     /** Sections decoded ahead per decoding thread: enough to keep it busy, few enough to hold little. */
-    private static final int DEPTH_PER_THREAD = 2;
+    private static final int DEPTH_PER_THREAD = 4;
 
     private final ExecutorService pool;
     private final ExecutorService stitching;

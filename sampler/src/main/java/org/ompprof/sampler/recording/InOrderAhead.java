@@ -13,8 +13,9 @@ import java.util.function.Supplier;
  * The results of {@code jobs} in their order, each job run either on the reader's thread when
  * its result is asked for or, with a parallel {@link ReadAhead}, up to its depth ahead on its
  * pool; a job the pool has not started when its result is wanted runs on the reader's thread,
- * which would otherwise only wait. A job's exception is rethrown (unwrapped) where its result
- * would have been returned, so a reader sees the same results and the same failure either way.
+ * and while the pool finishes it, the reader runs the next ones not started, rather than wait.
+ * A job's exception is rethrown (unwrapped) where its result would have been returned, so a
+ * reader sees the same results and the same failure either way.
  */
 final class InOrderAhead<T> implements Iterator<T> {
     private final List<Supplier<T>> jobs;
@@ -42,6 +43,9 @@ final class InOrderAhead<T> implements Iterator<T> {
         taken++;
         fill();
         f.run(); // does nothing if the pool has started it
+        // While the pool finishes it, the reader takes on the next ones rather than wait.
+        for (Iterator<FutureTask<T>> later = running.iterator(); !f.isDone() && later.hasNext(); )
+            later.next().run();
         return result(f);
     }
 

@@ -24,6 +24,15 @@ public record ReadAhead(ExecutorService pool, int depth) {
         return new ReadAhead(pool, depth);
     }
 
+    /**
+     * For {@code readers} read side by side (one per thread of a recording, merged in time order):
+     * the depth shared among them, at least one section each, so what is held stays near one
+     * reader's whatever the thread count.
+     */
+    public ReadAhead split(int readers) {
+        return pool == null ? this : new ReadAhead(pool, Math.max(1, depth / Math.max(1, readers)));
+    }
+
     public boolean isParallel() {
         return pool != null;
     }

@@ -114,9 +114,11 @@ public final class Stitcher {
      */
     public Stream<StitchedSample> samplesInTimeOrder() {
         List<Iterator<SampleRecord>> threads = new ArrayList<>();
-        for (int thread : recording.recordThreads()) {
+        List<Integer> seqs = recording.recordThreads();
+        ReadAhead each = ahead.split(seqs.size());
+        for (int thread : seqs) {
             threads.add(new TimedRecords<>(
-                    recording.recordBatches(Integer.toUnsignedLong(thread), type -> type == Wire.REC_SAMPLE, ahead),
+                    recording.recordBatches(Integer.toUnsignedLong(thread), type -> type == Wire.REC_SAMPLE, each),
                     clock));
         }
         Iterator<SampleRecord> merged = new TimeOrder(threads);
