@@ -176,18 +176,19 @@ public final class Recording implements AutoCloseable {
 
     /**
      * As {@link #records(IntPredicate)} (or, for a {@code threadSeq} other than {@link #ALL_THREADS},
-     * {@link #records(int, IntPredicate)}), one list per record section in file order, the sections
+     * {@link #records(int, IntPredicate)}), one batch per record section in file order, the sections
      * inflated and decoded as {@code ahead} says: a reader on its own thread, with the decoding on
      * others. A bad record throws {@link RecordingFormatException} where its section's list would come.
      */
-    public Iterator<List<WireRecord>> recordBatches(long threadSeq, IntPredicate types, ReadAhead ahead) {
-        List<Supplier<List<WireRecord>>> jobs = new ArrayList<>();
+    public Iterator<RecordBatch> recordBatches(long threadSeq, IntPredicate types, ReadAhead ahead) {
+        List<Supplier<RecordBatch>> jobs = new ArrayList<>();
         for (int i : recordSections(threadSeq)) {
             if (!mayHold(i, types)) continue;
             jobs.add(() -> {
                 List<WireRecord> out = new ArrayList<>();
-                decodeRecords(i, types).forEach(out::add);
-                return out;
+                long[] byType = new long[MASK_TYPES + 1];
+                decodeRecords(i, types, byType).forEach(out::add);
+                return new RecordBatch(out, byType);
             });
         }
         return new InOrderAhead<>(jobs, ahead);
@@ -466,12 +467,18 @@ public final class Recording implements AutoCloseable {
      * seen on the way are remembered once the section has been read through.
      */
     private Stream<WireRecord> decodeRecords(int index, IntPredicate types) {
+        return decodeRecords(index, types, null);
+    }
+
+    /** As {@link #decodeRecords(int, IntPredicate)}, counting the section's records by type into {@code byType}. */
+    private Stream<WireRecord> decodeRecords(int index, IntPredicate types, long[] byType) {
         if (!mayHold(index, types)) return Stream.empty();
         SectionRef s = sections.get(index);
         MemorySegment records = MemorySegment.ofArray(payload(s)).asSlice(RecordingFormat.RECORDS_PREFIX);
         long[] seen = {0};
         IntPredicate noting = type -> {
             seen[0] |= type < MASK_TYPES ? 1L << type : ~TYPES_KNOWN;
+            if (byType != null) byType[Math.min(type, MASK_TYPES)]++;
             return types.test(type);
         };
         Iterator<WireRecord> decoded = RecordDecoder.iterate(records, true, noting); // the payload is ours alone

@@ -49,9 +49,9 @@ class RecordBatchesTest {
         return Recording.open(writer.write(dir.resolve("r" + seed + ".ompprof"), new byte[16], records));
     }
 
-    private static List<WireRecord> flat(Iterator<List<WireRecord>> batches) {
+    private static List<WireRecord> flat(Iterator<RecordBatch> batches) {
         List<WireRecord> out = new ArrayList<>();
-        batches.forEachRemaining(out::addAll);
+        batches.forEachRemaining(b -> out.addAll(b.records()));
         return out;
     }
 
@@ -99,6 +99,23 @@ class RecordBatchesTest {
                         "type " + t);
             }
             assertFalse(all.isEmpty());
+        }
+    }
+
+    /** Each batch counts all its section's records by type, those it decoded and those it skipped. */
+    @Test
+    void batchesCountTheirSectionsRecordsByType() throws IOException {
+        try (Recording r = recording(9)) {
+            long[] counted = new long[2]; // a first read: no section is known to lack samples, none is skipped
+            r.recordBatches(Recording.ALL_THREADS, t -> t == Wire.REC_SAMPLE, ReadAhead.on(pool, 3))
+                    .forEachRemaining(b -> {
+                        counted[0] += b.count(t -> t == Wire.REC_SAMPLE);
+                        counted[1] += b.count(t -> true);
+                        assertEquals(b.records().size(), b.count(t -> t == Wire.REC_SAMPLE));
+                    });
+            List<WireRecord> all = r.records().toList();
+            assertEquals(all.stream().filter(x -> x.type() == Wire.REC_SAMPLE).count(), counted[0]);
+            assertEquals(all.size(), counted[1]);
         }
     }
 

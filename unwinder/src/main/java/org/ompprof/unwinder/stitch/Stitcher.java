@@ -61,7 +61,10 @@ public final class Stitcher {
         ContextUnwinder unwinder = new ContextUnwinder(new StackUnwinder(modules.space()), clock);
         SegmentMaker segments = new SegmentMaker(modules, unwinder, interner, tally);
         Creations creations = new Creations(segments);
-        new TimedRecords<>(recording.recordBatches(Recording.ALL_THREADS, Creations::reads, ahead), clock)
+        new TimedRecords<>(
+                        recording.recordBatches(Recording.ALL_THREADS, Creations::reads, ahead),
+                        type -> type != Wire.REC_SAMPLE, // every callback record is read here, if not decoded
+                        clock)
                 .forEachRemaining(creations::add);
         clock.enter(was);
         tally.regions = creations.regions.size();
@@ -119,6 +122,7 @@ public final class Stitcher {
         for (int thread : seqs) {
             threads.add(new TimedRecords<>(
                     recording.recordBatches(Integer.toUnsignedLong(thread), type -> type == Wire.REC_SAMPLE, each),
+                    type -> type == Wire.REC_SAMPLE,
                     clock));
         }
         Iterator<SampleRecord> merged = new TimeOrder(threads);

@@ -2,9 +2,10 @@ package org.ompprof.unwinder.stitch;
 
 import java.util.Collections;
 import java.util.Iterator;
-import java.util.List;
 import java.util.NoSuchElementException;
+import java.util.function.IntPredicate;
 import org.ompprof.sampler.record.WireRecord;
+import org.ompprof.sampler.recording.RecordBatch;
 import org.ompprof.unwinder.clock.Stage;
 import org.ompprof.unwinder.clock.StageClock;
 
@@ -13,14 +14,19 @@ import org.ompprof.unwinder.clock.StageClock;
  * org.ompprof.sampler.recording.Recording#recordBatches} hands them out: taking a section's
  * records (inflating and decoding it, or waiting for the thread that decoded it ahead) counts as
  * decoding; the clock switches once per section, not per record, since a switch reads the time.
+ * What counts as decoded is every record of the types the read is for, decoded or skipped (the
+ * build's passes together count each record of the recording once).
  */
 final class TimedRecords<T extends WireRecord> implements Iterator<T> {
-    private final Iterator<List<WireRecord>> sections;
+    private final Iterator<RecordBatch> sections;
+    private final IntPredicate counted;
     private final StageClock clock;
     private Iterator<WireRecord> current = Collections.emptyIterator();
 
-    TimedRecords(Iterator<List<WireRecord>> sections, StageClock clock) {
+    /** @param counted the record types this read counts as decoded, whether it decodes them or skips them */
+    TimedRecords(Iterator<RecordBatch> sections, IntPredicate counted, StageClock clock) {
         this.sections = sections;
+        this.counted = counted;
         this.clock = clock;
     }
 
@@ -30,9 +36,9 @@ final class TimedRecords<T extends WireRecord> implements Iterator<T> {
             Stage was = clock.enter(Stage.DECODE);
             try {
                 if (!sections.hasNext()) return false;
-                List<WireRecord> records = sections.next();
-                clock.count(Stage.DECODE, records.size());
-                current = records.iterator();
+                RecordBatch batch = sections.next();
+                clock.count(Stage.DECODE, batch.count(counted));
+                current = batch.records().iterator();
             } finally {
                 clock.enter(was);
             }
