@@ -24,13 +24,14 @@ public final class RecordDecoder {
 
     /**
      * Why {@code rec} (exactly one record's bytes) is not a valid record, or null if it is.
-     * Allocates only a view of the bytes, so the drainer can check every sample cheaply.
+     * Allocates one small object, so the drainer can check every record cheaply.
      */
     public static String problem(MemorySegment rec) {
-        return problem(WireBytes.of(rec));
+        return SegmentCheck.problem(rec);
     }
 
-    private static String problem(WireBytes rec) {
+    /** As {@link #problem(MemorySegment)}, for a record read through a view of its run. */
+    static String problem(WireBytes rec) {
         long len = rec.size();
         if (len < RecordHeader.SIZEOF) return "record of " + len + " bytes is shorter than its header";
         long size = Integer.toUnsignedLong(u32(rec, RecordHeader.SIZE));
@@ -50,7 +51,7 @@ public final class RecordDecoder {
 
     /** Decodes exactly one record; throws {@link MalformedRecordException} if it is not valid. */
     public static WireRecord decode(MemorySegment rec) {
-        return decode(WireBytes.of(rec), false);
+        return decode(WireBytes.ofRecord(rec), false);
     }
 
     /**
@@ -117,7 +118,7 @@ public final class RecordDecoder {
 
     /** As {@link #decodeAll(MemorySegment, Consumer)}; see {@link #decode(WireBytes, boolean)} for sharing. */
     public static void decodeAll(MemorySegment buf, Consumer<? super WireRecord> sink, boolean shareSampleStacks) {
-        WireBytes bytes = WireBytes.of(buf);
+        WireBytes bytes = WireBytes.ofRun(buf);
         long off = 0;
         while (off < buf.byteSize()) {
             WireBytes rec = record(bytes, off);
@@ -145,7 +146,7 @@ public final class RecordDecoder {
      * skipped undecoded.
      */
     public static Iterator<WireRecord> iterate(MemorySegment buf, boolean shareSampleStacks, IntPredicate types) {
-        WireBytes bytes = WireBytes.of(buf);
+        WireBytes bytes = WireBytes.ofRun(buf);
         return new Iterator<>() {
             private long off;
             private WireRecord next;
