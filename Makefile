@@ -26,6 +26,7 @@ bench: build
 	scripts/bench-overhead
 	scripts/bench-rates
 	scripts/bench-profile
+	scripts/bench-build
 	scripts/bench-blame
 	scripts/bench-unwind
 	scripts/bench-merge

@@ -2,6 +2,7 @@ package org.ompprof.calltree.build;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Iterator;
 import org.eclipse.collections.impl.list.mutable.primitive.IntArrayList;
 import org.ompprof.blame.WindowedBlame;
 import org.ompprof.calltree.CallingContextTree;
@@ -58,13 +59,19 @@ public final class ProfileBuilder {
      * ompprof.BuildStage} events committed.
      */
     public static Profile build(Recording recording) {
+        return build(recording, BuildThreads.fromProperty());
+    }
+
+    /** As {@link #build(Recording)}, on {@code threads} threads (the profile is the same for any count). */
+    public static Profile build(Recording recording, int threads) {
         BuildCost cost = BuildCost.startIfRecorded(recording.path());
         ModuleImages images = new ModuleImages();
         Profile profile;
         Stage was = cost.clock().enter(Stage.SYMBOLIZE); // starting llvm-symbolizer
-        try (Symbolizer symbolizer = Symbolizer.create(images)) {
+        try (Symbolizer symbolizer = Symbolizer.create(images);
+                BuildThreads pool = BuildThreads.start(threads)) {
             cost.clock().enter(was);
-            profile = build(recording, images, symbolizer, TimelineStream.inMemory(), cost.clock());
+            profile = build(recording, images, symbolizer, TimelineStream.inMemory(), cost.clock(), pool);
             cost.clock().enter(Stage.SYMBOLIZE); // stopping it
         }
         cost.finish(null, profile, 0);
@@ -77,27 +84,30 @@ public final class ProfileBuilder {
      */
     public static Profile build(
             Recording recording, ModuleImages images, Symbolizer symbolizer, TimelineStream timelines) {
-        return build(recording, images, symbolizer, timelines, StageClock.off());
+        try (BuildThreads none = BuildThreads.none()) {
+            return build(recording, images, symbolizer, timelines, StageClock.off(), none);
+        }
     }
 
     /**
      * As {@link #build(Recording, ModuleImages, Symbolizer, TimelineStream)}, accounting its time to
-     * {@code clock}'s stages; what no other stage claims (the tree, timelines, per-region, per-line
-     * and device tables) is the aggregate stage's.
+     * {@code clock}'s stages (what no other stage claims, the tree, timelines, per-region, per-line
+     * and device tables, is the aggregate stage's), on {@code threads}.
      */
-    public static Profile build(
+    private static Profile build(
             Recording recording,
             ModuleImages images,
             Symbolizer symbolizer,
             TimelineStream timelines,
-            StageClock clock) {
+            StageClock clock,
+            BuildThreads threads) {
         Stage was = clock.enter(Stage.AGGREGATE);
         try {
-            Stitcher stitcher = Stitcher.of(recording, images, clock);
+            Stitcher stitcher = Stitcher.of(recording, images, clock, threads.readAhead());
             ProfileBuilder b = new ProfileBuilder(recording, timelines.timed(clock), clock);
             FrameNames names = new FrameNames(stitcher, symbolizer, b.tree.frames(), clock);
             b.regions = new RegionStage(stitcher, names, symbolizer, b.tree);
-            stitcher.samplesInTimeOrder().forEach(s -> b.add(names, s));
+            samples(stitcher, symbolizer, clock, threads).forEachRemaining(s -> b.add(names, s));
             BlameStage.Result blame = b.blame.apply(recording, b.tree, stitcher, symbolizer);
             RegionTable regions = b.regions.table();
             DeviceTable devices = DeviceStage.apply(recording, b.tree, stitcher, names);
@@ -124,6 +134,15 @@ public final class ProfileBuilder {
      * the file written.
      */
     public static long buildInto(Path output, Recording raw, long timelineResolutionNs) throws IOException {
+        return buildInto(output, raw, timelineResolutionNs, BuildThreads.fromProperty());
+    }
+
+    /**
+     * As {@link #buildInto(Path, Recording, long)}, on {@code threads} threads: the file is the same
+     * for any count but for the build's own cost in its metadata.
+     */
+    public static long buildInto(Path output, Recording raw, long timelineResolutionNs, int threads)
+            throws IOException {
         BuildCost cost = BuildCost.start(raw.path());
         StageClock clock = cost.clock();
         ModuleImages images = new ModuleImages();
@@ -131,10 +150,11 @@ public final class ProfileBuilder {
         long bytes;
         clock.enter(Stage.WRITE);
         try (RecordingWriter w = RecordingWriter.create(output);
-                Symbolizer symbolizer = symbolizer(images, clock)) {
+                Symbolizer symbolizer = symbolizer(images, clock);
+                BuildThreads pool = BuildThreads.start(threads)) {
             TimelineStream timelines =
                     TimelineStream.to(w, TimelineStream.DEFAULT_BUDGET).downsampled(timelineResolutionNs);
-            profile = ProfileBuilder.build(raw, images, symbolizer, timelines, clock);
+            profile = ProfileBuilder.build(raw, images, symbolizer, timelines, clock, pool);
             Metadata metadata = timelineResolutionNs == 0
                     ? raw.metadata()
                     : raw.metadata().with(Metadata.TIMELINE_RESOLUTION_NS, Long.toString(timelineResolutionNs));
@@ -151,6 +171,15 @@ public final class ProfileBuilder {
         }
         cost.finish(output, profile, bytes);
         return bytes;
+    }
+
+    /** The samples in time order, stitched on this thread or, with more threads, ahead on another. */
+    private static Iterator<StitchedSample> samples(
+            Stitcher stitcher, Symbolizer symbolizer, StageClock clock, BuildThreads threads) {
+        if (threads.stitching() == null) return stitcher.samplesInTimeOrder().iterator();
+        NamesAhead names = new NamesAhead(stitcher, symbolizer);
+        return SamplesAhead.start(
+                threads.stitching(), stitcher.samplesInTimeOrder().iterator(), names::ask, clock);
     }
 
     private static Symbolizer symbolizer(ModuleImages images, StageClock clock) {

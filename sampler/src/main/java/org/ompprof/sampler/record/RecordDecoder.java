@@ -1,12 +1,6 @@
 package org.ompprof.sampler.record;
 
-import static org.ompprof.sampler.record.Le.i32;
-import static org.ompprof.sampler.record.Le.u16;
-import static org.ompprof.sampler.record.Le.u32;
-import static org.ompprof.sampler.record.Le.u64;
-
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -30,10 +24,15 @@ public final class RecordDecoder {
 
     /**
      * Why {@code rec} (exactly one record's bytes) is not a valid record, or null if it is.
-     * Allocates nothing, so the drainer can check every sample cheaply.
+     * Allocates one small object, so the drainer can check every record cheaply.
      */
     public static String problem(MemorySegment rec) {
-        long len = rec.byteSize();
+        return SegmentCheck.problem(rec);
+    }
+
+    /** As {@link #problem(MemorySegment)}, for a record read through a view of its run. */
+    static String problem(WireBytes rec) {
+        long len = rec.size();
         if (len < RecordHeader.SIZEOF) return "record of " + len + " bytes is shorter than its header";
         long size = Integer.toUnsignedLong(u32(rec, RecordHeader.SIZE));
         int type = u16(rec, RecordHeader.TYPE);
@@ -52,7 +51,7 @@ public final class RecordDecoder {
 
     /** Decodes exactly one record; throws {@link MalformedRecordException} if it is not valid. */
     public static WireRecord decode(MemorySegment rec) {
-        return decode(rec, false);
+        return decode(WireBytes.ofRecord(rec), false);
     }
 
     /**
@@ -60,7 +59,7 @@ public final class RecordDecoder {
      *     copy: only for memory nobody overwrites (a recording's section, not a ring), and only
      *     where samples are consumed and dropped, since a slice keeps its whole array alive
      */
-    private static WireRecord decode(MemorySegment rec, boolean shareSampleStacks) {
+    private static WireRecord decode(WireBytes rec, boolean shareSampleStacks) {
         String problem = problem(rec);
         if (problem != null) throw new MalformedRecordException(problem);
         int seq = u32(rec, RecordHeader.THREAD_SEQ);
@@ -117,17 +116,18 @@ public final class RecordDecoder {
         decodeAll(buf, sink, false);
     }
 
-    /** As {@link #decodeAll(MemorySegment, Consumer)}; see {@link #decode(MemorySegment, boolean)} for sharing. */
+    /** As {@link #decodeAll(MemorySegment, Consumer)}; see {@link #decode(WireBytes, boolean)} for sharing. */
     public static void decodeAll(MemorySegment buf, Consumer<? super WireRecord> sink, boolean shareSampleStacks) {
+        WireBytes bytes = WireBytes.ofRun(buf);
         long off = 0;
         while (off < buf.byteSize()) {
-            MemorySegment rec = slice(buf, off);
+            WireBytes rec = record(bytes, off);
             try {
                 sink.accept(decode(rec, shareSampleStacks));
             } catch (MalformedRecordException e) {
                 throw new MalformedRecordException(e.getMessage() + " at byte " + off);
             }
-            off += rec.byteSize();
+            off += rec.size();
         }
     }
 
@@ -146,6 +146,7 @@ public final class RecordDecoder {
      * skipped undecoded.
      */
     public static Iterator<WireRecord> iterate(MemorySegment buf, boolean shareSampleStacks, IntPredicate types) {
+        WireBytes bytes = WireBytes.ofRun(buf);
         return new Iterator<>() {
             private long off;
             private WireRecord next;
@@ -154,9 +155,10 @@ public final class RecordDecoder {
             public boolean hasNext() {
                 while (next == null && off < buf.byteSize()) {
                     try {
-                        MemorySegment rec = slice(buf, off);
-                        if (types.test(u16(rec, RecordHeader.TYPE))) next = decode(rec, shareSampleStacks);
-                        off += rec.byteSize();
+                        long size = recordSize(bytes, off);
+                        if (types.test(bytes.u16(off + RecordHeader.TYPE)))
+                            next = decode(bytes.record(off, size), shareSampleStacks);
+                        off += size; // a record skipped is neither checked nor allocated
                     } catch (MalformedRecordException e) {
                         throw new MalformedRecordException(e.getMessage() + " at byte " + off);
                     }
@@ -181,12 +183,29 @@ public final class RecordDecoder {
     public static MemorySegment slice(MemorySegment buf, long off) {
         long left = buf.byteSize() - off;
         if (left < RecordHeader.SIZEOF) throw new MalformedRecordException("truncated record header at byte " + off);
-        long size = Integer.toUnsignedLong(u32(buf, off + RecordHeader.SIZE));
+        long size = Integer.toUnsignedLong(Le.u32(buf, off + RecordHeader.SIZE));
         if (size < RecordHeader.SIZEOF || size > left) {
             throw new MalformedRecordException(
                     "record size " + size + " at byte " + off + " exceeds the " + left + " bytes left");
         }
         return buf.asSlice(off, size);
+    }
+
+    /** As {@link #slice}, over the bytes of a run of records. */
+    private static WireBytes record(WireBytes buf, long off) {
+        return buf.record(off, recordSize(buf, off));
+    }
+
+    /** The size of the record at {@code off}, checked as {@link #slice} checks it. */
+    private static long recordSize(WireBytes buf, long off) {
+        long left = buf.size() - off;
+        if (left < RecordHeader.SIZEOF) throw new MalformedRecordException("truncated record header at byte " + off);
+        long size = Integer.toUnsignedLong(buf.u32(off + RecordHeader.SIZE));
+        if (size < RecordHeader.SIZEOF || size > left) {
+            throw new MalformedRecordException(
+                    "record size " + size + " at byte " + off + " exceeds the " + left + " bytes left");
+        }
+        return size;
     }
 
     /** The readable name of a record type. */
@@ -227,9 +246,9 @@ public final class RecordDecoder {
      * The unpadded byte count the record's own fields call for, or -1 when the record is too
      * short to hold its fixed part or a count is out of range.
      */
-    static long contentSize(int type, MemorySegment rec) {
+    static long contentSize(int type, WireBytes rec) {
         long fixed = P + fixedPayloadSize(type);
-        if (rec.byteSize() < fixed) return -1;
+        if (rec.size() < fixed) return -1;
         return switch (type) {
             case Wire.REC_SAMPLE -> sampleSize(rec);
             case Wire.REC_PARALLEL_BEGIN -> withContext(rec, fixed, P + Wire.ParallelBegin.CTX);
@@ -275,28 +294,28 @@ public final class RecordDecoder {
         };
     }
 
-    private static long taskBatchSize(MemorySegment rec, long fixed) {
+    private static long taskBatchSize(WireBytes rec, long fixed) {
         long count = Integer.toUnsignedLong(u32(rec, P + Wire.TaskBatch.COUNT));
         if (count == 0 || count > Wire.MAX_TASK_BATCH) return -1;
         return fixed + count * Wire.TaskBatchEntry.SIZEOF;
     }
 
     /** The header's byte count, if the entries it holds take exactly that many bytes. */
-    private static long packedTaskBatchSize(MemorySegment rec, long fixed) {
+    private static long packedTaskBatchSize(WireBytes rec, long fixed) {
         long count = Integer.toUnsignedLong(u32(rec, P + Wire.TaskBatchPacked.COUNT));
         long bytes = Integer.toUnsignedLong(u32(rec, P + Wire.TaskBatchPacked.BYTES));
         if (count == 0 || count > Wire.MAX_TASK_BATCH || bytes > TaskBatchPacking.maxBytes(count)) return -1;
-        if (TaskBatchPacking.walk(rec, fixed, fixed + bytes, (int) count) != bytes) return -1;
+        if (TaskBatchPacking.walk(rec.segment(), fixed, fixed + bytes, (int) count) != bytes) return -1;
         return fixed + bytes;
     }
 
-    private static long deviceTraceSize(MemorySegment rec, long fixed) {
+    private static long deviceTraceSize(WireBytes rec, long fixed) {
         long count = Integer.toUnsignedLong(u32(rec, P + Wire.DeviceTrace.COUNT));
         if (count == 0 || count > Wire.MAX_DEVICE_TRACE) return -1;
         return fixed + count * Wire.DeviceTraceEntry.SIZEOF;
     }
 
-    private static long sampleSize(MemorySegment rec) {
+    private static long sampleSize(WireBytes rec) {
         long tasks = Integer.toUnsignedLong(u32(rec, P + Wire.Sample.TASK_LEVELS));
         long parallels = Integer.toUnsignedLong(u32(rec, P + Wire.Sample.PARALLEL_LEVELS));
         if (tasks > Wire.MAX_LEVELS || parallels > Wire.MAX_LEVELS) return -1;
@@ -306,7 +325,7 @@ public final class RecordDecoder {
                 P + Wire.Sample.CTX);
     }
 
-    private static long moduleSize(MemorySegment rec) {
+    private static long moduleSize(WireBytes rec) {
         long segments = Integer.toUnsignedLong(u32(rec, P + Wire.Module.SEGMENT_COUNT));
         long buildId = Integer.toUnsignedLong(u32(rec, P + Wire.Module.BUILD_ID_LEN));
         if (segments > Wire.MAX_SEGMENTS || buildId > Wire.MAX_BUILD_ID) return -1;
@@ -318,7 +337,7 @@ public final class RecordDecoder {
     }
 
     /** {@code before} bytes, then the context's walked frames and snapshot; -1 when its walk is out of range. */
-    private static long withContext(MemorySegment rec, long before, long ctx) {
+    private static long withContext(WireBytes rec, long before, long ctx) {
         long frames = Integer.toUnsignedLong(u32(rec, ctx + Wire.Context.FRAME_COUNT));
         int stop = u32(rec, ctx + Wire.Context.WALK_STOP);
         if (frames > Wire.MAX_WALK_FRAMES + 1
@@ -331,7 +350,7 @@ public final class RecordDecoder {
                 + Integer.toUnsignedLong(u32(rec, ctx + Wire.Context.STACK_LEN));
     }
 
-    private static SampleRecord sample(MemorySegment rec, int seq, boolean shareStack) {
+    private static SampleRecord sample(WireBytes rec, int seq, boolean shareStack) {
         long p = P;
         int tasks = u32(rec, p + Wire.Sample.TASK_LEVELS);
         int parallels = u32(rec, p + Wire.Sample.PARALLEL_LEVELS);
@@ -359,7 +378,7 @@ public final class RecordDecoder {
                 context(rec, p + Wire.Sample.CTX, off, shareStack));
     }
 
-    private static TaskLevel taskLevel(MemorySegment rec, long off) {
+    private static TaskLevel taskLevel(WireBytes rec, long off) {
         return new TaskLevel(
                 u64(rec, off + Wire.TaskLevel.EXIT_FRAME),
                 u64(rec, off + Wire.TaskLevel.ENTER_FRAME),
@@ -375,7 +394,7 @@ public final class RecordDecoder {
     /**
      * The context at {@code ctx} whose stack snapshot starts at {@code stackOff}; copies the snapshot unless shared.
      */
-    private static Context context(MemorySegment rec, long ctx, long framesOff, boolean share) {
+    private static Context context(WireBytes rec, long ctx, long framesOff, boolean share) {
         Walk walk = walk(rec, ctx, framesOff);
         long stackOff = framesOff + (long) walk.count() * Wire.WalkedFrame.SIZEOF;
         int len = u32(rec, ctx + Wire.Context.STACK_LEN);
@@ -384,11 +403,11 @@ public final class RecordDecoder {
                 u64(rec, ctx + Wire.Context.RSP),
                 u64(rec, ctx + Wire.Context.RBP),
                 u32(rec, ctx + Wire.Context.CTX_FLAGS),
-                share ? rec.asSlice(stackOff, len) : copy(rec, stackOff, len),
+                share ? rec.slice(stackOff, len) : copy(rec, stackOff, len),
                 walk);
     }
 
-    private static Walk walk(MemorySegment rec, long ctx, long off) {
+    private static Walk walk(WireBytes rec, long ctx, long off) {
         int frames = u32(rec, ctx + Wire.Context.FRAME_COUNT);
         int stop = u32(rec, ctx + Wire.Context.WALK_STOP);
         if (frames == 0 && stop == Wire.WALK_CONTINUE) return Walk.NONE;
@@ -401,12 +420,11 @@ public final class RecordDecoder {
         return new Walk(pcs, sps, stop);
     }
 
-    private static MemorySegment copy(MemorySegment rec, long off, long len) {
-        return MemorySegment.ofArray(rec.asSlice(off, len).toArray(ValueLayout.JAVA_BYTE))
-                .asReadOnly();
+    private static MemorySegment copy(WireBytes rec, long off, long len) {
+        return MemorySegment.ofArray(rec.bytes(off, len)).asReadOnly();
     }
 
-    private static ThreadBegin threadBegin(MemorySegment rec, int seq) {
+    private static ThreadBegin threadBegin(WireBytes rec, int seq) {
         return new ThreadBegin(
                 seq,
                 u64(rec, P + Wire.ThreadBegin.TIME_NS),
@@ -417,7 +435,7 @@ public final class RecordDecoder {
                 u32(rec, P + Wire.ThreadBegin.SLOT));
     }
 
-    private static ParallelBegin parallelBegin(MemorySegment rec, int seq) {
+    private static ParallelBegin parallelBegin(WireBytes rec, int seq) {
         long p = P;
         return new ParallelBegin(
                 seq,
@@ -433,7 +451,7 @@ public final class RecordDecoder {
                 context(rec, p + Wire.ParallelBegin.CTX, p + Wire.ParallelBegin.SIZEOF, false));
     }
 
-    private static ParallelEnd parallelEnd(MemorySegment rec, int seq) {
+    private static ParallelEnd parallelEnd(WireBytes rec, int seq) {
         return new ParallelEnd(
                 seq,
                 u64(rec, P + Wire.ParallelEnd.TIME_NS),
@@ -443,7 +461,7 @@ public final class RecordDecoder {
                 u32(rec, P + Wire.ParallelEnd.FLAGS));
     }
 
-    private static ImplicitTask implicitTask(MemorySegment rec, int seq) {
+    private static ImplicitTask implicitTask(WireBytes rec, int seq) {
         return new ImplicitTask(
                 seq,
                 u64(rec, P + Wire.ImplicitTask.TIME_NS),
@@ -455,7 +473,7 @@ public final class RecordDecoder {
                 u32(rec, P + Wire.ImplicitTask.FLAGS));
     }
 
-    private static TaskCreate taskCreate(MemorySegment rec, int seq) {
+    private static TaskCreate taskCreate(WireBytes rec, int seq) {
         long p = P;
         return new TaskCreate(
                 seq,
@@ -471,7 +489,7 @@ public final class RecordDecoder {
                 context(rec, p + Wire.TaskCreate.CTX, p + Wire.TaskCreate.SIZEOF, false));
     }
 
-    private static TaskSchedule taskSchedule(MemorySegment rec, int seq) {
+    private static TaskSchedule taskSchedule(WireBytes rec, int seq) {
         return new TaskSchedule(
                 seq,
                 u64(rec, P + Wire.TaskSchedule.TIME_NS),
@@ -480,7 +498,7 @@ public final class RecordDecoder {
                 u32(rec, P + Wire.TaskSchedule.PRIOR_STATUS));
     }
 
-    private static SyncRegion syncRegion(MemorySegment rec, int seq) {
+    private static SyncRegion syncRegion(WireBytes rec, int seq) {
         return new SyncRegion(
                 seq,
                 u64(rec, P + Wire.SyncRegion.TIME_NS),
@@ -492,7 +510,7 @@ public final class RecordDecoder {
                 u32(rec, P + Wire.SyncRegion.IS_WAIT));
     }
 
-    private static MutexEvent mutex(MemorySegment rec, int seq) {
+    private static MutexEvent mutex(WireBytes rec, int seq) {
         return new MutexEvent(
                 seq,
                 u64(rec, P + Wire.Mutex.TIME_NS),
@@ -504,7 +522,7 @@ public final class RecordDecoder {
                 u32(rec, P + Wire.Mutex.IMPL));
     }
 
-    private static ControlTool controlTool(MemorySegment rec, int seq) {
+    private static ControlTool controlTool(WireBytes rec, int seq) {
         return new ControlTool(
                 seq,
                 u64(rec, P + Wire.ControlTool.TIME_NS),
@@ -513,7 +531,7 @@ public final class RecordDecoder {
                 u32(rec, P + Wire.ControlTool.COMMAND));
     }
 
-    private static WorkEvent work(MemorySegment rec, int seq) {
+    private static WorkEvent work(WireBytes rec, int seq) {
         return new WorkEvent(
                 seq,
                 u64(rec, P + Wire.Work.TIME_NS),
@@ -525,18 +543,19 @@ public final class RecordDecoder {
                 u32(rec, P + Wire.Work.ENDPOINT));
     }
 
-    private static TaskBatch packedTaskBatch(MemorySegment rec, int seq) {
+    private static TaskBatch packedTaskBatch(WireBytes rec, int seq) {
         int count = u32(rec, P + Wire.TaskBatchPacked.COUNT); // count and bytes checked by problem()
         long bytes = Integer.toUnsignedLong(u32(rec, P + Wire.TaskBatchPacked.BYTES));
         long off = P + Wire.TaskBatchPacked.SIZEOF;
         return new TaskBatch(
                 seq,
                 u64(rec, P + Wire.TaskBatchPacked.TIME_NS),
-                TaskBatchPacking.decode(rec, off, off + bytes, count, u64(rec, P + Wire.TaskBatchPacked.BASE_TASK_ID)),
+                TaskBatchPacking.decode(
+                        rec.segment(), off, off + bytes, count, u64(rec, P + Wire.TaskBatchPacked.BASE_TASK_ID)),
                 true);
     }
 
-    private static TaskBatch taskBatch(MemorySegment rec, int seq) {
+    private static TaskBatch taskBatch(WireBytes rec, int seq) {
         int count = u32(rec, P + Wire.TaskBatch.COUNT); // checked by problem()
         List<TaskBatch.Entry> entries = new ArrayList<>(count);
         for (long off = P + Wire.TaskBatch.SIZEOF, i = 0; i < count; i++, off += Wire.TaskBatchEntry.SIZEOF) {
@@ -548,8 +567,8 @@ public final class RecordDecoder {
         return new TaskBatch(seq, u64(rec, P + Wire.TaskBatch.TIME_NS), entries);
     }
 
-    private static DeviceEvent device(MemorySegment rec, int seq) {
-        byte[] raw = rec.asSlice(P + Wire.Device.TYPE, Wire.Device.SIZEOF_TYPE).toArray(ValueLayout.JAVA_BYTE);
+    private static DeviceEvent device(WireBytes rec, int seq) {
+        byte[] raw = rec.bytes(P + Wire.Device.TYPE, Wire.Device.SIZEOF_TYPE);
         int len = 0;
         while (len < raw.length - 1 && raw[len] != 0) len++; // the agent always ends it with a NUL
         // runtimes name device types in ASCII ("generic-64bit"); anything else is damage, shown as '?'
@@ -567,7 +586,7 @@ public final class RecordDecoder {
                 u64(rec, P + Wire.Device.BYTES));
     }
 
-    private static TargetEvent target(MemorySegment rec, int seq) {
+    private static TargetEvent target(WireBytes rec, int seq) {
         long p = P;
         return new TargetEvent(
                 seq,
@@ -583,7 +602,7 @@ public final class RecordDecoder {
                 context(rec, p + Wire.Target.CTX, p + Wire.Target.SIZEOF, false));
     }
 
-    private static TargetSubmit targetSubmit(MemorySegment rec, int seq) {
+    private static TargetSubmit targetSubmit(WireBytes rec, int seq) {
         return new TargetSubmit(
                 seq,
                 u64(rec, P + Wire.TargetSubmit.TIME_NS),
@@ -593,7 +612,7 @@ public final class RecordDecoder {
                 u32(rec, P + Wire.TargetSubmit.ENDPOINT));
     }
 
-    private static TargetDataOp targetDataOp(MemorySegment rec, int seq) {
+    private static TargetDataOp targetDataOp(WireBytes rec, int seq) {
         long p = P;
         return new TargetDataOp(
                 seq,
@@ -610,7 +629,7 @@ public final class RecordDecoder {
                 u32(rec, p + Wire.TargetDataOp.ENDPOINT));
     }
 
-    private static DeviceTrace deviceTrace(MemorySegment rec, int seq) {
+    private static DeviceTrace deviceTrace(WireBytes rec, int seq) {
         int count = u32(rec, P + Wire.DeviceTrace.COUNT); // checked by problem()
         List<DeviceTrace.Entry> entries = new ArrayList<>(count);
         for (long off = P + Wire.DeviceTrace.SIZEOF, i = 0; i < count; i++, off += Wire.DeviceTraceEntry.SIZEOF) {
@@ -627,7 +646,7 @@ public final class RecordDecoder {
                 seq, u64(rec, P + Wire.DeviceTrace.TIME_NS), i32(rec, P + Wire.DeviceTrace.DEVICE_NUM), entries);
     }
 
-    private static MaskedEvent masked(MemorySegment rec, int seq) {
+    private static MaskedEvent masked(WireBytes rec, int seq) {
         return new MaskedEvent(
                 seq,
                 u64(rec, P + Wire.Masked.TIME_NS),
@@ -637,7 +656,7 @@ public final class RecordDecoder {
                 u32(rec, P + Wire.Masked.ENDPOINT));
     }
 
-    private static AgentInfo agentInfo(MemorySegment rec, int seq) {
+    private static AgentInfo agentInfo(WireBytes rec, int seq) {
         return new AgentInfo(
                 seq,
                 u64(rec, P + Wire.AgentInfo.TIME_NS),
@@ -650,7 +669,7 @@ public final class RecordDecoder {
                 u64(rec, P + Wire.AgentInfo.CALLBACKS_REGISTERED));
     }
 
-    private static ModuleLoad module(MemorySegment rec, int seq) {
+    private static ModuleLoad module(WireBytes rec, int seq) {
         long p = P;
         int segmentCount = u32(rec, p + Wire.Module.SEGMENT_COUNT);
         long off = p + Wire.Module.SIZEOF;
@@ -664,10 +683,9 @@ public final class RecordDecoder {
                     u32(rec, off + Wire.Segment.FLAGS)));
         }
         int pathLen = u32(rec, p + Wire.Module.PATH_LEN);
-        String path = new String(rec.asSlice(off, pathLen).toArray(ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8);
+        String path = new String(rec.bytes(off, pathLen), StandardCharsets.UTF_8);
         MemorySegment image = copy(rec, off + pathLen, u32(rec, p + Wire.Module.IMAGE_LEN));
-        byte[] buildId = rec.asSlice(p + Wire.Module.BUILD_ID, u32(rec, p + Wire.Module.BUILD_ID_LEN))
-                .toArray(ValueLayout.JAVA_BYTE);
+        byte[] buildId = rec.bytes(p + Wire.Module.BUILD_ID, u32(rec, p + Wire.Module.BUILD_ID_LEN));
         return new ModuleLoad(
                 seq,
                 u64(rec, p + Wire.Module.TIME_NS),
@@ -686,7 +704,7 @@ public final class RecordDecoder {
                 image);
     }
 
-    private static MpiEvent mpi(MemorySegment rec, int seq) {
+    private static MpiEvent mpi(WireBytes rec, int seq) {
         return new MpiEvent(
                 seq,
                 u64(rec, P + Wire.Mpi.TIME_NS),
@@ -704,7 +722,24 @@ public final class RecordDecoder {
                 u8(rec, P + Wire.Mpi.FLAGS));
     }
 
-    private static int u8(MemorySegment rec, long off) {
-        return Byte.toUnsignedInt(rec.get(ValueLayout.JAVA_BYTE, off));
+    private static int u8(WireBytes rec, long off) {
+        return rec.u8(off);
+    }
+
+    private static long u64(WireBytes rec, long off) {
+        return rec.u64(off);
+    }
+
+    /** The 32 bits at {@code off}; use {@link Integer#toUnsignedLong} where the value is unsigned. */
+    private static int u32(WireBytes rec, long off) {
+        return rec.u32(off);
+    }
+
+    private static int i32(WireBytes rec, long off) {
+        return rec.u32(off);
+    }
+
+    private static int u16(WireBytes rec, long off) {
+        return rec.u16(off);
     }
 }

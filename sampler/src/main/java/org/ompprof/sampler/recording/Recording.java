@@ -21,7 +21,9 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.Spliterator;
 import java.util.Spliterators;
+import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.IntPredicate;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 import java.util.zip.CRC32C;
@@ -41,6 +43,9 @@ import org.ompprof.sampler.recording.PayloadReader.BadPayload;
  * time. Every problem becomes a {@link RecordingFormatException} naming the file and offset.
  */
 public final class Recording implements AutoCloseable {
+    /** Reads every thread's sections ({@link #recordBatches}). */
+    public static final long ALL_THREADS = -1;
+
     /** Where a section lies; {@code key} is the thread (RECORDS, TIMELINE) or module id (MODULE_IMAGE). */
     public record SectionRef(
             SectionKind kind, long offset, int flags, long rawLength, long storedLength, long key, long imageOffset) {
@@ -57,6 +62,16 @@ public final class Recording implements AutoCloseable {
     private final List<ThreadInfo> threads;
     private final List<ModuleInfo> modules;
     private final Stats stats;
+    /**
+     * Per section (by index in {@link #sections}), the record types seen in it once it has been read
+     * through ({@link #TYPES_KNOWN} set): later reads skip, without inflating it, a section that holds
+     * none of the types they want. Only in memory: the file is not changed.
+     */
+    private final AtomicLongArray recordTypes;
+
+    private static final long TYPES_KNOWN = 1L << 63;
+    /** A type beyond the mask's bits (damage; the decoder rejects it) marks every type as present. */
+    private static final int MASK_TYPES = 63;
 
     private Recording(Path path, FileChannel channel) throws IOException {
         this.path = path;
@@ -67,6 +82,7 @@ public final class Recording implements AutoCloseable {
         this.threads = List.copyOf(table(SectionKind.THREADS, SectionCodec::threads));
         this.modules = List.copyOf(table(SectionKind.MODULES, SectionCodec::modules));
         this.stats = table(SectionKind.STATS, SectionCodec::stats);
+        this.recordTypes = new AtomicLongArray(sections.size());
     }
 
     /** Opens and checks a recording; throws {@link UserError}s with one-line messages. */
@@ -137,15 +153,15 @@ public final class Recording implements AutoCloseable {
      * a time. A record that does not decode throws {@link RecordingFormatException}.
      */
     public Stream<WireRecord> records() {
-        return sections.stream().filter(s -> s.kind() == SectionKind.RECORDS).flatMap(this::decodeRecords);
+        return records(type -> true);
     }
 
     /**
      * As {@link #records()}, only the records whose wire type ({@code Wire.REC_*}) {@code types} accepts; the others
-     * are not decoded.
+     * are not decoded, and sections already read through that hold none of them are not even inflated.
      */
     public Stream<WireRecord> records(IntPredicate types) {
-        return sections.stream().filter(s -> s.kind() == SectionKind.RECORDS).flatMap(s -> decodeRecords(s, types));
+        return recordSections(ALL_THREADS).stream().flatMap(i -> decodeRecords(i, types));
     }
 
     /** The records of one thread, in time order. */
@@ -155,9 +171,47 @@ public final class Recording implements AutoCloseable {
 
     /** As {@link #records(int)}, only the records whose wire type {@code types} accepts. */
     public Stream<WireRecord> records(int threadSeq, IntPredicate types) {
-        return sections.stream()
-                .filter(s -> s.kind() == SectionKind.RECORDS && s.key() == threadSeq)
-                .flatMap(s -> decodeRecords(s, types));
+        return recordSections(Integer.toUnsignedLong(threadSeq)).stream().flatMap(i -> decodeRecords(i, types));
+    }
+
+    /**
+     * As {@link #records(IntPredicate)} (or, for a {@code threadSeq} other than {@link #ALL_THREADS},
+     * {@link #records(int, IntPredicate)}), one batch per record section in file order, the sections
+     * inflated and decoded as {@code ahead} says: a reader on its own thread, with the decoding on
+     * others. A bad record throws {@link RecordingFormatException} where its section's list would come.
+     */
+    public Iterator<RecordBatch> recordBatches(long threadSeq, IntPredicate types, ReadAhead ahead) {
+        List<Supplier<RecordBatch>> jobs = new ArrayList<>();
+        for (int i : recordSections(threadSeq)) {
+            if (!mayHold(i, types)) continue;
+            jobs.add(() -> {
+                List<WireRecord> out = new ArrayList<>();
+                long[] byType = new long[MASK_TYPES + 1];
+                decodeRecords(i, types, byType).forEach(out::add);
+                return new RecordBatch(out, byType);
+            });
+        }
+        return new InOrderAhead<>(jobs, ahead);
+    }
+
+    /** The indexes of the RECORDS sections of thread {@code threadSeq} (or of all), in file order. */
+    private List<Integer> recordSections(long threadSeq) {
+        List<Integer> out = new ArrayList<>();
+        for (int i = 0; i < sections.size(); i++) {
+            SectionRef s = sections.get(i);
+            if (s.kind() == SectionKind.RECORDS && (threadSeq == ALL_THREADS || s.key() == threadSeq)) out.add(i);
+        }
+        return out;
+    }
+
+    /** Whether section {@code i} may hold a record {@code types} accepts: unknown until it has been read through. */
+    private boolean mayHold(int i, IntPredicate types) {
+        long seen = recordTypes.get(i);
+        if ((seen & TYPES_KNOWN) == 0) return true;
+        for (long m = seen & ~TYPES_KNOWN; m != 0; m &= m - 1) {
+            if (types.test(Long.numberOfTrailingZeros(m))) return true;
+        }
+        return false;
     }
 
     /** Whether the file is a profile (it has a calling-context tree) rather than a raw recording. */
@@ -408,23 +462,38 @@ public final class Recording implements AutoCloseable {
         }
     }
 
-    /** The section's records, decoded lazily, one at a time. */
-    private Stream<WireRecord> decodeRecords(SectionRef s) {
-        return decodeRecords(s, type -> true);
+    /**
+     * The records of section {@code index} that {@code types} accepts, decoded lazily, one at a time; the types
+     * seen on the way are remembered once the section has been read through.
+     */
+    private Stream<WireRecord> decodeRecords(int index, IntPredicate types) {
+        return decodeRecords(index, types, null);
     }
 
-    private Stream<WireRecord> decodeRecords(SectionRef s, IntPredicate types) {
+    /** As {@link #decodeRecords(int, IntPredicate)}, counting the section's records by type into {@code byType}. */
+    private Stream<WireRecord> decodeRecords(int index, IntPredicate types, long[] byType) {
+        if (!mayHold(index, types)) return Stream.empty();
+        SectionRef s = sections.get(index);
         MemorySegment records = MemorySegment.ofArray(payload(s)).asSlice(RecordingFormat.RECORDS_PREFIX);
-        Iterator<WireRecord> decoded = RecordDecoder.iterate(records, true, types); // the payload is ours alone
+        long[] seen = {0};
+        IntPredicate noting = type -> {
+            seen[0] |= type < MASK_TYPES ? 1L << type : ~TYPES_KNOWN;
+            if (byType != null) byType[Math.min(type, MASK_TYPES)]++;
+            return types.test(type);
+        };
+        Iterator<WireRecord> decoded = RecordDecoder.iterate(records, true, noting); // the payload is ours alone
         Iterator<WireRecord> checked = new Iterator<>() {
             /** The decoder reads ahead here, so this is where a bad record shows. */
             @Override
             public boolean hasNext() {
+                boolean more;
                 try {
-                    return decoded.hasNext();
+                    more = decoded.hasNext();
                 } catch (MalformedRecordException e) {
                     throw RecordingFormatException.corrupt(path, s.offset(), "bad record: " + e.getMessage());
                 }
+                if (!more) recordTypes.set(index, seen[0] | TYPES_KNOWN);
+                return more;
             }
 
             @Override

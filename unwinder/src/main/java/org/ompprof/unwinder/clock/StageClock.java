@@ -1,5 +1,7 @@
 package org.ompprof.unwinder.clock;
 
+import java.util.concurrent.atomic.AtomicLongArray;
+
 /**
  * Accounts the time of one thread's profile build to its {@link Stage}s: exactly one stage runs
  * at a time, and {@link #enter} closes the running stretch (one {@code System.nanoTime()} a
@@ -11,8 +13,9 @@ package org.ompprof.unwinder.clock;
  * try { ... } finally { clock.enter(was); }
  * }</pre>
  *
- * {@link #off()} is a clock that measures nothing (for callers that do not ask). Not thread-safe:
- * one per building thread.
+ * {@link #off()} is a clock that measures nothing (for callers that do not ask). Its time is the
+ * thread's that started it: from other threads (work done ahead for it) {@link #enter} changes
+ * nothing, while the items they {@link #count} are added.
  */
 public final class StageClock {
     private static final Stage[] STAGES = Stage.values();
@@ -20,6 +23,8 @@ public final class StageClock {
     private final boolean on;
     private final long[] ns = new long[STAGES.length];
     private final long[] items = new long[STAGES.length];
+    private final AtomicLongArray itemsElsewhere = new AtomicLongArray(STAGES.length);
+    private final Thread owner = Thread.currentThread();
     private Stage current;
     private long since;
     private final long started;
@@ -44,7 +49,7 @@ public final class StageClock {
 
     /** Switches to {@code stage}; returns the stage that was running (to enter again when done). */
     public Stage enter(Stage stage) {
-        if (!on) return stage;
+        if (!on || Thread.currentThread() != owner) return stage;
         long now = System.nanoTime();
         ns[current.ordinal()] += now - since;
         since = now;
@@ -55,7 +60,9 @@ public final class StageClock {
 
     /** Counts {@code n} items of work done by {@code stage}. */
     public void count(Stage stage, long n) {
-        if (on) items[stage.ordinal()] += n;
+        if (!on) return;
+        if (Thread.currentThread() == owner) items[stage.ordinal()] += n;
+        else itemsElsewhere.addAndGet(stage.ordinal(), n);
     }
 
     /** Stops the clock (closing the running stretch); later calls change nothing. */
@@ -71,7 +78,7 @@ public final class StageClock {
     }
 
     public long items(Stage stage) {
-        return items[stage.ordinal()];
+        return items[stage.ordinal()] + itemsElsewhere.get(stage.ordinal());
     }
 
     /** The clock's own wall time: from its start to its stop (or now). */

@@ -2,6 +2,7 @@ package org.ompprof.unwinder.stitch;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.eclipse.collections.api.block.procedure.primitive.LongObjectProcedure;
 import org.eclipse.collections.impl.map.mutable.primitive.LongObjectHashMap;
 import org.ompprof.sampler.omp.TaskFlags;
 import org.ompprof.sampler.record.TaskLevel;
@@ -66,6 +67,34 @@ final class ContextResolver {
     /** The context in which a parallel region was created (the root for the program's implicit outermost region). */
     ContextNode ofRegion(long regionId) {
         return resolve(Kind.REGION, regionId);
+    }
+
+    /**
+     * {@link #ofRegion} of every region whose creation was recorded, as counted by {@code action}: the
+     * same contexts (and the same links cached and counted), without a walk per region, since a
+     * region's context is its segment under its creating task's, and that task's is cached.
+     */
+    void forEachRecordedRegion(LongObjectProcedure<ContextNode> action) {
+        Creations.Origin[] last = {null}; // regions come in runs from one task and one call site
+        ContextNode[] lastNode = {null};
+        creations.regions.forEachKeyValue((id, origin) -> {
+            ContextNode known = regionContexts.get(id);
+            if (known == null && creations.initialRegions.contains(id)) {
+                known = ContextNode.ROOT;
+            } else if (known == null) {
+                boolean same = last[0] != null
+                        && last[0].parentTaskId() == origin.parentTaskId()
+                        && last[0].segment() == origin.segment();
+                if (!same) {
+                    last[0] = origin;
+                    lastNode[0] = interner.child(resolve(Kind.TASK, origin.parentTaskId()), origin.segment());
+                }
+                known = lastNode[0];
+                regionContexts.put(id, known);
+                tally.contextsResolved++;
+            }
+            action.value(id, known);
+        });
     }
 
     /** The context that launched a target construct: its segment under the encountering task's context. */

@@ -13,6 +13,7 @@ import org.ompprof.sampler.record.TaskBatch;
 import org.ompprof.sampler.record.TaskCreate;
 import org.ompprof.sampler.record.ThreadBegin;
 import org.ompprof.sampler.record.WireRecord;
+import org.ompprof.sampler.wire.Wire;
 
 /**
  * Who created what, from one pass over a recording's callback records: for every parallel
@@ -51,6 +52,21 @@ final class Creations {
 
     Creations(SegmentMaker segments) {
         this.segments = segments;
+    }
+
+    /** Whether {@link #add} uses records of this wire type: the others need not be decoded. */
+    static boolean reads(int type) {
+        return switch (type) {
+            case Wire.REC_PARALLEL_BEGIN,
+                    Wire.REC_TASK_CREATE,
+                    Wire.REC_TASK_BATCH,
+                    Wire.REC_TASK_BATCH_PACKED,
+                    Wire.REC_IMPLICIT_TASK,
+                    Wire.REC_PARALLEL_END,
+                    Wire.REC_THREAD_BEGIN,
+                    Wire.REC_TARGET -> true;
+            default -> false;
+        };
     }
 
     void add(WireRecord record) {

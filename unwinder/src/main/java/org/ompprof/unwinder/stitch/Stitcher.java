@@ -12,6 +12,7 @@ import java.util.Spliterators;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 import org.ompprof.sampler.record.SampleRecord;
+import org.ompprof.sampler.recording.ReadAhead;
 import org.ompprof.sampler.recording.Recording;
 import org.ompprof.sampler.wire.Wire;
 import org.ompprof.unwinder.clock.Stage;
@@ -27,7 +28,8 @@ import org.ompprof.unwinder.stack.StackUnwinder;
  *
  * <p>{@link #of} reads the recording's callback records once and unwinds every region's and
  * task's creation context; {@link #samples()} then unwinds and stitches samples as they are
- * consumed. Not thread-safe.
+ * consumed. The samples' stream is consumed by one thread at a time; while it is, other threads
+ * may ask for contexts and counters (what stitching changes is guarded by the stitcher's lock).
  *
  * <pre>{@code
  * try (Recording r = Recording.open(path)) {
@@ -47,16 +49,23 @@ public final class Stitcher {
     private final Creations creations;
     private final StageClock clock;
 
-    private Stitcher(Recording recording, ModuleImages images, StageClock clock) {
+    private final ReadAhead ahead;
+
+    private Stitcher(Recording recording, ModuleImages images, StageClock clock, ReadAhead ahead) {
         this.recording = recording;
         this.clock = clock;
+        this.ahead = ahead;
         Stage was = clock.enter(Stage.UNWIND); // the images and their CFI
         this.modules = new RecordingModules(recording, images);
         clock.enter(Stage.STITCH);
         ContextUnwinder unwinder = new ContextUnwinder(new StackUnwinder(modules.space()), clock);
         SegmentMaker segments = new SegmentMaker(modules, unwinder, interner, tally);
         Creations creations = new Creations(segments);
-        timed(recording.records(type -> type != Wire.REC_SAMPLE).iterator()).forEachRemaining(creations::add);
+        new TimedRecords<>(
+                        recording.recordBatches(Recording.ALL_THREADS, Creations::reads, ahead),
+                        type -> type != Wire.REC_SAMPLE, // every callback record is read here, if not decoded
+                        clock)
+                .forEachRemaining(creations::add);
         clock.enter(was);
         tally.regions = creations.regions.size();
         tally.tasks = creations.tasks.size();
@@ -67,12 +76,12 @@ public final class Stitcher {
 
     /** Indexes the recording's regions and tasks; images are loaded for this recording alone. */
     public static Stitcher of(Recording recording) {
-        return new Stitcher(recording, new ModuleImages(), StageClock.off());
+        return new Stitcher(recording, new ModuleImages(), StageClock.off(), ReadAhead.NONE);
     }
 
     /** As {@link #of(Recording)}, sharing parsed images (and their CFI caches) with other users of {@code images}. */
     public static Stitcher of(Recording recording, ModuleImages images) {
-        return new Stitcher(recording, images, StageClock.off());
+        return new Stitcher(recording, images, StageClock.off(), ReadAhead.NONE);
     }
 
     /**
@@ -80,7 +89,16 @@ public final class Stitcher {
      * streams to {@code clock}'s decode, unwind and stitch stages.
      */
     public static Stitcher of(Recording recording, ModuleImages images, StageClock clock) {
-        return new Stitcher(recording, images, clock);
+        return new Stitcher(recording, images, clock, ReadAhead.NONE);
+    }
+
+    /**
+     * As {@link #of(Recording, ModuleImages, StageClock)}, the recording's sections inflated and
+     * decoded as {@code ahead} says, here and in {@link #samplesInTimeOrder()}: what is stitched is
+     * the same, in the same order, on one thread or several.
+     */
+    public static Stitcher of(Recording recording, ModuleImages images, StageClock clock, ReadAhead ahead) {
+        return new Stitcher(recording, images, clock, ahead);
     }
 
     /**
@@ -89,7 +107,7 @@ public final class Stitcher {
      * {@link #counters()}.
      */
     public Stream<StitchedSample> samples() {
-        return recording.records(type -> type == Wire.REC_SAMPLE).map(r -> samples.stitch((SampleRecord) r));
+        return recording.records(type -> type == Wire.REC_SAMPLE).map(r -> stitchUntimed((SampleRecord) r));
     }
 
     /**
@@ -99,11 +117,13 @@ public final class Stitcher {
      */
     public Stream<StitchedSample> samplesInTimeOrder() {
         List<Iterator<SampleRecord>> threads = new ArrayList<>();
-        for (int thread : recording.recordThreads()) {
-            threads.add(timed(recording
-                    .records(thread, type -> type == Wire.REC_SAMPLE)
-                    .map(r -> (SampleRecord) r)
-                    .iterator()));
+        List<Integer> seqs = recording.recordThreads();
+        ReadAhead each = ahead.split(seqs.size());
+        for (int thread : seqs) {
+            threads.add(new TimedRecords<>(
+                    recording.recordBatches(Integer.toUnsignedLong(thread), type -> type == Wire.REC_SAMPLE, each),
+                    type -> type == Wire.REC_SAMPLE,
+                    clock));
         }
         Iterator<SampleRecord> merged = new TimeOrder(threads);
         return StreamSupport.stream(
@@ -111,7 +131,11 @@ public final class Stitcher {
                 .map(this::stitch);
     }
 
-    private StitchedSample stitch(SampleRecord r) {
+    private synchronized StitchedSample stitchUntimed(SampleRecord r) {
+        return samples.stitch(r);
+    }
+
+    private synchronized StitchedSample stitch(SampleRecord r) {
         Stage was = clock.enter(Stage.STITCH);
         try {
             return samples.stitch(r);
@@ -122,40 +146,11 @@ public final class Stitcher {
     }
 
     /**
-     * Records read through {@code it} count as decoding: reading a chunk of the file, inflating it, decoding a record.
-     */
-    private <T> Iterator<T> timed(Iterator<T> it) {
-        if (!clock.isOn()) return it;
-        return new Iterator<>() {
-            @Override
-            public boolean hasNext() {
-                Stage was = clock.enter(Stage.DECODE);
-                try {
-                    return it.hasNext();
-                } finally {
-                    clock.enter(was);
-                }
-            }
-
-            @Override
-            public T next() {
-                Stage was = clock.enter(Stage.DECODE);
-                try {
-                    return it.next();
-                } finally {
-                    clock.count(Stage.DECODE, 1);
-                    clock.enter(was);
-                }
-            }
-        };
-    }
-
-    /**
      * The calling context that created a parallel region, root first, ending in the user's
      * function that opened it; {@code <unknown context>} if its creation was not recorded, empty
      * for the program's implicit outermost region.
      */
-    public List<PathFrame> regionContext(long regionId) {
+    public synchronized List<PathFrame> regionContext(long regionId) {
         return contexts.ofRegion(regionId).path();
     }
 
@@ -163,10 +158,18 @@ public final class Stitcher {
      * How many parallel regions were opened in each calling context (every region whose creation
      * was recorded, sampled or not), by the context's path as {@link #regionContext} gives it.
      */
-    public Map<List<PathFrame>, Integer> regionCountsByContext() {
+    public synchronized Map<List<PathFrame>, Integer> regionCountsByContext() {
         Map<ContextNode, int[]> byNode =
                 new IdentityHashMap<>(); // contexts are interned: one node per distinct context
-        creations.regions.forEachKey(id -> byNode.computeIfAbsent(contexts.ofRegion(id), c -> new int[1])[0]++);
+        ContextNode[] last = {null};
+        int[][] lastCount = {null};
+        contexts.forEachRecordedRegion((id, node) -> {
+            if (node != last[0]) {
+                last[0] = node;
+                lastCount[0] = byNode.computeIfAbsent(node, c -> new int[1]);
+            }
+            lastCount[0][0]++;
+        });
         Map<List<PathFrame>, Integer> out = new HashMap<>();
         byNode.forEach((node, n) -> out.merge(node.path(), n[0], Integer::sum));
         return out;
@@ -177,7 +180,7 @@ public final class Stitcher {
      * first, ending in the user's function that contains the construct; {@code <unknown
      * context>} if its begin was not recorded.
      */
-    public List<PathFrame> targetContext(long targetId) {
+    public synchronized List<PathFrame> targetContext(long targetId) {
         return contexts.ofTarget(targetId).path();
     }
 
@@ -198,7 +201,7 @@ public final class Stitcher {
     }
 
     /** Counts so far: the index's from {@link #of}, the samples' from what {@link #samples()} produced. */
-    public StitchCounters counters() {
+    public synchronized StitchCounters counters() {
         tally.distinctContexts = interner.distinctContexts();
         return tally.snapshot();
     }

@@ -1,0 +1,80 @@
+package org.ompprof.calltree.build;
+
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.ompprof.sampler.recording.ReadAhead;
+
+/**
+ * The threads one profile build uses: its own, which aggregates every sample in order; with more
+ * than one, another that stitches the samples ahead of it ({@link SamplesAhead}), and {@code
+ * threads - 1} that inflate and decode the recording's sections ahead of both (where they fall
+ * behind, the reader decodes the next section itself). The profile is the same for any count:
+ * only where the work runs changes.
+ */
+final class BuildThreads implements AutoCloseable {
+    /** {@code -Dompprof.build.threads=N}: how many threads a build uses (default: one per core). */
+    static final String PROPERTY = "ompprof.build.threads";
+
+    /** Sections decoded ahead per decoding thread: enough to keep it busy, few enough to hold little. */
+    private static final int DEPTH_PER_THREAD = 4;
+
+    private final ExecutorService pool;
+    private final ExecutorService stitching;
+    private final ReadAhead ahead;
+
+    private BuildThreads(int threads) {
+        if (threads < 1) throw new IllegalArgumentException("a build needs at least one thread, not " + threads);
+        int decoders = threads - 1;
+        pool = decoders == 0 ? null : Executors.newFixedThreadPool(decoders, daemons("decode"));
+        stitching = decoders == 0 ? null : Executors.newSingleThreadExecutor(daemons("stitch"));
+        ahead = pool == null ? ReadAhead.NONE : ReadAhead.on(pool, DEPTH_PER_THREAD * decoders + 1);
+    }
+
+    /** A build on {@code threads} threads (1: all on the caller's). */
+    static BuildThreads start(int threads) {
+        return new BuildThreads(threads);
+    }
+
+    /** The thread count {@link #PROPERTY} asks for, else the machine's cores. */
+    static int fromProperty() {
+        String v = System.getProperty(PROPERTY);
+        if (v == null || v.isBlank()) return Runtime.getRuntime().availableProcessors();
+        try {
+            return Math.max(1, Integer.parseInt(v.trim()));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(PROPERTY + " is a thread count, not " + v, e);
+        }
+    }
+
+    /** A build all on the caller's thread. */
+    static BuildThreads none() {
+        return new BuildThreads(1);
+    }
+
+    ReadAhead readAhead() {
+        return ahead;
+    }
+
+    /** The thread that stitches samples ahead of the building one; null for a build on one thread. */
+    ExecutorService stitching() {
+        return stitching;
+    }
+
+    /** Work still running ahead (a build that failed) is stopped: its results are not wanted. */
+    @Override
+    public void close() {
+        if (stitching != null) stitching.shutdownNow();
+        if (pool != null) pool.shutdownNow();
+    }
+
+    private static ThreadFactory daemons(String what) {
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, "ompprof-build-" + what + "-" + n.incrementAndGet());
+            t.setDaemon(true); // never keeps the JVM up after the build
+            return t;
+        };
+    }
+}

@@ -1,0 +1,40 @@
+package org.ompprof.calltree.build;
+
+import java.util.List;
+import org.eclipse.collections.impl.map.mutable.primitive.LongObjectHashMap;
+import org.eclipse.collections.impl.set.mutable.primitive.LongHashSet;
+import org.ompprof.unwinder.stitch.PathFrame;
+import org.ompprof.unwinder.stitch.StitchedSample;
+import org.ompprof.unwinder.stitch.Stitcher;
+import org.ompprof.unwinder.symbols.Symbolizer;
+
+/**
+ * On the thread that stitches samples ahead: asks the symbolizer, in one round trip per module
+ * and batch, for the pcs of the batch's paths not asked for before, so that when the building
+ * thread names them (FrameNames) the answers are cached and it does not wait on llvm-symbolizer.
+ * An answer does not depend on who asks or when, so the profile is the same.
+ */
+final class NamesAhead {
+    private final Stitcher stitcher;
+    private final Symbolizer symbolizer;
+    /** Pcs asked for, by module: each is asked once. */
+    private final LongObjectHashMap<LongHashSet> asked = new LongObjectHashMap<>();
+
+    NamesAhead(Stitcher stitcher, Symbolizer symbolizer) {
+        this.stitcher = stitcher;
+        this.symbolizer = symbolizer;
+    }
+
+    void ask(List<StitchedSample> batch) {
+        LongObjectHashMap<LongHashSet> fresh = new LongObjectHashMap<>();
+        for (StitchedSample s : batch) {
+            for (PathFrame f : s.pathRootFirst()) {
+                if (!(f instanceof PathFrame.Code c)) continue;
+                if (asked.getIfAbsentPut(c.moduleId(), LongHashSet::new).add(c.lookupPc()))
+                    fresh.getIfAbsentPut(c.moduleId(), LongHashSet::new).add(c.lookupPc());
+            }
+        }
+        fresh.forEachKeyValue((module, pcs) ->
+                stitcher.module(module).ifPresent(m -> symbolizer.symbolizeAll(m, pcs.toSortedArray())));
+    }
+}

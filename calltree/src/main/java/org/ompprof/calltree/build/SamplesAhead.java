@@ -1,0 +1,103 @@
+package org.ompprof.calltree.build;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.function.Consumer;
+import org.ompprof.unwinder.clock.Stage;
+import org.ompprof.unwinder.clock.StageClock;
+
+/**
+ * Samples stitched on another thread, ahead of the building thread, handed over in their order in
+ * batches: the building thread aggregates one batch while the next is unwound and stitched (and
+ * its frames' names asked for, see {@code prepare}). What the building thread waits for counts as
+ * stitching. A failure on the other thread is rethrown where its sample would have come.
+ */
+final class SamplesAhead<T> implements Iterator<T> {
+    private static final int BATCH = 128;
+    /** Batches in flight: enough to even out uneven samples, few enough to hold little. */
+    private static final int QUEUED = 4;
+
+    /** What the other thread hands over: samples, or the end, or the failure that ended it. */
+    private record Handover<T>(List<T> samples, RuntimeException failure, Error error) {}
+
+    private final BlockingQueue<Handover<T>> queue = new ArrayBlockingQueue<>(QUEUED);
+    private final StageClock clock;
+    private Iterator<T> current = Collections.emptyIterator();
+    private boolean ended;
+
+    private SamplesAhead(StageClock clock) {
+        this.clock = clock;
+    }
+
+    /**
+     * Starts consuming {@code source} on {@code thread}; each batch goes through {@code prepare} (on
+     * that thread) before it is handed over.
+     */
+    static <T> SamplesAhead<T> start(
+            ExecutorService thread, Iterator<T> source, Consumer<List<T>> prepare, StageClock clock) {
+        SamplesAhead<T> ahead = new SamplesAhead<>(clock);
+        thread.execute(() -> ahead.produce(source, prepare));
+        return ahead;
+    }
+
+    private void produce(Iterator<T> source, Consumer<List<T>> prepare) {
+        try {
+            try {
+                List<T> batch = new ArrayList<>(BATCH);
+                while (source.hasNext()) {
+                    batch.add(source.next());
+                    if (batch.size() == BATCH) {
+                        prepare.accept(batch);
+                        queue.put(new Handover<>(batch, null, null));
+                        batch = new ArrayList<>(BATCH);
+                    }
+                }
+                prepare.accept(batch);
+                if (!batch.isEmpty()) queue.put(new Handover<>(batch, null, null));
+                queue.put(new Handover<>(List.of(), null, null));
+            } catch (RuntimeException e) {
+                queue.put(new Handover<>(List.of(), e, null));
+            } catch (Error e) {
+                queue.put(new Handover<>(List.of(), null, e));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // the build was abandoned: nobody takes what is left
+        }
+    }
+
+    @Override
+    public boolean hasNext() {
+        while (!current.hasNext() && !ended) {
+            Handover<T> h = take();
+            if (h.failure() != null) throw h.failure();
+            if (h.error() != null) throw h.error();
+            if (h.samples().isEmpty()) ended = true;
+            current = h.samples().iterator();
+        }
+        return current.hasNext();
+    }
+
+    @Override
+    public T next() {
+        if (!hasNext()) throw new NoSuchElementException();
+        return current.next();
+    }
+
+    private Handover<T> take() {
+        Stage was = clock.enter(Stage.STITCH);
+        try {
+            return queue.take();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for stitched samples", e);
+        } finally {
+            clock.enter(was);
+        }
+    }
+}
