@@ -24,10 +24,11 @@ public final class RecordDecoder {
 
     /**
      * Why {@code rec} (exactly one record's bytes) is not a valid record, or null if it is.
-     * Allocates one small object, so the drainer can check every record cheaply.
+     * Allocates one small view: the drainer checks only the records it reads during the run
+     * (samples, threads, modules), the rest are checked as the recording is written.
      */
     public static String problem(MemorySegment rec) {
-        return SegmentCheck.problem(rec);
+        return problem(WireBytes.ofRecord(rec));
     }
 
     /** As {@link #problem(MemorySegment)}, for a record read through a view of its run. */
