@@ -31,10 +31,8 @@ class WallKnownAnswersEndToEndTest {
     @TempDir
     Path work;
 
-    @ParameterizedTest
-    @CsvSource({"sleep, 2", "sleep, 4", "work, 2", "work, 4"})
-    void imbalancedLoop(String mode, int threads) throws Exception {
-        Path profile = work.resolve(mode + threads + ".ompprof");
+    /** Records one of the known-answer programs (PROGRAM sleep|work UNIT COUNT) on {@code threads} threads. */
+    private Ompprof.Result record(Path profile, String program, String mode, int threads, int count) throws Exception {
         Ompprof.Result r = Ompprof.run(
                 work,
                 Map.of("OMP_NUM_THREADS", Integer.toString(threads)),
@@ -42,11 +40,19 @@ class WallKnownAnswersEndToEndTest {
                 "-o",
                 profile.toString(),
                 "--",
-                CPrograms.clang("imbalance_sleep").toString(),
+                CPrograms.clang(program).toString(),
                 mode,
                 Double.toString(UNIT_MS / 1000),
-                Integer.toString(REGIONS));
+                Integer.toString(count));
         assertEquals(0, r.status(), r.err());
+        return r;
+    }
+
+    @ParameterizedTest
+    @CsvSource({"sleep, 2", "sleep, 4", "work, 2", "work, 4"})
+    void imbalancedLoop(String mode, int threads) throws Exception {
+        Path profile = work.resolve(mode + threads + ".ompprof");
+        Ompprof.Result r = record(profile, "imbalance_sleep", mode, threads, REGIONS);
         assertTrue(r.out().contains(threads * threads * REGIONS + " units"), "every sleep ran whole: " + r.out());
 
         double waiting = BlameTotals.totalMs(work, profile, "time.barrier", 0, null);
@@ -78,18 +84,7 @@ class WallKnownAnswersEndToEndTest {
     void orderedLoopSerializes(String mode, int threads) throws Exception {
         int rounds = 6;
         Path profile = work.resolve("ordered-" + mode + threads + ".ompprof");
-        Ompprof.Result r = Ompprof.run(
-                work,
-                Map.of("OMP_NUM_THREADS", Integer.toString(threads)),
-                "record",
-                "-o",
-                profile.toString(),
-                "--",
-                CPrograms.clang("ordered_sleep").toString(),
-                mode,
-                Double.toString(UNIT_MS / 1000),
-                Integer.toString(rounds));
-        assertEquals(0, r.status(), r.err());
+        Ompprof.Result r = record(profile, "ordered_sleep", mode, threads, rounds);
         assertTrue(r.out().contains(threads * rounds + " units"), r.out());
         assertTrue(!r.err().contains("nanosleep"), "every sleep ran whole: " + r.err());
 
