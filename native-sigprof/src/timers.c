@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
+#include <pthread.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -170,4 +171,44 @@ uint64_t timer_perf_elapsed(struct priv *p) /* signal-safe */
   uint64_t d = count - p->sig.perf_count;
   p->sig.perf_count = count;
   return d;
+}
+
+/*
+ * exec replaces the program but keeps a thread's pending signals, and resets
+ * the sampling signal's handler to its default action (terminate): a sample
+ * signal sent while the thread was inside execve killed the new program. The
+ * loader's auditor (audit.c) calls these around the program's exec calls: the
+ * thread's sampling stops and a signal already on its way is taken back; if
+ * exec fails, sampling resumes.
+ */
+__attribute__((visibility("default"))) int ompprof_exec_begin(void)
+{
+  struct agent *g = &ompprof_g;
+  if (!agent_attached())
+    return 0;
+  int e = errno;
+  sigset_t sig, old;
+  sigemptyset(&sig);
+  sigaddset(&sig, g->signo);
+  pthread_sigmask(SIG_BLOCK, &sig, &old);
+  struct priv *p = __atomic_load_n(&ompprof_tls, __ATOMIC_RELAXED);
+  int stopped = PRIV_VALID(p) && p->sig.has_timer != TIMER_NONE;
+  if (stopped)
+    timer_disarm(p); /* the wall sampler is done with the thread when this returns */
+  struct timespec none = {0, 0};
+  while (sigtimedwait(&sig, NULL, &none) > 0) {
+  }
+  pthread_sigmask(SIG_SETMASK, &old, NULL);
+  errno = e;
+  return stopped;
+}
+
+/* exec failed and the program goes on: the thread is sampled again. */
+__attribute__((visibility("default"))) void ompprof_exec_failed(int stopped)
+{
+  int e = errno; /* what the program reads of the failed exec */
+  struct priv *p = __atomic_load_n(&ompprof_tls, __ATOMIC_RELAXED);
+  if (stopped && agent_attached() && PRIV_VALID(p))
+    timer_arm(p);
+  errno = e;
 }

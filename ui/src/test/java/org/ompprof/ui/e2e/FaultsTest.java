@@ -151,6 +151,31 @@ class FaultsTest {
         assertTrue(folded.contains("parent_work") && !folded.contains("after_exec_work"), folded);
     }
 
+    /**
+     * The exec calls are the agent's to guard (a sample signal pending across exec would kill the new image):
+     * one that fails leaves the program its errno, and its threads are sampled on.
+     */
+    @Test
+    void failedExecLeavesErrnoAndSampling() throws Exception {
+        Ompprof.Result r = Ompprof.run(
+                work,
+                TWO_THREADS,
+                "record",
+                "-o",
+                "x.ompprof",
+                "--",
+                CPrograms.clang("exec_fails").toString());
+        assertEquals(0, r.status(), r.err());
+        for (String call : List.of("execl", "execle", "execvp", "execve"))
+            assertTrue(r.out().contains(call + ": No such file or directory"), r.out());
+        String folded = collapsed(work, "x.ompprof");
+        long after = folded.lines()
+                .filter(l -> l.contains("after_failed_exec"))
+                .mapToLong(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1)))
+                .sum();
+        assertTrue(after > 100, "0.2 s on each of 2 threads after the failed execs, sampled: " + after + "\n" + folded);
+    }
+
     /** nanosleep, poll, a blocking read and condition waits, written to handle EINTR, give the same results sampled. */
     @Test
     void blockingCallsBehaveTheSame() throws Exception {
