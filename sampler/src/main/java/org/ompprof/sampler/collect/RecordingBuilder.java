@@ -31,9 +31,20 @@ public final class RecordingBuilder {
     /** Writes the recording and renames it over {@code output}; returns its size in bytes. */
     public static long write(Path output, Metadata metadata, RunCollector collector, Drainer drainer, Region region)
             throws IOException {
+        return write(output, metadata, collector, drainer, region, true);
+    }
+
+    /**
+     * As {@link #write(Path, Metadata, RunCollector, Drainer, Region)}; unless {@code kept}, the
+     * records go undeflated: a recording read once into the profile and deleted.
+     */
+    public static long write(
+            Path output, Metadata metadata, RunCollector collector, Drainer drainer, Region region, boolean kept)
+            throws IOException {
         Spool spool = collector.spool();
         spool.flush();
         try (RecordingWriter w = RecordingWriter.create(output)) {
+            if (!kept) w.recordsUndeflated();
             w.metadata(metadata);
             w.threads(collector.threads());
             w.modules(collector.modules());

@@ -279,7 +279,7 @@ public final class Recorder {
             bytes = RecordingBuilder.write(output, metadata, collector, drainer, region);
         } else {
             Path raw = output.resolveSibling(output.getFileName() + ".raw");
-            RecordingBuilder.write(raw, metadata, collector, drainer, region);
+            RecordingBuilder.write(raw, metadata, collector, drainer, region, plan.keepRaw());
             bytes = finishProfile(raw, output, plan.keepRaw());
         }
         ctx.err()

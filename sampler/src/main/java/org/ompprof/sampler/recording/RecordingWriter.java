@@ -37,6 +37,9 @@ public final class RecordingWriter implements AutoCloseable {
     private final Deflater deflater = new Deflater();
     private long position;
     private int sections;
+    /** The level records sections are written at: BULK_LEVEL, or stored as they are (-1). */
+    private int recordsLevel = BULK_LEVEL;
+
     private boolean committed;
     private boolean closed;
 
@@ -45,6 +48,16 @@ public final class RecordingWriter implements AutoCloseable {
         this.temp = temp;
         this.channel = channel;
         this.out = new BufferedOutputStream(Channels.newOutputStream(channel), 1 << 16);
+    }
+
+    /**
+     * Records sections stored as they are, not deflated: for a recording read once and deleted
+     * (record's raw recording on its way to the profile), where deflating and inflating them
+     * would be most of the time it lives.
+     */
+    public RecordingWriter recordsUndeflated() {
+        recordsLevel = -1;
+        return this;
     }
 
     /** Starts a recording that will replace {@code output} on {@link #commit()}. */
@@ -181,7 +194,7 @@ public final class RecordingWriter implements AutoCloseable {
             if (length == RecordingFormat.RECORDS_PREFIX) return;
             putInt(buf, 0, threadSeq);
             putInt(buf, 4, 0);
-            section(SectionKind.RECORDS, buf, length, BULK_LEVEL);
+            section(SectionKind.RECORDS, buf, length, recordsLevel);
             length = RecordingFormat.RECORDS_PREFIX;
         }
 

@@ -123,7 +123,13 @@ class RecordingTest {
 
     /** Writes a recording with the tables above, an image and the given per-thread records. */
     Path write(Path out, byte[] image, Map<Integer, List<WireRecord>> records) throws IOException {
+        return write(out, image, records, true);
+    }
+
+    /** As above; unless {@code deflated}, the records sections are stored as they are. */
+    Path write(Path out, byte[] image, Map<Integer, List<WireRecord>> records, boolean deflated) throws IOException {
         try (RecordingWriter w = RecordingWriter.create(out)) {
+            if (!deflated) w.recordsUndeflated();
             w.metadata(metadata());
             w.threads(threads());
             w.modules(modules(image.length));
@@ -147,6 +153,30 @@ class RecordingTest {
             m.put(t, list);
         }
         return m;
+    }
+
+    /** A recording written for the profile build alone (record's raw recording): the same records, not deflated. */
+    @Test
+    void undeflatedRecordsReadTheSame() throws IOException {
+        Random rnd = new Random(7);
+        Map<Integer, List<WireRecord>> records = randomRecords(rnd, 200);
+        Path deflated = write(dir.resolve("d.ompprof"), new byte[100], records, true);
+        Path stored = write(dir.resolve("s.ompprof"), new byte[100], records, false);
+        try (Recording d = Recording.open(deflated);
+                Recording s = Recording.open(stored)) {
+            for (int t = 1; t <= 3; t++) {
+                List<WireRecord> a = d.records(t).toList(), b = s.records(t).toList();
+                assertEquals(a.size(), b.size());
+                for (int i = 0; i < a.size(); i++) assertTrue(TestRecords.same(a.get(i), b.get(i)));
+            }
+            assertTrue(s.sections().stream()
+                    .filter(x -> x.kind() == SectionKind.RECORDS)
+                    .allMatch(
+                            x -> (x.flags() & RecordingFormat.FLAG_DEFLATE) == 0 && x.rawLength() == x.storedLength()));
+            assertTrue(d.sections().stream()
+                    .filter(x -> x.kind() == SectionKind.RECORDS)
+                    .allMatch(x -> (x.flags() & RecordingFormat.FLAG_DEFLATE) != 0));
+        }
     }
 
     @Test
