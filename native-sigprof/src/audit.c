@@ -29,7 +29,18 @@ extern char **environ;
 
 static struct link_map *agent;
 static struct link_map *libc;
-static void (*objclose_hook)(void);
+/* The agent's entry points, looked up on first use; forgotten with the agent. */
+static struct {
+  void (*objclose)(void);
+  int (*exec_begin)(void);
+  void (*exec_failed)(int);
+} hooks;
+
+/* The agent's function `name`, or NULL while the agent is not loaded. */
+static void *agent_function(const char *name)
+{
+  return agent ? dlsym(agent, name) : NULL;
+}
 
 /* Our entry is the first of LD_AUDIT (the launcher puts it there): removed in
  * place, in the one environment array both namespaces' libcs point to. */
@@ -103,24 +114,18 @@ __attribute__((visibility("default"))) unsigned la_objopen(struct link_map *map,
 /* Around an exec call: the agent stops the thread's sampling (0 when it was not sampled). */
 static int exec_begin(void)
 {
-  static int (*hook)(void);
-  if (!agent)
-    return 0;
-  if (!hook)
-    hook = (int (*)(void))dlsym(agent, "ompprof_exec_begin");
-  return hook ? hook() : 0;
+  if (!hooks.exec_begin)
+    hooks.exec_begin = (int (*)(void))agent_function("ompprof_exec_begin");
+  return hooks.exec_begin ? hooks.exec_begin() : 0;
 }
 
 /* exec returned: it failed, and the agent samples the thread again (keeping the program's errno). */
 static void exec_failed(int stopped)
 {
-  static void (*hook)(int);
-  if (!agent || !stopped)
-    return;
-  if (!hook)
-    hook = (void (*)(int))dlsym(agent, "ompprof_exec_failed");
-  if (hook)
-    hook(stopped);
+  if (stopped && !hooks.exec_failed)
+    hooks.exec_failed = (void (*)(int))agent_function("ompprof_exec_failed");
+  if (stopped && hooks.exec_failed)
+    hooks.exec_failed(stopped);
 }
 
 /* The exec functions this library stands in for, and libc's own, as the loader bound them. Errno
@@ -246,12 +251,14 @@ __attribute__((visibility("default"))) unsigned la_objclose(uintptr_t *cookie)
     return 0;
   if (map == agent) { /* the agent never unloads (-z nodelete); if it did, forget it */
     agent = NULL;
-    objclose_hook = NULL;
+    hooks.objclose = NULL;
+    hooks.exec_begin = NULL;
+    hooks.exec_failed = NULL;
     return 0;
   }
-  if (!objclose_hook)
-    objclose_hook = (void (*)(void))dlsym(agent, "ompprof_objclose");
-  if (objclose_hook)
-    objclose_hook();
+  if (!hooks.objclose)
+    hooks.objclose = (void (*)(void))agent_function("ompprof_objclose");
+  if (hooks.objclose)
+    hooks.objclose();
   return 0;
 }
