@@ -169,10 +169,14 @@ public final class RingReader {
         return recSize;
     }
 
+    /** Hands the record at {@code at} to the sink; false, with {@link #lastProblem} set, if it is malformed. */
     private boolean inspect(long at, long recSize, RingSink sink) {
         MemorySegment rec = region.asSlice(at, recSize);
         String problem = RecordDecoder.problem(rec);
-        if (problem != null) return fail(problem) > 0;
+        if (problem != null) {
+            lastProblem = problem;
+            return false;
+        }
         sink.record(rec);
         return true;
     }
