@@ -652,7 +652,11 @@ enum ompprof_mpi_call {
 };
 #define OMPPROF_MPI_CALLS 21u /* call kinds, OTHER included */
 
-enum ompprof_mpi_endpoint { OMPPROF_MPI_ENTER = 1, OMPPROF_MPI_EXIT = 2 };
+/* OMPPROF_MPI_CLOCK: not a call but one measure of this rank's clock against rank 0's of
+ * MPI_COMM_WORLD, taken by ping-pong as MPI_Init returns (call INIT) and as MPI_Finalize begins
+ * (call FINALIZE): time_ns is the midpoint of the best round trip on this rank's clock, bytes
+ * rank 0's clock when it answered, seq that round trip's length in ns. */
+enum ompprof_mpi_endpoint { OMPPROF_MPI_ENTER = 1, OMPPROF_MPI_EXIT = 2, OMPPROF_MPI_CLOCK = 3 };
 
 /* OMPPROF_REC_MPI payload. Ranks are ranks in `comm`; -1 where none applies. */
 struct ompprof_mpi {

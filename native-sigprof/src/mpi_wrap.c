@@ -126,6 +126,11 @@ static uint64_t now_ns(void)
 #pragma weak PMPI_Comm_size
 #pragma weak PMPI_Type_size
 #pragma weak PMPI_Get_count
+#pragma weak PMPI_Comm_rank
+#if defined(OPEN_MPI) /* MPI_COMM_WORLD and MPI_BYTE are objects in Open MPI, constants in MPICH */
+#pragma weak ompi_mpi_comm_world
+#pragma weak ompi_mpi_byte
+#endif
 
 /* One call in progress: its record, or writer NULL when this call writes none. */
 struct call {
@@ -153,6 +158,21 @@ static int comm_size(MPI_Comm comm)
  * libraries (Open MPI's ompi_mpi_comm_null), which would tie this library to one. */
 #define NO_COMM ((MPI_Comm)0)
 
+/* A clock measure taken before the agent attached its writer (MPI_Init before the first
+ * OpenMP construct), written with the next call's records. */
+static struct ompprof_mpi clock_kept;
+static int clock_waiting;
+
+static void write_clock(mpi_writer_t w, const struct ompprof_mpi *m)
+{
+  if (w)
+    w(m);
+  else {
+    clock_kept = *m;
+    __atomic_store_n(&clock_waiting, 1, __ATOMIC_RELEASE);
+  }
+}
+
 /* Starts a call's record; `collective` takes the communicator's next sequence number. */
 static void enter_with(struct call *c, uint16_t call, MPI_Comm comm, int peer, int tag, uint64_t bytes, int collective,
                        uint64_t request, int count)
@@ -160,6 +180,8 @@ static void enter_with(struct call *c, uint16_t call, MPI_Comm comm, int peer, i
   c->w = depth++ == 0 ? __atomic_load_n(&writer, __ATOMIC_ACQUIRE) : NULL;
   if (!c->w)
     return;
+  if (__atomic_load_n(&clock_waiting, __ATOMIC_ACQUIRE) && __atomic_exchange_n(&clock_waiting, 0, __ATOMIC_ACQ_REL))
+    c->w(&clock_kept);
   uint64_t handle = 0, seq = 0;
   if (comm != NO_COMM) {
     handle = (uint64_t)(uint32_t)REAL(PMPI_Comm_c2f)(comm) + 1;
@@ -207,6 +229,66 @@ static void received(struct call *c, const MPI_Status *st, MPI_Datatype type, in
     c->r.bytes = type_bytes(type, n);
 }
 
+/* Ranks on different nodes read different clocks. Each rank r > 0 measures its clock against
+ * rank 0's by a few ping-pongs on MPI_COMM_WORLD, rank 0 answering the ranks in turn: rank 0's
+ * time at its answer is taken to fall at the midpoint of the shortest round trip. Measured as
+ * MPI_Init returns and as MPI_Finalize begins, when the program has no message in flight (the tag
+ * cannot meet one of its own), so that the profile merge can fit each rank's offset and drift. */
+#define CLOCK_TAG    32766 /* MPI guarantees tags up to 32767 */
+#define CLOCK_ROUNDS 5
+
+static void answer_clocks(MPI_Comm world, int size)
+{
+  for (int r = 1; r < size; r++)
+    for (int k = 0; k < CLOCK_ROUNDS; k++) {
+      char ping;
+      if (REAL(PMPI_Recv)(&ping, 1, MPI_BYTE, r, CLOCK_TAG, world, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+        return;
+      uint64_t t = now_ns();
+      if (REAL(PMPI_Send)(&t, (int)sizeof t, MPI_BYTE, r, CLOCK_TAG, world) != MPI_SUCCESS)
+        return;
+    }
+}
+
+static void measure_clock(MPI_Comm world, uint16_t call)
+{
+  uint64_t best = UINT64_MAX, mid = 0, ref = 0;
+  for (int k = 0; k < CLOCK_ROUNDS; k++) {
+    char ping = 0;
+    uint64_t t0 = 0, t1 = now_ns();
+    if (REAL(PMPI_Send)(&ping, 1, MPI_BYTE, 0, CLOCK_TAG, world) != MPI_SUCCESS ||
+        REAL(PMPI_Recv)(&t0, (int)sizeof t0, MPI_BYTE, 0, CLOCK_TAG, world, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+      return;
+    uint64_t t2 = now_ns();
+    if (t2 - t1 < best) {
+      best = t2 - t1;
+      mid = t1 + best / 2;
+      ref = t0;
+    }
+  }
+  struct ompprof_mpi m = {.time_ns = mid,
+                          .bytes = ref,
+                          .seq = best,
+                          .peer = 0,
+                          .source = -1,
+                          .tag = CLOCK_TAG,
+                          .call = call,
+                          .endpoint = OMPPROF_MPI_CLOCK};
+  write_clock(__atomic_load_n(&writer, __ATOMIC_ACQUIRE), &m);
+}
+
+static void exchange_clocks(uint16_t call)
+{
+  MPI_Comm world = MPI_COMM_WORLD;
+  int rank = 0, size = comm_size(world);
+  if (size < 2 || REAL(PMPI_Comm_rank)(world, &rank) != MPI_SUCCESS)
+    return;
+  if (rank == 0)
+    answer_clocks(world, size);
+  else
+    measure_clock(world, call);
+}
+
 #define CALL(kind, comm, peer, tag, bytes, collective, invocation)                                                     \
   do {                                                                                                                 \
     struct call c_;                                                                                                    \
@@ -216,19 +298,34 @@ static void received(struct call *c, const MPI_Status *st, MPI_Datatype type, in
     return rc_;                                                                                                        \
   } while (0)
 
+/* Init: the clocks measured before the call's exit, so that their cost is the call's. */
+static int initialized(int rc)
+{
+  if (rc == MPI_SUCCESS && depth == 1)
+    exchange_clocks(OMPPROF_MPI_CALL_INIT);
+  return rc;
+}
+
+static void finalizing(void)
+{
+  if (depth == 1)
+    exchange_clocks(OMPPROF_MPI_CALL_FINALIZE);
+}
+
 EXPORT int MPI_Init(int *argc, char ***argv)
 {
-  CALL(OMPPROF_MPI_CALL_INIT, NO_COMM, -1, -1, 0, 0, REAL(PMPI_Init)(argc, argv));
+  CALL(OMPPROF_MPI_CALL_INIT, NO_COMM, -1, -1, 0, 0, initialized(REAL(PMPI_Init)(argc, argv)));
 }
 
 EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
-  CALL(OMPPROF_MPI_CALL_INIT, NO_COMM, -1, -1, 0, 0, REAL(PMPI_Init_thread)(argc, argv, required, provided));
+  CALL(OMPPROF_MPI_CALL_INIT, NO_COMM, -1, -1, 0, 0,
+       initialized(REAL(PMPI_Init_thread)(argc, argv, required, provided)));
 }
 
 EXPORT int MPI_Finalize(void)
 {
-  CALL(OMPPROF_MPI_CALL_FINALIZE, NO_COMM, -1, -1, 0, 0, REAL(PMPI_Finalize)());
+  CALL(OMPPROF_MPI_CALL_FINALIZE, NO_COMM, -1, -1, 0, 0, (finalizing(), REAL(PMPI_Finalize)()));
 }
 
 EXPORT int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm)
@@ -451,17 +548,18 @@ static uint64_t fbytes(const F *type, const F *count)
 
 EXPORT void mpi_init_(F *ierr)
 {
-  FCALL(OMPPROF_MPI_CALL_INIT, NO_COMM, -1, -1, 0, 0, REAL(pmpi_init_)(ierr));
+  FCALL(OMPPROF_MPI_CALL_INIT, NO_COMM, -1, -1, 0, 0, (REAL(pmpi_init_)(ierr), initialized(*ierr)));
 }
 
 EXPORT void mpi_init_thread_(F *required, F *provided, F *ierr)
 {
-  FCALL(OMPPROF_MPI_CALL_INIT, NO_COMM, -1, -1, 0, 0, REAL(pmpi_init_thread_)(required, provided, ierr));
+  FCALL(OMPPROF_MPI_CALL_INIT, NO_COMM, -1, -1, 0, 0,
+        (REAL(pmpi_init_thread_)(required, provided, ierr), initialized(*ierr)));
 }
 
 EXPORT void mpi_finalize_(F *ierr)
 {
-  FCALL(OMPPROF_MPI_CALL_FINALIZE, NO_COMM, -1, -1, 0, 0, REAL(pmpi_finalize_)(ierr));
+  FCALL(OMPPROF_MPI_CALL_FINALIZE, NO_COMM, -1, -1, 0, 0, (finalizing(), REAL(pmpi_finalize_)(ierr)));
 }
 
 EXPORT void mpi_allreduce_(void *sendbuf, void *recvbuf, F *count, F *type, F *op, F *comm, F *ierr)

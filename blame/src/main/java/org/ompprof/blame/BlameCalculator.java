@@ -21,18 +21,9 @@ public final class BlameCalculator {
     /** How far idle waiting passes on along waiting threads: one level per nesting level of teams. */
     private static final int PASS_ON = 4;
 
-    private static final int KINDS = BlameKind.values().length;
-
     private final MutexHolds holds;
     private final IntSet initialSeqs;
-    private final LongLongHashMap sums = new LongLongHashMap();
-    private final long[] waited = new long[KINDS];
-    private final long[] unattributed = new long[KINDS];
-    private final long[] latency = new long[KINDS];
-    /** Region latency charges, by the waiter's own context. */
-    private final LongLongHashMap latencySums = new LongLongHashMap();
-
-    private final long[] outsideHold = new long[KINDS];
+    private final ChargeSums sums = new ChargeSums();
     private final IntArrayList blamees = new IntArrayList();
     /** The threads already asked for one waiting sample: each at most once, however waiting passes on. */
     private final IntHashSet asked = new IntHashSet();
@@ -125,7 +116,7 @@ public final class BlameCalculator {
      *     itself wait for its team, whose threads may wait for their nested teams)
      */
     private void undirected(int i, BlameKind kind, int[] candidates, long w, int passOn) {
-        waited[kind.ordinal()] += w;
+        sums.waited(kind, w);
         int own = s.threadIndex(s.thread[i]);
         blamees.clear();
         asked.clear();
@@ -208,7 +199,7 @@ public final class BlameCalculator {
         long byEvents = holds.waitingFor(s.thread[i], s.time[i]);
         long waitId = byEvents != 0 ? byEvents : s.waitId[i];
         BlameKind kind = holds.kind(waitId);
-        waited[kind.ordinal()] += w;
+        sums.waited(kind, w);
         waitedByMutex.addToValue(waitId, w);
         MutexHolds.Hold hold = holds.holderAt(waitId, s.time[i], s.thread[i]);
         int k = hold == null ? -1 : s.threadIndex(hold.thread());
@@ -220,7 +211,7 @@ public final class BlameCalculator {
         int j = s.nearestWithin(k, s.time[i], hold.start(), hold.end());
         if (j < 0) {
             j = beforeRelease(k, hold.end());
-            outsideHold[kind.ordinal()] += w;
+            sums.outsideHold[kind.ordinal()] += w;
         }
         add(s.node[j], s.thread[j], kind, w);
         blameByMutex.getIfAbsentPut(waitId, IntLongHashMap::new).addToValue(s.node[j], w);
@@ -250,48 +241,19 @@ public final class BlameCalculator {
      * at the region's construct).
      */
     private void regionLatency(int i, BlameKind kind, long w) {
-        latency[kind.ordinal()] += w;
-        addTo(latencySums, s.node[i], s.thread[i], kind, w);
+        sums.latency(s.node[i], s.thread[i], kind, w);
     }
 
     private void unattributed(int i, BlameKind kind, long w) {
-        unattributed[kind.ordinal()] += w;
-        add(Charges.UNATTRIBUTED, s.thread[i], kind, w);
+        sums.unattributed(s.thread[i], kind, w);
     }
 
     private void add(int node, int thread, BlameKind kind, long value) {
-        addTo(sums, node, thread, kind, value);
-    }
-
-    private static void addTo(LongLongHashMap to, int node, int thread, BlameKind kind, long value) {
-        if (value == 0) return;
-        to.addToValue((node + 1L) << 24 | (long) thread << 3 | kind.ordinal(), value);
+        sums.charge(node, thread, kind, value);
     }
 
     Charges result() {
-        int n = sums.size(), m = latencySums.size();
-        int[] node = new int[n + m], thread = new int[n + m];
-        byte[] kind = new byte[n + m];
-        long[] value = new long[n + m];
-        boolean[] isLatency = new boolean[n + m];
-        int i = 0;
-        for (LongLongHashMap map : List.of(sums, latencySums)) {
-            for (long key : map.keysView().toSortedArray()) { // a stable order for equal inputs
-                node[i] = (int) (key >>> 24) - 1;
-                thread[i] = (int) (key >>> 3) & 0x1F_FFFF;
-                kind[i] = (byte) (key & 7);
-                value[i] = map.get(key);
-                isLatency[i] = map == latencySums;
-                i++;
-            }
-        }
-        return new Charges(
-                new Charges.Sums(node, thread, kind, value, isLatency),
-                waited,
-                unattributed,
-                latency,
-                outsideHold,
-                mutexes());
+        return sums.result(mutexes());
     }
 
     /** Each mutex waited for, with the context most of its waiting went to. */

@@ -19,6 +19,7 @@ public final class MpiCallTotals {
 
     /** One record of thread {@code threadSeq}; exits without their enter are not counted. */
     public void add(int threadSeq, long timeNs, int call, int endpoint) {
+        if (endpoint == Wire.MPI_CLOCK) return; // a clock measure, not a call
         int kind = call >= 0 && call < Wire.MPI_CALLS ? call : Wire.MPI_CALL_OTHER;
         if (endpoint == Wire.MPI_ENTER) {
             open.put(threadSeq, new long[] {timeNs, kind});

@@ -33,7 +33,7 @@ public final class MpiIntervals {
     public static MpiIntervals of(Stream<WireRecord> records) {
         IntObjectHashMap<Calls.Builder> builders = new IntObjectHashMap<>();
         records.forEach(r -> {
-            if (r instanceof MpiEvent m)
+            if (r instanceof MpiEvent m && !m.isClock())
                 builders.getIfAbsentPut(m.threadSeq(), Calls.Builder::new).add(m);
         });
         if (builders.isEmpty()) return NONE;

@@ -35,4 +35,12 @@ public record MpiEvent(
     public boolean isEnter() {
         return endpoint == Wire.MPI_ENTER;
     }
+
+    /**
+     * Not a call: this rank's clock measured against rank 0's ({@code timeNs} here when rank 0's clock read
+     * {@code bytes}, over a round trip of {@code seq} ns).
+     */
+    public boolean isClock() {
+        return endpoint == Wire.MPI_CLOCK;
+    }
 }

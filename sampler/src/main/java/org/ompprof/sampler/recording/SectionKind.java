@@ -34,6 +34,8 @@ public enum SectionKind {
     LINES(15),
     /** Profile: the devices' activity on the host clock (calltree's DeviceTableCodec). */
     DEVICES(16),
+    /** Profile: the MPI calls of the ranks in it, with their clocks' measures (calltree's MpiCallTableCodec). */
+    MPI_CALLS(17),
     END(255);
 
     private final int code;

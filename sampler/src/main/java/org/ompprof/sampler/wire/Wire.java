@@ -758,6 +758,8 @@ public final class Wire {
 
     public static final int MPI_ENTER = 1;
     public static final int MPI_EXIT = 2;
+    /** Not a call: a measure of the rank's clock against rank 0's (see {@code ompprof_wire.h}). */
+    public static final int MPI_CLOCK = 3;
 
     /** {@code struct ompprof_mpi}: an MPI call's enter or exit. */
     public static final class Mpi {

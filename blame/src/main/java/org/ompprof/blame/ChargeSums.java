@@ -1,0 +1,70 @@
+package org.ompprof.blame;
+
+import java.util.List;
+import org.eclipse.collections.impl.map.mutable.primitive.LongLongHashMap;
+
+/**
+ * Sums of charges by (node, thread, kind) while blame is computed, charges to a blamee apart
+ * from latency charges (the waiter's own context, the waiting construct's own cost), and the
+ * totals per kind that conservation is checked against.
+ */
+final class ChargeSums {
+    private static final int KINDS = BlameKind.values().length;
+
+    private final LongLongHashMap sums = new LongLongHashMap();
+    private final LongLongHashMap latencySums = new LongLongHashMap();
+    final long[] waited = new long[KINDS];
+    final long[] unattributed = new long[KINDS];
+    final long[] latency = new long[KINDS];
+    final long[] outsideHold = new long[KINDS];
+
+    void waited(BlameKind kind, long value) {
+        waited[kind.ordinal()] += value;
+    }
+
+    void charge(int node, int thread, BlameKind kind, long value) {
+        addTo(sums, node, thread, kind, value);
+    }
+
+    /** Waiting nobody caused: the construct's own cost, charged to the waiter's context {@code node}. */
+    void latency(int node, int thread, BlameKind kind, long value) {
+        latency[kind.ordinal()] += value;
+        addTo(latencySums, node, thread, kind, value);
+    }
+
+    void unattributed(int thread, BlameKind kind, long value) {
+        unattributed[kind.ordinal()] += value;
+        charge(Charges.UNATTRIBUTED, thread, kind, value);
+    }
+
+    private static void addTo(LongLongHashMap to, int node, int thread, BlameKind kind, long value) {
+        if (value == 0) return;
+        to.addToValue((node + 1L) << 24 | (long) thread << 3 | kind.ordinal(), value);
+    }
+
+    Charges result(List<Charges.Mutex> mutexes) {
+        int n = sums.size(), m = latencySums.size();
+        int[] node = new int[n + m], thread = new int[n + m];
+        byte[] kind = new byte[n + m];
+        long[] value = new long[n + m];
+        boolean[] isLatency = new boolean[n + m];
+        int i = 0;
+        for (LongLongHashMap map : List.of(sums, latencySums)) {
+            for (long key : map.keysView().toSortedArray()) { // a stable order for equal inputs
+                node[i] = (int) (key >>> 24) - 1;
+                thread[i] = (int) (key >>> 3) & 0x1F_FFFF;
+                kind[i] = (byte) (key & 7);
+                value[i] = map.get(key);
+                isLatency[i] = map == latencySums;
+                i++;
+            }
+        }
+        return new Charges(
+                new Charges.Sums(node, thread, kind, value, isLatency),
+                waited,
+                unattributed,
+                latency,
+                outsideHold,
+                mutexes);
+    }
+}
