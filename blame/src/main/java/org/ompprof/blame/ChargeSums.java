@@ -32,6 +32,11 @@ final class ChargeSums {
         addTo(latencySums, node, thread, kind, value);
     }
 
+    /** Time in a waiting construct that was no waiting (an MPI call after the last member came): counted only. */
+    void notWaiting(BlameKind kind, long value) {
+        latency[kind.ordinal()] += value;
+    }
+
     void unattributed(int thread, BlameKind kind, long value) {
         unattributed[kind.ordinal()] += value;
         charge(Charges.UNATTRIBUTED, thread, kind, value);

@@ -24,9 +24,10 @@ import org.ompprof.sampler.wire.Wire;
  * collective's root is known only on a communicator as large as the job (its ranks taken for the
  * job's). Waiting in a collective whose members are not all in the profile (a merge of some of
  * the ranks), or whose communicator cannot be told apart (handles are per rank), finds nobody:
- * unattributed. What remains of a call's samples (the time after the last member came, other
- * calls) is the call's own cost, charged to its own context as latency. Times must be on one
- * clock (see the rank clocks' fit).
+ * unattributed, all of it. What remains of a call's samples (the time after the last member came,
+ * calls that await nobody) is no waiting but the call's own cost: it stays in the call's MPI
+ * state, and is only counted ({@link Charges#regionLatencyNs}). Times must be on one clock (see
+ * the rank clocks' fit).
  */
 public final class CrossRankBlame {
     /** A call that waited for nobody: all its time is its own. */
@@ -122,13 +123,13 @@ public final class CrossRankBlame {
 
     private void chargeSample(JobSamples.Rank rank, int i, int call) {
         long t = rank.time[i], w = rank.weight[i];
-        int node = rank.node[i], thread = rank.thread[i];
-        sums.waited(BlameKind.MPI, w);
+        int thread = rank.thread[i];
         if (call < 0 || awaited[call] == OWN) {
-            sums.latency(node, thread, BlameKind.MPI, w);
+            sums.notWaiting(BlameKind.MPI, w);
             return;
         }
         if (awaited[call] == UNKNOWN) {
+            sums.waited(BlameKind.MPI, w);
             sums.unattributed(thread, BlameKind.MPI, w);
             return;
         }
@@ -136,8 +137,9 @@ public final class CrossRankBlame {
         long from = Math.max(t - w, c.enterNs()), to = Math.min(Math.min(t, c.exitNs()), awaitedEnter[call]);
         long waiting = Math.max(0, to - from);
         long charged = waiting == 0 ? 0 : spread(samples.rank(awaited[call]), from, to, waiting);
+        sums.waited(BlameKind.MPI, waiting);
         if (charged < waiting) sums.unattributed(thread, BlameKind.MPI, waiting - charged);
-        sums.latency(node, thread, BlameKind.MPI, w - waiting);
+        sums.notWaiting(BlameKind.MPI, w - waiting);
     }
 
     /**

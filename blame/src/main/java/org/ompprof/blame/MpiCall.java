@@ -24,6 +24,15 @@ public record MpiCall(
         long enterNs,
         long exitNs) {
 
+    public MpiCall withThread(int newThread) {
+        return new MpiCall(rank, newThread, call, comm, commSize, seq, peer, tag, enterNs, exitNs);
+    }
+
+    /** The same call on another clock. */
+    public MpiCall withTimes(long enter, long exit) {
+        return new MpiCall(rank, thread, call, comm, commSize, seq, peer, tag, enter, exit);
+    }
+
     /** Every member of the communicator takes part, and none leaves before the last has come. */
     public boolean isCollective() {
         return switch (call) {

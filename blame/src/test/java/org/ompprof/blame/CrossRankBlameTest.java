@@ -26,7 +26,7 @@ class CrossRankBlameTest {
         return 100 + rank;
     }
 
-    /** A job of {@code ranks} ranks, one thread each (thread = rank), sampled every ms, steps of compute then allreduce. */
+    /** A job of ranks ranks, one thread each (thread = rank), sampled every ms: steps of compute, then allreduce. */
     private record Job(List<MpiCall> calls, JobSamples samples, long expectedWaitNs) {}
 
     private static Job job(long seed, int ranks, int steps, boolean withSamplesOfAllRanks) {
@@ -95,12 +95,13 @@ class CrossRankBlameTest {
             b.add(1, 1, t * MS, MS, t > 30 ? inMpi(1) : compute(1), t > 30 ? ALLREDUCE : WORK);
         }
         Charges c = CrossRankBlame.charge(calls, b.build());
-        assertEquals(22 * MS, c.waitedNs(BlameKind.MPI)); // 21 samples on rank 0, 1 on rank 1
+        assertEquals(20 * MS, c.waitedNs(BlameKind.MPI)); // rank 0 from 10 to 30 ms
+        assertEquals(22 * MS, c.waitedNs(BlameKind.MPI) + c.regionLatencyNs(BlameKind.MPI), "all 22 MPI samples");
         long onRank1 = 0;
         for (int i = 0; i < c.size(); i++)
             if (!c.isRegionLatency(i) && c.node(i) == compute(1)) onRank1 += c.valueNs(i);
         assertEquals(20 * MS, onRank1);
-        assertEquals(2 * MS, c.regionLatencyNs(BlameKind.MPI), "the last ms on each rank: the call's own");
+        assertEquals(2 * MS, c.regionLatencyNs(BlameKind.MPI), "the last ms on each rank: the call's own, no waiting");
     }
 
     @Test
@@ -109,10 +110,11 @@ class CrossRankBlameTest {
         List<MpiCall> someRanks =
                 job.calls().stream().filter(c -> c.rank() != 2).toList();
         Charges c = CrossRankBlame.charge(someRanks, job.samples());
-        long ownOfRank2 = 0; // rank 2's samples in MPI, its calls left out: in no call, their own time
-        for (int i = 0; i < c.size(); i++) if (c.isRegionLatency(i) && c.thread(i) == 2) ownOfRank2 += c.valueNs(i);
-        assertTrue(ownOfRank2 > 0);
-        assertEquals(c.waitedNs(BlameKind.MPI) - ownOfRank2, c.unattributedNs(BlameKind.MPI));
+        // ranks 0 and 1 wait in collectives whose third member is not there: unattributed; rank 2's calls,
+        // left out, are no waiting
+        assertTrue(c.waitedNs(BlameKind.MPI) > 0);
+        assertEquals(c.waitedNs(BlameKind.MPI), c.unattributedNs(BlameKind.MPI));
+        assertTrue(c.regionLatencyNs(BlameKind.MPI) > 0);
     }
 
     @Test

@@ -156,6 +156,7 @@ final class BlameStage {
                 null);
         int[] index = new int[BlameKind.values().length];
         for (BlameKind k : BlameKind.values()) {
+            if (!k.isInProcess()) continue; // a job's, charged when its ranks' profiles are merged
             index[k.ordinal()] = metrics.register(
                             k.metric(),
                             MetricUnit.NANOSECONDS,
@@ -180,6 +181,7 @@ final class BlameStage {
     private static Map<String, Long> totals(Charges c) {
         Map<String, Long> m = new LinkedHashMap<>();
         for (BlameKind k : BlameKind.values()) {
+            if (!k.isInProcess()) continue;
             String name = k.name().toLowerCase(Locale.ROOT);
             m.put("waited_ns." + name, c.waitedNs(k));
             m.put("charged_ns." + name, c.chargedNs(k));

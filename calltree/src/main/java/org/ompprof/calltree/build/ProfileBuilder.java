@@ -9,6 +9,7 @@ import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.StandardMetrics;
 import org.ompprof.calltree.profile.DeviceTable;
 import org.ompprof.calltree.profile.LineTable;
+import org.ompprof.calltree.profile.MpiCallTable;
 import org.ompprof.calltree.profile.Profile;
 import org.ompprof.calltree.profile.ProfileWriter;
 import org.ompprof.calltree.profile.RegionTable;
@@ -121,7 +122,9 @@ public final class ProfileBuilder {
                     blame.mutexes(),
                     b.lineTimes.build(),
                     b.samples,
-                    devices);
+                    devices,
+                    MpiCallTable.of(recording.records(type -> type == Wire.REC_MPI), (int)
+                            recording.metadata().getLong(Metadata.MPI_RANK, -1)));
         } finally {
             clock.enter(was);
         }

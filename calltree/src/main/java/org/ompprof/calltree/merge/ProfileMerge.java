@@ -86,12 +86,16 @@ public final class ProfileMerge {
             long[] samples = {0};
             Consumer<Timeline> counted = t -> {
                 samples[0] += t.size();
-                timelines.accept(mapping.remap(t));
+                timelines.accept(t);
             };
-            p.timelines().forEach(counted);
+            p.timelines().forEach(t -> counted.accept(mapping.remap(t))); // the merger has these already
             if (r.isProfile()) {
                 try {
-                    ProfileReader.forEachTimelineRun(r, p.tree().size(), counted);
+                    ProfileReader.forEachTimelineRun(r, p.tree().size(), t -> {
+                        Timeline remapped = mapping.remap(t);
+                        merger.timeline(remapped);
+                        counted.accept(remapped);
+                    });
                 } catch (UncheckedIOException e) {
                     throw e.getCause();
                 }

@@ -5,12 +5,15 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.ompprof.blame.MpiCall;
 import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.profile.DeviceTable;
 import org.ompprof.calltree.profile.LineTable;
+import org.ompprof.calltree.profile.MpiCallTable;
 import org.ompprof.calltree.profile.MutexTable;
 import org.ompprof.calltree.profile.Profile;
 import org.ompprof.calltree.profile.RegionTable;
+import org.ompprof.calltree.profile.Timeline;
 import org.ompprof.unwinder.stitch.StitchCounters;
 
 /**
@@ -40,6 +43,12 @@ public final class ProfileMerger {
     private long devicesUnmatched;
     private long devicesLate;
     private int deviceSpan;
+    private final List<MpiCall> mpiCalls = new ArrayList<>();
+    private final List<MpiCallTable.ClockMeasure> clocks = new ArrayList<>();
+    /** The timelines of the inputs that are MPI ranks: cross-rank blame looks across them all. */
+    private final List<Timeline> rankTimelines = new ArrayList<>();
+
+    private boolean lastIsRank;
 
     /**
      * Adds an input profile (its timelines are the caller's to carry across), with its run's
@@ -75,13 +84,32 @@ public final class ProfileMerger {
         devicesUnmatched += inputDevices.unmatched();
         devicesLate += inputDevices.late();
         deviceSpan += input.devices().span();
+        MpiCallTable mpi = input.mpi().remapped(offset);
+        mpiCalls.addAll(mpi.calls());
+        clocks.addAll(mpi.clocks());
+        lastIsRank = !mpi.isEmpty();
         threadSpan = (int) span;
         samples += input.samples();
-        return new InputMapping(offset, nodeMap);
+        InputMapping mapping = new InputMapping(offset, nodeMap);
+        input.timelines().forEach(t -> timeline(mapping.remap(t)));
+        return mapping;
     }
 
-    /** The inputs added so far, as one profile without timelines; its samples are the inputs' added. */
+    /**
+     * One of the last input's timelines (or a run of one), as {@link #add}'s mapping gave it: kept
+     * while the result is made if that input is an MPI rank.
+     */
+    public void timeline(Timeline remapped) {
+        if (lastIsRank) rankTimelines.add(remapped);
+    }
+
+    /**
+     * The inputs added so far, as one profile without timelines; its samples are the inputs' added.
+     * Where they are MPI ranks, their MPI waiting is charged across ranks ({@link JobBlame}).
+     */
     public Profile result() {
+        MpiCallTable mpi = new MpiCallTable(mpiCalls, clocks);
+        if (!mpi.calls().isEmpty()) blame.putAll(JobBlame.apply(tree, mpi, rankTimelines, metadata::rankOfThread));
         // a stable sort keeps equal waits in input order, whatever the grouping of the merges
         List<MutexTable.Row> byWait = new ArrayList<>(mutexes);
         byWait.sort(Comparator.comparingLong(MutexTable.Row::waitedNs).reversed());
@@ -105,7 +133,8 @@ public final class ProfileMerger {
                 new MutexTable(byWait),
                 lines.build(),
                 samples,
-                new DeviceTable(devices, byStart, devicesUnmatched, devicesLate));
+                new DeviceTable(devices, byStart, devicesUnmatched, devicesLate),
+                mpi);
     }
 
     /** The metadata of the inputs added so far ({@link RunMetadata}). */

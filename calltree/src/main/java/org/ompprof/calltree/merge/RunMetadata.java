@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.ompprof.sampler.recording.Metadata;
 
 /**
  * The metadata of merged runs. Every run keeps all its entries under {@code input.N.KEY} (N
@@ -39,6 +40,23 @@ public final class RunMetadata {
 
     public int runs() {
         return runs.size();
+    }
+
+    /**
+     * The MPI rank of a thread of the merged profile: the rank of the run its number falls in (the
+     * run with the highest thread offset at or below it), or -1 (no run, or a run that is no rank).
+     */
+    public int rankOfThread(int thread) {
+        long best = -1;
+        int rank = -1;
+        for (Map<String, String> run : runs) {
+            long offset = parseOffset(run.get(THREAD_OFFSET));
+            if (offset <= thread && offset >= best) {
+                best = offset;
+                rank = (int) parseOffset(run.getOrDefault(Metadata.MPI_RANK, "-1"));
+            }
+        }
+        return rank;
     }
 
     public Map<String, String> result() {
@@ -83,7 +101,7 @@ public final class RunMetadata {
 
     private static long parseOffset(String value) {
         try {
-            return value == null ? 0 : Long.parseLong(value);
+            return value == null ? 0 : Long.parseLong(value.strip());
         } catch (NumberFormatException e) {
             return 0;
         }

@@ -16,6 +16,7 @@ import org.ompprof.unwinder.stitch.StitchCounters;
  * @param lines time per source line within each context
  * @param samples samples in the tree (the sum of the timelines' sizes)
  * @param devices the devices' activity (target regions, kernels, transfers) on the host clock, for device lanes
+ * @param mpi the MPI calls of the ranks in the profile, for cross-rank blame
  */
 public record Profile(
         CallingContextTree tree,
@@ -26,10 +27,25 @@ public record Profile(
         MutexTable mutexes,
         LineTable lines,
         long samples,
-        DeviceTable devices) {
+        DeviceTable devices,
+        MpiCallTable mpi) {
     public Profile {
         timelines = List.copyOf(timelines);
         blame = Map.copyOf(blame);
+    }
+
+    /** A profile of a program that is no MPI rank. */
+    public Profile(
+            CallingContextTree tree,
+            List<Timeline> timelines,
+            StitchCounters counters,
+            Map<String, Long> blame,
+            RegionTable regions,
+            MutexTable mutexes,
+            LineTable lines,
+            long samples,
+            DeviceTable devices) {
+        this(tree, timelines, counters, blame, regions, mutexes, lines, samples, devices, MpiCallTable.empty());
     }
 
     /** A profile of a program that used no device. */
@@ -55,7 +71,7 @@ public record Profile(
         long n = metric != null
                 ? tree.total(metric.index())
                 : lines.stream().mapToLong(Timeline::size).sum();
-        return new Profile(tree, lines, counters, blame, regions, mutexes, this.lines, n, devices);
+        return new Profile(tree, lines, counters, blame, regions, mutexes, this.lines, n, devices, mpi);
     }
 
     /** A blame total (see {@link #blame}), 0 if absent. */

@@ -52,6 +52,8 @@ public final class ProfileReader {
                 .orElse(LineTable.EMPTY);
         DeviceTable devices = file.section(SectionKind.DEVICES, b -> DeviceTableCodec.decode(b, tree.size()))
                 .orElse(DeviceTable.empty());
+        MpiCallTable mpi =
+                file.section(SectionKind.MPI_CALLS, MpiCallTableCodec::decode).orElse(MpiCallTable.empty());
         return new Profile(
                 tree,
                 List.of(),
@@ -61,7 +63,8 @@ public final class ProfileReader {
                 mutexes,
                 lines,
                 0,
-                devices);
+                devices,
+                mpi);
     }
 
     /** Calls {@code consumer} with each run of a timeline in the file, in file order, one at a time (for streaming). */

@@ -74,6 +74,7 @@ public final class ProfileWriter {
         w.section(SectionKind.MUTEXES, MutexTableCodec.encode(profile.mutexes()));
         w.section(SectionKind.LINES, LineTableCodec.encode(profile.lines()));
         if (!profile.devices().isEmpty()) w.section(SectionKind.DEVICES, DeviceTableCodec.encode(profile.devices()));
+        if (!profile.mpi().isEmpty()) w.section(SectionKind.MPI_CALLS, MpiCallTableCodec.encode(profile.mpi()));
     }
 
     private static List<ModuleInfo> imagesNotKept(List<ModuleInfo> modules) {

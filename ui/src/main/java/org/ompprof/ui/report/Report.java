@@ -23,7 +23,7 @@ import org.ompprof.sampler.recording.ThreadInfo;
  */
 public final class Report {
     private static final String[] BLAME_METRICS = {
-        BlameKind.IDLE.metric(), BlameKind.BARRIER.metric(), BlameKind.MUTEX_METRIC
+        BlameKind.IDLE.metric(), BlameKind.BARRIER.metric(), BlameKind.MUTEX_METRIC, BlameKind.MPI.metric()
     };
 
     private final Profile p;
@@ -147,10 +147,7 @@ public final class Report {
             long un = p.blame("unattributed_ns." + key), latency = p.blame("region_latency_ns." + key);
             line(
                     "  %-22s %10s waited, %s unattributed%s",
-                    k.metric(),
-                    time(waited),
-                    pct(un, waited),
-                    latency == 0 ? "" : ", " + pct(latency, waited) + " the barrier's own latency (nobody worked)");
+                    k.metric(), time(waited), pct(un, waited), latency == 0 ? "" : latencyMeaning(k, latency, waited));
         }
         for (MutexTable.Row m :
                 p.mutexes().rows().subList(0, Math.min(top, p.mutexes().rows().size()))) {
@@ -174,6 +171,13 @@ public final class Report {
             line("  %10s %6s  %s%s", time(blame[n]), pct(blame[n], sum), Names.path(tree, n), blameKinds(n));
         }
         s.append('\n');
+    }
+
+    /** Barrier latency is part of the waiting; an MPI call's own time (after the last rank came) is not. */
+    private static String latencyMeaning(BlameKind k, long latency, long waited) {
+        return k == BlameKind.MPI
+                ? "; besides, " + time(latency) + " in MPI calls was their own time (nobody came late)"
+                : ", " + pct(latency, waited) + " the barrier's own latency (nobody worked)";
     }
 
     private String blameKinds(int node) {
