@@ -18,6 +18,8 @@ import org.ompprof.calltree.profile.FrameTableCodec;
 import org.ompprof.calltree.profile.LineTable;
 import org.ompprof.calltree.profile.LineTableCodec;
 import org.ompprof.calltree.profile.MetricCodec;
+import org.ompprof.calltree.profile.MpiCallTable;
+import org.ompprof.calltree.profile.MpiCallTableCodec;
 import org.ompprof.calltree.profile.MutexTable;
 import org.ompprof.calltree.profile.MutexTableCodec;
 import org.ompprof.calltree.profile.RegionTable;
@@ -209,6 +211,35 @@ class ProfileCodecTest {
             damage(r, RegionTableCodec.encode(regions), b -> RegionTableCodec.decode(b, 500));
             damage(r, MutexTableCodec.encode(mutexes), b -> MutexTableCodec.decode(b, 500));
         });
+    }
+
+    @ParameterizedTest
+    @ValueSource(longs = {41, 42, 43})
+    void mpiCallTableRoundTripsAndFailsCleanly(long seed) {
+        Random r = new Random(seed);
+        List<org.ompprof.blame.MpiCall> calls = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            long enter = r.nextLong(1L << 50);
+            calls.add(new org.ompprof.blame.MpiCall(
+                    r.nextInt(64),
+                    r.nextInt(1000),
+                    r.nextInt(org.ompprof.sampler.wire.Wire.MPI_CALLS),
+                    r.nextBoolean() ? r.nextLong() : r.nextInt(5),
+                    r.nextInt(64),
+                    r.nextLong(1L << 40),
+                    r.nextInt(130) - 2,
+                    r.nextBoolean() ? -1 : r.nextInt(),
+                    enter,
+                    enter + r.nextLong(1L << 30)));
+        }
+        List<MpiCallTable.ClockMeasure> clocks = new ArrayList<>();
+        for (int i = 0; i < 20; i++)
+            clocks.add(new MpiCallTable.ClockMeasure(
+                    r.nextInt(64), 1 + r.nextInt(2), r.nextLong(1L << 50), r.nextLong(1L << 50), r.nextInt(90_000)));
+        MpiCallTable t = new MpiCallTable(calls, clocks);
+        assertEquals(t, MpiCallTableCodec.decode(MpiCallTableCodec.encode(t)));
+        assertTimeoutPreemptively(
+                Duration.ofSeconds(60), () -> damage(r, MpiCallTableCodec.encode(t), MpiCallTableCodec::decode));
     }
 
     @ParameterizedTest

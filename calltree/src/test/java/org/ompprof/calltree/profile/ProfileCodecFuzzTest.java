@@ -35,13 +35,14 @@ class ProfileCodecFuzzTest {
         if (input.length == 0) return;
         byte[] payload = Arrays.copyOfRange(input, 1, input.length);
         try {
-            switch ((input[0] & 0xFF) % 6) {
+            switch ((input[0] & 0xFF) % 7) {
                 case 0 -> FrameTableCodec.decode(payload).size();
                 case 1 -> MetricCodec.decode(payload).names();
                 case 2 -> query(TreeCodec.decode(payload, FRAMES, MetricRegistry.standard()));
                 case 3 -> TimelineCodec.decode(payload, NODES, new Timeline.Builder(1));
                 case 4 -> RegionTableCodec.decode(payload, NODES).rows().forEach(r -> r.totalNs());
-                default -> MutexTableCodec.decode(payload, NODES).rows().size();
+                case 5 -> MutexTableCodec.decode(payload, NODES).rows().size();
+                default -> MpiCallTableCodec.decode(payload).rankClocks();
             }
         } catch (BadSectionException e) {
             assertFalse(e.getMessage() == null || e.getMessage().isBlank(), "an error that says what is wrong");

@@ -9,8 +9,11 @@ import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.ompprof.calltree.profile.MpiCallTable;
+import org.ompprof.calltree.profile.ProfileReader;
 import org.ompprof.sampler.recording.Metadata;
 import org.ompprof.sampler.recording.Recording;
+import org.ompprof.sampler.wire.Wire;
 
 /**
  * A real MPI + OpenMP job under Open MPI's mpirun, each rank recorded by its own ompprof
@@ -171,6 +174,49 @@ class MpiEndToEndTest {
         assertEquals(own1 > own0 ? "1" : "0", line.group(2), out);
         assertTrue(out.contains("     0.1 ") && out.contains("     1.1 "), "threads as rank.thread\n" + out);
         assertTrue(out.contains("\n       0.1 ") && out.contains("\n       1.1 "), "region rows too\n" + out);
+    }
+
+    /**
+     * Who makes the ranks wait: in the job profile, rank 0's waiting in MPI_Allreduce is charged to what rank 1
+     * ran meanwhile (mpi_blame). At least 80% of mpi_blame lies on rank 1's compute(), and rank 1's share comes to
+     * rank 0's own measure of its waiting within 15% (plus a sample a call). Each rank's profile holds its calls,
+     * and rank 1's two measures of its clock against rank 0's (MPI_Init, MPI_Finalize): on one node one clock, so
+     * each reads rank 0's time within half its round trip.
+     */
+    @Test
+    void theLateRankIsBlamedForTheWaiting() throws Exception {
+        Path job = work.resolve("blamed.ompprof");
+        Ompprof.Result merge = Ompprof.run(
+                work,
+                Map.of(),
+                "merge",
+                "-o",
+                job.toString(),
+                work.resolve("run.rank-0.ompprof").toString(),
+                work.resolve("run.rank-1.ompprof").toString());
+        assertEquals(0, merge.status(), merge.err());
+        long offset;
+        try (Recording r = Recording.open(job)) {
+            offset = r.metadata().getLong("input.1.thread_offset", -1);
+        }
+        assertTrue(offset > 0);
+        double all = BlameTotals.totalMs(work, job, "mpi_blame", null), onRank1 = 0;
+        for (int t = 0; t < 4; t++) onRank1 += BlameTotals.totalMs(work, job, "mpi_blame", (int) offset + t, "compute");
+        assertTrue(onRank1 >= 0.8 * all, onRank1 + " of " + all + " ms of mpi_blame on rank 1's compute");
+        double waited = programsOwnWaitMs(0);
+        assertEquals(waited, onRank1, 0.15 * waited + SAMPLE_SLACK_MS, "rank 0's waiting by its own clock");
+        for (int rank = 0; rank < 2; rank++) {
+            try (Recording r = Recording.open(work.resolve("run.rank-" + rank + ".ompprof"))) {
+                MpiCallTable mpi = ProfileReader.withoutTimelines(r).mpi();
+                assertTrue(mpi.calls().stream()
+                                .filter(c -> c.call() == Wire.MPI_CALL_ALLREDUCE)
+                                .count()
+                        >= STEPS);
+                assertEquals(rank == 0 ? 0 : 2, mpi.clocks().size(), "rank " + rank + "'s clock measures");
+                for (MpiCallTable.ClockMeasure m : mpi.clocks())
+                    assertTrue(Math.abs(m.localNs() - m.rank0Ns()) <= m.roundTripNs() / 2 + 1, m.toString());
+            }
+        }
     }
 
     /** report's times ("320.1 ms", "1.20 s", "250 us", "-" for none) in milliseconds. */
