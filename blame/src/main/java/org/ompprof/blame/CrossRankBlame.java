@@ -22,9 +22,11 @@ import org.ompprof.sampler.wire.Wire;
  * allgather(v), alltoall(v), and MPI_Finalize over the whole job), the root for a non-root of
  * bcast and scatter, the last non-root for the root of reduce and gather. A rooted
  * collective's root is known only on a communicator as large as the job (its ranks taken for the
- * job's). Waiting in a collective whose members are not all in the profile (a merge of some of
- * the ranks), or whose communicator cannot be told apart (handles are per rank), finds nobody:
- * unattributed, all of it. What remains of a call's samples (the time after the last member came,
+ * job's). A blocking receive, or the wait for a nonblocking one, awaits its message's sender, who
+ * is late if it began sending after the receiver began waiting. Waiting in a collective whose
+ * members are not all in the profile (a merge of some of the ranks), or whose communicator
+ * cannot be told apart (handles are per rank), and in a receive that cannot be matched, finds
+ * nobody: unattributed, all of it. What remains of a call's samples (the time after the last member came,
  * calls that await nobody) is no waiting but the call's own cost: it stays in the call's MPI
  * state, and is only counted ({@link Charges#regionLatencyNs}). Times must be on one clock (see
  * the rank clocks' fit).
@@ -53,6 +55,7 @@ public final class CrossRankBlame {
     public static Charges charge(List<MpiCall> calls, JobSamples samples) {
         CrossRankBlame b = new CrossRankBlame(List.copyOf(calls), samples);
         b.matchCollectives();
+        b.matchMessages();
         b.chargeSamples();
         return b.sums.result(List.of());
     }
@@ -107,6 +110,82 @@ public final class CrossRankBlame {
             case Wire.MPI_CALL_BCAST, Wire.MPI_CALL_SCATTER -> c.rank() != c.peer() && other.rank() == c.peer();
             default -> true;
         };
+    }
+
+    /**
+     * A blocking receive, or a wait for a nonblocking one, waits for its message's sender: the
+     * k-th receive a rank posted (by its enter) from a source with a tag matches the k-th message
+     * that source sent it with that tag (MPI does not let such messages overtake each other).
+     * Only on communicators as large as the job (their ranks taken for the job's), with a known
+     * tag; a receive that cannot be matched waits for someone unknown.
+     */
+    private void matchMessages() {
+        IntHashSet jobRanks = new IntHashSet();
+        for (MpiCall c : calls) jobRanks.add(c.rank());
+        Map<List<Long>, List<Integer>> waits = new HashMap<>();
+        for (int i = 0; i < calls.size(); i++) {
+            MpiCall c = calls.get(i);
+            if (c.call() == Wire.MPI_CALL_WAIT && c.request() != 0)
+                waits.computeIfAbsent(List.of((long) c.rank(), c.request()), k -> new ArrayList<>())
+                        .add(i);
+        }
+        Map<List<Long>, List<Integer>> sends = new HashMap<>();
+        Map<List<Long>, List<int[]>> receives = new HashMap<>(); // {posting call, waiting call}
+        for (int i = 0; i < calls.size(); i++) {
+            MpiCall c = calls.get(i);
+            int waiter = switch (c.call()) {
+                case Wire.MPI_CALL_RECV -> i;
+                case Wire.MPI_CALL_IRECV -> firstWaitAfter(waits.get(List.of((long) c.rank(), c.request())), c);
+                default -> -1;
+            };
+            boolean matchable = c.commSize() == jobRanks.size() && c.tag() >= 0;
+            if (c.call() == Wire.MPI_CALL_SEND || c.call() == Wire.MPI_CALL_ISEND) {
+                if (matchable && c.peer() >= 0)
+                    sends.computeIfAbsent(message(c, c.rank(), c.peer()), k -> new ArrayList<>())
+                            .add(i);
+            } else if (waiter >= 0) {
+                awaited[waiter] = UNKNOWN; // until its message is found
+                int source = c.peer() >= 0 ? c.peer() : calls.get(waiter).peer(); // a wait names the actual one
+                if (matchable && source >= 0)
+                    receives.computeIfAbsent(message(c, source, c.rank()), k -> new ArrayList<>())
+                            .add(new int[] {i, waiter});
+            }
+        }
+        receives.forEach((key, posted) -> {
+            List<Integer> sent = sends.getOrDefault(key, List.of());
+            sent.sort(this::byEnter);
+            posted.sort((x, y) -> byEnter(x[0], y[0]));
+            for (int k = 0; k < Math.min(sent.size(), posted.size()); k++) awaitSender(posted.get(k)[1], sent.get(k));
+        });
+    }
+
+    private static List<Long> message(MpiCall c, int source, int destination) {
+        return List.of(c.comm(), (long) source, (long) destination, (long) c.tag());
+    }
+
+    private int byEnter(int a, int b) {
+        return Long.compare(calls.get(a).enterNs(), calls.get(b).enterNs());
+    }
+
+    /** The wait for {@code irecv}'s request: the first such wait it entered after posting it (requests are reused). */
+    private int firstWaitAfter(List<Integer> waitsForRequest, MpiCall irecv) {
+        if (waitsForRequest == null) return -1;
+        int best = -1;
+        for (int w : waitsForRequest) {
+            long enter = calls.get(w).enterNs();
+            if (enter >= irecv.enterNs() && (best < 0 || enter < calls.get(best).enterNs())) best = w;
+        }
+        return best;
+    }
+
+    private void awaitSender(int waiter, int send) {
+        MpiCall w = calls.get(waiter), s = calls.get(send);
+        if (s.enterNs() <= w.enterNs()) {
+            awaited[waiter] = OWN; // the message was on its way: the wait is the transfer's own
+            return;
+        }
+        awaited[waiter] = s.rank();
+        awaitedEnter[waiter] = s.enterNs();
     }
 
     private void chargeSamples() {

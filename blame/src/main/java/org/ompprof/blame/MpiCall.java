@@ -11,6 +11,7 @@ import org.ompprof.sampler.wire.Wire;
  * @param comm the communicator's handle + 1 on this rank; 0 for none
  * @param seq collectives: the rank's collectives on {@code comm} before this one
  * @param peer destination, source (the actual one) or root; -1 for none
+ * @param request Isend, Irecv: the request made; Wait: the request waited for; else 0
  */
 public record MpiCall(
         int rank,
@@ -22,15 +23,31 @@ public record MpiCall(
         int peer,
         int tag,
         long enterNs,
-        long exitNs) {
+        long exitNs,
+        long request) {
+
+    /** A call that makes or waits for no request. */
+    public MpiCall(
+            int rank,
+            int thread,
+            int call,
+            long comm,
+            int commSize,
+            long seq,
+            int peer,
+            int tag,
+            long enterNs,
+            long exitNs) {
+        this(rank, thread, call, comm, commSize, seq, peer, tag, enterNs, exitNs, 0);
+    }
 
     public MpiCall withThread(int newThread) {
-        return new MpiCall(rank, newThread, call, comm, commSize, seq, peer, tag, enterNs, exitNs);
+        return new MpiCall(rank, newThread, call, comm, commSize, seq, peer, tag, enterNs, exitNs, request);
     }
 
     /** The same call on another clock. */
     public MpiCall withTimes(long enter, long exit) {
-        return new MpiCall(rank, thread, call, comm, commSize, seq, peer, tag, enter, exit);
+        return new MpiCall(rank, thread, call, comm, commSize, seq, peer, tag, enter, exit, request);
     }
 
     /** Every member of the communicator takes part, and none leaves before the last has come. */

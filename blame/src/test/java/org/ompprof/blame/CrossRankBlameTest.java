@@ -139,4 +139,32 @@ class CrossRankBlameTest {
         assertEquals(15 * MS, onRoot);
         assertEquals(c.waitedNs(BlameKind.MPI), c.chargedNs(BlameKind.MPI));
     }
+
+    @Test
+    void aReceiverWaitsForItsLateSender() {
+        // rank 1 posts an Irecv at 2 ms and waits from 3 ms; rank 0 computes until 25 ms, then sends.
+        // A blocking Recv with any tag cannot be matched: its waiting is unattributed.
+        List<MpiCall> calls = List.of(
+                new MpiCall(1, 1, Wire.MPI_CALL_IRECV, 1, 2, 0, -1, 7, 2 * MS, 2 * MS + 1000, 77),
+                new MpiCall(1, 1, Wire.MPI_CALL_WAIT, 0, 0, 0, 0, -1, 3 * MS, 26 * MS, 77),
+                new MpiCall(0, 0, Wire.MPI_CALL_SEND, 1, 2, 0, 1, 7, 25 * MS, 26 * MS),
+                new MpiCall(1, 1, Wire.MPI_CALL_RECV, 1, 2, 0, 0, -1, 30 * MS, 40 * MS),
+                new MpiCall(0, 0, Wire.MPI_CALL_SEND, 1, 2, 0, 1, 9, 39 * MS, 40 * MS));
+        int wait = OmpState.mpi(Wire.MPI_CALL_WAIT).code(),
+                recv = OmpState.mpi(Wire.MPI_CALL_RECV).code();
+        JobSamples.Builder b = new JobSamples.Builder();
+        for (long t = 1; t <= 40; t++) {
+            boolean sending = t > 25 && t <= 26 || t > 39;
+            b.add(0, 0, t * MS, MS, sending ? inMpi(0) : compute(0), sending ? ALLREDUCE : WORK);
+            int state = t > 3 && t <= 26 ? wait : t > 30 ? recv : WORK;
+            b.add(1, 1, t * MS, MS, state == WORK ? compute(1) : inMpi(1), state);
+        }
+        Charges c = CrossRankBlame.charge(calls, b.build());
+        long onSender = 0;
+        for (int i = 0; i < c.size(); i++)
+            if (!c.isRegionLatency(i) && c.node(i) == compute(0)) onSender += c.valueNs(i);
+        assertEquals(22 * MS, onSender, "rank 1 waited from 3 to 25 ms for rank 0's send");
+        assertEquals(10 * MS, c.unattributedNs(BlameKind.MPI), "the any-tag receive's 10 ms");
+        assertEquals(c.waitedNs(BlameKind.MPI), c.chargedNs(BlameKind.MPI));
+    }
 }

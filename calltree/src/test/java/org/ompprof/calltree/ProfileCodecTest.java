@@ -230,7 +230,8 @@ class ProfileCodecTest {
                     r.nextInt(130) - 2,
                     r.nextBoolean() ? -1 : r.nextInt(),
                     enter,
-                    enter + r.nextLong(1L << 30)));
+                    enter + r.nextLong(1L << 30),
+                    r.nextBoolean() ? 0 : r.nextLong()));
         }
         List<MpiCallTable.ClockMeasure> clocks = new ArrayList<>();
         for (int i = 0; i < 20; i++)

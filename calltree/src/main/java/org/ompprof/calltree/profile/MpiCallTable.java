@@ -71,7 +71,8 @@ public record MpiCallTable(List<MpiCall> calls, List<ClockMeasure> clocks) {
                 peer,
                 enter.tag(),
                 enter.timeNs(),
-                exit.timeNs());
+                exit.timeNs(),
+                exit.request() != 0 ? exit.request() : enter.request());
     }
 
     private static int kind(MpiEvent m) {

@@ -7,7 +7,7 @@ import org.ompprof.sampler.wire.Wire;
 
 /**
  * The MPI_CALLS section: the calls (rank, thread, kind, communicator, its size, sequence, peer,
- * tag, enter, duration) in order, then the clock measures (rank, kind, local time, rank 0's time,
+ * tag, enter, duration, request) in order, then the clock measures (rank, kind, local time, rank 0's time,
  * round trip).
  */
 public final class MpiCallTableCodec {
@@ -27,6 +27,7 @@ public final class MpiCallTableCodec {
             out.zigzag(c.tag());
             out.varint(c.enterNs());
             out.varint(c.exitNs() - c.enterNs());
+            out.varint(c.request());
         }
         out.varint(t.clocks().size());
         for (MpiCallTable.ClockMeasure m : t.clocks()) {
@@ -41,7 +42,7 @@ public final class MpiCallTableCodec {
 
     public static MpiCallTable decode(byte[] payload) {
         ByteSource in = new ByteSource(payload);
-        int n = in.count(10, "MPI calls");
+        int n = in.count(11, "MPI calls");
         List<MpiCall> calls = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             int rank = in.bounded(Integer.MAX_VALUE, "rank"), thread = in.bounded(Integer.MAX_VALUE, "thread");
@@ -50,10 +51,11 @@ public final class MpiCallTableCodec {
             int size = in.bounded(Integer.MAX_VALUE, "communicator size");
             long seq = in.varint();
             long peer = in.zigzag(), tag = in.zigzag();
-            long enter = in.varint(), duration = in.varint();
+            long enter = in.varint(), duration = in.varint(), request = in.varint();
             if (peer != (int) peer || tag != (int) tag) throw in.fail("peer or tag beyond 32 bits");
             if (enter < 0 || duration < 0 || enter + duration < enter) throw in.fail("impossible call times");
-            calls.add(new MpiCall(rank, thread, call, comm, size, seq, (int) peer, (int) tag, enter, enter + duration));
+            calls.add(new MpiCall(
+                    rank, thread, call, comm, size, seq, (int) peer, (int) tag, enter, enter + duration, request));
         }
         int m = in.count(5, "clock measures");
         List<MpiCallTable.ClockMeasure> clocks = new ArrayList<>(m);
