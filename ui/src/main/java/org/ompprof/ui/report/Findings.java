@@ -19,8 +19,8 @@ import org.ompprof.sampler.omp.OmpState;
 /**
  * Plain-sentence findings, each with the thread time it costs (what fixing it would save, in
  * the spirit of VTune's potential gain): imbalance at a region's barrier, regions too small for
- * their overhead, mutex contention, serial code that leaves threads idle, tasks too small for
- * their overhead, and waiting that found no cause.
+ * their overhead, mutex contention, serial code that leaves threads idle, MPI ranks waiting for a
+ * late rank, tasks too small for their overhead, and waiting that found no cause.
  */
 final class Findings {
     /** Findings below this share of all thread time are not worth a sentence. */
@@ -52,6 +52,7 @@ final class Findings {
         });
         for (MutexTable.Row m : p.mutexes().rows()) mutex(m, out);
         idle(out);
+        mpi(out);
         tasks(out);
         unattributed(out);
         out.sort(Comparator.comparingLong(f -> -f.costNs()));
@@ -145,6 +146,20 @@ final class Findings {
                     Report.pct(waited, total),
                     blamed < 0 ? "nothing running" : Names.call(tree, p.lines(), blamed));
         }
+        out.add(new Finding(waited, text, blamed));
+    }
+
+    /** MPI ranks waiting for a late rank (a job profile merged from the ranks' profiles). */
+    private void mpi(List<Finding> out) {
+        long waited = p.blame("waited_ns.mpi");
+        if (!worth(waited)) return;
+        int blamed = topIn(BlameKind.MPI.metric(), -1);
+        String text = String.format(
+                Locale.ROOT,
+                "%s of thread time is MPI ranks waiting for a late rank, mostly for %s: even out the ranks' work or"
+                        + " overlap it with the communication",
+                Report.pct(waited, total),
+                blamed < 0 ? "nothing recorded" : Names.call(tree, p.lines(), blamed));
         out.add(new Finding(waited, text, blamed));
     }
 
