@@ -17,6 +17,7 @@ import org.ompprof.calltree.Frame;
 import org.ompprof.calltree.MetricStorage;
 import org.ompprof.calltree.MetricUnit;
 import org.ompprof.calltree.profile.MutexTable;
+import org.ompprof.sampler.omp.OmpState;
 import org.ompprof.sampler.omp.WaitClass;
 import org.ompprof.sampler.record.MutexEvent;
 import org.ompprof.sampler.recording.Recording;
@@ -59,12 +60,22 @@ final class BlameStage {
                 s.threadSeq(),
                 s.timeNs(),
                 s.weightNs(),
-                WaitClass.of(s.state(), s.kind() == StitchedSample.Kind.IDLE),
+                waitClass(s),
                 s.waitId(),
                 s.regionId(),
                 node);
         clock.count(Stage.BLAME, 1);
         clock.enter(was);
+    }
+
+    /**
+     * To its team, a thread inside an MPI call runs the program's own code (OMPT says it works):
+     * the team's idle and barrier waiting meanwhile is the call's, and a job profile charges the
+     * call's own waiting on to the rank it waited for.
+     */
+    private static WaitClass waitClass(StitchedSample s) {
+        boolean idle = s.kind() == StitchedSample.Kind.IDLE;
+        return !idle && OmpState.of(s.state()).isMpi() ? WaitClass.WORK : WaitClass.of(s.state(), idle);
     }
 
     /**
