@@ -179,6 +179,8 @@ __attribute__((visibility("default"))) ompt_start_tool_result_t *ompt_start_tool
   g->debug = dbg && *dbg && strcmp(dbg, "0") != 0;
   const char *walk = getenv("OMPPROF_WALK");
   g->walk = !walk ? WALK_ON : strcmp(walk, "off") == 0 ? WALK_OFF : strcmp(walk, "check") == 0 ? WALK_CHECK : WALK_ON;
+  const char *wall_cpu = getenv("OMPPROF_WALL_CPU");
+  g->wall_cpu_clock = !g->cpu_timers_only && !(wall_cpu && strcmp(wall_cpu, "off") == 0);
 
   h->agent_start_ns = now_ns();
   if (runtime_version) {

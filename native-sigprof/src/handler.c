@@ -191,10 +191,11 @@ static void take_sample(struct priv *p, const siginfo_t *si, const ucontext_t *u
      * the CPU time its count grew by since the thread's previous one. */
     uint64_t overrun = si && si->si_code == SI_TIMER && si->si_overrun > 0 ? (uint64_t)si->si_overrun : 0;
     int perf = timer_is_perf_signal(p, si);
-    /* the wall sampler's signal stands for the ticks since the thread's previous one */
-    uint64_t counted = perf ? timer_perf_elapsed(p) : wall_is_signal(si) ? wall_signal_weight(p) : 0;
+    /* in wall mode a sample stands for the wall time since the thread's previous one */
+    int wall = wall_is_signal(si) || wall_is_cpu_signal(p, si);
+    uint64_t counted = perf ? timer_perf_elapsed(p) : wall ? wall_sample_weight(p, t0) : 0;
     s->time_ns = t0;
-    s->weight_ns = counted ? counted : g->period_ns * (1 + overrun);
+    s->weight_ns = counted || wall ? counted : g->period_ns * (1 + overrun);
     s->os_tid = p->os_tid;
     s->flags = (p->sig.unknown_thread ? OMPPROF_SAMPLE_UNKNOWN_THREAD : 0) | (perf ? OMPPROF_SAMPLE_PERF : 0);
     s->wait_id = 0;
@@ -293,11 +294,11 @@ static void on_sigprof(int sig, siginfo_t *si, void *ucv) /* signal-safe */
   struct priv *p = handler_priv();
   /* our timers' signals carry SI_TIMER, our perf events' POLL_IN and their
    * descriptor; anything else is the program's (setitimer, kill) */
-  int wall = wall_is_signal(si);
-  if (!si || (si->si_code != SI_TIMER && !timer_is_perf_signal(p, si) && !wall))
+  int wall = wall_is_signal(si), cpu = wall_is_cpu_signal(p, si);
+  if (!si || (si->si_code != SI_TIMER && !timer_is_perf_signal(p, si) && !wall && !cpu))
     __atomic_add_fetch(&ompprof_g.hdr->foreign_signals, 1, __ATOMIC_RELAXED);
-  if (wall)
-    wall_undo_interrupt((ucontext_t *)ucv);
+  if (wall || cpu)
+    wall_undo_interrupt((ucontext_t *)ucv, cpu);
   if (!p)
     goto out;
   /* A CAS, not a store: the wall sampler takes the ring the same way while

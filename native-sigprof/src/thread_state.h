@@ -111,11 +111,11 @@ struct wall_state {
   int was_blocked;       /* the sampler's own: blocked at its previous look, not seen to run since */
   uint64_t cpu_blocked;  /* the sampler's own: the thread's CPU time when it was seen blocked */
   int signal_to_blocked; /* the sampler's last signal went to the thread seen blocked */
-  uint64_t owed;         /* sampler -> handler: time of the ticks the next signal sample stands for */
+  int cpu_fd;            /* the thread's perf cpu-clock event, which samples it while it runs; -1: none */
+  uint64_t last_ns;      /* when the thread's latest sample was taken: the next one stands for the time since */
   int pending;           /* sampler -> handler: a signal of the sampler's is on its way (SIGPROF does not queue) */
   uint8_t *last;         /* the sampler's own: its last sample of the thread from outside (a whole record) */
   uint32_t last_size;    /* 0: none since the thread last ran */
-  uint64_t carry;        /* the sampler's own: time of ticks not yet in a sample */
   struct wall_view view;
 };
 

@@ -3,9 +3,9 @@
  * thread only, so samples are spread over threads by their own clock instead
  * of whichever thread the kernel picks for a process-directed signal.
  *
- * Wall mode: the wall sampler thread (wall.c), which signals running threads
- * only; a POSIX timer on CLOCK_MONOTONIC (SIGEV_THREAD_ID) where it could not
- * be started.
+ * Wall mode: the wall sampler thread (wall.c) with, where the kernel allows
+ * it, the thread's perf cpu-clock event for the time it runs; a POSIX timer on
+ * CLOCK_MONOTONIC (SIGEV_THREAD_ID) where the sampler could not be started.
  * CPU mode: a perf software cpu-clock event of the thread (hrtimer based, so
  * it keeps the asked rate; POSIX CPU-clock timers only fire at the kernel's
  * tick, 250 Hz on common kernels), delivering the sampling signal to the
@@ -44,8 +44,9 @@ static int perf_open(struct perf_event_attr *a, uint32_t tid)
   return (int)syscall(SYS_perf_event_open, a, (pid_t)tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
 }
 
-/* 1 armed; 0 not allowed here (the caller falls back to a POSIX timer). */
-static int perf_arm(struct priv *p)
+/* The thread's perf cpu-clock event at the sampling period, its overflow
+ * signal routed to the thread, not yet enabled; -1 where the kernel refuses. */
+int timer_perf_open(struct priv *p)
 {
   struct agent *g = &ompprof_g;
   struct perf_event_attr a;
@@ -64,14 +65,23 @@ static int perf_arm(struct priv *p)
     fd = perf_open(&a, p->os_tid);
   }
   if (fd < 0)
-    return 0;
+    return -1;
   struct f_owner_ex owner = {F_OWNER_TID, (pid_t)p->os_tid};
   int fl = fcntl(fd, F_GETFL);
   if (fl < 0 || fcntl(fd, F_SETOWN_EX, &owner) != 0 || fcntl(fd, F_SETSIG, g->signo) != 0 ||
       fcntl(fd, F_SETFL, fl | O_ASYNC) != 0) {
     close(fd);
-    return 0;
+    return -1;
   }
+  return fd;
+}
+
+/* 1 armed; 0 not allowed here (the caller falls back to a POSIX timer). */
+static int perf_arm(struct priv *p)
+{
+  int fd = timer_perf_open(p);
+  if (fd < 0)
+    return 0;
   p->sig.perf_fd = fd;
   p->sig.perf_count = 0;
   __atomic_signal_fence(__ATOMIC_SEQ_CST); /* the handler sees the fd before the first signal */
@@ -149,8 +159,11 @@ void timer_forget_in_child(void)
     struct priv *p = &g->privs[i];
     if (p->sig.has_timer == TIMER_PERF)
       close(p->sig.perf_fd);
-    else if (p->sig.has_timer == TIMER_WALL)
+    else if (p->sig.has_timer == TIMER_WALL) {
       close(p->wall.fd);
+      if (p->wall.cpu_fd >= 0)
+        close(p->wall.cpu_fd);
+    }
     p->sig.has_timer = TIMER_NONE;
   }
 }

@@ -2,12 +2,16 @@
  * Wall mode without cutting the program's sleeps short. A signal that
  * reaches a thread blocked in nanosleep, poll, select, epoll_wait,
  * sem_timedwait... makes the call return EINTR whatever SA_RESTART says, so
- * in wall mode no timer signals the threads: one sampler thread ticks at the
- * period and, for each registered thread, reads /proc/self/task/TID/syscall:
+ * in wall mode no wall-clock timer signals the threads. While a thread runs,
+ * its own perf cpu-clock event samples it (the kernel signals it on its CPU,
+ * at the period of CPU time it used: a thread never blocks in one of those
+ * calls then). Besides, one sampler thread ticks at the period and, for each
+ * registered thread, reads /proc/self/task/TID/syscall:
  *
- *  - "running" (running or runnable): the thread is signalled and its handler
- *    samples it as in the other modes; SIGPROF does not queue, so one signal
- *    is in flight per thread and the ticks are owed to its next sample;
+ *  - "running" (running or runnable): left to its cpu-clock event; where the
+ *    kernel allows none, the thread is signalled and its handler samples it
+ *    as in the other modes (SIGPROF does not queue: one signal is in flight
+ *    per thread);
  *  - blocked in a system call while its task runs user code: the thread is
  *    sampled from outside. The file gives sp and pc at the call; the stack is
  *    in our address space and is copied with process_vm_readv (a stack that
@@ -29,14 +33,24 @@
  * (timer slack), and on a busy machine a woken thread can wait long.
  * A thread seen running that blocks before the signal lands still has its
  * call interrupted; the handler restarts it (wall_undo_interrupt).
+ *
+ * Each sample, whoever takes it, stands for the wall time since the thread's
+ * previous one: a thread preempted on a busy machine (by the program's other
+ * threads, or this sampler) has that time in its next sample, in the context
+ * where it was preempted. Before, the sampler signalled running threads too:
+ * on saturated cores its own wakeup preempted one of them at each tick and
+ * the others ran on into the next barrier before their signal landed, so the
+ * work of regions shorter than a tick went unsampled.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/perf_event.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <time.h>
@@ -49,6 +63,7 @@
 #include "modules.h"
 #include "record.h"
 #include "thread_state.h"
+#include "timers.h"
 #include "wall.h"
 
 /* si_value of the sampler's signals: a tag in the top 16 bits */
@@ -76,14 +91,28 @@ int wall_is_signal(const siginfo_t *si) /* signal-safe */
          ((uint64_t)(uintptr_t)si->si_value.sival_ptr >> WALL_TAG_SHIFT) == WALL_TAG;
 }
 
-/* The ticks the sampler owes this thread, which its sample stands for. */
-uint64_t wall_signal_weight(struct priv *p) /* signal-safe */
+/* The overflow of the thread's cpu-clock event (the kernel sends it with
+ * si_code POLL_IN and the event's descriptor). */
+int wall_is_cpu_signal(const struct priv *p, const siginfo_t *si) /* signal-safe */
 {
-  return __atomic_exchange_n(&p->wall.owed, 0, __ATOMIC_ACQ_REL);
+  return si && p && p->sig.has_timer == TIMER_WALL && p->wall.cpu_fd >= 0 && si->si_code == POLL_IN &&
+         si->si_fd == p->wall.cpu_fd;
 }
 
-/* After the sample (or none): the sampler may send again. Cleared after the
- * owed time was taken, so that time added meanwhile waits for a signal. */
+/* The wall time a sample of the thread taken at t stands for: since its
+ * previous one, whoever took that (the handler and the sampler race; the
+ * later time wins and the other sample stands for none). */
+uint64_t wall_sample_weight(struct priv *p, uint64_t t) /* signal-safe */
+{
+  uint64_t last = __atomic_load_n(&p->wall.last_ns, __ATOMIC_ACQUIRE);
+  do {
+    if (t <= last)
+      return 0;
+  } while (!__atomic_compare_exchange_n(&p->wall.last_ns, &last, t, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE));
+  return t - last;
+}
+
+/* After the sample (or none): the sampler may send again. */
 void wall_signal_done(struct priv *p) /* signal-safe */
 {
   __atomic_store_n(&p->wall.pending, 0, __ATOMIC_SEQ_CST);
@@ -101,11 +130,12 @@ void wall_signal_done(struct priv *p) /* signal-safe */
  * since the sampler saw the thread running (a thread that had blocked counts
  * as running only once it has run on, so this is a new call). Not when the
  * sampler signalled the thread blocked (a runtime wait, or no usable view):
- * that call may have waited long. A call not restarted returns EINTR and is
+ * that call may have waited long. A cpu-clock signal comes while the thread
+ * runs: its call had only begun. A call not restarted returns EINTR and is
  * counted. Reads of the code
  * before rip stay on rip's page.
  */
-void wall_undo_interrupt(ucontext_t *uc) /* signal-safe */
+void wall_undo_interrupt(ucontext_t *uc, int running) /* signal-safe */
 {
   uint64_t rip = (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
   if ((int64_t)uc->uc_mcontext.gregs[REG_RAX] != -EINTR || (rip & 0xfffu) < 7)
@@ -114,7 +144,8 @@ void wall_undo_interrupt(ucontext_t *uc) /* signal-safe */
   if (insn[5] != 0x0f || insn[6] != 0x05)
     return;
   struct priv *p = __atomic_load_n(&ompprof_tls, __ATOMIC_RELAXED);
-  if (insn[0] != 0xb8 || !PRIV_VALID(p) || __atomic_load_n(&p->wall.signal_to_blocked, __ATOMIC_RELAXED)) {
+  if (insn[0] != 0xb8 || !PRIV_VALID(p) ||
+      (!running && __atomic_load_n(&p->wall.signal_to_blocked, __ATOMIC_RELAXED))) {
     __atomic_add_fetch(&ompprof_g.hdr->wall_interrupted, 1, __ATOMIC_RELAXED);
     return;
   }
@@ -198,27 +229,36 @@ int wall_register(struct priv *p)
   if (fd < 0)
     return 0;
   p->wall.fd = fd;
-  p->wall.owed = 0;
+  p->wall.last_ns = now_ns();
   p->wall.pending = 0;
   p->wall.last = malloc(SAMPLE_MAX + RING_ALIGN8(ompprof_g.stack_bytes));
   p->wall.last_size = 0;
   p->wall.was_blocked = 0;
-  p->wall.carry = 0;
   __atomic_store_n(&p->wall.view.seq, 0, __ATOMIC_RELAXED);
   p->wall.view.task_levels = 0;
+  p->wall.cpu_fd = ompprof_g.wall_cpu_clock ? timer_perf_open(p) : -1;
   __atomic_store_n(&p->sig.has_timer, TIMER_WALL, __ATOMIC_RELEASE);
+  if (p->wall.cpu_fd >= 0 && ioctl(p->wall.cpu_fd, PERF_EVENT_IOC_ENABLE, 0) != 0) {
+    close(p->wall.cpu_fd); /* the sampler signals it while it runs, then */
+    p->wall.cpu_fd = -1;
+  }
   return 1;
 }
 
 /* After this the sampler neither signals the thread nor writes its ring. */
 void wall_unregister(struct priv *p)
 {
+  if (p->wall.cpu_fd >= 0)
+    ioctl(p->wall.cpu_fd, PERF_EVENT_IOC_DISABLE, 0);
   __atomic_store_n(&p->sig.has_timer, TIMER_NONE, __ATOMIC_SEQ_CST);
   while (__atomic_load_n(&p->sig.in_handler, __ATOMIC_ACQUIRE) == RING_WALL) {
     struct timespec ts = {0, 20000};
     nanosleep(&ts, NULL);
   }
   close(p->wall.fd);
+  if (p->wall.cpu_fd >= 0)
+    close(p->wall.cpu_fd);
+  p->wall.cpu_fd = -1;
   free(p->wall.last);
   p->wall.last = NULL;
 }
@@ -408,8 +448,7 @@ static uint64_t guess_rbp(const uint8_t *stack, uint64_t sp, uint32_t n, uint64_
 
 /* Writes the sample of a blocked thread into its ring (the caller holds the
  * ring). 1 written or dropped for want of room; 0 the thread moved. */
-static int sample_outside(struct priv *p, const struct wall_view *v, const struct blocked *b, uint64_t weight,
-                          uint64_t t0)
+static int sample_outside(struct priv *p, const struct wall_view *v, const struct blocked *b, uint64_t t0)
 {
   struct agent *g = &ompprof_g;
   /* no frames walked: the collector unwinds the copied stack from the blocked call (OMPPROF_WALK_CONTINUE) */
@@ -437,7 +476,7 @@ static int sample_outside(struct priv *p, const struct wall_view *v, const struc
     return 0; /* woke during the copy: the reservation is simply never committed */
   ctx.rbp = guess_rbp(stack, ctx.rsp, n, p->sig.stack_hi);
   s->time_ns = t0;
-  s->weight_ns = weight;
+  s->weight_ns = wall_sample_weight(p, t0);
   s->os_tid = p->os_tid;
   s->omp_thread_num = v->thread_num;
   s->state = v->state;
@@ -458,7 +497,7 @@ static int sample_outside(struct priv *p, const struct wall_view *v, const struc
 
 /* The thread's last sample from outside again, for a tick at which it has
  * woken but not yet run: it is still in the call, on its way out. */
-static int sample_again(struct priv *p, uint64_t weight, uint64_t t0)
+static int sample_again(struct priv *p, uint64_t t0)
 {
   struct ring_res res;
   uint32_t size = p->wall.last_size;
@@ -468,16 +507,15 @@ static int sample_again(struct priv *p, uint64_t weight, uint64_t t0)
   memcpy(res.rec + hdr, p->wall.last + hdr, size - hdr);
   struct ompprof_sample *s = (struct ompprof_sample *)(void *)(res.rec + sizeof(struct ompprof_record_header));
   s->time_ns = t0;
-  s->weight_ns = weight;
+  s->weight_ns = wall_sample_weight(p, t0);
   record_commit(&p->sig.sample, &res, size);
   return 1;
 }
 
 /* SIGPROF does not queue: a second one sent while the first is pending is
- * lost, so the time is owed to the thread and only one signal is in flight. */
-static void send_signal(struct priv *p, uint64_t weight)
+ * lost, so only one signal is in flight (its sample stands for all the time since the last). */
+static void send_signal(struct priv *p)
 {
-  __atomic_add_fetch(&p->wall.owed, weight, __ATOMIC_ACQ_REL);
   if (__atomic_exchange_n(&p->wall.pending, 1, __ATOMIC_SEQ_CST))
     return;
   siginfo_t si;
@@ -510,53 +548,45 @@ static uint64_t thread_cpu_ns(const struct priv *p)
 
 /* One thread at one tick. The ring is taken first so that the thread's own
  * handler (a foreign signal while it blocks) cannot write at the same time. */
-static void visit(struct priv *p, uint64_t weight, uint64_t t0)
+static void visit(struct priv *p, uint64_t t0)
 {
   if (__atomic_load_n(&p->sig.has_timer, __ATOMIC_ACQUIRE) != TIMER_WALL)
     return;
   uint8_t expect = RING_FREE;
   if (!__atomic_compare_exchange_n(&p->sig.in_handler, &expect, RING_WALL, 0, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
     return;
-  uint64_t signal = 0, looked = 0; /* the weight of the signal to send; when the thread was seen running */
+  int signal = 0;
+  uint64_t looked = 0; /* when the thread was seen running */
   if (__atomic_load_n(&p->sig.has_timer, __ATOMIC_SEQ_CST) == TIMER_WALL) {
     struct blocked b;
     struct wall_view v;
     looked = now_ns();
     int r = read_blocked(p->wall.fd, &b);
-    uint64_t w = weight + p->wall.carry;
-    p->wall.carry = 0;
     if (r == 1 && view_copy(p, &v) && view_current(p, &v, &b)) {
-      if (sample_outside(p, &v, &b, w, t0))
+      if (sample_outside(p, &v, &b, t0))
         __atomic_add_fetch(&ompprof_g.hdr->wall_outside, 1, __ATOMIC_RELAXED);
-      else
-        p->wall.carry = w;
       p->wall.was_blocked = 1;
       p->wall.cpu_blocked = thread_cpu_ns(p);
     } else if (r == 0 && p->wall.was_blocked && p->wall.last_size &&
                thread_cpu_ns(p) < p->wall.cpu_blocked + WOKEN_RUN_NS) {
       /* woken but maybe still in the kernel on its way out of the call */
-      if (sample_again(p, w, t0))
+      if (sample_again(p, t0))
         __atomic_add_fetch(&ompprof_g.hdr->wall_outside, 1, __ATOMIC_RELAXED);
-      else
-        p->wall.carry = w;
     } else if (r >= 0) {
       p->wall.last_size = 0;
-      signal = w;
+      /* running: its cpu-clock event samples it. Blocked inside the runtime (whose waits take
+       * signals in their stride), or running without an event: signalled. Nothing to protect
+       * once it wakes, so its first moments back are sampled like any others. */
+      signal = r == 1 || p->wall.cpu_fd < 0;
       __atomic_store_n(&p->wall.signal_to_blocked, r == 1, __ATOMIC_RELAXED);
-      /* signalled even if blocked (inside the runtime, whose waits take signals in their stride):
-       * nothing to protect once it wakes, so its first moments back are sampled like any others */
       p->wall.was_blocked = 0;
     }
   }
   /* released before signalling: the handler takes the ring itself */
   __atomic_store_n(&p->sig.in_handler, RING_FREE, __ATOMIC_RELEASE);
-  if (!signal)
-    return;
   /* A look this old may no longer hold: the thread may be entering a call by now. */
-  if (now_ns() - looked > FRESH_NS)
-    p->wall.carry += signal;
-  else
-    send_signal(p, signal);
+  if (signal && now_ns() - looked <= FRESH_NS)
+    send_signal(p);
 }
 
 /* The next tick's distance: the period, jittered by up to half of it either way (xorshift64),
@@ -576,20 +606,17 @@ static void *sampler_main(void *arg)
 {
   (void)arg;
   struct agent *g = &ompprof_g;
-  uint64_t period = g->period_ns, rng = now_ns() | 1, last = now_ns(), next = last + jittered(period, &rng);
+  uint64_t period = g->period_ns, rng = now_ns() | 1, next = now_ns() + jittered(period, &rng);
   while (!__atomic_load_n(&sampler.stop, __ATOMIC_ACQUIRE)) {
     struct timespec ts = {(time_t)(next / 1000000000u), (long)(next % 1000000000u)};
     if (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) != 0)
       continue;
     uint64_t t0 = now_ns();
-    /* a tick stands for the time since the one before (late ones for all of it) */
-    uint64_t weight = t0 - last;
-    last = t0;
     next = t0 + jittered(period, &rng);
     if (__atomic_load_n(&g->gate, __ATOMIC_RELAXED) || !agent_attached())
       continue;
     for (uint32_t i = 0; i < g->slot_count; i++)
-      visit(&g->privs[i], weight, t0);
+      visit(&g->privs[i], t0);
   }
   return NULL;
 }

@@ -1,4 +1,4 @@
-/* Wall mode's sampler thread: signals running threads, samples blocked ones from outside. */
+/* Wall mode: threads sampled by their cpu-clock events while they run, by the sampler thread while they block. */
 #ifndef OMPPROF_WALL_H
 #define OMPPROF_WALL_H
 
@@ -13,9 +13,10 @@ void wall_stop(void);
 int wall_register(struct priv *p);
 void wall_unregister(struct priv *p);
 int wall_is_signal(const siginfo_t *si);                                                     /* signal-safe */
-uint64_t wall_signal_weight(struct priv *p);                                                 /* signal-safe */
+int wall_is_cpu_signal(const struct priv *p, const siginfo_t *si);                           /* signal-safe */
+uint64_t wall_sample_weight(struct priv *p, uint64_t t);                                     /* signal-safe */
 void wall_signal_done(struct priv *p);                                                       /* signal-safe */
-void wall_undo_interrupt(ucontext_t *uc);                                                    /* signal-safe */
+void wall_undo_interrupt(ucontext_t *uc, int running);                                       /* signal-safe */
 void wall_view_store(struct priv *p, const struct ompprof_sample *s, const uint8_t *levels); /* signal-safe */
 void wall_view_refresh(struct priv *p, int initial);
 void wall_view_resumed(struct priv *p);

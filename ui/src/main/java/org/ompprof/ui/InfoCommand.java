@@ -140,14 +140,17 @@ public final class InfoCommand {
         s.append('\n');
     }
 
-    /** How wall mode sampled: blocked threads from outside (their calls untouched), running ones by signal. */
+    /**
+     * How wall mode sampled: blocked threads from outside (their calls untouched), threads waiting in the runtime
+     * by the sampler's signal, running ones by their own CPU clocks.
+     */
     private static java.util.Optional<String> wallClock(Metadata m) {
         if (m.get(Metadata.WALL_OUTSIDE).isEmpty()) return java.util.Optional.empty();
         return java.util.Optional.of(String.format(
                 Locale.ROOT,
-                "%d samples of blocked threads taken from outside, %d signals to running threads; %d of those "
-                        + "found the thread"
-                        + " just blocked: %d calls restarted, %d returned EINTR",
+                "%d samples of blocked threads taken from outside, %d signals to threads waiting in the runtime"
+                        + " (running threads: by their CPU clocks); %d signals found the thread just blocked: %d calls"
+                        + " restarted, %d returned EINTR",
                 m.getLong(Metadata.WALL_OUTSIDE, 0),
                 m.getLong(Metadata.WALL_SIGNALLED, 0),
                 m.getLong(Metadata.WALL_RESTARTED, 0) + m.getLong(Metadata.WALL_INTERRUPTED, 0),

@@ -56,14 +56,7 @@ final class BlameStage {
     /** The next sample in time order (all threads merged). */
     void sample(StitchedSample s, int node) {
         Stage was = clock.enter(Stage.BLAME);
-        blame.add(
-                s.threadSeq(),
-                s.timeNs(),
-                s.weightNs(),
-                waitClass(s),
-                s.waitId(),
-                s.regionId(),
-                node);
+        blame.add(s.threadSeq(), s.timeNs(), s.weightNs(), waitClass(s), s.waitId(), s.regionId(), node);
         clock.count(Stage.BLAME, 1);
         clock.enter(was);
     }

@@ -164,7 +164,10 @@ class WallSleepEndToEndTest {
         assertTrue(recorded <= plain * 1.03 + 0.010, figures.toString());
     }
 
-    /** info says how wall mode sampled: blocked threads from outside, running ones by signal. */
+    /**
+     * info says how wall mode sampled: blocked threads from outside, threads waiting in the runtime by signal, running
+     * ones by their CPU clocks (the computing between the calls is sampled).
+     */
     @Test
     void infoCountsSamplesTakenFromOutside() throws Exception {
         Path profile = work.resolve("info.ompprof");
@@ -173,8 +176,8 @@ class WallSleepEndToEndTest {
         assertEquals(0, r.status(), r.err());
         Matcher m = Pattern.compile(
                         "wall clock +(\\d+) samples of blocked threads taken from outside, (\\d+) signals to "
-                                + "running threads;"
-                                + " (\\d+) of those found the thread just blocked: (\\d+) calls restarted, "
+                                + "threads waiting in the runtime \\(running threads: by their CPU clocks\\);"
+                                + " (\\d+) signals found the thread just blocked: (\\d+) calls restarted, "
                                 + "(\\d+) returned EINTR")
                 .matcher(r.out());
         assertTrue(m.find(), r.out());
@@ -182,6 +185,25 @@ class WallSleepEndToEndTest {
         // 2 threads x 15 x 20 ms blocked = 600 ticks at 1 kHz (and ticks at which a woken thread has not yet run),
         // 2 x 15 x 2 ms computing = 60
         assertTrue(outside >= 450 && outside <= 900, r.out());
-        assertTrue(signalled >= 20 && signalled < outside, r.out());
+        assertTrue(signalled < outside, r.out());
+        Ompprof.Result computing = Ompprof.run(
+                work,
+                Map.of(),
+                "export",
+                "--format",
+                "collapsed",
+                "--metric",
+                "samples",
+                "-o",
+                "-",
+                profile.toString());
+        assertEquals(0, computing.status(), computing.err());
+        long running = computing
+                .out()
+                .lines()
+                .filter(l -> !l.contains("block_once"))
+                .mapToLong(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1)))
+                .sum();
+        assertTrue(running >= 20, "the 60 ms of computing: " + running + " samples\n" + computing.out());
     }
 }
