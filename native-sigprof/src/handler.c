@@ -305,9 +305,11 @@ static void on_sigprof(int sig, siginfo_t *si, void *ucv) /* signal-safe */
    * the thread blocks. Sequentially consistent, for the Dekker pairing with
    * handler_quiesce: either finalize sees in_handler set and waits for us, or
    * we see its gate and write nothing. */
+  /* A cpu-clock signal pending when the sampler sent its own took that one's place (SIGPROF does
+   * not queue): its sample serves the sampler too, which may send again. */
   if (!take_ring(p)) {
     bump64(&p->slot->reentered, 1);
-    if (wall)
+    if (wall || cpu)
       wall_signal_done(p);
     goto out;
   }
@@ -316,7 +318,7 @@ static void on_sigprof(int sig, siginfo_t *si, void *ucv) /* signal-safe */
   else
     take_sample(p, si, (const ucontext_t *)ucv);
   __atomic_store_n(&p->sig.in_handler, RING_FREE, __ATOMIC_RELEASE);
-  if (wall)
+  if (wall || cpu)
     wall_signal_done(p);
 out:
   errno = saved_errno;
