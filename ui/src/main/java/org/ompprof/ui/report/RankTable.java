@@ -9,7 +9,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.Metric;
-import org.ompprof.calltree.merge.RunMetadata;
+import org.ompprof.calltree.merge.JobRanks;
 import org.ompprof.sampler.omp.OmpState;
 import org.ompprof.sampler.omp.WaitClass;
 import org.ompprof.sampler.recording.Metadata;
@@ -20,7 +20,7 @@ import org.ompprof.sampler.recording.Metadata;
  * states), summed over its threads; and how unevenly the ranks compute. A rank that computes
  * longer than the others makes them wait for it in MPI.
  */
-public record RankTable(List<Rank> ranks) {
+public record RankTable(JobRanks job, List<Rank> ranks) {
     /** One rank: its place in the job, its threads in the merged profile, its time by kind. */
     public record Rank(int rank, int firstThread, int threads, long computeNs, long mpiNs, long waitingNs) {}
 
@@ -35,35 +35,20 @@ public record RankTable(List<Rank> ranks) {
 
     /** The ranks of a merged profile, by rank; empty unless it merges two or more ranks' runs. */
     public static RankTable of(CallingContextTree tree, Metadata meta) {
-        if (meta == null) return new RankTable(List.of()); // the viewer's findings have no run to tell
-        int runs = (int) meta.getLong(RunMetadata.INPUTS, 0);
-        List<int[]> placed = new ArrayList<>(); // rank, first thread
-        for (int i = 0; i < runs; i++) {
-            String prefix = RunMetadata.PREFIX + i + ".";
-            long rank = meta.getLong(prefix + Metadata.MPI_RANK, -1);
-            long offset = meta.getLong(prefix + RunMetadata.THREAD_OFFSET, -1);
-            if (rank < 0 || offset < 0) return new RankTable(List.of());
-            placed.add(new int[] {(int) rank, (int) offset});
-        }
-        if (placed.size() < 2) return new RankTable(List.of());
-        placed.sort(Comparator.comparingInt(p -> p[1]));
+        JobRanks job = JobRanks.of(meta); // null meta: the viewer's findings have no run to tell
+        if (job.isEmpty()) return new RankTable(job, List.of());
         List<Metric> states = Report.stateMetrics(tree);
         List<Rank> ranks = new ArrayList<>();
-        for (int i = 0; i < placed.size(); i++) {
-            int from = placed.get(i)[1];
-            int to = i + 1 < placed.size() ? placed.get(i + 1)[1] : Integer.MAX_VALUE;
-            ranks.add(rank(tree, states, placed.get(i)[0], from, to));
-        }
-        ranks.sort(Comparator.comparingInt(Rank::rank));
-        return new RankTable(List.copyOf(ranks));
+        for (JobRanks.Rank r : job.ranks()) ranks.add(rank(tree, states, r));
+        return new RankTable(job, List.copyOf(ranks));
     }
 
-    /** Rank {@code rank}'s time over its threads [from, to) of the merged tree. */
-    private static Rank rank(CallingContextTree tree, List<Metric> states, int rank, int from, int to) {
+    /** A rank's time over its threads of the merged tree. */
+    private static Rank rank(CallingContextTree tree, List<Metric> states, JobRanks.Rank of) {
         long compute = 0, mpi = 0, waiting = 0;
         int threads = 0;
         for (int t : tree.threads()) {
-            if (t < from || t >= to) continue;
+            if (!of.holds(t)) continue;
             threads++;
             for (Metric m : states) {
                 long v = tree.total(m.index(), t);
@@ -72,7 +57,7 @@ public record RankTable(List<Rank> ranks) {
                 else waiting += v;
             }
         }
-        return new Rank(rank, from, threads, compute, mpi, waiting);
+        return new Rank(of.rank(), of.firstThread(), threads, compute, mpi, waiting);
     }
 
     public boolean isEmpty() {
@@ -88,10 +73,7 @@ public record RankTable(List<Rank> ranks) {
 
     /** Thread {@code t} of the merged profile as rank.thread (its number in its rank's own profile). */
     public String label(int t) {
-        Rank owner = null;
-        for (Rank r : ranks)
-            if (t >= r.firstThread() && (owner == null || r.firstThread() > owner.firstThread())) owner = r;
-        return owner == null ? Integer.toString(t) : owner.rank() + "." + (t - owner.firstThread());
+        return job.label(t);
     }
 
     /** The table as report prints it. */

@@ -9,18 +9,19 @@ import javafx.scene.Scene;
 import javafx.stage.Stage;
 import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.profile.Profile;
+import org.ompprof.sampler.recording.Metadata;
 
 /** Renders one view of a profile to a PNG with JavaFX's headless platform: no display, no user. */
 final class Screenshot {
     private Screenshot() {}
 
-    static void take(Profile profile, ViewOptions o) throws Exception {
+    static void take(Profile profile, Metadata meta, ViewOptions o) throws Exception {
         System.setProperty("glass.platform", "Headless");
         System.setProperty("prism.order", "sw");
         CompletableFuture<Void> done = new CompletableFuture<>();
         Platform.startup(() -> {
             try {
-                Viewer v = new Viewer(profile, o.file().getFileName().toString(), o.sourcePath(), true);
+                Viewer v = new Viewer(profile, meta, o.file().getFileName().toString(), o.sourcePath(), true);
                 Stage stage = new Stage();
                 stage.setScene(new Scene(v.root(), o.width(), o.height()));
                 stage.show();

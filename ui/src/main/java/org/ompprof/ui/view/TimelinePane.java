@@ -29,10 +29,14 @@ import org.ompprof.sampler.omp.OmpState;
  * binary search), so ten million samples draw as fast as a screen's width. Scroll to zoom
  * around the cursor, drag to pan, double-click to see everything; hover names the context.
  * Below the threads, one lane per device that ran kernels or transfers: target regions as a
- * grey band, kernels and transfers (to / from the device) on it.
+ * grey band, kernels and transfers (to / from the device) on it. In a job profile the threads'
+ * lanes are grouped by MPI rank ({@link LaneLayout}).
  */
 final class TimelinePane {
     static final double LANE = 22, LABELS = 110, AXIS = 22;
+    /** A rank's group header: a band across the pane, a line on its top edge. */
+    static final Color RANK_BAND = Color.web("#e3e9f0"), RANK_LINE = Color.web("#8797aa");
+
     private static final Color REGION = Color.gray(0.88),
             KERNEL = Color.web("#d35400"),
             TO_DEVICE = Color.web("#2e86c1"),
@@ -41,6 +45,7 @@ final class TimelinePane {
     private final ViewerState state;
     private final CallingContextTree tree;
     private List<Timeline> lanes;
+    private LaneLayout layout;
     private boolean pending;
     private final DeviceTable devices;
     private final List<Integer> deviceLanes;
@@ -95,6 +100,7 @@ final class TimelinePane {
 
     private void span(List<Timeline> timelines) {
         lanes = timelines;
+        layout = LaneLayout.of(lanes, state.ranks, deviceLanes);
         long s = Long.MAX_VALUE, e = Long.MIN_VALUE;
         for (Timeline t : lanes) {
             if (t.size() == 0) continue;
@@ -145,6 +151,15 @@ final class TimelinePane {
         return root;
     }
 
+    /** Where the rows are drawn. */
+    LaneLayout layout() {
+        return layout;
+    }
+
+    Canvas canvas() {
+        return canvas;
+    }
+
     long[] window() {
         return new long[] {from, to};
     }
@@ -178,16 +193,32 @@ final class TimelinePane {
             g.fillText("reading the timelines...", LABELS, AXIS + LANE);
             return;
         }
-        for (int lane = 0; lane < lanes.size(); lane++) drawLane(g, lane, px);
-        for (int k = 0; k < deviceLanes.size(); k++) drawDeviceLane(g, k, px);
+        for (LaneLayout.Row row : layout.rows()) {
+            if (row.y() > h) break;
+            switch (row) {
+                case LaneLayout.Header r -> drawHeader(g, r, w);
+                case LaneLayout.Lane r -> drawLane(g, r, px);
+                case LaneLayout.Device r -> drawDeviceLane(g, r, px);
+            }
+        }
         axis(g, px);
     }
 
-    private void drawLane(GraphicsContext g, int lane, int px) {
-        Timeline t = lanes.get(lane);
-        double y = AXIS + lane * LANE;
+    /** A rank's group starts: a band across the pane with a line on top, naming the rank. */
+    private static void drawHeader(GraphicsContext g, LaneLayout.Header r, double w) {
+        g.setFill(RANK_BAND);
+        g.fillRect(0, r.y(), w, r.height());
+        g.setStroke(RANK_LINE);
+        g.strokeLine(0, r.y() + 0.5, w, r.y() + 0.5);
         g.setFill(Color.BLACK);
-        g.fillText("thread " + t.thread(), 6, y + LANE / 2);
+        g.fillText(r.label(), 6, r.y() + r.height() / 2);
+    }
+
+    private void drawLane(GraphicsContext g, LaneLayout.Lane row, int px) {
+        Timeline t = lanes.get(row.index());
+        double y = row.y();
+        g.setFill(Color.BLACK);
+        g.fillText(row.label(), 6, y + LANE / 2);
         if (t.size() == 0) return;
         TimelineWindow.fill(t, from, to, columns);
         boolean byState = colorBy.getSelectionModel().getSelectedIndex() == 0;
@@ -209,11 +240,11 @@ final class TimelinePane {
         }
     }
 
-    private void drawDeviceLane(GraphicsContext g, int k, int px) {
-        int device = deviceLanes.get(k);
-        double y = AXIS + (lanes.size() + k) * LANE;
+    private void drawDeviceLane(GraphicsContext g, LaneLayout.Device row, int px) {
+        int device = row.device();
+        double y = row.y();
         g.setFill(Color.BLACK);
-        g.fillText("device " + device, 6, y + LANE / 2);
+        g.fillText(row.label(), 6, y + LANE / 2);
         for (DeviceBars.Bar b : DeviceBars.layout(devices, device, from, to, px)) {
             boolean region = b.kind() == DeviceTable.Kind.REGION;
             g.setFill(region ? REGION : colorOf(devices.activities().get(b.index())));
@@ -302,8 +333,8 @@ final class TimelinePane {
 
     /** The sample under (x, y): {lane, index}, or null. */
     private int[] sampleAt(double x, double y) {
-        int lane = (int) ((y - AXIS) / LANE);
-        if (y < AXIS || lane >= lanes.size() || x < LABELS) return null;
+        if (!(layout.at(y) instanceof LaneLayout.Lane row) || x < LABELS) return null;
+        int lane = row.index();
         int px = (int) (x - LABELS);
         Timeline t = lanes.get(lane);
         if (t.size() == 0 || px >= columns.length) return null;
@@ -320,8 +351,8 @@ final class TimelinePane {
         int node = t.node(s[1]);
         state.status.set(String.format(
                 Locale.ROOT,
-                "thread %d at %s: %s   %s",
-                t.thread(),
+                "thread %s at %s: %s   %s",
+                state.ranks.label(t.thread()),
                 seconds(t.timeNs(s[1]) - start),
                 OmpState.nameOf(t.state(s[1])),
                 Paths.text(tree, node)));
@@ -329,11 +360,10 @@ final class TimelinePane {
 
     /** Names the kernel or transfer (else the target region) under the cursor on a device lane; false if not on one. */
     private boolean deviceHover(double x, double y) {
-        int k = (int) ((y - AXIS) / LANE) - lanes.size();
-        if (y < AXIS || k < 0 || k >= deviceLanes.size() || x < LABELS) return false;
+        if (!(layout.at(y) instanceof LaneLayout.Device row) || x < LABELS) return false;
         int px = (int) (x - LABELS);
         DeviceTable.Activity hit = null;
-        for (DeviceBars.Bar b : DeviceBars.layout(devices, deviceLanes.get(k), from, to, (int) plotWidth())) {
+        for (DeviceBars.Bar b : DeviceBars.layout(devices, row.device(), from, to, (int) plotWidth())) {
             if (px >= b.x0() && px < b.x1()) hit = devices.activities().get(b.index()); // work bars come after regions
         }
         if (hit != null) {
@@ -342,12 +372,12 @@ final class TimelinePane {
                     : hit.kind().name().toLowerCase(Locale.ROOT);
             state.status.set(String.format(
                     Locale.ROOT,
-                    "device %d at %s: %s, %s, launched by thread %d in %s",
+                    "device %d at %s: %s, %s, launched by thread %s in %s",
                     hit.device(),
                     seconds(hit.startNs() - start),
                     what,
                     seconds(hit.durationNs()),
-                    hit.thread(),
+                    state.ranks.label(hit.thread()),
                     hit.launchNode() < 0 ? "an unknown context" : Paths.text(tree, hit.launchNode())));
         }
         return true;

@@ -40,7 +40,9 @@ public final class ViewCommand {
             Path dir = o.screenshot().toAbsolutePath().getParent();
             if (!Files.isDirectory(dir))
                 throw new UserError("view: cannot write " + o.screenshot() + ": no directory " + dir);
-            Screenshot.take(load(o.file()), o);
+            try (Recording r = Recording.open(o.file())) {
+                Screenshot.take(load(r), r.metadata(), o);
+            }
             err.println("ompprof: wrote " + (o.screenshot().toString().equals("-") ? "standard output" : o.screenshot())
                     + " (" + o.view().name().toLowerCase() + ", " + o.width() + "x" + o.height() + ")");
             return 0;
@@ -54,11 +56,13 @@ public final class ViewCommand {
     }
 
     static Profile load(Path file) {
-        return BackgroundLoadEvent.timed("reading the profile", () -> {
-            try (Recording r = Recording.open(file)) {
-                return ReadOrBuild.profile(r);
-            }
-        });
+        try (Recording r = Recording.open(file)) {
+            return load(r);
+        }
+    }
+
+    static Profile load(Recording r) {
+        return BackgroundLoadEvent.timed("reading the profile", () -> ReadOrBuild.profile(r));
     }
 
     /** Shows the window at once with a progress bar while the profile loads (WindowLoad), then the views. */

@@ -30,8 +30,10 @@ import javafx.scene.layout.BorderPane;
 import javafx.scene.layout.HBox;
 import javafx.scene.layout.Priority;
 import org.ompprof.calltree.Metric;
+import org.ompprof.calltree.merge.JobRanks;
 import org.ompprof.calltree.profile.Profile;
 import org.ompprof.calltree.views.BottomUp;
+import org.ompprof.sampler.recording.Metadata;
 import org.ompprof.ui.report.Report;
 
 /**
@@ -80,9 +82,17 @@ final class Viewer {
     final RegionChart regions;
     final FindingsPanel findings;
 
-    /** @param inline run long work on the calling thread (screenshots) instead of in the background */
+    /** A viewer of a profile whose metadata is not at hand: no ranks to group its threads by. */
     Viewer(Profile profile, String file, List<Path> sourcePath, boolean inline) {
-        state = new ViewerState(profile, file);
+        this(profile, null, file, sourcePath, inline);
+    }
+
+    /**
+     * @param meta the profile's metadata (or null), for the ranks of a job profile
+     * @param inline run long work on the calling thread (screenshots) instead of in the background
+     */
+    Viewer(Profile profile, Metadata meta, String file, List<Path> sourcePath, boolean inline) {
+        state = new ViewerState(profile, JobRanks.of(meta), file);
         background = inline ? Background.inline() : Background.async(progress, state);
         topDown = new ContextTable(state.tree, state, true, n -> n);
         flame = new FlameGraphPane(state);

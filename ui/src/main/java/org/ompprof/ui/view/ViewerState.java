@@ -10,12 +10,14 @@ import javafx.beans.property.StringProperty;
 import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.Metric;
 import org.ompprof.calltree.StandardMetrics;
+import org.ompprof.calltree.merge.JobRanks;
 import org.ompprof.calltree.profile.Profile;
 
 /**
  * What the panes of one window share: the profile, the metric that weighs views, the selected
- * context (a node of the top-down tree, -1 for none), the search and filter patterns, and the
- * status line. Panes listen to it and set it; none talks to another directly.
+ * context (a node of the top-down tree, -1 for none), the search and filter patterns, the
+ * status line, and the MPI ranks of a job profile. Panes listen to it and set it; none talks
+ * to another directly.
  */
 final class ViewerState {
     final Profile profile;
@@ -29,10 +31,13 @@ final class ViewerState {
 
     final StringProperty status = new SimpleStringProperty("");
     final String file;
+    /** The ranks a job profile merges, {@link JobRanks#NONE} for any other. */
+    final JobRanks ranks;
 
-    ViewerState(Profile profile, String file) {
+    ViewerState(Profile profile, JobRanks ranks, String file) {
         this.profile = profile;
         this.tree = profile.tree();
+        this.ranks = ranks;
         this.file = file;
         this.metric = new SimpleObjectProperty<>(tree.metrics().metric(StandardMetrics.TIME));
     }

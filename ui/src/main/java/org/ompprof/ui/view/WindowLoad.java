@@ -34,7 +34,8 @@ final class WindowLoad {
                         Stage s = stage.join();
                         CompletableFuture<Viewer> built = new CompletableFuture<>();
                         Platform.runLater(() -> {
-                            Viewer v = new Viewer(p, o.file().getFileName().toString(), o.sourcePath(), false);
+                            Viewer v = new Viewer(
+                                    p, r.metadata(), o.file().getFileName().toString(), o.sourcePath(), false);
                             s.getScene().setRoot(v.root());
                             Screenshot.prepare(v, o);
                             if (later) v.timeline.loading();
