@@ -574,10 +574,13 @@ static void visit(struct priv *p, uint64_t t0)
         __atomic_add_fetch(&ompprof_g.hdr->wall_outside, 1, __ATOMIC_RELAXED);
     } else if (r >= 0) {
       p->wall.last_size = 0;
-      /* running: its cpu-clock event samples it. Blocked inside the runtime (whose waits take
-       * signals in their stride), or running without an event: signalled. Nothing to protect
-       * once it wakes, so its first moments back are sampled like any others. */
-      signal = r == 1 || p->wall.cpu_fd < 0;
+      /* running: its cpu-clock event samples it, unless it has not for two periods (it ran in the
+       * kernel, which the event does not count where perf_event_paranoid is 2: sched_yield loops,
+       * page faults; or it waited for a CPU). Blocked inside the runtime (whose waits take signals
+       * in their stride), or running without an event: signalled. Nothing to protect once it
+       * wakes, so its first moments back are sampled like any others. */
+      uint64_t since = t0 - __atomic_load_n(&p->wall.last_ns, __ATOMIC_ACQUIRE);
+      signal = r == 1 || p->wall.cpu_fd < 0 || (since < (1ull << 62) && since > 2 * ompprof_g.period_ns);
       __atomic_store_n(&p->wall.signal_to_blocked, r == 1, __ATOMIC_RELAXED);
       p->wall.was_blocked = 0;
     }

@@ -148,9 +148,9 @@ public final class InfoCommand {
         if (m.get(Metadata.WALL_OUTSIDE).isEmpty()) return java.util.Optional.empty();
         return java.util.Optional.of(String.format(
                 Locale.ROOT,
-                "%d samples of blocked threads taken from outside, %d signals to threads waiting in the runtime"
-                        + " (running threads: by their CPU clocks); %d signals found the thread just blocked: %d calls"
-                        + " restarted, %d returned EINTR",
+                "%d samples of blocked threads taken from outside, %d signals (to threads waiting in the runtime,"
+                        + " or running without a CPU-clock sample for two periods); %d signals found the thread just"
+                        + " blocked: %d calls restarted, %d returned EINTR",
                 m.getLong(Metadata.WALL_OUTSIDE, 0),
                 m.getLong(Metadata.WALL_SIGNALLED, 0),
                 m.getLong(Metadata.WALL_RESTARTED, 0) + m.getLong(Metadata.WALL_INTERRUPTED, 0),
