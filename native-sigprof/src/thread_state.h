@@ -107,15 +107,16 @@ struct callback_state {
 
 /* The wall sampler thread's (wall.c), and what it hands the handler. */
 struct wall_state {
-  int fd;                /* has_timer == TIMER_WALL: /proc/self/task/TID/syscall, read by the wall sampler */
-  int was_blocked;       /* the sampler's own: blocked at its previous look, not seen to run since */
-  uint64_t cpu_blocked;  /* the sampler's own: the thread's CPU time when it was seen blocked */
-  int signal_to_blocked; /* the sampler's last signal went to the thread seen blocked */
-  int cpu_fd;            /* the thread's perf cpu-clock event, which samples it while it runs; -1: none */
-  uint64_t last_ns;      /* when the thread's latest sample was taken: the next one stands for the time since */
-  int pending;           /* sampler -> handler: a signal of the sampler's is on its way (SIGPROF does not queue) */
-  uint8_t *last;         /* the sampler's own: its last sample of the thread from outside (a whole record) */
-  uint32_t last_size;    /* 0: none since the thread last ran */
+  int fd;                  /* has_timer == TIMER_WALL: /proc/self/task/TID/syscall, read by the wall sampler */
+  int was_blocked;         /* the sampler's own: blocked at its previous look, not seen to run since */
+  uint64_t cpu_blocked;    /* the sampler's own: the thread's CPU time when it was seen blocked */
+  int signal_to_blocked;   /* the sampler's last signal went to the thread seen blocked */
+  int cpu_fd;              /* the thread's perf cpu-clock event, which samples it while it runs; -1: none */
+  uint64_t last_ns;        /* when the thread's latest sample was taken: the next one stands for the time since */
+  uint64_t cpu_sampled_ns; /* handler -> sampler: when its cpu-clock event last sampled it (it ran then) */
+  int pending;             /* sampler -> handler: a signal of the sampler's is on its way (SIGPROF does not queue) */
+  uint8_t *last;           /* the sampler's own: its last sample of the thread from outside (a whole record) */
+  uint32_t last_size;      /* 0: none since the thread last ran */
   struct wall_view view;
 };
 

@@ -230,6 +230,7 @@ int wall_register(struct priv *p)
     return 0;
   p->wall.fd = fd;
   p->wall.last_ns = now_ns();
+  p->wall.cpu_sampled_ns = 0;
   p->wall.pending = 0;
   p->wall.last = malloc(SAMPLE_MAX + RING_ALIGN8(ompprof_g.stack_bytes));
   p->wall.last_size = 0;
@@ -551,6 +552,10 @@ static uint64_t thread_cpu_ns(const struct priv *p)
 static void visit(struct priv *p, uint64_t t0)
 {
   if (__atomic_load_n(&p->sig.has_timer, __ATOMIC_ACQUIRE) != TIMER_WALL)
+    return;
+  /* its cpu-clock event sampled it within the period: it runs, nothing to look at (the look's
+   * system calls are most of the sampler's cost, on the cores the program computes on) */
+  if (p->wall.cpu_fd >= 0 && t0 - __atomic_load_n(&p->wall.cpu_sampled_ns, __ATOMIC_ACQUIRE) < ompprof_g.period_ns)
     return;
   uint8_t expect = RING_FREE;
   if (!__atomic_compare_exchange_n(&p->sig.in_handler, &expect, RING_WALL, 0, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))

@@ -167,6 +167,7 @@ struct thread_info {
   uint64_t lo, hi;
   uint64_t samples, ended;
   uint64_t weight_ns;
+  uint64_t wall_from, wall_to; /* wall mode: the earliest time a sample stands for, the latest sample */
 };
 
 static const char *state_name(uint32_t s)
@@ -268,7 +269,8 @@ static int analyze(int expect_threads, uint32_t mode, uint32_t rate, int status,
     if (h->type == OMPPROF_REC_THREAD_BEGIN) {
       const struct ompprof_thread_begin *b = (const void *)(h + 1);
       if (nth < 64)
-        th[nth++] = (struct thread_info){h->thread_seq, b->os_tid, b->thread_type, b->stack_lo, b->stack_hi, 0, 0, 0};
+        th[nth++] =
+            (struct thread_info){h->thread_seq, b->os_tid, b->thread_type, b->stack_lo, b->stack_hi, 0, 0, 0, 0, 0};
       if (!b->stack_hi || b->stack_lo >= b->stack_hi)
         fail("thread %u: no stack bounds", h->thread_seq);
     } else if (h->type == OMPPROF_REC_MODULE) {
@@ -370,10 +372,16 @@ static int analyze(int expect_threads, uint32_t mode, uint32_t rate, int status,
       if (H->mode != OMPPROF_MODE_CPU || s->weight_ns == 0 || s->weight_ns > 1000000000ull)
         fail("perf sample in mode %u weighing %" PRIu64 " ns", H->mode, s->weight_ns);
     } else if (H->mode == OMPPROF_MODE_WALL) {
-      /* the wall sampler's ticks are jittered by up to half a period: a sample weighs the time since the
-       * thread's previous tick, at least half a period */
-      if (s->weight_ns < period / 2 || s->weight_ns > 1000000000ull)
+      /* a sample weighs the wall time since the thread's previous one, whoever took it (its
+       * cpu-clock event, the sampler from outside, the sampler's signal): together they tile the
+       * thread's time, checked per thread below */
+      if (s->weight_ns > 1000000000ull || s->weight_ns > s->time_ns)
         fail("wall sample weighing %" PRIu64 " ns", s->weight_ns);
+      else if (s->weight_ns) {
+        uint64_t from = s->time_ns - s->weight_ns;
+        t->wall_from = t->wall_from && t->wall_from < from ? t->wall_from : from;
+        t->wall_to = t->wall_to > s->time_ns ? t->wall_to : s->time_ns;
+      }
     } else if (s->weight_ns < period || s->weight_ns % period) {
       fail("weight %" PRIu64 " not a multiple of the period", s->weight_ns);
     }
@@ -398,6 +406,11 @@ static int analyze(int expect_threads, uint32_t mode, uint32_t rate, int status,
     if (s->task_levels && tl[0].parallel_id)
       parallel_ids_in_samples++;
   }
+
+  for (int k = 0; k < nth && H->mode == OMPPROF_MODE_WALL; k++)
+    if (th[k].weight_ns != th[k].wall_to - th[k].wall_from)
+      fail("thread %u: wall samples weigh %" PRIu64 " ns, not the %" PRIu64 " ns they span", th[k].seq, th[k].weight_ns,
+           th[k].wall_to - th[k].wall_from);
 
   uint64_t samples = count[OMPPROF_REC_SAMPLE];
   printf("walked frames: %" PRIu64 " (%.1f a sample)\n", frames_total,
