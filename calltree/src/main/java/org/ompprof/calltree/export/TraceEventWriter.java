@@ -64,7 +64,7 @@ public final class TraceEventWriter {
 
     private static long origin(List<Timeline> timelines, DeviceTable devices) {
         long o = Long.MAX_VALUE;
-        for (Timeline t : timelines) if (t.size() > 0) o = Math.min(o, t.timeNs(0));
+        for (Timeline t : timelines) if (t.size() > 0) o = Math.min(o, covers(t, 0));
         for (DeviceTable.Activity a : devices.activities()) o = Math.min(o, a.startNs());
         return o == Long.MAX_VALUE ? 0 : o;
     }
@@ -79,29 +79,36 @@ public final class TraceEventWriter {
     }
 
     /**
-     * Sampled stacks to slices: a frame's slice opens at the first sample that has it and closes
-     * at the first that does not; a gap of more than two sample weights (the thread was not
-     * sampled) closes everything.
+     * Sampled stacks to slices. A sample stands for the time before it (since the thread's
+     * previous one, in wall mode exactly): a frame's slice opens where the first sample that has it
+     * begins and closes where the first that does not begins; more than a sample's weight left
+     * unsampled before a sample (the thread was not running, in cpu mode) closes everything.
      */
     private void stacks(Timeline t) throws IOException {
         List<Integer> open = new ArrayList<>(); // nodes, outermost first
         List<Long> since = new ArrayList<>();
         long end = 0;
         for (int i = 0; i < t.size(); i++) {
-            long at = t.timeNs(i);
-            if (!open.isEmpty() && at > end + t.weightNs(i)) closeFrom(t.thread(), open, since, 0, end);
+            long at = t.timeNs(i), from = covers(t, i);
+            if (!open.isEmpty() && from > end + t.weightNs(i)) closeFrom(t.thread(), open, since, 0, end);
+            long edge = open.isEmpty() ? from : Math.min(at, Math.max(from, end));
             int[] path = tree.pathToRoot(t.node(i)); // leaf first
             int common = 0;
             while (common < open.size() && common < path.length && open.get(common) == path[path.length - 1 - common])
                 common++;
-            closeFrom(t.thread(), open, since, common, at);
+            closeFrom(t.thread(), open, since, common, edge);
             for (int k = path.length - 1 - common; k >= 0; k--) {
                 open.add(path[k]);
-                since.add(at);
+                since.add(edge);
             }
-            end = at + Math.max(1, t.weightNs(i));
+            end = at;
         }
         closeFrom(t.thread(), open, since, 0, end);
+    }
+
+    /** Where sample i's time begins: it stands for the time before it. */
+    private static long covers(Timeline t, int i) {
+        return t.timeNs(i) - Math.max(1, t.weightNs(i));
     }
 
     private void closeFrom(int thread, List<Integer> open, List<Long> since, int keep, long at) throws IOException {
@@ -129,14 +136,14 @@ public final class TraceEventWriter {
         json.field("depth", tree.depth(node)).endObject().endObject();
     }
 
-    /** Consecutive samples in the same state make one slice. */
+    /** Consecutive samples in the same state make one slice, from where the first one's time begins. */
     private void states(Timeline t) throws IOException {
         int from = 0;
         for (int i = 1; i <= t.size(); i++) {
-            boolean gap = i < t.size() && t.timeNs(i) > t.timeNs(i - 1) + 2 * Math.max(1, t.weightNs(i - 1));
+            boolean gap = i < t.size() && covers(t, i) > t.timeNs(i - 1) + Math.max(1, t.weightNs(i));
             if (i < t.size() && t.state(i) == t.state(from) && !gap) continue;
-            long start = t.timeNs(from),
-                    stop = gap || i == t.size() ? t.timeNs(i - 1) + Math.max(1, t.weightNs(i - 1)) : t.timeNs(i);
+            long start = from == 0 ? covers(t, 0) : Math.max(covers(t, from), t.timeNs(from - 1));
+            long stop = t.timeNs(i - 1);
             json.beginObject()
                     .field("ph", "X")
                     .field("name", OmpState.nameOf(t.state(from)))

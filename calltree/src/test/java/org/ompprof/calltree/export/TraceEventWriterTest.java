@@ -50,7 +50,10 @@ class TraceEventWriterTest {
                 .toList();
     }
 
-    /** main>a, main>a, main>b, main>b (10 ms each), a gap, main>a: slices share their frames while the samples do. */
+    /**
+     * main>a, main>a, main>b, main>b (each sample the 10 ms before it), a gap, main>a: slices share their frames while
+     * the samples do.
+     */
     @Test
     void paperTimeline() throws Exception {
         CallingContextTree tree = CallingContextTree.create();
@@ -80,9 +83,9 @@ class TraceEventWriterTest {
     void deviceActivitiesGetLanesAndLaunchArrows() throws Exception {
         CallingContextTree tree = CallingContextTree.create();
         int launch = node(tree, "main", "launch");
-        Timeline t = new Timeline.Builder(1)
-                .add(0, launch, 0x1, 10 * MS)
-                .add(10 * MS, launch, 0x80, 10 * MS)
+        Timeline t = new Timeline.Builder(1) // samples stand for the 10 ms before them: 0 to 20 ms
+                .add(10 * MS, launch, 0x1, 10 * MS)
+                .add(20 * MS, launch, 0x80, 10 * MS)
                 .build();
         DeviceTable d = new DeviceTable(
                 List.of(new DeviceTable.Device(0, "generic-64bit")),
