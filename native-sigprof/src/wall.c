@@ -188,6 +188,53 @@ void wall_view_resumed(struct priv *p)
   wall_view_refresh(p, (flags & ompt_task_initial) != 0);
 }
 
+/* At a task scheduling point: the thread is about to run the next task's
+ * code and may block in it (a sleep in a task body) before a signal samples
+ * it. A view still naming the task it left would make the sampler take that
+ * sleep for a runtime wait and signal it short (every sleep in a task ran
+ * short), and the left task's frame may be freed and reused. libomp makes the
+ * next task current before the callback when a task starts, after it when one
+ * completes: a view is made of the task found current only if it is the next
+ * one; otherwise the view is dropped and the sampler signals the thread (back
+ * in the runtime's waits, mostly) until its next sample. The view has level 0
+ * alone, which is all the stitching reads of a task whose creation was
+ * recorded: the full levels cost a call per level and ancestor (a task
+ * recursion runs dozens deep: fib's callbacks doubled its time recorded). */
+void wall_view_switch(struct priv *p, const ompt_data_t *next)
+{
+  if (p->sig.has_timer != TIMER_WALL)
+    return;
+  struct wall_view *v = &p->wall.view;
+  uint32_t seq = __atomic_load_n(&v->seq, __ATOMIC_RELAXED);
+  if (seq & 1u) /* a handler never interrupts this callback's store */
+    return;
+  int flags = 0, num = -1;
+  ompt_frame_t *frame = NULL;
+  ompt_data_t *task = NULL, *par = NULL;
+  int r = next != NULL ? ompprof_g.get_task_info(0, &flags, &task, &frame, &par, &num) : 0;
+  __atomic_store_n(&v->seq, seq + 1, __ATOMIC_RELAXED);
+  __atomic_thread_fence(__ATOMIC_RELEASE);
+  if (r != 0 && task == next && (uintptr_t)frame >= 65536u) {
+    struct ompprof_task_level *l = (struct ompprof_task_level *)(void *)v->levels;
+    *l = (struct ompprof_task_level){.exit_frame = (uint64_t)(uintptr_t)frame->exit_frame.ptr,
+                                     .exit_frame_flags = (uint32_t)frame->exit_frame_flags,
+                                     .task_flags = (uint32_t)flags,
+                                     .thread_num = num,
+                                     .task_id = task->value,
+                                     .parallel_id = (uintptr_t)par >= 65536u ? par->value : 0,
+                                     .info_result = (uint32_t)r};
+    v->frame0 = (uint64_t)(uintptr_t)frame;
+    v->state = (flags & ompt_task_initial) ? ompt_state_work_serial : ompt_state_work_parallel;
+    v->wait_id = 0;
+    v->thread_num = num;
+    v->task_levels = 1;
+    v->parallel_levels = 0;
+  } else {
+    v->task_levels = 0; /* view_copy fails: no view */
+  }
+  __atomic_store_n(&v->seq, seq + 2, __ATOMIC_RELEASE);
+}
+
 /* ---- registration (on the thread, from callbacks) ---- */
 
 int wall_register(struct priv *p)
