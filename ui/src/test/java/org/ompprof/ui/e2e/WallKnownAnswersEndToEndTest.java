@@ -17,7 +17,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  * work) (2T-1)/T, i.e. load balance T/(2T-1); barrier waiting R*T*(T-1) units; sleeping or
  * working R*T*T units under the function that does it, as work (a thread sleeping in its own
  * code is working as far as OpenMP is concerned). With 2 threads and with 4 (twice
- * this machine's cores: the loaded variant).
+ * this machine's cores: the loaded variant). Also an ordered loop (ordered_sleep.c) and a task
+ * group of eight tasks of 1..8 units (taskgroup_sleep.c), their paper values at their tests.
  */
 class WallKnownAnswersEndToEndTest {
     private static final double UNIT_MS = 40;
@@ -97,5 +98,59 @@ class WallKnownAnswersEndToEndTest {
         double barrier = BlameTotals.totalMs(work, profile, "time.barrier", 0, null);
         double serialized = worked / (worked + ordered + barrier);
         assertEquals(1.0 / threads, serialized, 0.05, "each thread works 1/T of the time");
+    }
+
+    /**
+     * taskgroup_sleep.c: in each of ROUNDS rounds in one region, one thread (the producer) opens a taskgroup of
+     * eight tasks of 1..8 units, created in an order that leaves libomp's schedule (the producer takes its newest
+     * task, a thief the oldest) to no race. On paper, per round: 36 units of task work under task_units, in the
+     * task construct of make_tasks (every sample of a task under the code that created it); with 2 threads a round
+     * takes 21 units, the producer waits 6 at the taskgroup's end and the other thread none at the single's
+     * barrier; with 4, 12 units, 6 at the taskgroup's end and 0+1+5 at the barrier. The taskgroup waiting is the
+     * state taskgroup (libomp 19 reports it as work), under make_tasks; nobody idles in the region. Work is
+     * 36/(T*round) of all thread time (a ratio: within 5%). Sums within TOLERANCE, against the paper waiting
+     * (6 units a round) where the paper value is zero.
+     */
+    @ParameterizedTest
+    @CsvSource({"sleep, 2", "sleep, 4", "work, 2", "work, 4"})
+    void taskgroupOfEightTasks(String mode, int threads) throws Exception {
+        int rounds = 3;
+        Path profile = work.resolve("taskgroup-" + mode + threads + ".ompprof");
+        Ompprof.Result r = record(profile, "taskgroup_sleep", mode, threads, rounds);
+        assertTrue(r.out().contains(36 * rounds + " units"), r.out());
+        assertTrue(!r.err().contains("nanosleep"), "every sleep ran whole: " + r.err());
+
+        double units = rounds * UNIT_MS; // one unit a round, in ms
+        double taskWork = BlameTotals.totalMs(work, profile, "time.work_parallel", 0, "task_units");
+        assertEquals(36 * units, taskWork, TOLERANCE * 36 * units, "the tasks' work: 36 units a round");
+        double inTasks = BlameTotals.totalMs(work, profile, "time", 0, "task_units");
+        double underCreator = BlameTotals.totalWhereMs(work, profile, "time", 0, p -> {
+            int body = p.indexOf("task_units");
+            return body >= 2
+                    && p.get(body - 1).startsWith("task at taskgroup_sleep.c:")
+                    && p.get(body - 2).equals("make_tasks");
+        });
+        assertEquals(inTasks, underCreator, 0, "every sample of a task in its construct, under make_tasks");
+
+        double taskgroup = BlameTotals.totalMs(work, profile, "time.taskgroup", 0, null);
+        assertEquals(6 * units, taskgroup, TOLERANCE * 6 * units, "the producer's taskgroup waiting: 6 units a round");
+        assertEquals(
+                taskgroup,
+                BlameTotals.totalMs(work, profile, "time.taskgroup", 0, "make_tasks"),
+                0,
+                "the taskgroup waiting where the producer waits, in make_tasks");
+        double barrier = BlameTotals.totalMs(work, profile, "time.barrier", 0, null);
+        double paperBarrier = threads == 2 ? 0 : 6 * units;
+        assertEquals(paperBarrier, barrier, TOLERANCE * 6 * units, "the other threads' barrier waiting");
+        double idle = BlameTotals.totalMs(work, profile, "time.idle", 0, null);
+        assertEquals(0, idle, TOLERANCE * 6 * units, "nobody idles in the region (only after it, until exit)");
+
+        double round = threads == 2 ? 21 : 12;
+        double paperShare = 36 / (threads * round);
+        assertEquals(
+                paperShare,
+                taskWork / (taskWork + taskgroup + barrier + idle),
+                0.05 * paperShare,
+                "the tasks' share of all thread time");
     }
 }
