@@ -1,0 +1,63 @@
+package org.ompprof.ui.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Nested regions (nested_waits.c with teams of T at both levels: 2 and 4, i.e. 4 and 16 threads on this machine's 2
+ * cores): every sample is under the code that created its region. No path is rooted at a thread's start
+ * ({@code clone3;start_thread;...}, as a worker of an inner team woken for a new region and sampled before its
+ * implicit task began was shown: 4 of 1,706 samples) or has a gap ({@code <truncated>}, {@code <unknown context>}),
+ * and the inner and outer work is under {@code main;middle}.
+ */
+class NestedRegionsEndToEndTest {
+    @TempDir
+    Path work;
+
+    @ParameterizedTest
+    @ValueSource(ints = {2, 4})
+    void everySampleIsUnderTheCodeThatCreatedItsRegion(int team) throws Exception {
+        Path profile = work.resolve("nested" + team + ".ompprof");
+        Ompprof.Result r = Ompprof.run(
+                work,
+                Map.of("OMP_MAX_ACTIVE_LEVELS", "2"),
+                "record",
+                "-o",
+                profile.toString(),
+                "--",
+                CPrograms.clang("nested_waits").toString(),
+                "0.01",
+                "2",
+                "10",
+                Integer.toString(team));
+        assertEquals(0, r.status(), r.err());
+        Ompprof.Result paths = Ompprof.run(work, Map.of(), "export", "--format", "collapsed", profile.toString());
+        assertEquals(0, paths.status(), paths.err());
+
+        long inner = 0;
+        for (String line : paths.out().lines().toList()) {
+            List<String> path = List.of(line.substring(0, line.lastIndexOf(' ')).split(";"));
+            assertTrue(
+                    path.stream().noneMatch(f -> f.contains("clone") || f.equals("start_thread")),
+                    "no path rooted at a thread's start: " + line);
+            assertTrue(
+                    !path.contains("<truncated>") && !path.contains("<unknown context>"),
+                    "no path with a gap: " + line);
+            assertTrue(
+                    path.getFirst().equals("main") || path.equals(List.of("<omp idle>")),
+                    "every path from main, or idle: " + line);
+            if (path.contains("inner_work") || path.contains("outer_extra")) {
+                assertEquals(List.of("main", "middle"), path.subList(0, 2), "work under main;middle: " + line);
+            }
+            if (path.contains("inner_work")) inner += Long.parseLong(line.substring(line.lastIndexOf(' ') + 1));
+        }
+        assertTrue(inner > 0, "the inner work was sampled: " + paths.out());
+    }
+}
