@@ -499,6 +499,7 @@ static int sample_outside(struct priv *p, const struct wall_view *v, const struc
   if (p->wall.last) {
     memcpy(p->wall.last, h, size);
     p->wall.last_size = size;
+    p->wall.last_seq = v->seq;
   }
   return 1;
 }
@@ -518,6 +519,24 @@ static int sample_again(struct priv *p, uint64_t weight, uint64_t t0)
   s->weight_ns = weight;
   record_commit(&p->sig.sample, &res, size);
   return 1;
+}
+
+/* Whether a thread seen blocked and now running may still be in that call,
+ * its last sample from outside still true: it has published no view since (a
+ * task's end does) and its task has not called into the runtime or returned
+ * (the enter frame is set on every call into it, the exit frame cleared when
+ * the task's code returns). Its CPU time alone cannot tell: a thread that
+ * yields while it waits (libomp's barriers, more threads than cores) runs a
+ * few microseconds at a time, and a finished sleep went on being sampled as
+ * sleeping for tens of milliseconds. */
+static int still_in_call(const struct priv *p)
+{
+  struct wall_view v;
+  ompt_frame_t live;
+  if (!view_copy(p, &v) || v.seq != p->wall.last_seq || !read_mem(&live, v.frame0, sizeof live))
+    return 0;
+  const struct ompprof_task_level *l0 = (const struct ompprof_task_level *)(const void *)v.levels;
+  return live.enter_frame.ptr == NULL && (uint64_t)(uintptr_t)live.exit_frame.ptr == l0->exit_frame;
 }
 
 /* SIGPROF does not queue: a second one sent while the first is pending is
@@ -580,7 +599,7 @@ static void visit(struct priv *p, uint64_t weight, uint64_t t0)
       p->wall.was_blocked = 1;
       p->wall.cpu_blocked = thread_cpu_ns(p);
     } else if (r == 0 && p->wall.was_blocked && p->wall.last_size &&
-               thread_cpu_ns(p) < p->wall.cpu_blocked + WOKEN_RUN_NS) {
+               thread_cpu_ns(p) < p->wall.cpu_blocked + WOKEN_RUN_NS && still_in_call(p)) {
       /* woken but maybe still in the kernel on its way out of the call */
       if (sample_again(p, w, t0))
         __atomic_add_fetch(&ompprof_g.hdr->wall_outside, 1, __ATOMIC_RELAXED);
