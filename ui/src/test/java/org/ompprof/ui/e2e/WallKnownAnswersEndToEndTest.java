@@ -108,13 +108,14 @@ class WallKnownAnswersEndToEndTest {
      * takes 21 units, the producer waits 6 at the taskgroup's end and the other thread none at the single's
      * barrier; with 4, 12 units, 6 at the taskgroup's end and 0+1+5 at the barrier. The taskgroup waiting is the
      * state taskgroup (libomp 19 reports it as work), under make_tasks; nobody idles in the region. Work is
-     * 36/(T*round) of all thread time (a ratio: within 5%). Sums within TOLERANCE, against the paper waiting
-     * (6 units a round) where the paper value is zero.
+     * 36/(T*round) of all thread time (a ratio: within 5%). Sums within TOLERANCE (15%, for a loaded machine),
+     * against the paper waiting (6 units a round) where the paper value is zero. 4 threads is the loaded variant
+     * (twice this machine's cores).
      */
     @ParameterizedTest
     @CsvSource({"sleep, 2", "sleep, 4", "work, 2", "work, 4"})
     void taskgroupOfEightTasks(String mode, int threads) throws Exception {
-        int rounds = 3;
+        int rounds = 4;
         Path profile = work.resolve("taskgroup-" + mode + threads + ".ompprof");
         Ompprof.Result r = record(profile, "taskgroup_sleep", mode, threads, rounds);
         assertTrue(r.out().contains(36 * rounds + " units"), r.out());
@@ -139,7 +140,8 @@ class WallKnownAnswersEndToEndTest {
                 BlameTotals.totalMs(work, profile, "time.taskgroup", 0, "make_tasks"),
                 0,
                 "the taskgroup waiting where the producer waits, in make_tasks");
-        double barrier = BlameTotals.totalMs(work, profile, "time.barrier", 0, null);
+        // the single's barrier (the first region, where the threads start, ends at a barrier of its own)
+        double barrier = BlameTotals.totalMs(work, profile, "time.barrier.implicit_workshare", 0, null);
         double paperBarrier = threads == 2 ? 0 : 6 * units;
         assertEquals(paperBarrier, barrier, TOLERANCE * 6 * units, "the other threads' barrier waiting");
         double idle = BlameTotals.totalMs(work, profile, "time.idle", 0, null);
