@@ -14,10 +14,12 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Nested regions (nested_waits.c with teams of T at both levels: 2 and 4, i.e. 4 and 16 threads on this machine's 2
  * cores): every sample is under the code that created its region. No path is rooted at a thread's start
  * ({@code clone3;start_thread;...}, as a worker of an inner team woken for a new region and sampled before its
- * implicit task began was shown: 4 of 1,706 samples) or has a gap ({@code <truncated>}, {@code <unknown context>}),
- * and the inner and outer work is under {@code main;middle}.
+ * implicit task began was shown: 4 of 1,706 samples), no region's creation is unknown, no frame of the program comes
+ * after a gap ({@code <truncated>}), and the inner and outer work is under {@code main;middle}.
  */
 class NestedRegionsEndToEndTest {
+    private static final List<String> PROGRAM = List.of("main", "middle", "inner_work", "outer_extra", "spin_for");
+
     @TempDir
     Path work;
 
@@ -47,9 +49,13 @@ class NestedRegionsEndToEndTest {
             assertTrue(
                     path.stream().noneMatch(f -> f.contains("clone") || f.equals("start_thread")),
                     "no path rooted at a thread's start: " + line);
+            assertTrue(!path.contains("<unknown context>"), "every region's creation known: " + line);
+            // an unwind that stops inside the runtime is shown as such (seen once in 14 runs under load: at a
+            // libomp frame under main;middle), but the program's own frames are never after the gap
+            int gap = path.indexOf("<truncated>");
             assertTrue(
-                    !path.contains("<truncated>") && !path.contains("<unknown context>"),
-                    "no path with a gap: " + line);
+                    gap < 0 || path.subList(gap, path.size()).stream().noneMatch(PROGRAM::contains),
+                    "no program frame after a gap: " + line);
             assertTrue(
                     path.getFirst().equals("main") || path.equals(List.of("<omp idle>")),
                     "every path from main, or idle: " + line);
