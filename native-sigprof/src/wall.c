@@ -523,9 +523,9 @@ static int sample_again(struct priv *p, uint64_t weight, uint64_t t0)
 
 /* Whether a thread seen blocked and now running may still be in that call,
  * its last sample from outside still true: it has published no view since (a
- * task's end does) and its task has not called into the runtime or returned
- * (the enter frame is set on every call into it, the exit frame cleared when
- * the task's code returns). Its CPU time alone cannot tell: a thread that
+ * task's end does), is not acquiring a mutex, and its task has not called into
+ * the runtime or returned (the enter frame is set on most calls into it, the
+ * exit frame cleared when the task's code returns). Its CPU time alone cannot tell: a thread that
  * yields while it waits (libomp's barriers, more threads than cores) runs a
  * few microseconds at a time, and a finished sleep went on being sampled as
  * sleeping for tens of milliseconds. */
@@ -533,7 +533,8 @@ static int still_in_call(const struct priv *p)
 {
   struct wall_view v;
   ompt_frame_t live;
-  if (!view_copy(p, &v) || v.seq != p->wall.last_seq || !read_mem(&live, v.frame0, sizeof live))
+  if (__atomic_load_n(&p->sig.acq_id, __ATOMIC_RELAXED) != 0 || !view_copy(p, &v) || v.seq != p->wall.last_seq ||
+      !read_mem(&live, v.frame0, sizeof live))
     return 0;
   const struct ompprof_task_level *l0 = (const struct ompprof_task_level *)(const void *)v.levels;
   return live.enter_frame.ptr == NULL && (uint64_t)(uintptr_t)live.exit_frame.ptr == l0->exit_frame;
