@@ -147,6 +147,25 @@ class WallKnownAnswersEndToEndTest {
         double idle = BlameTotals.totalMs(work, profile, "time.idle", 0, null);
         assertEquals(0, idle, TOLERANCE * 6 * units, "nobody idles in the region (only after it, until exit)");
 
+        // the waiting finds its cause: the tasks the others run (at most 5% unattributed, the goal)
+        double allBarrier = BlameTotals.totalMs(work, profile, "time.barrier", 0, null);
+        assertTrue(
+                BlameTotals.totalMs(work, profile, "barrier_blame", 0, "<unattributed>") <= 0.05 * allBarrier,
+                "barrier waiting unattributed");
+        if (threads > 2)
+            assertTrue(
+                    BlameTotals.totalMs(work, profile, "barrier_blame", 0, "task_units") >= 0.9 * barrier,
+                    "the single's barrier waiting blamed on the tasks");
+        // one name for the state in report and info, with one figure
+        Matcher inReport = Pattern.compile("\\n  taskgroup +([0-9.]+ m?s)")
+                .matcher(Ompprof.run(work, Map.of(), "report", profile.toString())
+                        .out());
+        Matcher inInfo = Pattern.compile("time per state \\(as report, exports and the viewer count it\\): .*taskgroup "
+                        + "([0-9.]+ m?s)")
+                .matcher(Ompprof.run(work, Map.of(), "info", profile.toString()).out());
+        assertTrue(inReport.find() && inInfo.find(), "the state taskgroup in report and info");
+        assertEquals(inReport.group(1), inInfo.group(1), "the same taskgroup time in report and info");
+
         double round = threads == 2 ? 21 : 12;
         double paperShare = 36 / (threads * round);
         assertEquals(
