@@ -107,10 +107,15 @@ class WallKnownAnswersEndToEndTest {
      * task construct of make_tasks (every sample of a task under the code that created it); with 2 threads a round
      * takes 21 units, the producer waits 6 at the taskgroup's end and the other thread none at the single's
      * barrier; with 4, 12 units, 6 at the taskgroup's end and 0+1+5 at the barrier. The taskgroup waiting is the
-     * state taskgroup (libomp 19 reports it as work), under make_tasks; nobody idles in the region. Work is
-     * 36/(T*round) of all thread time (a ratio: within 5%). Sums within TOLERANCE (15%, for a loaded machine),
-     * against the paper waiting (6 units a round) where the paper value is zero. 4 threads is the loaded variant
-     * (twice this machine's cores).
+     * state taskgroup (libomp 19 reports it as work), under make_tasks; nobody idles in the region.
+     *
+     * <p>The program keeps its own ledger of the same sums by its clocks. Sleeping threads keep the paper's
+     * schedule on a loaded machine too (measured within 7%), so the profile is held to the paper; spinning threads
+     * on twice the cores (4) delay each other's steals and ends, and the waiting moves between the producer and the
+     * others (measured on a busy host: barrier waiting +50%, the ledger alike): there the profile is held to the
+     * ledger, the task work still to the paper. Sums within TOLERANCE (15%, for a loaded machine), against the
+     * paper waiting (6 units a round) where the expected value is zero; the tasks' share of all thread time, a
+     * ratio, within 5%. 4 threads is the loaded variant (twice this machine's cores).
      */
     @ParameterizedTest
     @CsvSource({"sleep, 2", "sleep, 4", "work, 2", "work, 4"})
@@ -120,10 +125,22 @@ class WallKnownAnswersEndToEndTest {
         Ompprof.Result r = record(profile, "taskgroup_sleep", mode, threads, rounds);
         assertTrue(r.out().contains(36 * rounds + " units"), r.out());
         assertTrue(!r.err().contains("nanosleep"), "every sleep ran whole: " + r.err());
+        Matcher ledger = Pattern.compile(
+                        "ledger: task work ([0-9.]+) ms, taskgroup waiting ([0-9.]+) ms, barrier waiting ([0-9.]+) ms")
+                .matcher(r.out());
+        assertTrue(ledger.find(), r.out());
 
         double units = rounds * UNIT_MS; // one unit a round, in ms
+        double round = threads == 2 ? 21 : 12;
+        boolean onPaper = mode.equals("sleep");
+        double expectedWork = 36 * units;
+        double expectedTaskgroup = onPaper ? 6 * units : Double.parseDouble(ledger.group(2));
+        double expectedBarrier = onPaper ? (threads == 2 ? 0 : 6 * units) : Double.parseDouble(ledger.group(3));
+        String seen = "paper per round: work 36 units, taskgroup 6, barrier " + (threads == 2 ? 0 : 6) + "; "
+                + ledger.group() + " (" + (onPaper ? "the paper's" : "the ledger's") + " waiting expected)";
+
         double taskWork = BlameTotals.totalMs(work, profile, "time.work_parallel", 0, "task_units");
-        assertEquals(36 * units, taskWork, TOLERANCE * 36 * units, "the tasks' work: 36 units a round");
+        assertEquals(expectedWork, taskWork, TOLERANCE * expectedWork, "the tasks' work; " + seen);
         double inTasks = BlameTotals.totalMs(work, profile, "time", 0, "task_units");
         double underCreator = BlameTotals.totalWhereMs(work, profile, "time", 0, p -> {
             int body = p.indexOf("task_units");
@@ -134,7 +151,11 @@ class WallKnownAnswersEndToEndTest {
         assertEquals(inTasks, underCreator, 0, "every sample of a task in its construct, under make_tasks");
 
         double taskgroup = BlameTotals.totalMs(work, profile, "time.taskgroup", 0, null);
-        assertEquals(6 * units, taskgroup, TOLERANCE * 6 * units, "the producer's taskgroup waiting: 6 units a round");
+        assertEquals(
+                expectedTaskgroup,
+                taskgroup,
+                TOLERANCE * Math.max(expectedTaskgroup, 6 * units),
+                "the producer's taskgroup waiting; " + seen);
         assertEquals(
                 taskgroup,
                 BlameTotals.totalMs(work, profile, "time.taskgroup", 0, "make_tasks"),
@@ -142,10 +163,22 @@ class WallKnownAnswersEndToEndTest {
                 "the taskgroup waiting where the producer waits, in make_tasks");
         // the single's barrier (the first region, where the threads start, ends at a barrier of its own)
         double barrier = BlameTotals.totalMs(work, profile, "time.barrier.implicit_workshare", 0, null);
-        double paperBarrier = threads == 2 ? 0 : 6 * units;
-        assertEquals(paperBarrier, barrier, TOLERANCE * 6 * units, "the other threads' barrier waiting");
+        assertEquals(
+                expectedBarrier,
+                barrier,
+                TOLERANCE * Math.max(expectedBarrier, 6 * units),
+                "the other threads' barrier waiting; " + seen);
         double idle = BlameTotals.totalMs(work, profile, "time.idle", 0, null);
         assertEquals(0, idle, TOLERANCE * 6 * units, "nobody idles in the region (only after it, until exit)");
+        double expectedShare = onPaper
+                ? 36 / (threads * round)
+                : Double.parseDouble(ledger.group(1))
+                        / (Double.parseDouble(ledger.group(1)) + expectedTaskgroup + expectedBarrier);
+        assertEquals(
+                expectedShare,
+                taskWork / (taskWork + taskgroup + barrier + idle),
+                0.05 * expectedShare,
+                "the tasks' share of all thread time; " + seen);
 
         // the waiting finds its cause: the tasks the others run (at most 5% unattributed, the goal)
         double allBarrier = BlameTotals.totalMs(work, profile, "time.barrier", 0, null);
@@ -165,13 +198,5 @@ class WallKnownAnswersEndToEndTest {
                 .matcher(Ompprof.run(work, Map.of(), "info", profile.toString()).out());
         assertTrue(inReport.find() && inInfo.find(), "the state taskgroup in report and info");
         assertEquals(inReport.group(1), inInfo.group(1), "the same taskgroup time in report and info");
-
-        double round = threads == 2 ? 21 : 12;
-        double paperShare = 36 / (threads * round);
-        assertEquals(
-                paperShare,
-                taskWork / (taskWork + taskgroup + barrier + idle),
-                0.05 * paperShare,
-                "the tasks' share of all thread time");
     }
 }
