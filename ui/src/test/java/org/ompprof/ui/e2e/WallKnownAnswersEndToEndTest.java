@@ -109,13 +109,15 @@ class WallKnownAnswersEndToEndTest {
      * barrier; with 4, 12 units, 6 at the taskgroup's end and 0+1+5 at the barrier. The taskgroup waiting is the
      * state taskgroup (libomp 19 reports it as work), under make_tasks; nobody idles in the region.
      *
-     * <p>The program keeps its own ledger of the same sums by its clocks. Sleeping threads keep the paper's
-     * schedule on a loaded machine too (measured within 7%), so the profile is held to the paper; spinning threads
-     * on twice the cores (4) delay each other's steals and ends, and the waiting moves between the producer and the
-     * others (measured on a busy host: barrier waiting +50%, the ledger alike): there the profile is held to the
-     * ledger, the task work still to the paper. Sums within TOLERANCE (15%, for a loaded machine), against the
-     * paper waiting (6 units a round) where the expected value is zero; the tasks' share of all thread time, a
-     * ratio, within 5%. 4 threads is the loaded variant (twice this machine's cores).
+     * <p>The waiting, though, follows the schedule the run really had, and a task scheduler's is dynamic: on a busy
+     * host late steals and ends move waiting between the producer and the others and lengthen rounds (measured:
+     * sleeping tasks, 14.1 units a round instead of 12, taskgroup waiting +34%, barrier +100%; spinning ones on twice
+     * the cores, barrier +66%), while on a quiet one the run keeps the paper's schedule (sleeping tasks within 2%). So
+     * the program keeps its own ledger of the three sums by its clocks, and the profile's waiting is held to the ledger
+     * (the paper values are in the messages); the task work, which no schedule changes, to the paper and the ledger.
+     * Sums within TOLERANCE (15%, for a loaded machine), against the paper waiting (6 units a round) where the expected
+     * value is near zero; the tasks' share of all thread time, a ratio, within 5%. 4 threads is the loaded variant
+     * (twice this machine's cores).
      */
     @ParameterizedTest
     @CsvSource({"sleep, 2", "sleep, 4", "work, 2", "work, 4"})
@@ -131,16 +133,15 @@ class WallKnownAnswersEndToEndTest {
         assertTrue(ledger.find(), r.out());
 
         double units = rounds * UNIT_MS; // one unit a round, in ms
-        double round = threads == 2 ? 21 : 12;
-        boolean onPaper = mode.equals("sleep");
-        double expectedWork = 36 * units;
-        double expectedTaskgroup = onPaper ? 6 * units : Double.parseDouble(ledger.group(2));
-        double expectedBarrier = onPaper ? (threads == 2 ? 0 : 6 * units) : Double.parseDouble(ledger.group(3));
-        String seen = "paper per round: work 36 units, taskgroup 6, barrier " + (threads == 2 ? 0 : 6) + "; "
-                + ledger.group() + " (" + (onPaper ? "the paper's" : "the ledger's") + " waiting expected)";
+        double ledgerWork = Double.parseDouble(ledger.group(1));
+        double expectedTaskgroup = Double.parseDouble(ledger.group(2));
+        double expectedBarrier = Double.parseDouble(ledger.group(3));
+        String seen = "paper: work " + 36 * units + " ms, taskgroup " + 6 * units + ", barrier "
+                + (threads == 2 ? 0 : 6 * units) + "; the run's " + ledger.group();
 
         double taskWork = BlameTotals.totalMs(work, profile, "time.work_parallel", 0, "task_units");
-        assertEquals(expectedWork, taskWork, TOLERANCE * expectedWork, "the tasks' work; " + seen);
+        assertEquals(36 * units, taskWork, TOLERANCE * 36 * units, "the tasks' work, on paper; " + seen);
+        assertEquals(ledgerWork, taskWork, TOLERANCE * ledgerWork, "the tasks' work, by the run's clocks; " + seen);
         double inTasks = BlameTotals.totalMs(work, profile, "time", 0, "task_units");
         double underCreator = BlameTotals.totalWhereMs(work, profile, "time", 0, p -> {
             int body = p.indexOf("task_units");
@@ -170,10 +171,7 @@ class WallKnownAnswersEndToEndTest {
                 "the other threads' barrier waiting; " + seen);
         double idle = BlameTotals.totalMs(work, profile, "time.idle", 0, null);
         assertEquals(0, idle, TOLERANCE * 6 * units, "nobody idles in the region (only after it, until exit)");
-        double expectedShare = onPaper
-                ? 36 / (threads * round)
-                : Double.parseDouble(ledger.group(1))
-                        / (Double.parseDouble(ledger.group(1)) + expectedTaskgroup + expectedBarrier);
+        double expectedShare = ledgerWork / (ledgerWork + expectedTaskgroup + expectedBarrier);
         assertEquals(
                 expectedShare,
                 taskWork / (taskWork + taskgroup + barrier + idle),
