@@ -665,6 +665,20 @@ static void on_nest_lock(ompt_scope_endpoint_t endpoint, ompt_wait_id_t wait_id,
  * (batched task creations); end stops sampling for good. The return value
  * goes back to the program; negative values are reserved by the
  * specification, so success is 0. */
+/* Wall mode only (wall_view_switch): nothing is recorded, samples carry their task ids. A
+ * task that ended is still current here: the view is dropped without asking. */
+static void on_task_schedule(ompt_data_t *prior_task_data, ompt_task_status_t prior_task_status,
+                             ompt_data_t *next_task_data)
+{
+  (void)prior_task_data;
+  struct priv *p = priv_fast();
+  if (!p)
+    return;
+  int ended = prior_task_status == ompt_task_complete || prior_task_status == ompt_task_cancel ||
+              prior_task_status == ompt_task_detach || prior_task_status == ompt_task_late_fulfill;
+  wall_view_switch(p, ended ? NULL : next_task_data);
+}
+
 static int on_control_tool(uint64_t command, uint64_t modifier, void *arg, const void *codeptr_ra)
 {
   (void)arg;
@@ -709,7 +723,8 @@ void callbacks_register(void)
       {ompt_callback_task_create, (ompt_callback_t)on_task_create},
       /* Only what the profile uses. Not registered, each being records per thread per
        * region or task that nothing reads (a region-heavy loop wrote 18 records a
-       * region with them, 4 without): task_schedule (samples carry their task ids),
+       * region with them, 4 without): task_schedule (samples carry their task ids; wall
+       * mode registers it below, writing nothing),
        * sync_region and sync_region_wait (samples carry the barrier and taskwait
        * states), work and masked (samples are in the loop's or masked block's code). */
       {ompt_callback_mutex_acquire, (ompt_callback_t)on_mutex_acquire},
@@ -721,6 +736,9 @@ void callbacks_register(void)
       {ompt_callback_control_tool, (ompt_callback_t)on_control_tool},
   };
   struct agent *g = &ompprof_g;
+  if (g->wall_sampler &&
+      g->set_callback(ompt_callback_task_schedule, (ompt_callback_t)on_task_schedule) == ompt_set_always)
+    g->callbacks_always |= 1ull << ompt_callback_task_schedule;
   for (size_t i = 0; i < sizeof cbs / sizeof cbs[0]; i++) {
     ompt_set_result_t r = g->set_callback(cbs[i].event, cbs[i].fn);
     if (r == ompt_set_always)

@@ -117,6 +117,7 @@ struct wall_state {
   int pending;             /* sampler -> handler: a signal of the sampler's is on its way (SIGPROF does not queue) */
   uint8_t *last;           /* the sampler's own: its last sample of the thread from outside (a whole record) */
   uint32_t last_size;      /* 0: none since the thread last ran */
+  uint32_t last_seq;       /* the sampler's own: the view's seq at that sample */
   struct wall_view view;
 };
 

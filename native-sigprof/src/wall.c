@@ -219,6 +219,53 @@ void wall_view_resumed(struct priv *p)
   wall_view_refresh(p, (flags & ompt_task_initial) != 0);
 }
 
+/* At a task scheduling point: the thread is about to run the next task's
+ * code and may block in it (a sleep in a task body) before a signal samples
+ * it. A view still naming the task it left would make the sampler take that
+ * sleep for a runtime wait and signal it short (every sleep in a task ran
+ * short), and the left task's frame may be freed and reused. libomp makes the
+ * next task current before the callback when a task starts, after it when one
+ * completes: a view is made of the task found current only if it is the next
+ * one; otherwise the view is dropped and the sampler signals the thread (back
+ * in the runtime's waits, mostly) until its next sample. The view has level 0
+ * alone, which is all the stitching reads of a task whose creation was
+ * recorded: the full levels cost a call per level and ancestor (a task
+ * recursion runs dozens deep: fib's callbacks doubled its time recorded). */
+void wall_view_switch(struct priv *p, const ompt_data_t *next)
+{
+  if (p->sig.has_timer != TIMER_WALL)
+    return;
+  struct wall_view *v = &p->wall.view;
+  uint32_t seq = __atomic_load_n(&v->seq, __ATOMIC_RELAXED);
+  if (seq & 1u) /* a handler never interrupts this callback's store */
+    return;
+  int flags = 0, num = -1;
+  ompt_frame_t *frame = NULL;
+  ompt_data_t *task = NULL, *par = NULL;
+  int r = next != NULL ? ompprof_g.get_task_info(0, &flags, &task, &frame, &par, &num) : 0;
+  __atomic_store_n(&v->seq, seq + 1, __ATOMIC_RELAXED);
+  __atomic_thread_fence(__ATOMIC_RELEASE);
+  if (r != 0 && task == next && (uintptr_t)frame >= 65536u) {
+    struct ompprof_task_level *l = (struct ompprof_task_level *)(void *)v->levels;
+    *l = (struct ompprof_task_level){.exit_frame = (uint64_t)(uintptr_t)frame->exit_frame.ptr,
+                                     .exit_frame_flags = (uint32_t)frame->exit_frame_flags,
+                                     .task_flags = (uint32_t)flags,
+                                     .thread_num = num,
+                                     .task_id = task->value,
+                                     .parallel_id = (uintptr_t)par >= 65536u ? par->value : 0,
+                                     .info_result = (uint32_t)r};
+    v->frame0 = (uint64_t)(uintptr_t)frame;
+    v->state = (flags & ompt_task_initial) ? ompt_state_work_serial : ompt_state_work_parallel;
+    v->wait_id = 0;
+    v->thread_num = num;
+    v->task_levels = 1;
+    v->parallel_levels = 0;
+  } else {
+    v->task_levels = 0; /* view_copy fails: no view */
+  }
+  __atomic_store_n(&v->seq, seq + 2, __ATOMIC_RELEASE);
+}
+
 /* ---- registration (on the thread, from callbacks) ---- */
 
 int wall_register(struct priv *p)
@@ -492,6 +539,7 @@ static int sample_outside(struct priv *p, const struct wall_view *v, const struc
   if (p->wall.last) {
     memcpy(p->wall.last, h, size);
     p->wall.last_size = size;
+    p->wall.last_seq = v->seq;
   }
   return 1;
 }
@@ -511,6 +559,25 @@ static int sample_again(struct priv *p, uint64_t t0)
   s->weight_ns = wall_sample_weight(p, t0);
   record_commit(&p->sig.sample, &res, size);
   return 1;
+}
+
+/* Whether a thread seen blocked and now running may still be in that call,
+ * its last sample from outside still true: it has published no view since (a
+ * task's end does), is not acquiring a mutex, and its task has not called into
+ * the runtime or returned (the enter frame is set on most calls into it, the
+ * exit frame cleared when the task's code returns). Its CPU time alone cannot tell: a thread that
+ * yields while it waits (libomp's barriers, more threads than cores) runs a
+ * few microseconds at a time, and a finished sleep went on being sampled as
+ * sleeping for tens of milliseconds. */
+static int still_in_call(const struct priv *p)
+{
+  struct wall_view v;
+  ompt_frame_t live;
+  if (__atomic_load_n(&p->sig.acq_id, __ATOMIC_RELAXED) != 0 || !view_copy(p, &v) || v.seq != p->wall.last_seq ||
+      !read_mem(&live, v.frame0, sizeof live))
+    return 0;
+  const struct ompprof_task_level *l0 = (const struct ompprof_task_level *)(const void *)v.levels;
+  return live.enter_frame.ptr == NULL && (uint64_t)(uintptr_t)live.exit_frame.ptr == l0->exit_frame;
 }
 
 /* SIGPROF does not queue: a second one sent while the first is pending is
@@ -573,7 +640,7 @@ static void visit(struct priv *p, uint64_t t0)
       p->wall.was_blocked = 1;
       p->wall.cpu_blocked = thread_cpu_ns(p);
     } else if (r == 0 && p->wall.was_blocked && p->wall.last_size &&
-               thread_cpu_ns(p) < p->wall.cpu_blocked + WOKEN_RUN_NS) {
+               thread_cpu_ns(p) < p->wall.cpu_blocked + WOKEN_RUN_NS && still_in_call(p)) {
       /* woken but maybe still in the kernel on its way out of the call */
       if (sample_again(p, t0))
         __atomic_add_fetch(&ompprof_g.hdr->wall_outside, 1, __ATOMIC_RELAXED);

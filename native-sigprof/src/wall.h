@@ -2,6 +2,7 @@
 #ifndef OMPPROF_WALL_H
 #define OMPPROF_WALL_H
 
+#include <omp-tools.h>
 #include <signal.h>
 #include <stdint.h>
 #include <ucontext.h>
@@ -20,5 +21,6 @@ void wall_undo_interrupt(ucontext_t *uc, int running);                          
 void wall_view_store(struct priv *p, const struct ompprof_sample *s, const uint8_t *levels); /* signal-safe */
 void wall_view_refresh(struct priv *p, int initial);
 void wall_view_resumed(struct priv *p);
+void wall_view_switch(struct priv *p, const ompt_data_t *next);
 
 #endif

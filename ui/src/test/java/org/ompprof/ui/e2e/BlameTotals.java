@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /** Metric totals of a profile read back through {@code ompprof export --format collapsed}, as a user would. */
 final class BlameTotals {
@@ -21,6 +22,12 @@ final class BlameTotals {
      * unless null.
      */
     static double totalMs(Path work, Path profile, String metric, int thread, String frame) throws Exception {
+        return totalWhereMs(work, profile, metric, thread, path -> frame == null || path.contains(frame));
+    }
+
+    /** The metric's total in ms, over all paths of one thread (0: all threads) that {@code path} accepts. */
+    static double totalWhereMs(Path work, Path profile, String metric, int thread, Predicate<List<String>> path)
+            throws Exception {
         List<String> args = new ArrayList<>(List.of("export", "--format", "collapsed", "--metric", metric));
         if (thread > 0) args.addAll(List.of("--thread", Integer.toString(thread)));
         args.add(profile.toString());
@@ -28,9 +35,8 @@ final class BlameTotals {
         assertEquals(0, r.status(), r.err());
         return r.out()
                         .lines()
-                        .filter(l -> frame == null
-                                || List.of(l.substring(0, l.lastIndexOf(' ')).split(";"))
-                                        .contains(frame))
+                        .filter(l -> path.test(
+                                List.of(l.substring(0, l.lastIndexOf(' ')).split(";"))))
                         .mapToLong(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1)))
                         .sum()
                 / 1e6;

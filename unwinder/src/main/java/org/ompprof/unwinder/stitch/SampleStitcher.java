@@ -62,9 +62,20 @@ final class SampleStitcher {
     /** @param levels the sample's task levels from the one taken as current */
     private StitchedSample classify(SampleRecord s, List<TaskLevel> levels) {
         TaskLevel task = levels.getFirst();
+        if (task.taskId() == 0 && task.exitFrame() == 0 && levels.size() > 1 && task.threadNum() != 0) {
+            // A worker of a new team between its release and its implicit task's begin: its stack is
+            // its own (from the thread's start into the runtime), none of the region's code has run,
+            // and level 1, the encountering task, is another thread's (its frames are not on this
+            // stack). In the runtime, under the code that created the region. Woken workers are
+            // sampled right there (the wall sampler signals a thread as soon as it runs again).
+            ContextNode context = task.parallelId() != 0 ? contexts.ofRegion(task.parallelId()) : ContextNode.UNKNOWN;
+            if (!context.isKnown()) tally.unknownContexts++;
+            return runtimeWindow(s, context, false);
+        }
         if (task.taskId() == 0 && task.exitFrame() == 0 && levels.size() > 1) {
-            // Between parallel_begin and implicit_task: the new task exists but has not begun, and
-            // the stack is still the encountering task's, inside the runtime call that forks.
+            // Between parallel_begin and implicit_task on the encountering thread (the new team's
+            // thread 0): the new task exists but has not begun, and the stack is still the
+            // encountering task's, inside the runtime call that forks.
             StitchedSample outer = classify(s, levels.subList(1, levels.size()));
             return outer.kind() == StitchedSample.Kind.EXACT
                     ? withKind(outer, StitchedSample.Kind.RUNTIME_WINDOW)

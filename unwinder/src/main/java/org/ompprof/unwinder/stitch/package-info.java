@@ -40,7 +40,9 @@
  *   (its code has returned: the region's end barrier) → context;{@code <omp barrier>}. Any
  *   other task without user frames (not started, or finished) → context;{@code <omp runtime>};
  *   a sample between parallel_begin and the new implicit task's start is stitched as the
- *   encountering task (ending in {@code __kmpc_fork_call}) and counted as a runtime window.
+ *   encountering task (ending in {@code __kmpc_fork_call}) and counted as a runtime window; on
+ *   a worker of the new team (its own stack, from the thread's start) as the region's
+ *   context;{@code <omp runtime>}, a runtime window too.
  * <li><b>Gaps.</b> A snapshot that ends before the task's exit frame (or before main) gives
  *   context;{@code <truncated>};frames found. A region or task whose creation record was lost
  *   gives the nearest ancestor level's known context;{@code <unknown context>};frames, never
