@@ -46,8 +46,8 @@ struct agent {
   int sampling_off;    /* 1: the program owns the signal, no timer is armed */
   int cpu_timers_only; /* cpu mode: POSIX CPU-clock timers, no perf events (OMPPROF_REGION_CPU_TIMERS) */
   int wall_sampler;    /* wall mode: the sampler thread of wall.c runs */
-  int wall_cpu_clock;  /* wall mode: running threads sampled by their perf cpu-clock events (OMPPROF_WALL_CPU=off: by
-                          the sampler's signals, for comparisons) */
+  int wall_cpu_clock;  /* wall mode: running threads sampled by their perf cpu-clock events (OMPPROF_WALL_CPU=on;
+                          else by the sampler's signals) */
   int walk;            /* WALK_*: the handler's frame walk (OMPPROF_WALK=off|check, for tests and benchmarks) */
 
   ompt_set_callback_t set_callback;
