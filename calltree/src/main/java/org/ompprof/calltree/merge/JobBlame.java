@@ -49,7 +49,7 @@ final class JobBlame {
             for (int i = 0; i < t.size(); i++)
                 samples.add(rank, t.thread(), clock.toHost(t.timeNs(i)), t.weightNs(i), t.node(i), t.state(i));
         }
-        Charges c = CrossRankBlame.charge(mpi.onRank0Clock(), samples.build());
+        Charges c = CrossRankBlame.charge(mpi.onRank0Clock(clocks), samples.build());
         int unattributed = -1;
         for (int i = 0; i < c.size(); i++) {
             int node = c.node(i);

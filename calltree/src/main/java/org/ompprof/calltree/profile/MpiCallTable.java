@@ -100,9 +100,8 @@ public record MpiCallTable(List<MpiCall> calls, List<ClockMeasure> clocks) {
         return out;
     }
 
-    /** The calls with their times on rank 0's clock ({@link #rankClocks}). */
-    public List<MpiCall> onRank0Clock() {
-        Map<Integer, ClockFit> fits = rankClocks();
+    /** The calls with their times on rank 0's clock, by the ranks' fits ({@link #rankClocks}). */
+    public List<MpiCall> onRank0Clock(Map<Integer, ClockFit> fits) {
         return calls.stream()
                 .map(c -> {
                     ClockFit f = fits.getOrDefault(c.rank(), ClockFit.identity());
