@@ -9,7 +9,9 @@
 #include "ring.h"
 
 #include <errno.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
+#include <unistd.h>
 
 #include "capture.h"
 
@@ -48,6 +50,23 @@ static int ring_reserve_pages(const struct ring *r, uint64_t w, uint64_t end) /*
     rc = raw_fallocate(r->fd, r->file_off + from, to - from);
   while (rc == -EINTR && ++tries < 8);
   return rc == 0;
+}
+
+void ring_prefault(const struct ring *r)
+{
+  uint64_t w = __atomic_load_n(&r->prod->write_pos, __ATOMIC_RELAXED);
+  uint64_t from = (w & (r->size - 1)) & ~(RING_RESERVE_CHUNK - 1);
+  uint64_t len = r->size - from < RING_RESERVE_CHUNK ? r->size - from : RING_RESERVE_CHUNK;
+  if (r->fd >= 0 && w < r->size && raw_fallocate(r->fd, r->file_off + from, len) != 0)
+    return; /* the region file is full: the writer drops its records */
+  uint8_t *start = r->data + from;
+  if (madvise(start, len, MADV_POPULATE_WRITE) == 0 || errno != EINVAL)
+    return;
+  /* kernels before 5.14: touch every page with a write that changes nothing,
+   * harmless even while the JVM reads the same bytes */
+  long page = sysconf(_SC_PAGESIZE);
+  for (uint64_t off = 0; off < len; off += (uint64_t)page)
+    __atomic_fetch_add((uint64_t *)(void *)(start + off), 0, __ATOMIC_RELAXED);
 }
 
 void ring_count_drop(const struct ring *r, uint32_t need) /* signal-safe */

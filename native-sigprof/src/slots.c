@@ -81,22 +81,14 @@ void priv_fetch_bounds(struct priv *p)
   pthread_attr_destroy(&attr);
 }
 
-/* Maps the slot's pages into our page tables now, outside the handler: the
- * region is fully allocated, but a page this process has never touched costs
- * a fault (several microseconds in a VM) on first write, and the handler
- * would otherwise take up to one per 4 KiB of snapshot on its first pass
- * through the ring. */
+/* Maps the slot's header and the chunk each ring writes next, outside the
+ * handler: a page this process has never touched costs a fault (several
+ * microseconds in a VM) on its first write. */
 static void slot_prefault(struct priv *p)
 {
-  uint8_t *start = (uint8_t *)p->slot;
-  size_t len = (size_t)ompprof_g.slot_size;
-  if (madvise(start, len, MADV_POPULATE_WRITE) == 0)
-    return;
-  /* kernels before 5.14: touch every page with a write that changes nothing,
-   * harmless even while the JVM reads the same bytes */
-  long page = sysconf(_SC_PAGESIZE);
-  for (size_t off = 0; off < len; off += (size_t)page)
-    __atomic_fetch_add((uint64_t *)(void *)(start + off), 0, __ATOMIC_RELAXED);
+  madvise(p->slot, OMPPROF_SLOT_HEADER_SIZE, MADV_POPULATE_WRITE); /* the JVM wrote it: reserved */
+  ring_prefault(&p->sig.sample);
+  ring_prefault(&p->cb.event);
 }
 
 static struct priv *claim_for_callback(struct priv *cur, int arm)
