@@ -168,8 +168,17 @@ public final class Recorder {
                     plan.output().path().getParent(), "." + plan.output().path().getFileName() + ".");
             cleanup.add(() -> closeSpool(spool));
             DrainWarmup.run(plan.output().path().getParent());
+            if (opensPerfEvents(plan, env)) PerfHooks.hold().ifPresent(h -> cleanup.add(h::close));
             return run(plan, env, region, spool, started);
         }
+    }
+
+    /** Whether the agent samples on perf cpu-clock events: cpu mode, or wall mode's opt-in for running threads. */
+    private static boolean opensPerfEvents(Plan plan, Map<String, String> env) {
+        RegionLayout l = plan.layout();
+        return l.mode() == Wire.MODE_CPU
+                ? (l.flags() & Wire.REGION_CPU_TIMERS) == 0
+                : "on".equals(env.get("OMPPROF_WALL_CPU"));
     }
 
     private Map<String, String> childEnvironment(Plan plan, Cleanup cleanup) throws IOException {
