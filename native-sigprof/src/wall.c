@@ -576,8 +576,7 @@ static int still_in_call(const struct priv *p)
   if (__atomic_load_n(&p->sig.acq_id, __ATOMIC_RELAXED) != 0 || !view_copy(p, &v) || v.seq != p->wall.last_seq ||
       !read_mem(&live, v.frame0, sizeof live))
     return 0;
-  const struct ompprof_task_level *l0 = (const struct ompprof_task_level *)(const void *)v.levels;
-  return live.enter_frame.ptr == NULL && (uint64_t)(uintptr_t)live.exit_frame.ptr == l0->exit_frame;
+  return live.enter_frame.ptr == NULL && (uint64_t)(uintptr_t)live.exit_frame.ptr == p->wall.blocked_exit;
 }
 
 /* SIGPROF does not queue: a second one sent while the first is pending is
@@ -607,6 +606,19 @@ static uint64_t thread_cpu_ns(const struct priv *p)
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* Whether a thread seen blocked is still in the call of its last sample from
+ * outside without having run since: its stack cannot have changed, and that
+ * sample holds again (copying the stack again was most of the sampler's cost). */
+static int not_run_since(const struct priv *p, const struct blocked *b)
+{
+  struct wall_view v;
+  if (!p->wall.was_blocked || !p->wall.last_size || b->nr != p->wall.blocked_nr || b->sp != p->wall.blocked_sp ||
+      b->pc != p->wall.blocked_pc || !view_copy(p, &v) || v.seq != p->wall.last_seq)
+    return 0;
+  uint64_t cpu = thread_cpu_ns(p);
+  return cpu != 0 && cpu == p->wall.cpu_blocked;
+}
+
 /* A thread that blocked counts as back in user code once it has run for this long since. */
 #define WOKEN_RUN_NS 50000u
 
@@ -634,11 +646,19 @@ static void visit(struct priv *p, uint64_t t0)
     struct wall_view v;
     looked = now_ns();
     int r = read_blocked(p->wall.fd, &b);
-    if (r == 1 && view_copy(p, &v) && view_current(p, &v, &b)) {
+    if (r == 1 && not_run_since(p, &b)) {
+      if (sample_again(p, t0))
+        __atomic_add_fetch(&ompprof_g.hdr->wall_outside, 1, __ATOMIC_RELAXED);
+    } else if (r == 1 && view_copy(p, &v) && view_current(p, &v, &b)) {
       if (sample_outside(p, &v, &b, t0))
         __atomic_add_fetch(&ompprof_g.hdr->wall_outside, 1, __ATOMIC_RELAXED);
       p->wall.was_blocked = 1;
       p->wall.cpu_blocked = thread_cpu_ns(p);
+      p->wall.blocked_nr = b.nr;
+      p->wall.blocked_sp = b.sp;
+      p->wall.blocked_pc = b.pc;
+      /* as checked against the live frame: the view may have been published before the task's code was entered */
+      p->wall.blocked_exit = ((const struct ompprof_task_level *)(const void *)v.levels)->exit_frame;
     } else if (r == 0 && p->wall.was_blocked && p->wall.last_size &&
                thread_cpu_ns(p) < p->wall.cpu_blocked + WOKEN_RUN_NS && still_in_call(p)) {
       /* woken but maybe still in the kernel on its way out of the call */
