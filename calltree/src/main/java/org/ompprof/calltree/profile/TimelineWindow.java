@@ -4,16 +4,18 @@ import java.util.Arrays;
 
 /**
  * Picks what a timeline lane shows at a given zoom: for each of {@code pixels} columns over the
- * time window [from, to), the sample in effect at the column's start (the last one taken at or
- * before it, see {@code end}), or -1 where none is. One binary search per column, so drawing 10 million
- * samples costs what the screen is wide, not what the recording is long.
+ * time window [from, to), the sample in effect at the column's start, or -1 where none is. A sample
+ * stands for the time before it (its weight: the CPU or wall time since the thread's previous one),
+ * so the one in effect is the first taken at or after the column (see {@code start}), as in the
+ * trace exports. One binary search per column, so drawing 10 million samples costs what the screen
+ * is wide, not what the recording is long.
  */
 public final class TimelineWindow {
     private TimelineWindow() {}
 
     /**
-     * Sample index per column; -1 where no sample has been taken yet or the thread had ended (after its last by one
-     * weight).
+     * Sample index per column; -1 where no sample stands for the time (before the thread's first sample's weight, after
+     * its last sample).
      */
     public static int[] samplePerPixel(Timeline t, long from, long to, int pixels) {
         if (pixels <= 0) throw new IllegalArgumentException("an empty window");
@@ -31,24 +33,24 @@ public final class TimelineWindow {
         for (int px = 0; px < pixels; px++) {
             long at = from + (to - from) * px / pixels;
             int i = Arrays.binarySearch(times, at);
-            int idx = i >= 0 ? lastAt(times, i) : -i - 2;
-            out[px] = idx >= 0 && at < end(t, times, idx) ? idx : -1;
+            int idx = i >= 0 ? firstAt(times, i) : -i - 1;
+            out[px] = idx < times.length && at >= start(t, times, idx) ? idx : -1;
         }
         return out;
     }
 
     /**
-     * Where sample {@code i} stops being in effect: at the next sample when that comes within two
-     * of its weights (timer jitter must not draw holes into a busy lane), else after its weight.
+     * Where sample {@code i} starts being in effect: at the previous sample when that came within two
+     * of its weights (timer jitter must not draw holes into a busy lane), else its weight before it.
      */
-    private static long end(Timeline t, long[] times, int i) {
+    private static long start(Timeline t, long[] times, int i) {
         long w = Math.max(1, t.weightNs(i));
-        if (i + 1 < times.length && times[i + 1] - times[i] <= 2 * w) return times[i + 1];
-        return times[i] + w;
+        if (i > 0 && times[i] - times[i - 1] <= 2 * w) return times[i - 1];
+        return times[i] - w;
     }
 
-    private static int lastAt(long[] times, int i) {
-        while (i + 1 < times.length && times[i + 1] == times[i]) i++;
+    private static int firstAt(long[] times, int i) {
+        while (i > 0 && times[i - 1] == times[i]) i--;
         return i;
     }
 }
