@@ -358,6 +358,18 @@ static uint64_t file_bytes(int fd)
   return fstat(fd, &st) == 0 ? (uint64_t)st.st_blocks * 512u : 0;
 }
 
+/* A ring over a file's mapping, `off` bytes in (the region file's layout).
+ * Returns the mapping, off + size long. */
+static uint8_t *file_ring(struct tring *t, int fd, uint64_t off, uint64_t size)
+{
+  uint8_t *map = mmap(NULL, off + size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  CHECK(map != MAP_FAILED, "map");
+  memset(t, 0, sizeof *t);
+  t->mem = map + off;
+  t->r = (struct ring){&t->prod, &t->cons, t->mem, size, fd, off};
+  return map;
+}
+
 /* On the first lap the writer reserves the file's pages chunk by chunk as it
  * reaches them, never ahead; a reservation the kernel refuses drops the
  * record instead of letting a later store fault. */
@@ -366,12 +378,8 @@ static void test_first_lap_reserves_pages(void)
   const uint64_t size = 8 * RING_RESERVE_CHUNK, off = 4096;
   int fd = memfd_create("ring_test", MFD_CLOEXEC);
   CHECK(fd >= 0 && ftruncate(fd, (off_t)(off + size)) == 0, "memfd");
-  uint8_t *map = mmap(NULL, off + size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-  CHECK(map != MAP_FAILED, "map");
   struct tring t;
-  memset(&t, 0, sizeof t);
-  t.mem = map + off;
-  t.r = (struct ring){&t.prod, &t.cons, t.mem, size, fd, off};
+  uint8_t *map = file_ring(&t, fd, off, size);
   CHECK(file_bytes(fd) == 0, "nothing committed before the first write");
   CHECK(put(&t, 64, 1), "first record");
   CHECK(file_bytes(fd) == RING_RESERVE_CHUNK, "one chunk for it, %llu bytes", (unsigned long long)file_bytes(fd));
@@ -420,12 +428,8 @@ static void test_prefault_one_chunk(void)
   const uint64_t size = 8 * RING_RESERVE_CHUNK, off = 4096;
   int fd = memfd_create("ring_prefault", MFD_CLOEXEC);
   CHECK(fd >= 0 && ftruncate(fd, (off_t)(off + size)) == 0, "memfd");
-  uint8_t *map = mmap(NULL, off + size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-  CHECK(map != MAP_FAILED, "map");
   struct tring t;
-  memset(&t, 0, sizeof t);
-  t.mem = map + off;
-  t.r = (struct ring){&t.prod, &t.cons, t.mem, size, fd, off};
+  uint8_t *map = file_ring(&t, fd, off, size);
   ring_prefault(&t.r);
   CHECK(file_bytes(fd) == RING_RESERVE_CHUNK, "the first chunk, %llu bytes", (unsigned long long)file_bytes(fd));
   t.prod.write_pos = t.cons.read_pos = 5 * RING_RESERVE_CHUNK + 64; /* a slot claimed again mid-lap */
@@ -440,11 +444,7 @@ static void test_prefault_one_chunk(void)
    * hole would be SIGBUS (the test would die), as in a full /dev/shm */
   fd = memfd_create("ring_prefault_sealed", MFD_CLOEXEC | MFD_ALLOW_SEALING);
   CHECK(fd >= 0 && ftruncate(fd, (off_t)off) == 0 && fcntl(fd, F_ADD_SEALS, F_SEAL_GROW) == 0, "sealed memfd");
-  map = mmap(NULL, off + size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-  CHECK(map != MAP_FAILED, "map");
-  memset(&t, 0, sizeof t);
-  t.mem = map + off;
-  t.r = (struct ring){&t.prod, &t.cons, t.mem, size, fd, off};
+  map = file_ring(&t, fd, off, size);
   ring_prefault(&t.r);
   CHECK(file_bytes(fd) == 0, "a refused reservation prefaults nothing, %llu bytes", (unsigned long long)file_bytes(fd));
   CHECK(!put(&t, 64, 1) && t.prod.dropped == 1, "and the first record is dropped, not stored");
