@@ -108,7 +108,8 @@ final class Findings {
      */
     private void mutex(MutexTable.Row m, List<Finding> out) {
         if (!worth(m.waitedNs())) return;
-        boolean known = m.topNode() >= 0 && !tree.frameOf(m.topNode()).name().startsWith("<");
+        int holder = holder(m);
+        boolean known = holder >= 0 && !tree.frameOf(holder).name().startsWith("<");
         out.add(new Finding(
                 m.waitedNs(),
                 String.format(
@@ -117,10 +118,23 @@ final class Findings {
                         Names.mutex(m),
                         Report.time(m.waitedNs()),
                         Report.pct(m.waitedNs(), total),
-                        known
-                                ? Names.call(tree, p.lines(), m.topNode()) + " (holder)"
-                                : "no known holder (<unattributed>)"),
-                m.topNode()));
+                        known ? Names.call(tree, p.lines(), holder) + " (holder)" : "no known holder (<unattributed>)"),
+                holder));
+    }
+
+    /**
+     * The program's code the mutex's waiting is blamed on: its blame summed by the user function the blamed
+     * contexts are in (a holder that spends its hold in clock_gettime and in its own loop is one holder), when the
+     * mutex is the only one of its kind (the blame metric is per kind); else the context most of it went to, named
+     * by its user function. -1 if unattributed.
+     */
+    private int holder(MutexTable.Row m) {
+        if (m.topNode() < 0) return -1;
+        long ofKind = p.mutexes().rows().stream()
+                .filter(r -> r.metric().equals(m.metric()))
+                .count();
+        int top = ofKind == 1 ? topIn(m.metric(), -1) : -1;
+        return top >= 0 ? top : Names.ownCode(tree, m.topNode());
     }
 
     /**
@@ -316,15 +330,21 @@ final class Findings {
                 tree.findChild(CallingContextTree.ROOT, tree.frames().find(org.ompprof.calltree.Frame.UNATTRIBUTED))));
     }
 
-    /** The node with the most of {@code metric}, within {@code region}'s subtree (anywhere for -1); -1 if none. */
+    /**
+     * The program's context with the most of {@code metric} within {@code region}'s subtree (anywhere for -1), each
+     * context's blame counted at its own code (a leaf in a system library or the runtime at the user function that
+     * called into it, see {@link Names#ownCode}); -1 if none.
+     */
     private int topIn(String metric, int region) {
         Metric m = tree.metrics().find(metric);
         if (m == null) return -1;
         long[] byNode = new long[tree.size()];
-        tree.forEachExclusive(m.index(), (node, thread, value) -> byNode[node] += value);
+        tree.forEachExclusive(m.index(), (node, thread, value) -> {
+            if (region < 0 || under(node, region)) byNode[Names.ownCode(tree, node)] += value;
+        });
         int best = -1;
         for (int n = 1; n < byNode.length; n++) {
-            if (byNode[n] > 0 && (best < 0 || byNode[n] > byNode[best]) && (region < 0 || under(n, region))) best = n;
+            if (byNode[n] > 0 && (best < 0 || byNode[n] > byNode[best])) best = n;
         }
         return best;
     }
