@@ -11,6 +11,7 @@ import org.ompprof.calltree.Frame;
 import org.ompprof.calltree.FrameKind;
 import org.ompprof.calltree.Metric;
 import org.ompprof.calltree.StandardMetrics;
+import org.ompprof.calltree.build.DisplayNames;
 import org.ompprof.calltree.profile.MutexTable;
 import org.ompprof.calltree.profile.Profile;
 import org.ompprof.calltree.profile.RegionTable;
@@ -178,33 +179,48 @@ final class Findings {
     }
 
     /**
-     * Task granularity: task waiting (taskwait, taskgroup) plus time in the runtime's own task
-     * code, against the mean work a task does; suggests fewer, larger tasks.
+     * Task granularity: task waiting (taskwait, taskgroup) plus time in the runtime's own task code, against the mean
+     * work a task does: small tasks are told to grow, large ones whose waiting is for the longest of them are told
+     * to start those first or split them (see {@link TaskGranularity}).
      */
     private void tasks(List<Finding> out) {
         long tasks = p.counters().tasks();
         if (tasks == 0) return;
-        long waiting = total(OmpState.WAIT_TASKWAIT) + total(OmpState.WAIT_TASKGROUP);
         long[] inTask = workInTasks();
-        long cost = waiting + inTask[1];
-        long mean = (inTask[0] - inTask[1]) / tasks;
-        if (!worth(cost)) return;
+        TaskGranularity g = new TaskGranularity(
+                tasks, inTask[0], inTask[1], total(OmpState.WAIT_TASKWAIT), total(OmpState.WAIT_TASKGROUP));
+        if (!worth(g.costNs())) return;
         int site = topTaskConstruct();
-        String where = site < 0
-                ? ""
-                : " (" + tree.frameOf(site).name() + " in "
-                        + Names.function(tree.frameOf(ownCaller(site)).name()) + ")";
+        int body = site < 0 ? -1 : taskBody(site);
         out.add(new Finding(
-                cost,
-                String.format(
-                        Locale.ROOT,
-                        "%s of thread time is task waiting and task overhead: %,d tasks%s do %s of "
-                                + "work each on average; make them larger (a cut-off, an if or final clause)",
-                        Report.pct(cost, total),
-                        tasks,
-                        where,
-                        mean < 1000 ? "under a microsecond" : Report.time(mean)),
+                g.costNs(),
+                g.text(
+                        Report.pct(g.costNs(), total),
+                        site < 0 ? null : tree.frameOf(site).name(),
+                        site < 0
+                                ? null
+                                : Names.function(tree.frameOf(ownCaller(site)).name()),
+                        body < 0 ? null : Names.function(tree.frameOf(body).name())),
                 site));
+    }
+
+    /**
+     * The user function a task construct runs: down its heaviest children, the first that is the program's own code
+     * (not the compiler's outlined body, the runtime or a system library); -1 if none before another construct.
+     */
+    private int taskBody(int construct) {
+        long[] time = tree.inclusiveByNode(StandardMetrics.TIME);
+        int n = construct;
+        for (int depth = 0; depth < 8; depth++) {
+            int next = -1;
+            for (int c : tree.children(n)) if (next < 0 || time[c] > time[next]) next = c;
+            if (next < 0 || isConstruct(tree.frameOf(next))) return -1;
+            Frame f = tree.frameOf(next);
+            boolean user = f.kind() == FrameKind.USER || f.kind() == FrameKind.INLINED;
+            if (user && !Names.isSystem(f) && !outlined(f.symbolName())) return next;
+            n = next;
+        }
+        return -1;
     }
 
     /**
@@ -284,6 +300,11 @@ final class Findings {
             if (isTask(tree.frameOf(n)) && (best < 0 || time[n] > time[best])) best = n;
         }
         return best;
+    }
+
+    /** A compiler-outlined body; clang 19 names a task's {@code .omp_outlined..1}, which DisplayNames leaves as is. */
+    private static boolean outlined(String symbol) {
+        return symbol != null && (DisplayNames.isOutlined(symbol) || symbol.contains(".omp_outlined"));
     }
 
     private static boolean isTask(Frame f) {
