@@ -11,6 +11,7 @@ import org.ompprof.calltree.Frame;
 import org.ompprof.calltree.FrameKind;
 import org.ompprof.calltree.Metric;
 import org.ompprof.calltree.StandardMetrics;
+import org.ompprof.calltree.build.DisplayNames;
 import org.ompprof.calltree.profile.MutexTable;
 import org.ompprof.calltree.profile.Profile;
 import org.ompprof.calltree.profile.RegionTable;
@@ -108,7 +109,8 @@ final class Findings {
      */
     private void mutex(MutexTable.Row m, List<Finding> out) {
         if (!worth(m.waitedNs())) return;
-        boolean known = m.topNode() >= 0 && !tree.frameOf(m.topNode()).name().startsWith("<");
+        int holder = holder(m);
+        boolean known = holder >= 0 && !tree.frameOf(holder).name().startsWith("<");
         out.add(new Finding(
                 m.waitedNs(),
                 String.format(
@@ -117,10 +119,23 @@ final class Findings {
                         Names.mutex(m),
                         Report.time(m.waitedNs()),
                         Report.pct(m.waitedNs(), total),
-                        known
-                                ? Names.call(tree, p.lines(), m.topNode()) + " (holder)"
-                                : "no known holder (<unattributed>)"),
-                m.topNode()));
+                        known ? Names.call(tree, p.lines(), holder) + " (holder)" : "no known holder (<unattributed>)"),
+                holder));
+    }
+
+    /**
+     * The program's code the mutex's waiting is blamed on: its blame summed by the user function the blamed
+     * contexts are in (a holder that spends its hold in clock_gettime and in its own loop is one holder), when the
+     * mutex is the only one of its kind (the blame metric is per kind); else the context most of it went to, named
+     * by its user function. -1 if unattributed.
+     */
+    private int holder(MutexTable.Row m) {
+        if (m.topNode() < 0) return -1;
+        long ofKind = p.mutexes().rows().stream()
+                .filter(r -> r.metric().equals(m.metric()))
+                .count();
+        int top = ofKind == 1 ? topIn(m.metric(), -1) : -1;
+        return top >= 0 ? top : Names.ownCode(tree, m.topNode());
     }
 
     /**
@@ -164,33 +179,48 @@ final class Findings {
     }
 
     /**
-     * Task granularity: task waiting (taskwait, taskgroup) plus time in the runtime's own task
-     * code, against the mean work a task does; suggests fewer, larger tasks.
+     * Task granularity: task waiting (taskwait, taskgroup) plus time in the runtime's own task code, against the mean
+     * work a task does: small tasks are told to grow, large ones whose waiting is for the longest of them are told
+     * to start those first or split them (see {@link TaskGranularity}).
      */
     private void tasks(List<Finding> out) {
         long tasks = p.counters().tasks();
         if (tasks == 0) return;
-        long waiting = total(OmpState.WAIT_TASKWAIT) + total(OmpState.WAIT_TASKGROUP);
         long[] inTask = workInTasks();
-        long cost = waiting + inTask[1];
-        long mean = (inTask[0] - inTask[1]) / tasks;
-        if (!worth(cost)) return;
+        TaskGranularity g = new TaskGranularity(
+                tasks, inTask[0], inTask[1], total(OmpState.WAIT_TASKWAIT), total(OmpState.WAIT_TASKGROUP));
+        if (!worth(g.costNs())) return;
         int site = topTaskConstruct();
-        String where = site < 0
-                ? ""
-                : " (" + tree.frameOf(site).name() + " in "
-                        + Names.function(tree.frameOf(ownCaller(site)).name()) + ")";
+        int body = site < 0 ? -1 : taskBody(site);
         out.add(new Finding(
-                cost,
-                String.format(
-                        Locale.ROOT,
-                        "%s of thread time is task waiting and task overhead: %,d tasks%s do %s of "
-                                + "work each on average; make them larger (a cut-off, an if or final clause)",
-                        Report.pct(cost, total),
-                        tasks,
-                        where,
-                        mean < 1000 ? "under a microsecond" : Report.time(mean)),
+                g.costNs(),
+                g.text(
+                        Report.pct(g.costNs(), total),
+                        site < 0 ? null : tree.frameOf(site).name(),
+                        site < 0
+                                ? null
+                                : Names.function(tree.frameOf(ownCaller(site)).name()),
+                        body < 0 ? null : Names.function(tree.frameOf(body).name())),
                 site));
+    }
+
+    /**
+     * The user function a task construct runs: down its heaviest children, the first that is the program's own code
+     * (not the compiler's outlined body, the runtime or a system library); -1 if none before another construct.
+     */
+    private int taskBody(int construct) {
+        long[] time = tree.inclusiveByNode(StandardMetrics.TIME);
+        int n = construct;
+        for (int depth = 0; depth < 8; depth++) {
+            int next = -1;
+            for (int c : tree.children(n)) if (next < 0 || time[c] > time[next]) next = c;
+            if (next < 0 || isConstruct(tree.frameOf(next))) return -1;
+            Frame f = tree.frameOf(next);
+            boolean user = f.kind() == FrameKind.USER || f.kind() == FrameKind.INLINED;
+            if (user && !Names.isSystem(f) && !outlined(f.symbolName())) return next;
+            n = next;
+        }
+        return -1;
     }
 
     /**
@@ -272,6 +302,11 @@ final class Findings {
         return best;
     }
 
+    /** A compiler-outlined body; clang 19 names a task's {@code .omp_outlined..1}, which DisplayNames leaves as is. */
+    private static boolean outlined(String symbol) {
+        return symbol != null && (DisplayNames.isOutlined(symbol) || symbol.contains(".omp_outlined"));
+    }
+
     private static boolean isTask(Frame f) {
         return f.function() != null
                 && (f.function().startsWith("task at ") || f.function().startsWith("task in "));
@@ -316,15 +351,21 @@ final class Findings {
                 tree.findChild(CallingContextTree.ROOT, tree.frames().find(org.ompprof.calltree.Frame.UNATTRIBUTED))));
     }
 
-    /** The node with the most of {@code metric}, within {@code region}'s subtree (anywhere for -1); -1 if none. */
+    /**
+     * The program's context with the most of {@code metric} within {@code region}'s subtree (anywhere for -1), each
+     * context's blame counted at its own code (a leaf in a system library or the runtime at the user function that
+     * called into it, see {@link Names#ownCode}); -1 if none.
+     */
     private int topIn(String metric, int region) {
         Metric m = tree.metrics().find(metric);
         if (m == null) return -1;
         long[] byNode = new long[tree.size()];
-        tree.forEachExclusive(m.index(), (node, thread, value) -> byNode[node] += value);
+        tree.forEachExclusive(m.index(), (node, thread, value) -> {
+            if (region < 0 || under(node, region)) byNode[Names.ownCode(tree, node)] += value;
+        });
         int best = -1;
         for (int n = 1; n < byNode.length; n++) {
-            if (byNode[n] > 0 && (best < 0 || byNode[n] > byNode[best]) && (region < 0 || under(n, region))) best = n;
+            if (byNode[n] > 0 && (best < 0 || byNode[n] > byNode[best])) best = n;
         }
         return best;
     }

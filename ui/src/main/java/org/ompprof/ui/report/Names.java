@@ -84,12 +84,17 @@ final class Names {
         return node;
     }
 
-    private static boolean isSystem(Frame f) {
+    /** Whether the frame is the OpenMP runtime's or a system library's (the vDSO included), not the program's. */
+    static boolean isSystem(Frame f) {
         if (f.kind() == FrameKind.RUNTIME) return true;
         String m = f.module();
         if (m == null) return false;
+        String base = m.substring(m.lastIndexOf('/') + 1);
         return m.startsWith("/lib/")
                 || m.startsWith("/lib64/")
+                || base.startsWith("libomp") // the runtime (and the agent) wherever installed
+                || base.startsWith("libgomp")
+                || base.startsWith("libiomp")
                 || m.startsWith("/usr/lib/")
                 || m.startsWith("/usr/lib64/")
                 || m.contains("vdso")

@@ -1,6 +1,7 @@
 package org.ompprof.ui.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
@@ -46,18 +47,68 @@ class FindingsEndToEndTest {
         return findings;
     }
 
-    /** fib(25) with a task per call: 2 * (F(26) - 1) = 242,784 tasks, named by their construct, first finding. */
+    /**
+     * fib(25) with a task per call and no cut-off: 2 * (F(26) - 1) = 242,784 tasks of almost no work each, named by
+     * their construct, the first finding: make them larger, not the advice for large tasks.
+     */
     @ParameterizedTest
     @ValueSource(ints = {2, 4})
     void tinyTasksAreTheFirstFinding(int threads) throws Exception {
         String findings = findings(record(threads, CPrograms.clang("task_fib"), "25"));
         Matcher m = Pattern.compile(
                         "1\\. (\\d+\\.\\d)% of thread time is task waiting and task overhead: 242,784 tasks "
-                                + "\\(task at task_fib\\.c:\\d+ in fib\\(\\)\\) do (under a microsecond|\\d+ us) "
-                                + "of work each on average; make them larger")
+                                + "\\(task at task_fib\\.c:\\d+ in fib\\(\\), running fib\\(\\)\\) do "
+                                + "(under a microsecond|\\d+ us) of work each on average; make them larger "
+                                + "\\(a cut-off, an if or final clause\\)")
                 .matcher(findings);
         assertTrue(m.find(), findings);
         assertTrue(Double.parseDouble(m.group(1)) >= 30, "most of the time: " + findings);
+        assertFalse(findings.contains("longest tasks") || findings.contains("split them"), findings);
+    }
+
+    /**
+     * taskgroup_sleep: eight tasks of 1..8 units of 20 ms a round. The time is lost at the taskgroup's end waiting
+     * for the longest tasks, not to the tasks' overhead: the finding says so, naming the construct, the function
+     * that creates the tasks and the one they run, with the mean task (4.5 units, 90 ms) and the producer's waiting
+     * as the program's own ledger measured it (within 3 points of all thread time); never the cut-off advice.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {2, 4})
+    void largeUnevenTasksWaitForTheLongest(int threads) throws Exception {
+        Path profile = work.resolve("taskgroup_sleep-" + threads + ".ompprof");
+        Ompprof.Result run = Ompprof.run(
+                work,
+                Map.of("OMP_NUM_THREADS", Integer.toString(threads)),
+                "record",
+                "-o",
+                profile.toString(),
+                "--",
+                CPrograms.clang("taskgroup_sleep").toString(),
+                "sleep",
+                "0.02",
+                "4");
+        assertEquals(0, run.status(), run.err());
+        Matcher ledger = Pattern.compile("taskgroup waiting ([0-9.]+) ms").matcher(run.out());
+        assertTrue(ledger.find(), run.out());
+        String findings = findings(profile);
+        Matcher m = Pattern.compile("(\\d+\\.\\d)% of thread time is waiting at taskgroup ends for the longest tasks: "
+                        + "32 tasks \\(task at taskgroup_sleep\\.c:\\d+ in make_tasks\\(\\), running "
+                        + "task_units\\(\\)\\) take ([0-9.]+) ms each on average; create the largest first, or split "
+                        + "them")
+                .matcher(findings);
+        assertTrue(m.find(), findings);
+        assertEquals(90, Double.parseDouble(m.group(2)), 9, "the mean task, 4.5 units: " + findings);
+        Matcher threadTime = Pattern.compile("samples, ([0-9.]+) s of thread time")
+                .matcher(Ompprof.run(work, Map.of(), "report", profile.toString())
+                        .out());
+        assertTrue(threadTime.find());
+        double expected = 100 * Double.parseDouble(ledger.group(1)) / 1e3 / Double.parseDouble(threadTime.group(1));
+        assertEquals(expected, Double.parseDouble(m.group(1)), 3, "the producer's waiting; " + run.out() + findings);
+        assertFalse(
+                findings.contains("cut-off")
+                        || findings.contains("make them larger")
+                        || findings.contains("task overhead"),
+                findings);
     }
 
     /** Serial setup between regions: the idle threads' time is a finding naming serial_setup and its line. */

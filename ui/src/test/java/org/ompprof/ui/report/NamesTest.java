@@ -80,4 +80,15 @@ class NamesTest {
                 Names.call(tree, table, libcOnly),
                 "nothing of the program's own: the frame itself");
     }
+
+    /** The runtime is no program code wherever it is installed (a user's own LLVM build). */
+    @Test
+    void anInstalledRuntimeIsNotTheProgramsCode() {
+        CallingContextTree tree = CallingContextTree.create();
+        int[] path = {
+            tree.frames().intern(Frame.of(FrameKind.USER, "/work/app", "main", "app.c", 3)),
+            tree.frames().intern(Frame.of(FrameKind.USER, "/opt/llvm/lib/libomp.so", "__kmpc_critical", null, 0)),
+        };
+        assertEquals("main()", Names.call(tree, LineTable.EMPTY, tree.path(path, path.length)));
+    }
 }

@@ -1,0 +1,124 @@
+package org.ompprof.ui.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.ompprof.calltree.profile.Profile;
+import org.ompprof.calltree.profile.ProfileReader;
+import org.ompprof.sampler.record.MutexEvent;
+import org.ompprof.sampler.record.SampleRecord;
+import org.ompprof.sampler.recording.Recording;
+import org.ompprof.sampler.wire.Wire;
+
+/**
+ * A quicksort whose idle threads spin through the critical section that guards its stack of ranges
+ * (quicksort_critical.c), recorded in wall and cpu mode with 2 threads and with 4 (twice this machine's cores: the
+ * loaded variant). Everything done while holding the critical is in take_range, push_range, finish_range and
+ * all_done; partition and small_sort run outside it.
+ *
+ * <p>What it checks: the program sorts under the profiler, every nanosecond of the critical's waiting is charged
+ * once (conservation), and the findings name the program's own code. What it measures and prints, for issue 16's
+ * goal (at least 90% of the waiting on the hold's body with twice the threads than cores): the share charged
+ * inside the body, and the share of the waiting samples that lie inside a hold the agent recorded. The goal is not
+ * met, and not asserted. With 2 threads nobody waits (the one spinner has the critical to itself). With 4, the
+ * waiting is the critical being handed on: a hold lasts microseconds (the body moves two numbers), and libomp's
+ * queuing lock hands the released critical to the next waiter in line, which, with more threads than cores, is
+ * often not running; the others wait through that hand-over, in which no thread holds the critical by the OMPT
+ * events. The agent writes a hold only when a waiter was sampled during it, so none of these waits lies inside a
+ * recorded hold, and directed blame charges them to the last recorded hold, however long ago it ended: to the
+ * holder's sample in it (a take_range when a preempted holder was sampled there, else __kmpc_end_critical), or
+ * unattributed when there is none.
+ */
+class QuicksortCriticalEndToEndTest {
+    private static final Set<String> BODY = Set.of("take_range", "push_range", "finish_range", "all_done");
+
+    @TempDir
+    Path work;
+
+    @ParameterizedTest
+    @CsvSource({"wall, 2", "wall, 4", "cpu, 2", "cpu, 4"})
+    void criticalWaitingAndItsHolders(String mode, int threads) throws Exception {
+        Path profile = work.resolve(mode + threads + ".ompprof");
+        Ompprof.Result r = Ompprof.run(
+                work,
+                Map.of("OMP_NUM_THREADS", Integer.toString(threads)),
+                "record",
+                "--keep-raw",
+                "--mode",
+                mode,
+                "-o",
+                profile.toString(),
+                "--",
+                CPrograms.clang("quicksort_critical").toString(),
+                "8000000");
+        assertEquals(0, r.status(), r.err());
+        assertTrue(r.out().contains("8000000 elements, " + threads + " threads, sorted"), r.out());
+
+        Profile p;
+        try (Recording rec = Recording.open(profile)) {
+            p = ProfileReader.read(rec);
+        }
+        long waited = p.blame("waited_ns.mutex_critical"),
+                charged = p.blame("charged_ns.mutex_critical"),
+                unattributed = p.blame("unattributed_ns.mutex_critical"),
+                outside = p.blame("outside_hold_ns.mutex_critical");
+        double body = BlameTotals.totalWhereMs(
+                work, profile, "mutex_blame.critical", 0, path -> path.stream().anyMatch(BODY::contains));
+        double all = BlameTotals.totalMs(work, profile, "mutex_blame.critical", null);
+        System.out.printf(
+                Locale.ROOT,
+                "quicksort_critical %s %d threads: critical waiting %.1f ms; on the hold's body %.1f ms (%.1f%%); "
+                        + "charged by the release-site fallback (no holder sample in the hold) %.1f ms (%.1f%%); "
+                        + "unattributed %.1f ms (%.1f%%); waiting samples inside a recorded hold of another thread "
+                        + "%.1f%%%n",
+                mode,
+                threads,
+                waited / 1e6,
+                body,
+                pct(body * 1e6, waited),
+                outside / 1e6,
+                pct(outside, waited),
+                unattributed / 1e6,
+                pct(unattributed, waited),
+                100 * inRecordedHolds(Recorded.read(profile)));
+        assertEquals(waited, charged, "conservation");
+        assertEquals(waited / 1e6, all, 0.01 + waited / 1e9, "the export's mutex_blame.critical is the waiting");
+        FindingsNames.assertProgramsOwn(profile);
+    }
+
+    /**
+     * The share of the waiting samples' weight that falls inside a hold of the mutex by another thread, as the
+     * agent recorded the holds (ACQUIRED to RELEASED): the holds directed blame can charge inside.
+     */
+    private static double inRecordedHolds(Recorded rec) {
+        List<long[]> holds = new ArrayList<>(); // start, end, thread
+        Map<Integer, Long> open = new HashMap<>();
+        for (MutexEvent m : rec.all(MutexEvent.class)) {
+            if (m.event() == Wire.MUTEX_ACQUIRED) open.put(m.threadSeq(), m.timeNs());
+            if (m.event() == Wire.MUTEX_RELEASED && open.containsKey(m.threadSeq()))
+                holds.add(new long[] {open.remove(m.threadSeq()), m.timeNs(), m.threadSeq()});
+        }
+        long all = 0, inside = 0;
+        for (SampleRecord x : rec.samples()) {
+            if ((x.state() & ~0xf) != 0x40) continue; // the mutex waits
+            all += x.weightNs();
+            if (holds.stream().anyMatch(h -> h[0] <= x.timeNs() && x.timeNs() < h[1] && h[2] != x.threadSeq()))
+                inside += x.weightNs();
+        }
+        return all == 0 ? 0 : (double) inside / all;
+    }
+
+    private static double pct(double part, long whole) {
+        return whole == 0 ? 0 : 100 * part / whole;
+    }
+}

@@ -1,0 +1,83 @@
+package org.ompprof.ui.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.ompprof.blame.BlameKind;
+import org.ompprof.calltree.CallingContextTree;
+import org.ompprof.calltree.Frame;
+import org.ompprof.calltree.FrameKind;
+import org.ompprof.calltree.MetricStorage;
+import org.ompprof.calltree.MetricUnit;
+import org.ompprof.calltree.profile.LineTable;
+import org.ompprof.calltree.profile.MutexTable;
+import org.ompprof.calltree.profile.Profile;
+import org.ompprof.calltree.profile.RegionTable;
+import org.ompprof.unwinder.stitch.StitchCounters;
+
+class FindingsTest {
+    private static final String LIBC = "/usr/lib/x86_64-linux-gnu/libc.so.6";
+    private static final long MS = 1_000_000;
+
+    /**
+     * A critical section's holder spends its hold in its own loop, in memcpy and in clock_gettime (through now_s, in
+     * the vDSO). The vDSO's context alone has the most blame, but update_table holds the mutex for the most of it
+     * (its own 30 ms and memcpy's 40 ms against now_s's 50 ms): the finding names update_table and its line, and
+     * points at update_table's context, not a system library's.
+     */
+    @Test
+    void theHolderIsTheUsersFunctionWithTheMostBlameUnderIt() {
+        CallingContextTree tree = CallingContextTree.create();
+        int main = frame(tree, "/work/app", "main", "app.c", 50);
+        int phase = frame(tree, "/work/app", "critical_phase", "app.c", 40);
+        int update = frame(tree, "/work/app", "update_table", "app.c", 31);
+        int now = frame(tree, "/work/app", "now_s", "app.c", 10);
+        int clock = frame(tree, LIBC, "__clock_gettime", null, 0);
+        int vdso = frame(tree, "linux-vdso.so.1", "__vdso_clock_gettime", null, 0);
+        int memcpy = frame(tree, LIBC, "__memcpy_avx_unaligned", null, 0);
+        int wait = frame(tree, "/usr/lib/llvm-19/lib/libomp.so.5", "__kmpc_critical", null, 0);
+        int metric = tree.metrics()
+                .register(
+                        BlameKind.MUTEX_CRITICAL.metric(),
+                        MetricUnit.NANOSECONDS,
+                        "critical blame",
+                        MetricStorage.SPARSE,
+                        null)
+                .index();
+        int updateNode = tree.path(new int[] {main, phase, update});
+        int vdsoNode = tree.path(new int[] {main, phase, update, now, clock, vdso});
+        tree.add(updateNode, 1, metric, 30 * MS);
+        tree.add(tree.path(new int[] {main, phase, update, memcpy}), 1, metric, 40 * MS);
+        tree.add(vdsoNode, 1, metric, 50 * MS);
+        // the waiters' own time: 120 ms waiting in the critical, 200 ms of other work
+        tree.addSample(2, new int[] {main, phase, wait}, 0x042, 120 * MS);
+        tree.addSample(1, new int[] {main, phase}, 0x001, 200 * MS);
+        LineTable.Builder lines = new LineTable.Builder();
+        lines.add(tree.parent(updateNode), 41, 120 * MS, false);
+        MutexTable mutexes = new MutexTable(List.of(new MutexTable.Row(
+                "", BlameKind.MUTEX_CRITICAL.metric(), "/work/app.c", 41, 120 * MS, vdsoNode, 50 * MS)));
+        StitchCounters counters = StitchCounters.fromMap(Map.of());
+        Profile p = new Profile(
+                tree,
+                List.of(),
+                counters,
+                Map.of("waited_ns.mutex_critical", 120 * MS),
+                new RegionTable(List.of()),
+                mutexes,
+                lines.build(),
+                2);
+        List<Finding> found = Report.findings(p);
+        assertEquals(1, found.size(), found.toString());
+        assertEquals(
+                "critical at app.c:41: waiters lose 120.0 ms (37.5% of thread time), blamed on update_table() called "
+                        + "from critical_phase() at app.c:41 (holder)",
+                found.getFirst().text());
+        assertEquals(updateNode, found.getFirst().node(), "the finding points at update_table's context");
+    }
+
+    private static int frame(CallingContextTree tree, String module, String function, String file, int line) {
+        return tree.frames().intern(Frame.of(FrameKind.USER, module, function, file, line));
+    }
+}
