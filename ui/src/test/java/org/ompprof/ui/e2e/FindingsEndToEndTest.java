@@ -76,17 +76,8 @@ class FindingsEndToEndTest {
     @ValueSource(ints = {2, 4})
     void largeUnevenTasksWaitForTheLongest(int threads) throws Exception {
         Path profile = work.resolve("taskgroup_sleep-" + threads + ".ompprof");
-        Ompprof.Result run = Ompprof.run(
-                work,
-                Map.of("OMP_NUM_THREADS", Integer.toString(threads)),
-                "record",
-                "-o",
-                profile.toString(),
-                "--",
-                CPrograms.clang("taskgroup_sleep").toString(),
-                "sleep",
-                "0.02",
-                "4");
+        Ompprof.Result run = Ompprof.record(
+                work, threads, profile, CPrograms.clang("taskgroup_sleep").toString(), "sleep", "0.02", "4");
         assertEquals(0, run.status(), run.err());
         Matcher ledger = Pattern.compile("taskgroup waiting ([0-9.]+) ms").matcher(run.out());
         assertTrue(ledger.find(), run.out());

@@ -64,6 +64,13 @@ public final class Ompprof {
         return runWrapped(work, env, List.of(), args);
     }
 
+    /** Records {@code command} on {@code threads} OpenMP threads into {@code profile} (at most two minutes). */
+    public static Result record(Path work, int threads, Path profile, String... command) throws Exception {
+        List<String> args = new ArrayList<>(List.of("record", "-o", profile.toString(), "--"));
+        args.addAll(List.of(command));
+        return run(work, Map.of("OMP_NUM_THREADS", Integer.toString(threads)), args.toArray(String[]::new));
+    }
+
     /** Runs {@code wrapper} followed by the ompprof command line to completion (at most two minutes). */
     public static Result runWrapped(Path work, Map<String, String> env, List<String> wrapper, String... args)
             throws Exception {

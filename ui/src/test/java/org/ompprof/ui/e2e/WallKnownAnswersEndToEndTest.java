@@ -34,13 +34,10 @@ class WallKnownAnswersEndToEndTest {
 
     /** Records one of the known-answer programs (PROGRAM sleep|work UNIT COUNT) on {@code threads} threads. */
     private Ompprof.Result record(Path profile, String program, String mode, int threads, int count) throws Exception {
-        Ompprof.Result r = Ompprof.run(
+        Ompprof.Result r = Ompprof.record(
                 work,
-                Map.of("OMP_NUM_THREADS", Integer.toString(threads)),
-                "record",
-                "-o",
-                profile.toString(),
-                "--",
+                threads,
+                profile,
                 CPrograms.clang(program).toString(),
                 mode,
                 Double.toString(UNIT_MS / 1000),
