@@ -86,8 +86,14 @@ class FaultsTest {
         assertEquals(3, pa.exitValue(), Ompprof.result(a, pa.exitValue()).err());
         assertEquals(0, pb.exitValue(), Ompprof.result(b, pb.exitValue()).err());
         String fa = collapsed(a, "a.ompprof"), fb = collapsed(b, "b.ompprof");
-        assertTrue(fa.contains("step_sum") && !fa.contains("work_units"), fa);
-        assertTrue(fb.contains("work_units") && !fb.contains("step_sum"), fb);
+        // each by the code that holds most of its time (fault_steady's step_sum runs 0.5 ms in all: often no sample)
+        assertTrue(spinsInMain(fa) && !fa.contains("work_units"), fa);
+        assertTrue(fb.contains("work_units") && !spinsInMain(fb) && !fb.contains("step_sum"), fb);
+    }
+
+    /** fault_steady's regions call spin_for straight from main; imbalance_loop's call it from work_units. */
+    private static boolean spinsInMain(String collapsed) {
+        return collapsed.lines().anyMatch(l -> l.startsWith("main;spin_for ") || l.startsWith("main;spin_for;"));
     }
 
     /**
