@@ -76,17 +76,6 @@ public final class DrainWarmup {
         } finally {
             Files.deleteIfExists(library);
         }
-        registerEvents();
-    }
-
-    /**
-     * Registers the run's JFR event classes, which the quiet warm-up never touches: JFR instruments each at its first
-     * use, 46 ms of the drainer's CPU (and the JIT's after it) in the program's first drain, on its cores.
-     */
-    private static void registerEvents() {
-        RingDrainEvent.on();
-        SpoolWriteEvent.on();
-        DropEvent.on();
     }
 
     /** A module load record for {@code file} as the agent would write it. */

@@ -32,11 +32,6 @@ final class DropEvent extends jdk.jfr.Event {
     @Label("Callback Records")
     long events;
 
-    /** Whether the event is on (it registers the class with JFR: see {@link DrainWarmup}). */
-    static boolean on() {
-        return new DropEvent().isEnabled();
-    }
-
     static void commit(int thread, String cause, long samples, long events) {
         DropEvent e = new DropEvent(); // drops are rare: this path may allocate
         if (!e.shouldCommit()) return;

@@ -102,6 +102,14 @@ public final class Spool implements AutoCloseable {
         reporting = false;
     }
 
+    /**
+     * A write's event, or null (nothing allocated when JFR is off). Asked of JFR even when quiet: the warm-up's
+     * asking registers the event class before the program runs, as the run's first write would.
+     */
+    private SpoolWriteEvent event() {
+        return SpoolWriteEvent.on() && reporting ? new SpoolWriteEvent() : null;
+    }
+
     public Path path() {
         return path;
     }
@@ -139,7 +147,7 @@ public final class Spool implements AutoCloseable {
 
     /** Writes a stream's pending records into a block of the file, deflated or as they are. */
     private void seal(long stream, Pending p) throws IOException {
-        SpoolWriteEvent event = reporting && SpoolWriteEvent.on() ? new SpoolWriteEvent() : null;
+        SpoolWriteEvent event = event();
         if (event != null) event.begin();
         boolean deflate = (stream & 1) == SAMPLE_RING || size > RAW_EVENTS_UP_TO;
         int stored = deflate ? deflate(p) : p.length;
@@ -168,7 +176,7 @@ public final class Spool implements AutoCloseable {
 
     /** Appends raw bytes that belong to no stream (a module image) and returns where they are. */
     public Span appendBytes(MemorySegment bytes) throws IOException {
-        SpoolWriteEvent event = reporting && SpoolWriteEvent.on() ? new SpoolWriteEvent() : null;
+        SpoolWriteEvent event = event();
         if (event != null) event.begin();
         long at = size;
         append(bytes);
@@ -188,7 +196,7 @@ public final class Spool implements AutoCloseable {
 
     /** Appends a whole file's current contents; returns where they are. */
     public Span appendFile(Path file) throws IOException {
-        SpoolWriteEvent event = reporting && SpoolWriteEvent.on() ? new SpoolWriteEvent() : null;
+        SpoolWriteEvent event = event();
         if (event != null) event.begin();
         writeBuffer();
         long at = size;
