@@ -105,14 +105,18 @@ struct callback_state {
   uint32_t acq_kind, acq_hint, acq_impl;
 };
 
+/* What /proc/self/task/TID/syscall says of a thread blocked in a system call. */
+struct blocked {
+  long nr;
+  uint64_t sp, pc;
+};
+
 /* The wall sampler thread's (wall.c), and what it hands the handler. */
 struct wall_state {
-  int fd;               /* has_timer == TIMER_WALL: /proc/self/task/TID/syscall, read by the wall sampler */
-  int was_blocked;      /* the sampler's own: blocked at its previous look, not seen to run since */
-  uint64_t cpu_blocked; /* the sampler's own: the thread's CPU time when it was seen blocked */
-  long blocked_nr;      /* the sampler's own: the call of its last sample from outside, */
-  uint64_t blocked_sp;  /* where that call was made, */
-  uint64_t blocked_pc;
+  int fd;                  /* has_timer == TIMER_WALL: /proc/self/task/TID/syscall, read by the wall sampler */
+  int was_blocked;         /* the sampler's own: blocked at its previous look, not seen to run since */
+  uint64_t cpu_blocked;    /* the sampler's own: the thread's CPU time when it was seen blocked */
+  struct blocked blocked;  /* the sampler's own: the call of its last sample from outside, */
   uint64_t blocked_exit;   /* and its task's exit frame then */
   int signal_to_blocked;   /* the sampler's last signal went to the thread seen blocked */
   int cpu_fd;              /* the thread's perf cpu-clock event, which samples it while it runs; -1: none */

@@ -313,11 +313,11 @@ void wall_unregister(struct priv *p)
 
 /* ---- the sampler thread ---- */
 
-/* What /proc/self/task/TID/syscall says. */
-struct blocked {
-  long nr;
-  uint64_t sp, pc;
-};
+/* Blocked in the same call, made from the same place. */
+static int same_call(const struct blocked *a, const struct blocked *b)
+{
+  return a->nr == b->nr && a->sp == b->sp && a->pc == b->pc;
+}
 
 /* 1 blocked in a system call (b filled), 0 running or not in a call, -1 unreadable. */
 static int read_blocked(int fd, struct blocked *b)
@@ -520,7 +520,7 @@ static int sample_outside(struct priv *p, const struct wall_view *v, const struc
     memset(stack + (n & ~7u), 0, 8);
   if (n && !read_mem(stack, ctx.rsp, n))
     return 0;
-  if (read_blocked(p->wall.fd, &again) != 1 || again.nr != b->nr || again.sp != b->sp || again.pc != b->pc)
+  if (read_blocked(p->wall.fd, &again) != 1 || !same_call(&again, b))
     return 0; /* woke during the copy: the reservation is simply never committed */
   ctx.rbp = guess_rbp(stack, ctx.rsp, n, p->sig.stack_hi);
   s->time_ns = t0;
@@ -612,8 +612,8 @@ static uint64_t thread_cpu_ns(const struct priv *p)
 static int not_run_since(const struct priv *p, const struct blocked *b)
 {
   struct wall_view v;
-  if (!p->wall.was_blocked || !p->wall.last_size || b->nr != p->wall.blocked_nr || b->sp != p->wall.blocked_sp ||
-      b->pc != p->wall.blocked_pc || !view_copy(p, &v) || v.seq != p->wall.last_seq)
+  if (!p->wall.was_blocked || !p->wall.last_size || !same_call(b, &p->wall.blocked) || !view_copy(p, &v) ||
+      v.seq != p->wall.last_seq)
     return 0;
   uint64_t cpu = thread_cpu_ns(p);
   return cpu != 0 && cpu == p->wall.cpu_blocked;
@@ -654,9 +654,7 @@ static void visit(struct priv *p, uint64_t t0)
         __atomic_add_fetch(&ompprof_g.hdr->wall_outside, 1, __ATOMIC_RELAXED);
       p->wall.was_blocked = 1;
       p->wall.cpu_blocked = thread_cpu_ns(p);
-      p->wall.blocked_nr = b.nr;
-      p->wall.blocked_sp = b.sp;
-      p->wall.blocked_pc = b.pc;
+      p->wall.blocked = b;
       /* as checked against the live frame: the view may have been published before the task's code was entered */
       p->wall.blocked_exit = ((const struct ompprof_task_level *)(const void *)v.levels)->exit_frame;
     } else if (r == 0 && p->wall.was_blocked && p->wall.last_size &&
