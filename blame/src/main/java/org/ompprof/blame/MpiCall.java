@@ -26,21 +26,6 @@ public record MpiCall(
         long exitNs,
         long request) {
 
-    /** A call that makes or waits for no request. */
-    public MpiCall(
-            int rank,
-            int thread,
-            int call,
-            long comm,
-            int commSize,
-            long seq,
-            int peer,
-            int tag,
-            long enterNs,
-            long exitNs) {
-        this(rank, thread, call, comm, commSize, seq, peer, tag, enterNs, exitNs, 0);
-    }
-
     public MpiCall withThread(int newThread) {
         return new MpiCall(rank, newThread, call, comm, commSize, seq, peer, tag, enterNs, exitNs, request);
     }

@@ -45,7 +45,7 @@ class CrossRankBlameTest {
             }
             long exit = last + 200_000; // the reduction itself: 0.2 ms
             for (int r = 0; r < ranks; r++) {
-                calls.add(new MpiCall(r, r, Wire.MPI_CALL_ALLREDUCE, 1, ranks, s, -1, -1, enter[r], exit));
+                calls.add(new MpiCall(r, r, Wire.MPI_CALL_ALLREDUCE, 1, ranks, s, -1, -1, enter[r], exit, 0));
                 expected += last - enter[r];
                 if (clock[r] == 0) clock[r] = start;
                 while (clock[r] + MS <= exit) {
@@ -87,8 +87,8 @@ class CrossRankBlameTest {
     void theLateRankIsChargedNotTheEarlyOne() {
         // rank 0 enters at 10 ms, rank 1 at 30 ms: rank 0's 20 ms of waiting are rank 1's compute
         List<MpiCall> calls = List.of(
-                new MpiCall(0, 0, Wire.MPI_CALL_BARRIER, 1, 2, 0, -1, -1, 10 * MS, 31 * MS),
-                new MpiCall(1, 1, Wire.MPI_CALL_BARRIER, 1, 2, 0, -1, -1, 30 * MS, 31 * MS));
+                new MpiCall(0, 0, Wire.MPI_CALL_BARRIER, 1, 2, 0, -1, -1, 10 * MS, 31 * MS, 0),
+                new MpiCall(1, 1, Wire.MPI_CALL_BARRIER, 1, 2, 0, -1, -1, 30 * MS, 31 * MS, 0));
         JobSamples.Builder b = new JobSamples.Builder();
         for (long t = 1; t <= 31; t++) {
             b.add(0, 0, t * MS, MS, t > 10 ? inMpi(0) : compute(0), t > 10 ? ALLREDUCE : WORK);
@@ -121,9 +121,9 @@ class CrossRankBlameTest {
     void bcastNonRootsWaitForTheRoot() {
         // root 1 comes at 20 ms; rank 0 (non-root) waits 15 ms for it; rank 2 came after the root: waits for nobody
         List<MpiCall> calls = List.of(
-                new MpiCall(0, 0, Wire.MPI_CALL_BCAST, 1, 3, 0, 1, -1, 5 * MS, 21 * MS),
-                new MpiCall(1, 1, Wire.MPI_CALL_BCAST, 1, 3, 0, 1, -1, 20 * MS, 21 * MS),
-                new MpiCall(2, 2, Wire.MPI_CALL_BCAST, 1, 3, 0, 1, -1, 21 * MS, 22 * MS));
+                new MpiCall(0, 0, Wire.MPI_CALL_BCAST, 1, 3, 0, 1, -1, 5 * MS, 21 * MS, 0),
+                new MpiCall(1, 1, Wire.MPI_CALL_BCAST, 1, 3, 0, 1, -1, 20 * MS, 21 * MS, 0),
+                new MpiCall(2, 2, Wire.MPI_CALL_BCAST, 1, 3, 0, 1, -1, 21 * MS, 22 * MS, 0));
         int bcast = OmpState.mpi(Wire.MPI_CALL_BCAST).code();
         JobSamples.Builder b = new JobSamples.Builder();
         for (long t = 1; t <= 22; t++) {
@@ -147,9 +147,9 @@ class CrossRankBlameTest {
         List<MpiCall> calls = List.of(
                 new MpiCall(1, 1, Wire.MPI_CALL_IRECV, 1, 2, 0, -1, 7, 2 * MS, 2 * MS + 1000, 77),
                 new MpiCall(1, 1, Wire.MPI_CALL_WAIT, 0, 0, 0, 0, -1, 3 * MS, 26 * MS, 77),
-                new MpiCall(0, 0, Wire.MPI_CALL_SEND, 1, 2, 0, 1, 7, 25 * MS, 26 * MS),
-                new MpiCall(1, 1, Wire.MPI_CALL_RECV, 1, 2, 0, 0, -1, 30 * MS, 40 * MS),
-                new MpiCall(0, 0, Wire.MPI_CALL_SEND, 1, 2, 0, 1, 9, 39 * MS, 40 * MS));
+                new MpiCall(0, 0, Wire.MPI_CALL_SEND, 1, 2, 0, 1, 7, 25 * MS, 26 * MS, 0),
+                new MpiCall(1, 1, Wire.MPI_CALL_RECV, 1, 2, 0, 0, -1, 30 * MS, 40 * MS, 0),
+                new MpiCall(0, 0, Wire.MPI_CALL_SEND, 1, 2, 0, 1, 9, 39 * MS, 40 * MS, 0));
         int wait = OmpState.mpi(Wire.MPI_CALL_WAIT).code(),
                 recv = OmpState.mpi(Wire.MPI_CALL_RECV).code();
         JobSamples.Builder b = new JobSamples.Builder();

@@ -66,7 +66,7 @@ class JobBlameTest {
             long enter0 = start + unitNs + rnd.nextInt(100_000), enter1 = start + 2 * unitNs + rnd.nextInt(100_000);
             long enter = rank == 0 ? enter0 : enter1, exit = Math.max(enter0, enter1) + 300_000;
             calls.add(new MpiCall(
-                    rank, 1, Wire.MPI_CALL_ALLREDUCE, 1, 2, s, -1, -1, clock.local(enter), clock.local(exit)));
+                    rank, 1, Wire.MPI_CALL_ALLREDUCE, 1, 2, s, -1, -1, clock.local(enter), clock.local(exit), 0));
             for (; t + MS <= exit; t += MS) {
                 boolean in = t + MS > enter;
                 timeline.add(clock.local(t + MS), in ? exchange : compute, in ? ALLREDUCE : WORK, MS);
