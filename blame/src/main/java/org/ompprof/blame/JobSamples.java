@@ -38,10 +38,7 @@ public final class JobSamples {
 
         /** The first sample taken at or after {@code t}. */
         int firstAtOrAfter(long t) {
-            int i = Arrays.binarySearch(time, t);
-            if (i < 0) return -i - 1;
-            while (i > 0 && time[i - 1] == t) i--;
-            return i;
+            return SortedLongs.firstAtOrAfter(time, 0, time.length, t);
         }
 
         /** Running the program's own code: the late rank's work, preferred as the cause. */

@@ -81,13 +81,7 @@ public final class SampleTable {
 
     /** The first sample of thread index {@code k} taken at or after {@code t}; {@code to[k]} if none. */
     int firstAtOrAfter(int k, long t) {
-        int lo = from[k], hi = to[k];
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (time[mid] < t) lo = mid + 1;
-            else hi = mid;
-        }
-        return lo;
+        return SortedLongs.firstAtOrAfter(time, from[k], to[k], t);
     }
 
     /**

@@ -1,6 +1,6 @@
 package org.ompprof.calltree.profile;
 
-import java.util.Arrays;
+import org.ompprof.blame.SortedLongs;
 
 /**
  * Picks what a timeline lane shows at a given zoom: for each of {@code pixels} columns over the
@@ -32,8 +32,7 @@ public final class TimelineWindow {
         int pixels = out.length;
         for (int px = 0; px < pixels; px++) {
             long at = from + (to - from) * px / pixels;
-            int i = Arrays.binarySearch(times, at);
-            int idx = i >= 0 ? firstAt(times, i) : -i - 1;
+            int idx = SortedLongs.firstAtOrAfter(times, 0, times.length, at);
             out[px] = idx < times.length && at >= start(t, times, idx) ? idx : -1;
         }
         return out;
@@ -47,10 +46,5 @@ public final class TimelineWindow {
         long w = Math.max(1, t.weightNs(i));
         if (i > 0 && times[i] - times[i - 1] <= 2 * w) return times[i - 1];
         return times[i] - w;
-    }
-
-    private static int firstAt(long[] times, int i) {
-        while (i > 0 && times[i - 1] == times[i]) i--;
-        return i;
     }
 }
