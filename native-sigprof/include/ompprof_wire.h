@@ -172,6 +172,7 @@ enum ompprof_record_type {
   OMPPROF_REC_DEVICE_CLOCK = 24,      /* one (host, device) clock pair */
   OMPPROF_REC_TASK_BATCH_PACKED = 25, /* what TASK_BATCH says, in 2-3 bytes a task */
   OMPPROF_REC_MPI = 26,               /* an MPI call's enter or exit (libompprof-mpi.so) */
+  OMPPROF_REC_MUTEX_SITE = 27,        /* where a written hold was released (with context) */
 };
 
 #define OMPPROF_REC_VERSION 2u
@@ -373,7 +374,12 @@ enum ompprof_mutex_event {
  * than the acquisition and no later than the first sample of anyone during
  * the hold) and RELEASED, back to back, at its release. A thread's mutex
  * records are therefore not in time order; each ACQUIRED-RELEASED pair is
- * one hold, each ACQUIRE-ACQUIRED pair one sampled wait. Nested re-entries
+ * one hold, each ACQUIRE-ACQUIRED pair one sampled wait. A thread that
+ * waited while its mutex was marked (by anyone) is among those the waiters
+ * were waiting for (libomp hands a queuing lock on in order, often to a thread
+ * not running): it writes ACQUIRED at the acquisition and its hold at the
+ * release. Every written hold is followed by a MUTEX_SITE record, at the same
+ * time as its RELEASED. Nested re-entries
  * (NEST_*) are not written. Skipped callbacks are counted in the slot header. */
 struct ompprof_mutex {
   uint64_t time_ns;
@@ -383,6 +389,24 @@ struct ompprof_mutex {
   uint32_t kind;  /* ompt_mutex_t */
   uint32_t hint;
   uint32_t impl;
+};
+
+/* OMPPROF_REC_MUTEX_SITE payload: the calling context in which a hold that
+ * was written (ACQUIRED, RELEASED) ended, sent right after its RELEASED, with
+ * the same time. Blame charges waiting to it when the holder has no sample
+ * inside the hold (a hold of microseconds: a critical that moves two numbers).
+ * The context is walked from the agent's frame; the user's part ends at the
+ * frame that called the runtime to release (codeptr_ra). As for task
+ * creations, a release of a shape the thread sent before carries no stack
+ * (ctx.ctx_flags has OMPPROF_CTX_SAME_SHAPE). */
+struct ompprof_mutex_site {
+  uint64_t time_ns; /* the release: the RELEASED record's time */
+  uint64_t wait_id;
+  uint64_t task_id;        /* the holding task (ompt_get_task_info); 0 if unknown */
+  uint64_t codeptr_ra;     /* the release call's return address in the user's code */
+  uint64_t enc_exit_frame; /* the holding task's exit frame: where its own frames end */
+  uint64_t shape;          /* the release site's identity (as a creation's); never 0 */
+  struct ompprof_context ctx;
 };
 
 struct ompprof_control_tool {

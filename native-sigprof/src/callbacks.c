@@ -556,6 +556,45 @@ static uint64_t hold_start(const struct held *e, uint64_t end)
   return start;
 }
 
+/* The holding task's id and exit frame (mutex callbacks pass neither): the
+ * release site is stitched under the task's own context like a creation. */
+static void holding_task(uint64_t *task_id, uint64_t *exit_frame)
+{
+  ompt_data_t *task = NULL;
+  ompt_frame_t *frame = NULL;
+  *task_id = *exit_frame = 0;
+  if (!ompprof_g.get_task_info || ompprof_g.get_task_info(0, NULL, &task, &frame, NULL, NULL) == 0)
+    return;
+  *task_id = data_value(task);
+  *exit_frame = frame_ptr(frame, 0);
+}
+
+/* Writes where a written hold ended: the holder's calling context at the
+ * release, which blame charges when the holder was not sampled in the hold
+ * (as HPCToolkit charges a lock's waiting to the context of its release).
+ * Walked and identified like a creation, so a site the thread sent before
+ * costs its fixed part only. */
+static __attribute__((noinline)) void release_site(struct priv *p, uint64_t end, uint64_t wait_id, uint64_t codeptr)
+{
+  struct ompprof_mutex_site b;
+  CAPTURE_HERE(&b.ctx);
+  b.time_ns = end;
+  b.wait_id = wait_id;
+  b.codeptr_ra = codeptr;
+  holding_task(&b.task_id, &b.enc_exit_frame);
+  struct ompprof_frame frames[CONTEXT_WALK_FRAMES];
+  uint32_t n;
+  b.shape = 0; /* in the hashed stack itself: no stale value */
+  b.shape = creation_identify(p, &p->cb.release_walks, &b.ctx, codeptr, b.enc_exit_frame, frames, &n);
+  if (shape_sent(p, b.shape)) {
+    b.ctx.ctx_flags |= OMPPROF_CTX_SAME_SHAPE;
+    b.ctx.frame_count = 0;
+    emit_with_context(p, OMPPROF_REC_MUTEX_SITE, &b, sizeof b, &b.ctx, frames, 0);
+  } else if (emit_with_context(p, OMPPROF_REC_MUTEX_SITE, &b, sizeof b, &b.ctx, frames, n)) {
+    shape_mark_sent(p, b.shape);
+  }
+}
+
 static void on_mutex_acquire(ompt_mutex_t kind, unsigned int hint, unsigned int impl, ompt_wait_id_t wait_id,
                              const void *codeptr_ra)
 {
@@ -570,6 +609,7 @@ static void on_mutex_acquire(ompt_mutex_t kind, unsigned int hint, unsigned int 
   p->cb.acq_hint = hint;
   p->cb.acq_impl = impl;
   p->cb.acq_codeptr = ptr_value(codeptr_ra);
+  p->cb.acq_gen = mutex_gen();
   p->sig.acq_first_ns = 0;
   __atomic_signal_fence(__ATOMIC_SEQ_CST);
   p->sig.acq_id = wait_id;
@@ -585,14 +625,20 @@ static void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const v
   p->sig.acq_id = 0;
   __atomic_signal_fence(__ATOMIC_SEQ_CST);
   uint64_t first = mine ? p->sig.acq_first_ns : 0, start = 0;
+  int handed = mine && !first && gen != p->cb.acq_gen && mutex_marked_gen(wait_id) > p->cb.acq_gen;
   if (first) {
     start = now_ns();
     mutex_record(p, first, OMPPROF_MUTEX_ACQUIRE, (ompt_mutex_t)p->cb.acq_kind, p->cb.acq_hint, p->cb.acq_impl, wait_id,
                  p->cb.acq_codeptr);
     mutex_record(p, start, OMPPROF_MUTEX_ACQUIRED, kind, 0, 0, wait_id, ptr_value(codeptr_ra));
     wall_view_resumed(p);
-  } else if (!is_test(kind)) {
-    bump(&p->slot->mutex_skipped, 1); /* the acquire */
+  } else {
+    if (!is_test(kind))
+      bump(&p->slot->mutex_skipped, 1); /* the acquire */
+    if (handed) {                       /* waited behind a sampled waiter: one of those it waited for */
+      start = now_ns();
+      mutex_record(p, start, OMPPROF_MUTEX_ACQUIRED, kind, 0, 0, wait_id, ptr_value(codeptr_ra));
+    }
   }
   uint32_t n = p->sig.held_n;
   if (n == HELD_MAX) { /* too deep to track: written as it happens */
@@ -600,7 +646,7 @@ static void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const v
       mutex_record(p, now_ns(), OMPPROF_MUTEX_ACQUIRED, kind, 0, 0, wait_id, ptr_value(codeptr_ra));
     return;
   }
-  p->sig.held[n] = (struct held){wait_id, gen, 0, start};
+  p->sig.held[n] = (struct held){wait_id, gen, 0, start, (uint64_t)handed};
   __atomic_signal_fence(__ATOMIC_SEQ_CST);
   p->sig.held_n = n + 1;
 }
@@ -622,7 +668,7 @@ static void on_mutex_released(ompt_mutex_t kind, ompt_wait_id_t wait_id, const v
     p->sig.held[j - 1] = p->sig.held[j];
   __atomic_signal_fence(__ATOMIC_SEQ_CST);
   p->sig.held_n = n - 1;
-  if (__builtin_expect(mutex_gen() == e.gen, 1) || mutex_marked_gen(wait_id) <= e.gen) {
+  if (!e.wanted && (__builtin_expect(mutex_gen() == e.gen, 1) || mutex_marked_gen(wait_id) <= e.gen)) {
     bump(&p->slot->mutex_skipped, e.start_ns ? 1 : 2);
     return;
   }
@@ -630,6 +676,7 @@ static void on_mutex_released(ompt_mutex_t kind, ompt_wait_id_t wait_id, const v
   if (!e.start_ns)
     mutex_record(p, hold_start(&e, end), OMPPROF_MUTEX_ACQUIRED, kind, 0, 0, wait_id, 0);
   mutex_record(p, end, OMPPROF_MUTEX_RELEASED, kind, 0, 0, wait_id, ptr_value(codeptr_ra));
+  release_site(p, end, wait_id, ptr_value(codeptr_ra));
 }
 
 static void on_lock_init(ompt_mutex_t kind, unsigned int hint, unsigned int impl, ompt_wait_id_t wait_id,

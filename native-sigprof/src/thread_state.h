@@ -67,6 +67,7 @@ struct handler_state {
     uint64_t gen;          /* mutex_gen() at acquisition */
     uint64_t first_own_ns; /* the handler: this thread's first sample in the hold */
     uint64_t start_ns;     /* non-zero: ACQUIRED was written, at this time */
+    uint64_t wanted;       /* non-zero: written at its release whatever is marked during it */
   } held[HELD_MAX];
 };
 
@@ -99,9 +100,10 @@ struct callback_state {
   /* Creations of known shapes waiting to be written as one record. */
   struct task_pack tasks;
   struct cfi_memo memo; /* the creation contexts' walks' */
-  struct creation_walks task_walks, region_walks;
-  /* The acquisition in progress's own details, for its ACQUIRED record. */
-  uint64_t acq_codeptr;
+  struct creation_walks task_walks, region_walks, release_walks;
+  /* The acquisition in progress's own details, for its ACQUIRED record, and
+   * mutex_gen() when it began to wait. */
+  uint64_t acq_codeptr, acq_gen;
   uint32_t acq_kind, acq_hint, acq_impl;
 };
 

@@ -22,6 +22,7 @@ public final class BlameCalculator {
     private static final int PASS_ON = 4;
 
     private final MutexHolds holds;
+    private final ReleaseSites sites;
     private final IntSet initialSeqs;
     private final ChargeSums sums = new ChargeSums();
     private final IntArrayList blamees = new IntArrayList();
@@ -38,8 +39,9 @@ public final class BlameCalculator {
     /** Region to the thread indices that have samples in it. */
     private LongObjectHashMap<int[]> teams;
 
-    BlameCalculator(MutexHolds holds, IntSet initialThreads) {
+    BlameCalculator(MutexHolds holds, ReleaseSites sites, IntSet initialThreads) {
         this.holds = holds;
+        this.sites = sites;
         this.initialSeqs = initialThreads;
     }
 
@@ -48,7 +50,12 @@ public final class BlameCalculator {
      *     initial thread, and any thread that started OpenMP itself)
      */
     public static Charges compute(SampleTable samples, MutexHolds holds, IntSet initialThreads) {
-        BlameCalculator c = new BlameCalculator(holds, initialThreads);
+        return compute(samples, holds, ReleaseSites.NONE, initialThreads);
+    }
+
+    /** As {@link #compute(SampleTable, MutexHolds, IntSet)}, with where the holds were released. */
+    public static Charges compute(SampleTable samples, MutexHolds holds, ReleaseSites sites, IntSet initialThreads) {
+        BlameCalculator c = new BlameCalculator(holds, sites, initialThreads);
         c.charge(samples, Long.MIN_VALUE, Long.MAX_VALUE);
         return c.result();
     }
@@ -191,9 +198,11 @@ public final class BlameCalculator {
     }
 
     /**
-     * All to what the holder does inside its hold, at the sample of the hold nearest that moment
-     * (a descheduled holder's nearest sample overall may lie before or after the hold, in code
-     * that never held the mutex), or nearest its release when it was not sampled inside its hold.
+     * All to what the holder does inside its hold: at the holder's sample in the hold nearest that
+     * moment (a descheduled holder's nearest sample overall may lie before or after the hold, in
+     * code that never held the mutex), else at the hold's release site, where the holder's code
+     * released it (a hold of microseconds is seldom sampled). Only when neither is known, at the
+     * holder's samples around its release.
      */
     private void directed(int i, long w) {
         long byEvents = holds.waitingFor(s.thread[i], s.time[i]);
@@ -203,18 +212,27 @@ public final class BlameCalculator {
         waitedByMutex.addToValue(waitId, w);
         MutexHolds.Hold hold = holds.holderAt(waitId, s.time[i], s.thread[i]);
         int k = hold == null ? -1 : s.threadIndex(hold.thread());
-        if (k < 0) {
-            unattributed(i, kind, w);
-            blameByMutex.getIfAbsentPut(waitId, IntLongHashMap::new).addToValue(Charges.UNATTRIBUTED, w);
+        int j = k < 0 ? -1 : s.nearestWithin(k, s.time[i], hold.start(), hold.end());
+        if (j >= 0) {
+            toHolder(waitId, s.node[j], s.thread[j], kind, w);
             return;
         }
-        int j = s.nearestWithin(k, s.time[i], hold.start(), hold.end());
-        if (j < 0) {
+        int site = hold == null ? -1 : sites.node(hold.thread(), hold.end());
+        if (site >= 0) {
+            toHolder(waitId, site, hold.thread(), kind, w);
+        } else if (k >= 0) {
             j = beforeRelease(k, hold.end());
             sums.outsideHold[kind.ordinal()] += w;
+            toHolder(waitId, s.node[j], s.thread[j], kind, w);
+        } else {
+            unattributed(i, kind, w);
+            blameByMutex.getIfAbsentPut(waitId, IntLongHashMap::new).addToValue(Charges.UNATTRIBUTED, w);
         }
-        add(s.node[j], s.thread[j], kind, w);
-        blameByMutex.getIfAbsentPut(waitId, IntLongHashMap::new).addToValue(s.node[j], w);
+    }
+
+    private void toHolder(long waitId, int node, int thread, BlameKind kind, long w) {
+        add(node, thread, kind, w);
+        blameByMutex.getIfAbsentPut(waitId, IntLongHashMap::new).addToValue(node, w);
     }
 
     /**

@@ -48,10 +48,10 @@ public final class MutexHolds {
 
     /**
      * The thread holding {@code waitId} at {@code t} other than {@code waiter}, with its hold; if
-     * nobody holds it then (the runtime is handing it over: a release is seen by the next waiter
-     * a little later), the last hold by another thread that ended before t, else (the waiter
-     * itself held it last, and the runtime hands it to another thread first) the next hold by
-     * another thread; null if none.
+     * nobody holds it then (the runtime is handing it over: a release is seen by the next waiter a
+     * little later, and a queuing lock is handed on in order, often to a thread that is not
+     * running), of the last hold by another thread that ended before t and the first that began
+     * after, the one nearer t; null if none.
      */
     Hold holderAt(long waitId, long t, int waiter) {
         long[] h = holds.get(waitId);
@@ -66,19 +66,25 @@ public final class MutexHolds {
         for (int i = lo - 1;
                 i >= 0 && i >= lo - 8;
                 i--) { // holds of one mutex do not overlap; look back a little for safety
-            if (h[3 * i + 1] > t && h[3 * i + 2] != waiter) return new Hold((int) h[3 * i + 2], h[3 * i], h[3 * i + 1]);
+            if (h[3 * i + 1] > t && h[3 * i + 2] != waiter) return hold(h, i);
         }
-        Hold last = null;
+        int before = -1;
         for (int i = lo - 1; i >= 0 && i >= lo - 8; i--) {
-            if (h[3 * i + 2] != waiter && h[3 * i + 1] <= t && (last == null || h[3 * i + 1] > last.end())) {
-                last = new Hold((int) h[3 * i + 2], h[3 * i], h[3 * i + 1]);
+            if (h[3 * i + 2] != waiter && h[3 * i + 1] <= t && (before < 0 || h[3 * i + 1] > h[3 * before + 1])) {
+                before = i;
             }
         }
-        if (last != null) return last;
-        for (int i = lo; i < n && i < lo + 8; i++) {
-            if (h[3 * i + 2] != waiter) return new Hold((int) h[3 * i + 2], h[3 * i], h[3 * i + 1]);
+        int after = -1;
+        for (int i = lo; i < n && i < lo + 8 && after < 0; i++) {
+            if (h[3 * i + 2] != waiter) after = i;
         }
-        return null;
+        if (before < 0) return after < 0 ? null : hold(h, after);
+        if (after < 0 || t - h[3 * before + 1] <= h[3 * after] - t) return hold(h, before);
+        return hold(h, after);
+    }
+
+    private static Hold hold(long[] h, int i) {
+        return new Hold((int) h[3 * i + 2], h[3 * i], h[3 * i + 1]);
     }
 
     /** The kind the wait id was acquired as; locks when no acquire event was seen. */

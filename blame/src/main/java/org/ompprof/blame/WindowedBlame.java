@@ -34,8 +34,13 @@ public final class WindowedBlame {
     private boolean finished;
 
     public WindowedBlame(MutexHolds holds, IntSet initialThreads, long windowNs) {
+        this(holds, ReleaseSites.NONE, initialThreads, windowNs);
+    }
+
+    /** As {@link #WindowedBlame(MutexHolds, IntSet, long)}, with where the holds were released. */
+    public WindowedBlame(MutexHolds holds, ReleaseSites sites, IntSet initialThreads, long windowNs) {
         if (windowNs <= 0) throw new IllegalArgumentException("window of " + windowNs + " ns");
-        this.calculator = new BlameCalculator(holds, initialThreads);
+        this.calculator = new BlameCalculator(holds, sites, initialThreads);
         this.windowNs = windowNs;
     }
 

@@ -21,10 +21,13 @@
  * <li><b>Directed</b> (the {@code MUTEX_*} kinds): a sample waiting for a lock, critical,
  *   atomic or ordered is charged, by its wait id, to the context of the thread holding that
  *   mutex at that moment (from the acquired/released events): the holder's sample nearest in
- *   time inside its hold, or, when the hold had none, the holder's sample nearest its release.
- *   While the runtime hands a released mutex to the next waiter (no holder for a moment), the
- *   waiting stays with the last hold by another thread; a waiter that held the mutex last
- *   itself waits for the next hold by another thread, and is charged inside that one.
+ *   time inside its hold, or, when the hold had none, the context in which the holder released
+ *   it (its release site, which the agent sends with every hold it writes; only when that is
+ *   missing, the holder's sample nearest its release). While the runtime hands a released mutex
+ *   on (no holder for a moment: a queuing lock goes to the next waiter in line, which may not
+ *   be running), the waiting goes to the nearer in time of the last hold by another thread
+ *   and the next one; the agent writes the holds of the threads that waited while a waiter
+ *   was sampled, so the next hold is there.
  * <li><b>Conservation</b>: every nanosecond of waiting is charged exactly once (shares are
  *   split in whole nanoseconds, remainders included); what finds no blamee is charged to
  *   {@link Charges#UNATTRIBUTED} and counted.

@@ -243,6 +243,55 @@ class BlameCalculatorTest {
         assertEquals(0, c.outsideHoldNs(BlameKind.MUTEX_LOCK));
     }
 
+    /**
+     * The same short hold as {@link #shortHoldIsBlamedNearItsRelease}, with its release site known: the waiting goes
+     * to the context that released it, inside the hold, and not to the holder's samples around it.
+     */
+    @Test
+    void shortHoldIsBlamedOnItsReleaseSite() {
+        SampleTable.Builder b = new SampleTable.Builder();
+        b.add(1, 0, MS, WaitClass.WORK, 0, 7, NODE_OTHER);
+        b.add(1, 10 * MS, MS, WaitClass.WORK, 0, 7, NODE_HOLDER);
+        b.add(2, 3 * MS, MS, WaitClass.MUTEX, 42, 7, NODE_OTHER);
+        MutexHolds holds = new MutexHolds.Builder()
+                .acquired(1, 42, 2_500_000)
+                .released(1, 42, 9_500_000)
+                .build();
+        int site = 99;
+        ReleaseSites sites = (thread, releaseNs) -> thread == 1 && releaseNs == 9_500_000 ? site : -1;
+        Charges c = BlameCalculator.compute(b.build(), holds, sites, IntSets.immutable.of(1));
+        assertEquals(MS, charged(c, site, 1, BlameKind.MUTEX_LOCK));
+        assertEquals(0, charged(c, NODE_HOLDER, 1, BlameKind.MUTEX_LOCK));
+        assertEquals(0, c.outsideHoldNs(BlameKind.MUTEX_LOCK));
+    }
+
+    /**
+     * A queuing lock handed on: thread 1 holds mutex 42 at 0..1 ms; the runtime hands it to thread 3, descheduled,
+     * which takes it at 9 ms and holds it to 9.1 ms; thread 2 waits throughout. Its samples in the hand-over go to
+     * the nearer in time of the two holds (those at 1..5 ms to thread 1's, 5 ms being as near to both; those at 6..8
+     * ms to thread 3's), to the holds' release sites since nobody was sampled inside them.
+     */
+    @Test
+    void waitingInAHandOverGoesToTheNearerHold() {
+        SampleTable.Builder b = new SampleTable.Builder();
+        for (int t = 1; t < 9; t++) b.add(2, t * MS, MS, WaitClass.MUTEX, 42, 7, NODE_MAIN);
+        spin(b, 1, 2, 10, WaitClass.WORK, 7, NODE_OTHER);
+        b.add(3, 10 * MS, 9 * MS, WaitClass.WORK, 0, 7, NODE_OTHER);
+        MutexHolds holds = new MutexHolds.Builder()
+                .acquired(1, 42, 0)
+                .released(1, 42, MS)
+                .acquired(3, 42, 9 * MS)
+                .released(3, 42, 9 * MS + 100_000)
+                .build();
+        int first = 91, second = 93;
+        ReleaseSites sites = (thread, releaseNs) -> thread == 1 ? first : thread == 3 ? second : -1;
+        Charges c = BlameCalculator.compute(b.build(), holds, sites, IntSets.immutable.of(1));
+        assertEquals(8 * MS, c.waitedNs(BlameKind.MUTEX_LOCK));
+        assertEquals(5 * MS, charged(c, first, 1, BlameKind.MUTEX_LOCK), "samples at 1..5 ms");
+        assertEquals(3 * MS, charged(c, second, 3, BlameKind.MUTEX_LOCK), "samples at 6..8 ms");
+        assertEquals(0, c.outsideHoldNs(BlameKind.MUTEX_LOCK));
+    }
+
     static long charged(Charges c, int node, int thread, BlameKind kind) {
         long sum = 0;
         for (int i = 0; i < c.size(); i++)

@@ -25,6 +25,8 @@ public record Frame(FrameKind kind, String module, String function, String file,
     public static final Frame TRUNCATED = placeholder("<truncated>");
     public static final Frame UNATTRIBUTED = placeholder("<unattributed>");
 
+    private static final String HOLD_RELEASED = "<hold released at ";
+
     public Frame {
         Objects.requireNonNull(kind, "kind");
         if (function == null && module == null)
@@ -58,6 +60,21 @@ public record Frame(FrameKind kind, String module, String function, String file,
     /** A frame nothing could name: shown as {@code module+0xoffset}. */
     public static Frame unresolved(FrameKind kind, String module, long offset) {
         return new Frame(kind, Objects.requireNonNull(module, "module"), null, null, 0, offset);
+    }
+
+    /**
+     * Where mutex holds ended, under the function that released them ({@code at}: {@code file:line}): blame charges
+     * there the waiting for holds too short to be sampled inside.
+     */
+    public static Frame holdReleasedAt(String at) {
+        return placeholder(HOLD_RELEASED + at + ">");
+    }
+
+    /** The {@code file:line} of a {@link #holdReleasedAt} frame; null for any other frame. */
+    public String holdReleaseSite() {
+        if (kind != FrameKind.PLACEHOLDER || !function.startsWith(HOLD_RELEASED) || !function.endsWith(">"))
+            return null;
+        return function.substring(HOLD_RELEASED.length(), function.length() - 1);
     }
 
     public static Frame placeholder(String text) {

@@ -11,6 +11,7 @@ import org.eclipse.collections.impl.set.mutable.primitive.IntHashSet;
 import org.ompprof.blame.BlameKind;
 import org.ompprof.blame.Charges;
 import org.ompprof.blame.MutexHolds;
+import org.ompprof.blame.ReleaseSites;
 import org.ompprof.blame.WindowedBlame;
 import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.Frame;
@@ -45,11 +46,14 @@ final class BlameStage {
     private final WindowedBlame blame;
     private final StageClock clock;
 
-    /** Reads the recording's mutex events; samples follow. The time spent here goes to {@code clock}'s blame stage. */
-    BlameStage(Recording recording, long windowNs, StageClock clock) {
+    /**
+     * Reads the recording's mutex events; samples follow. {@code sites} places waiting on holds nobody sampled. The
+     * time spent here goes to {@code clock}'s blame stage.
+     */
+    BlameStage(Recording recording, ReleaseSites sites, long windowNs, StageClock clock) {
         this.clock = clock;
         Stage was = clock.enter(Stage.BLAME);
-        this.blame = new WindowedBlame(holds(recording), initialThreads(recording), windowNs);
+        this.blame = new WindowedBlame(holds(recording), sites, initialThreads(recording), windowNs);
         clock.enter(was);
     }
 

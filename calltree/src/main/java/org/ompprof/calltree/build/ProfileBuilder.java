@@ -40,7 +40,7 @@ public final class ProfileBuilder {
     private final IntArrayList path = new IntArrayList();
     private final IntArrayList lines = new IntArrayList();
     private final LineTable.Builder lineTimes = new LineTable.Builder();
-    private final BlameStage blame;
+    private BlameStage blame;
     private final MpiIntervals mpi;
     private final StageClock clock;
     private RegionStage regions;
@@ -49,7 +49,6 @@ public final class ProfileBuilder {
     private ProfileBuilder(Recording recording, TimelineStream timelines, StageClock clock) {
         this.timelines = timelines;
         this.clock = clock;
-        this.blame = new BlameStage(recording, WindowedBlame.DEFAULT_WINDOW_NS, clock);
         this.mpi = MpiIntervals.of(recording.records(type -> type == Wire.REC_MPI));
         if (!mpi.isEmpty()) StandardMetrics.registerMpiInto(tree.metrics()); // all calls' metrics, sampled or not
     }
@@ -108,6 +107,8 @@ public final class ProfileBuilder {
             ProfileBuilder b = new ProfileBuilder(recording, timelines.timed(clock), clock);
             FrameNames names = new FrameNames(stitcher, symbolizer, b.tree.frames(), clock);
             b.regions = new RegionStage(stitcher, names, symbolizer, b.tree);
+            b.blame = new BlameStage(
+                    recording, new ReleaseSiteNodes(stitcher, names, b.tree), WindowedBlame.DEFAULT_WINDOW_NS, clock);
             samples(stitcher, symbolizer, clock, threads).forEachRemaining(s -> b.add(names, s));
             BlameStage.Result blame = b.blame.apply(recording, b.tree, stitcher, symbolizer);
             RegionTable regions = b.regions.table();

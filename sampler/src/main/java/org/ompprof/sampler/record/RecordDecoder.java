@@ -93,6 +93,7 @@ public final class RecordDecoder {
             case Wire.REC_TASK_BATCH_PACKED -> packedTaskBatch(rec, seq);
             case Wire.REC_DEVICE -> device(rec, seq);
             case Wire.REC_TARGET -> target(rec, seq);
+            case Wire.REC_MUTEX_SITE -> mutexSite(rec, seq);
             case Wire.REC_TARGET_SUBMIT -> targetSubmit(rec, seq);
             case Wire.REC_TARGET_DATA_OP -> targetDataOp(rec, seq);
             case Wire.REC_DEVICE_TRACE -> deviceTrace(rec, seq);
@@ -239,6 +240,7 @@ public final class RecordDecoder {
             case Wire.REC_DEVICE_CLOCK -> "device_clock";
             case Wire.REC_TASK_BATCH_PACKED -> "task_batch_packed";
             case Wire.REC_MPI -> "mpi";
+            case Wire.REC_MUTEX_SITE -> "mutex_site";
             default -> "type " + type;
         };
     }
@@ -258,6 +260,7 @@ public final class RecordDecoder {
             case Wire.REC_TASK_BATCH -> taskBatchSize(rec, fixed);
             case Wire.REC_TASK_BATCH_PACKED -> packedTaskBatchSize(rec, fixed);
             case Wire.REC_TARGET -> withContext(rec, fixed, P + Wire.Target.CTX);
+            case Wire.REC_MUTEX_SITE -> withContext(rec, fixed, P + Wire.MutexSite.CTX);
             case Wire.REC_DEVICE_TRACE -> deviceTraceSize(rec, fixed);
             default -> fixed;
         };
@@ -291,6 +294,7 @@ public final class RecordDecoder {
             case Wire.REC_DEVICE_CLOCK -> Wire.DeviceClock.SIZEOF;
             case Wire.REC_TASK_BATCH_PACKED -> Wire.TaskBatchPacked.SIZEOF;
             case Wire.REC_MPI -> Wire.Mpi.SIZEOF;
+            case Wire.REC_MUTEX_SITE -> Wire.MutexSite.SIZEOF;
             default -> 0;
         };
     }
@@ -601,6 +605,19 @@ public final class RecordDecoder {
                 u32(rec, p + Wire.Target.KIND),
                 u32(rec, p + Wire.Target.ENDPOINT),
                 context(rec, p + Wire.Target.CTX, p + Wire.Target.SIZEOF, false));
+    }
+
+    private static MutexSite mutexSite(WireBytes rec, int seq) {
+        long p = P;
+        return new MutexSite(
+                seq,
+                u64(rec, p + Wire.MutexSite.TIME_NS),
+                u64(rec, p + Wire.MutexSite.WAIT_ID),
+                u64(rec, p + Wire.MutexSite.TASK_ID),
+                u64(rec, p + Wire.MutexSite.CODEPTR_RA),
+                u64(rec, p + Wire.MutexSite.ENC_EXIT_FRAME),
+                u64(rec, p + Wire.MutexSite.SHAPE),
+                context(rec, p + Wire.MutexSite.CTX, p + Wire.MutexSite.SIZEOF, false));
     }
 
     private static TargetSubmit targetSubmit(WireBytes rec, int seq) {

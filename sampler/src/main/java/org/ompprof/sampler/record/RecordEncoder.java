@@ -32,6 +32,7 @@ public final class RecordEncoder {
             case TaskSchedule ts -> taskSchedule(ts);
             case SyncRegion sr -> syncRegion(sr);
             case MutexEvent m -> mutex(m);
+            case MutexSite m -> mutexSite(m);
             case ControlTool c -> controlTool(c);
             case ModuleLoad m -> module(m);
             case ModuleUnload u -> moduleUnload(u);
@@ -373,6 +374,17 @@ public final class RecordEncoder {
         put32(s, P + Wire.Target.KIND, r.kind());
         put32(s, P + Wire.Target.ENDPOINT, r.endpoint());
         context(s, P + Wire.Target.CTX, P + Wire.Target.SIZEOF, r.context());
+        return bytes(s);
+    }
+
+    private static byte[] mutexSite(MutexSite r) {
+        MemorySegment s = start(r, P + Wire.MutexSite.SIZEOF + tail(r.context()));
+        put64(s, P + Wire.MutexSite.WAIT_ID, r.waitId());
+        put64(s, P + Wire.MutexSite.TASK_ID, r.taskId());
+        put64(s, P + Wire.MutexSite.CODEPTR_RA, r.codeptrRa());
+        put64(s, P + Wire.MutexSite.ENC_EXIT_FRAME, r.encExitFrame());
+        put64(s, P + Wire.MutexSite.SHAPE, r.shape());
+        context(s, P + Wire.MutexSite.CTX, P + Wire.MutexSite.SIZEOF, r.context());
         return bytes(s);
     }
 

@@ -25,6 +25,8 @@ public interface RecordVisitor {
 
     default void mutex(MutexEvent r) {}
 
+    default void mutexSite(MutexSite r) {}
+
     default void controlTool(ControlTool r) {}
 
     default void module(ModuleLoad r) {}
@@ -68,6 +70,7 @@ public interface RecordVisitor {
             case TaskSchedule x -> taskSchedule(x);
             case SyncRegion x -> syncRegion(x);
             case MutexEvent x -> mutex(x);
+            case MutexSite x -> mutexSite(x);
             case ControlTool x -> controlTool(x);
             case ModuleLoad x -> module(x);
             case ModuleUnload x -> moduleUnload(x);

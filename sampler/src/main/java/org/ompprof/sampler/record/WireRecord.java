@@ -15,6 +15,7 @@ public sealed interface WireRecord
                 TaskSchedule,
                 SyncRegion,
                 MutexEvent,
+                MutexSite,
                 ControlTool,
                 ModuleLoad,
                 ModuleUnload,

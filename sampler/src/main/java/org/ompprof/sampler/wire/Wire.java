@@ -90,6 +90,8 @@ public final class Wire {
     public static final int REC_TASK_BATCH_PACKED = 25;
     /** An MPI call's enter or exit, from the companion library libompprof-mpi.so. */
     public static final int REC_MPI = 26;
+    /** Where a written mutex hold was released, with the holder's calling context. */
+    public static final int REC_MUTEX_SITE = 27;
     /** Entries in one TASK_BATCH or TASK_BATCH_PACKED record at most. */
     public static final int MAX_TASK_BATCH = 64;
     /** Recent shapes a packed task entry can name. */
@@ -448,6 +450,21 @@ public final class Wire {
         public static final int SIZEOF = 40;
     }
 
+    /** {@code struct ompprof_mutex_site}: where a written hold was released, with the holder's context. */
+    public static final class MutexSite {
+        private MutexSite() {}
+
+        public static final String C_STRUCT = "ompprof_mutex_site";
+        public static final int TIME_NS = 0;
+        public static final int WAIT_ID = 8;
+        public static final int TASK_ID = 16;
+        public static final int CODEPTR_RA = 24;
+        public static final int ENC_EXIT_FRAME = 32;
+        public static final int SHAPE = 40;
+        public static final int CTX = 48;
+        public static final int SIZEOF = 48 + Context.SIZEOF;
+    }
+
     /** {@code struct ompprof_control_tool}. */
     public static final class ControlTool {
         private ControlTool() {}
@@ -784,7 +801,7 @@ public final class Wire {
 
     /** Whether this mirror knows record type {@code type}. */
     public static boolean isKnownRecordType(int type) {
-        return type >= REC_PAD && type <= REC_MPI;
+        return type >= REC_PAD && type <= REC_MUTEX_SITE;
     }
 
     /** The smallest legal record (a PAD of size, type and version only). */

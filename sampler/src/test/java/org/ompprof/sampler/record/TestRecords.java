@@ -217,13 +217,23 @@ public final class TestRecords {
                         rnd.nextInt(Wire.MPI_CALLS),
                         rnd.nextInt(1, 3),
                         0);
+            case Wire.REC_MUTEX_SITE ->
+                new MutexSite(
+                        seq,
+                        t,
+                        rnd.nextLong(),
+                        rnd.nextLong(),
+                        rnd.nextLong(),
+                        rnd.nextLong(),
+                        rnd.nextLong(),
+                        context(rnd));
             default -> throw new IllegalArgumentException("type " + type);
         };
     }
 
     /** Any record type but PAD. */
     public static WireRecord random(Random rnd) {
-        return random(rnd, rnd.nextInt(Wire.REC_SAMPLE, Wire.REC_MPI + 1));
+        return random(rnd, rnd.nextInt(Wire.REC_SAMPLE, Wire.REC_MUTEX_SITE + 1));
     }
 
     /**

@@ -110,7 +110,6 @@ final class Findings {
     private void mutex(MutexTable.Row m, List<Finding> out) {
         if (!worth(m.waitedNs())) return;
         int holder = holder(m);
-        boolean known = holder >= 0 && !tree.frameOf(holder).name().startsWith("<");
         out.add(new Finding(
                 m.waitedNs(),
                 String.format(
@@ -119,8 +118,19 @@ final class Findings {
                         Names.mutex(m),
                         Report.time(m.waitedNs()),
                         Report.pct(m.waitedNs(), total),
-                        known ? Names.call(tree, p.lines(), holder) + " (holder)" : "no known holder (<unattributed>)"),
+                        holderText(holder)),
                 holder));
+    }
+
+    /** The holder's code; a release site (holds too short to sample) by the function and the line it released at. */
+    private String holderText(int holder) {
+        if (holder < 0) return "no known holder (<unattributed>)";
+        String releasedAt = tree.frameOf(holder).holdReleaseSite();
+        int parent = tree.parent(holder);
+        if (releasedAt != null && parent != CallingContextTree.ROOT)
+            return Names.call(tree, p.lines(), parent) + ", holding it until " + releasedAt + " (holder)";
+        if (tree.frameOf(holder).name().startsWith("<")) return "no known holder (<unattributed>)";
+        return Names.call(tree, p.lines(), holder) + " (holder)";
     }
 
     /**

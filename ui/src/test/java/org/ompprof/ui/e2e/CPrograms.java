@@ -14,6 +14,11 @@ public final class CPrograms {
 
     private CPrograms() {}
 
+    /** The source of the program {@code name}. */
+    static Path source(String name) {
+        return SOURCES.resolve(name + ".c");
+    }
+
     /** The program {@code name}.c built with clang-19 -fopenmp. */
     public static Path clang(String name) {
         return build(

@@ -104,6 +104,17 @@ final class ContextResolver {
         return interner.child(resolve(Kind.TASK, o.parentTaskId()), o.segment());
     }
 
+    /**
+     * Where {@code thread} released a written mutex hold at {@code releaseNs}: the release site's segment under the
+     * holding task's context; null if the agent sent no site for that release.
+     */
+    ContextNode ofReleaseSite(int thread, long releaseNs) {
+        LongObjectHashMap<Creations.Origin> sites = creations.releaseSites.get(thread);
+        Creations.Origin o = sites == null ? null : sites.get(releaseNs);
+        if (o == null) return null;
+        return interner.child(resolve(Kind.TASK, o.parentTaskId()), o.segment());
+    }
+
     /** Walks up until a known context, then builds the chain back down, caching every link. */
     private ContextNode resolve(Kind kind, long id) {
         ContextNode known = (kind == Kind.TASK ? taskContexts : regionContexts).get(id);

@@ -1,11 +1,13 @@
 package org.ompprof.unwinder.stitch;
 
 import org.eclipse.collections.impl.map.mutable.primitive.IntIntHashMap;
+import org.eclipse.collections.impl.map.mutable.primitive.IntObjectHashMap;
 import org.eclipse.collections.impl.map.mutable.primitive.LongLongHashMap;
 import org.eclipse.collections.impl.map.mutable.primitive.LongObjectHashMap;
 import org.eclipse.collections.impl.set.mutable.primitive.LongHashSet;
 import org.ompprof.sampler.omp.TaskFlags;
 import org.ompprof.sampler.record.ImplicitTask;
+import org.ompprof.sampler.record.MutexSite;
 import org.ompprof.sampler.record.ParallelBegin;
 import org.ompprof.sampler.record.ParallelEnd;
 import org.ompprof.sampler.record.TargetEvent;
@@ -42,6 +44,9 @@ final class Creations {
     /** Region to the user's return address of the call that opened it. */
     final LongLongHashMap regionCallSite = new LongLongHashMap();
 
+    /** Where written mutex holds were released: per thread, by the release's time, the holding task and segment. */
+    final IntObjectHashMap<LongObjectHashMap<Origin>> releaseSites = new IntObjectHashMap<>();
+
     final IntIntHashMap threadTypes = new IntIntHashMap();
     /** Creation segments by the agent's shape key, for the records that carry no stack. */
     private final LongObjectHashMap<Segment> byShape = new LongObjectHashMap<>();
@@ -64,7 +69,8 @@ final class Creations {
                     Wire.REC_IMPLICIT_TASK,
                     Wire.REC_PARALLEL_END,
                     Wire.REC_THREAD_BEGIN,
-                    Wire.REC_TARGET -> true;
+                    Wire.REC_TARGET,
+                    Wire.REC_MUTEX_SITE -> true;
             default -> false;
         };
     }
@@ -77,6 +83,7 @@ final class Creations {
             case ImplicitTask i -> implicitTask(i);
             case ParallelEnd e -> regionEndNs.put(e.parallelId(), e.timeNs());
             case ThreadBegin b -> threadTypes.put(b.threadSeq(), b.threadType());
+            case MutexSite m -> releaseSite(m);
             case TargetEvent t
             when t.endpoint() == 1 ->
                 targets.put(
@@ -116,6 +123,23 @@ final class Creations {
         Segment segment = segments.creation(t.context(), t.encExitFrame(), t.encEnterFrame());
         if (t.shape() != 0) byShape.put(t.shape(), segment);
         tasks.put(t.taskId(), new Origin(t.parentTaskId(), segment));
+    }
+
+    /**
+     * A release site ends at the user's frame that called the runtime to release, like a target's launch; one of a
+     * shape the thread sent before shares that one's segment.
+     */
+    private void releaseSite(MutexSite m) {
+        Segment segment =
+                m.sameShape() ? byShape.get(m.shape()) : segments.launch(m.context(), m.codeptrRa(), m.encExitFrame());
+        if (segment == null) {
+            shapesMissing++;
+            return;
+        }
+        if (!m.sameShape() && m.shape() != 0) byShape.put(m.shape(), segment);
+        releaseSites
+                .getIfAbsentPut(m.threadSeq(), LongObjectHashMap::new)
+                .put(m.timeNs(), new Origin(m.taskId(), segment));
     }
 
     /** A creation (batched by the agent) of a shape sent before: it shares that one's segment. */

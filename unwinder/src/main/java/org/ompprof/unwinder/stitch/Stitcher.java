@@ -184,6 +184,16 @@ public final class Stitcher {
         return contexts.ofTarget(targetId).path();
     }
 
+    /**
+     * The calling context in which {@code thread} released the mutex hold that ended at {@code releaseNs}, root
+     * first, ending in the user's frame that released it (the line of the release); empty if the agent sent none
+     * (it sends one for every hold it writes at the release).
+     */
+    public synchronized Optional<List<PathFrame>> releaseSite(int thread, long releaseNs) {
+        ContextNode c = contexts.ofReleaseSite(thread, releaseNs);
+        return c == null ? Optional.empty() : Optional.of(c.path());
+    }
+
     /** The user's call that opened the region (a return address: its line is the construct's), if known. */
     public Optional<PathFrame> regionCallSite(long regionId) {
         return callSite(creations.regionCallSite.getIfAbsent(regionId, 0));

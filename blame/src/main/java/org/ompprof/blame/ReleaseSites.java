@@ -1,0 +1,15 @@
+package org.ompprof.blame;
+
+/**
+ * Where mutex holds ended: the tree node of the holder's calling context at its release, looked up the first time
+ * blame needs it (a hold of microseconds is seldom sampled; its release site is where its waiting belongs then, as
+ * HPCToolkit charges a lock's waiting to the context that released it).
+ */
+@FunctionalInterface
+public interface ReleaseSites {
+    /** Nothing recorded: blame falls back to the holder's samples around the release. */
+    ReleaseSites NONE = (thread, releaseNs) -> -1;
+
+    /** The node of the context in which {@code thread} released the hold that ended at {@code releaseNs}; -1 if none. */
+    int node(int thread, long releaseNs);
+}
