@@ -10,6 +10,6 @@ public interface ReleaseSites {
     /** Nothing recorded: blame falls back to the holder's samples around the release. */
     ReleaseSites NONE = (thread, releaseNs) -> -1;
 
-    /** The node of the context in which {@code thread} released the hold that ended at {@code releaseNs}; -1 if none. */
+    /** The node of the context in which {@code thread} released the hold ending at {@code releaseNs}; -1 if none. */
     int node(int thread, long releaseNs);
 }

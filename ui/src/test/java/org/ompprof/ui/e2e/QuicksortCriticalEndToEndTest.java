@@ -33,13 +33,16 @@ import org.ompprof.sampler.wire.Wire;
  * <p>What it checks: the program sorts under the profiler, every nanosecond of the critical's waiting is charged
  * once (conservation), the findings name the program's own code, and (issue 16's goal) at least 90% of the waiting
  * is charged inside the hold: to the body's functions, or to a {@code <hold released at quicksort_critical.c:L>}
- * frame whose line L lies within a critical construct. A hold lasts microseconds (the body moves two numbers), so
+ * frame whose line L lies within a critical construct, or to the runtime's end of the critical ({@code
+ * __kmpc_end_critical}: a holder descheduled while releasing, still inside its hold by the events; on a loaded
+ * machine most of the waiting goes there). A hold lasts microseconds (the body moves two numbers), so
  * its holder is seldom sampled inside it; the agent sends the context of each hold's release, and blame charges
  * that. With 4 threads most waiting is the critical being handed on: libomp's queuing lock passes the released
  * critical to the next waiter in line, which, with more threads than cores, is often not running; that waiting
  * goes to the nearer in time of the holds before and after the hand-over (the agent writes the holds of the
  * threads that waited while a waiter was sampled). With 2 threads hardly anyone waits (the one spinner has the
- * critical to itself): the share is asserted where at least 10 ms were waited, which the 4-thread runs always do.
+ * critical to itself), and in cpu mode waiting is seen only while a waiter spins, which on a loaded machine it
+ * hardly does: the share is asserted where at least 10 ms were waited, which the 4-thread wall runs always do.
  */
 class QuicksortCriticalEndToEndTest {
     private static final Set<String> BODY = Set.of("take_range", "push_range", "finish_range", "all_done");
@@ -80,7 +83,9 @@ class QuicksortCriticalEndToEndTest {
                 profile,
                 "mutex_blame.critical",
                 0,
-                path -> path.stream().anyMatch(BODY::contains) || releases.contains(path.getLast()));
+                path -> path.stream().anyMatch(BODY::contains)
+                        || releases.contains(path.getLast())
+                        || path.getLast().equals("__kmpc_end_critical"));
         double all = BlameTotals.totalMs(work, profile, "mutex_blame.critical", null);
         System.out.printf(
                 Locale.ROOT,
@@ -99,9 +104,12 @@ class QuicksortCriticalEndToEndTest {
                 pct(unattributed, waited),
                 100 * inRecordedHolds(Recorded.read(profile)));
         assertEquals(waited, charged, "conservation");
-        if (threads == 4) assertTrue(waited > 10_000_000, "4 threads on 2 cores wait for the critical");
-        if (waited > 10_000_000)
+        if (threads == 4 && mode.equals("wall"))
+            assertTrue(waited > 10_000_000, "4 threads on 2 cores wait for the critical");
+        if (waited > 10_000_000) {
             assertTrue(body * 1e6 >= 0.9 * waited, "at least 90% of the waiting inside the hold: " + body + " ms");
+            assertTrue(outside + unattributed <= 0.01 * waited, "all of it at some hold of the critical");
+        }
         assertEquals(waited / 1e6, all, 0.01 + waited / 1e9, "the export's mutex_blame.critical is the waiting");
         FindingsNames.assertProgramsOwn(profile);
     }
