@@ -29,8 +29,8 @@ final class Findings {
     /** A region opened at least this often, ... */
     private static final int SMALL_REGION_INSTANCES = 1000;
     /**
-     * ... for at most this long per instance (its slowest thread), with a tenth of its work or more waiting, is too
-     * small.
+     * ... with at most this much work per instance (its busiest thread's; not its elapsed time, which on a loaded
+     * machine grows with the waiting for descheduled threads), and a tenth of its work or more waiting, is too small.
      */
     private static final long SMALL_REGION_NS = 100_000;
 
@@ -239,15 +239,15 @@ final class Findings {
      */
     private boolean tooSmall(int region, List<RegionTable.Row> rows, List<Finding> out) {
         int instances = rows.getFirst().instances();
-        long work = 0, waiting = 0, longest = 0;
+        long work = 0, waiting = 0, busiest = 0;
         for (RegionTable.Row r : rows) {
             long all = 0;
             for (RegionTable.Column c : RegionTable.Column.values()) all += r.ns(c);
             work += r.ns(RegionTable.Column.WORK);
             waiting += all - r.ns(RegionTable.Column.WORK);
-            longest = Math.max(longest, all);
+            busiest = Math.max(busiest, r.ns(RegionTable.Column.WORK));
         }
-        long perInstance = instances == 0 ? 0 : longest / instances;
+        long perInstance = instances == 0 ? 0 : busiest / instances;
         if (instances < SMALL_REGION_INSTANCES
                 || perInstance > SMALL_REGION_NS
                 || !worth(waiting)
@@ -258,13 +258,13 @@ final class Findings {
                 String.format(
                         Locale.ROOT,
                         "%s of thread time is overhead and waiting in the parallel region %sopened "
-                                + "%,d times in %s, %s each: too small; merge it with its neighbours into one "
-                                + "region or run it serially (if clause)",
+                                + "%,d times in %s, %s of work each: too small; merge it with its neighbours or run "
+                                + "it serially (if clause)",
                         Report.pct(waiting, total),
                         site == null ? "" : "at " + site + " ",
                         instances,
                         Names.function(tree.frameOf(region).name()),
-                        Report.time(perInstance)),
+                        perInstance < 1000 ? "under 1 us" : Report.time(perInstance)),
                 region));
         return true;
     }

@@ -121,7 +121,9 @@ class FindingsEndToEndTest {
 
     /**
      * 20,000 regions of a few hundred additions each: the finding counts every instance (from the
-     * runtime's events; most are never sampled) and names the function that opens them.
+     * runtime's events; most are never sampled) and names the function that opens them. With 4
+     * threads on 2 cores (the loaded variant) each instance lasts longer, waiting for descheduled
+     * threads, but does no more work: still too small.
      */
     @ParameterizedTest
     @ValueSource(ints = {2, 4})
@@ -130,7 +132,7 @@ class FindingsEndToEndTest {
         assertTrue(
                 Pattern.compile("of thread time is overhead and waiting in the parallel region at "
                                 + "many_regions\\.c:\\d+ opened "
-                                + "20,000 times in region\\(\\), \\d+ us each: too small")
+                                + "20,000 times in region\\(\\), (under )?\\d+ us of work each: too small")
                         .matcher(findings)
                         .find(),
                 findings);
