@@ -1,6 +1,7 @@
 package org.ompprof.sampler.record;
 
 import java.lang.foreign.MemorySegment;
+import org.ompprof.sampler.wire.Wire;
 
 /**
  * Registers and the stack snapshot of a sample or of a callback with a calling context, after the
@@ -20,6 +21,14 @@ public record Context(long rip, long rsp, long rbp, int flags, MemorySegment sta
     /** A context without walked frames: the captured registers and the snapshot from there. */
     public Context(long rip, long rsp, long rbp, int flags, MemorySegment stack) {
         this(rip, rsp, rbp, flags, stack, Walk.NONE);
+    }
+
+    /**
+     * Whether the record refers to an earlier one's segment instead of carrying a stack: the thread sent one of the
+     * same shape before ({@code Wire.CTX_SAME_SHAPE}).
+     */
+    public boolean sameShape() {
+        return (flags & Wire.CTX_SAME_SHAPE) != 0;
     }
 
     /** Bytes of stack captured. */

@@ -25,7 +25,7 @@ public record MutexSite(
         implements WireRecord {
     /** Whether this record refers to an earlier one's site instead of carrying a stack. */
     public boolean sameShape() {
-        return (context.flags() & Wire.CTX_SAME_SHAPE) != 0;
+        return context.sameShape();
     }
 
     @Override

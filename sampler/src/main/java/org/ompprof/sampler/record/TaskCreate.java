@@ -24,7 +24,7 @@ public record TaskCreate(
         implements WireRecord {
     /** Whether this record refers to an earlier one's creation segment instead of carrying a stack. */
     public boolean sameShape() {
-        return (context.flags() & Wire.CTX_SAME_SHAPE) != 0;
+        return context.sameShape();
     }
 
     @Override

@@ -99,15 +99,21 @@ final class Creations {
      */
     private void region(ParallelBegin p) {
         regionCallSite.put(p.parallelId(), p.codeptrRa());
-        Segment segment = p.sameShape()
-                ? byShape.get(p.shape())
-                : segments.creation(p.context(), p.encExitFrame(), p.encEnterFrame());
-        if (segment == null) {
-            shapesMissing++;
-            return;
-        }
-        if (!p.sameShape() && p.shape() != 0) byShape.put(p.shape(), segment);
-        regions.put(p.parallelId(), new Origin(p.parentTaskId(), segment));
+        Segment segment = shaped(
+                p.sameShape(), p.shape(), () -> segments.creation(p.context(), p.encExitFrame(), p.encEnterFrame()));
+        if (segment != null) regions.put(p.parallelId(), new Origin(p.parentTaskId(), segment));
+    }
+
+    /**
+     * The segment a record with a context stands for: that of the earlier record of its shape when it carries no
+     * stack (null, counted missing, if that one was never seen), else made from its stack and kept for the records
+     * of its shape to come.
+     */
+    private Segment shaped(boolean sameShape, long shape, java.util.function.Supplier<Segment> make) {
+        Segment segment = sameShape ? byShape.get(shape) : make.get();
+        if (segment == null) shapesMissing++;
+        else if (!sameShape && shape != 0) byShape.put(shape, segment);
+        return segment;
     }
 
     /**
@@ -131,15 +137,11 @@ final class Creations {
      */
     private void releaseSite(MutexSite m) {
         Segment segment =
-                m.sameShape() ? byShape.get(m.shape()) : segments.launch(m.context(), m.codeptrRa(), m.encExitFrame());
-        if (segment == null) {
-            shapesMissing++;
-            return;
-        }
-        if (!m.sameShape() && m.shape() != 0) byShape.put(m.shape(), segment);
-        releaseSites
-                .getIfAbsentPut(m.threadSeq(), LongObjectHashMap::new)
-                .put(m.timeNs(), new Origin(m.taskId(), segment));
+                shaped(m.sameShape(), m.shape(), () -> segments.launch(m.context(), m.codeptrRa(), m.encExitFrame()));
+        if (segment != null)
+            releaseSites
+                    .getIfAbsentPut(m.threadSeq(), LongObjectHashMap::new)
+                    .put(m.timeNs(), new Origin(m.taskId(), segment));
     }
 
     /** A creation (batched by the agent) of a shape sent before: it shares that one's segment. */

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
 import java.util.List;
+import org.eclipse.collections.impl.map.mutable.primitive.LongObjectHashMap;
 import org.junit.jupiter.api.Test;
 import org.ompprof.sampler.record.TaskLevel;
 
@@ -62,6 +63,25 @@ class ContextResolverTest {
         ContextNode c = resolver.ofLevels(List.of(level(12, 2, EXPLICIT), level(3, 2, IMPLICIT), level(1, 1, INITIAL)));
         assertEquals(List.of(MAIN, COMPUTE, Placeholder.UNKNOWN_CONTEXT), c.path());
         assertEquals(Gap.UNKNOWN, c.gap());
+    }
+
+    /** A hold released in explicit task 10 and one in implicit task 3: each site under its holding task's context. */
+    @Test
+    void releaseSitesAreUnderTheHoldingTasksContext() {
+        program();
+        PathFrame releasing = code(0x50);
+        LongObjectHashMap<Creations.Origin> sites = new LongObjectHashMap<>();
+        sites.put(500, new Creations.Origin(10, interner.segment(segment(releasing))));
+        sites.put(600, new Creations.Origin(3, interner.segment(segment(OUTLINED, releasing))));
+        index.releaseSites.put(7, sites);
+        assertEquals(
+                List.of(MAIN, COMPUTE, OUTLINED, PRODUCER, releasing),
+                resolver.ofReleaseSite(7, 500).path());
+        assertEquals(
+                List.of(MAIN, COMPUTE, OUTLINED, releasing),
+                resolver.ofReleaseSite(7, 600).path());
+        assertEquals(null, resolver.ofReleaseSite(7, 501), "no site sent for that release");
+        assertEquals(null, resolver.ofReleaseSite(8, 500), "nor by that thread");
     }
 
     @Test
