@@ -22,12 +22,13 @@ import org.ompprof.calltree.export.PprofWriterTest;
 /**
  * Task scheduling is a state of its own, named alike everywhere: task_create.c creates 1,000,000 tasks without a
  * cut-off on one thread and measures its creation loop. The loop's time is the runtime's task code but for the tasks
- * the runtime runs at once when the creating thread's queue is full and the agent's own creation callback; sampled
- * (100-300 samples) on two cores shared with other work, the state held 57-84% of the loop in ten runs (2 and 4
- * threads alternating). So it lies between 40% of the loop and the loop (5% over for the samples at its edges): a
- * list that missed __kmpc_omp_task would give a sixth or less. The other threads wait at the single's end for the
- * tasks it makes: their barrier waiting is blamed on its task code (44-86% of it in those runs; 0 if blame took the
- * state for waiting), at least a quarter. The 4-thread case runs twice as many threads as this machine's cores.
+ * the runtime runs at once when the creating thread's queue is full ({@code <omp runtime>}, about a fifth of it) and
+ * the agent's own creation callback ({@code <ompprof>}, about a fifth); sampled (100-300 samples) on two cores shared
+ * with other work, the state held 49-84% of the loop in eleven runs (2 and 4 threads alternating). So it lies between
+ * 35% of the loop and the loop (5% over for the samples at its edges): a list that missed __kmpc_omp_task would give
+ * a sixth or less. The other threads wait at the single's end for the tasks it makes: their barrier waiting is
+ * blamed on its task code (44-86% of it in those runs; 0 if blame took the state for waiting), at least a quarter.
+ * The 4-thread case runs twice as many threads as this machine's cores.
  */
 class TaskSchedulingEndToEndTest {
     private static final String STATE = "task_scheduling";
@@ -68,7 +69,7 @@ class TaskSchedulingEndToEndTest {
                 "every task_scheduling sample is in a task creation entry");
         double producerMs = BlameTotals.totalMs(work, profile, "time." + STATE, "make_tasks");
         String seen = "loop " + loopMs + " ms, task_scheduling under make_tasks " + producerMs + " ms\n" + report.out();
-        assertTrue(producerMs >= 0.4 * loopMs && producerMs <= 1.05 * loopMs, seen);
+        assertTrue(producerMs >= 0.35 * loopMs && producerMs <= 1.05 * loopMs, seen);
 
         double barrierMs = BlameTotals.totalMs(work, profile, "barrier_blame", null);
         double onCreation = BlameTotals.totalWhereMs(
