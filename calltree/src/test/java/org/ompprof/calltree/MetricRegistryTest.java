@@ -29,6 +29,7 @@ class MetricRegistryTest {
                 "time.barrier.teams",
                 "time.taskwait",
                 "time.taskgroup",
+                "time.task_scheduling",
                 "time.lock",
                 "time.critical",
                 "time.atomic",
@@ -84,6 +85,8 @@ class MetricRegistryTest {
         assertSame(OmpState.UNDEFINED, OmpState.of(0x3ff));
         assertEquals("time.barrier", OmpState.WAIT_BARRIER_TEAMS.groupMetricName());
         assertEquals(null, OmpState.WAIT_BARRIER.groupMetricName());
+        assertSame(OmpState.TASK_SCHEDULING, OmpState.of(OmpState.TASK_SCHEDULING.code()));
+        assertEquals("time.task_scheduling", OmpState.TASK_SCHEDULING.metricName());
     }
 
     @Test

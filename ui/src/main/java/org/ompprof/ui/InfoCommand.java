@@ -266,17 +266,18 @@ public final class InfoCommand {
     /**
      * The profile's time per state, the one story report, exports and the viewer tell: the table
      * above counts the states the runtime reported, and libomp reports a thread waiting in a
-     * taskwait or at a taskgroup's end as working.
+     * taskwait or at a taskgroup's end, or creating and scheduling tasks in its own code, as working.
      */
     private static void states(StringBuilder s, CallingContextTree tree) {
         List<String> parts = new ArrayList<>();
-        long taskWaiting = 0;
+        long taskWaiting = 0, taskScheduling = 0;
         for (Metric m : Report.stateMetrics(tree)) {
             long v = tree.total(m.index());
             String state = m.name().substring("time.".length());
             parts.add(state + " " + Report.time(v));
             if (state.equals(OmpState.WAIT_TASKWAIT.displayName())
                     || state.equals(OmpState.WAIT_TASKGROUP.displayName())) taskWaiting += v;
+            if (state.equals(OmpState.TASK_SCHEDULING.displayName())) taskScheduling += v;
         }
         if (parts.isEmpty()) return;
         s.append("  time per state (as report, exports and the viewer count it): ")
@@ -285,6 +286,12 @@ public final class InfoCommand {
         if (taskWaiting > 0) {
             s.append("  the runtime reported task waiting as work: samples inside its taskwait or taskgroup are "
                     + "counted as waiting\n");
+        }
+        if (taskScheduling > 0) {
+            s.append("  the runtime reported its task code as work: samples inside its task creation and scheduling "
+                            + "entries are counted as ")
+                    .append(OmpState.TASK_SCHEDULING.displayName())
+                    .append('\n');
         }
     }
 

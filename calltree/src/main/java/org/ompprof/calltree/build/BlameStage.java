@@ -68,11 +68,14 @@ final class BlameStage {
     /**
      * To its team, a thread inside an MPI call runs the program's own code (OMPT says it works):
      * the team's idle and barrier waiting meanwhile is the call's, and a job profile charges the
-     * call's own waiting on to the rank it waited for.
+     * call's own waiting on to the rank it waited for. So does a thread creating or scheduling
+     * tasks (OMPT says it works too): threads waiting for the tasks it makes wait for that code.
      */
-    private static WaitClass waitClass(StitchedSample s) {
+    static WaitClass waitClass(StitchedSample s) {
         boolean idle = s.kind() == StitchedSample.Kind.IDLE;
-        return !idle && OmpState.of(s.state()).isMpi() ? WaitClass.WORK : WaitClass.of(s.state(), idle);
+        if (idle) return WaitClass.IDLE;
+        OmpState state = OmpState.of(s.state());
+        return state.isMpi() || state == OmpState.TASK_SCHEDULING ? WaitClass.WORK : state.waitClass();
     }
 
     /**

@@ -13,6 +13,12 @@ package org.ompprof.sampler.omp;
  * of a thread between an MPI call's enter and exit record becomes ({@link #mpi(int)}); its code
  * is {@link #MPI_BASE} plus the call kind ({@code Wire.MPI_CALL_*}), above every
  * {@code ompt_state_t} value.
+ *
+ * <p>Task scheduling is a state of ompprof's own as well, {@code task_scheduling}: time a thread
+ * spends in the runtime's code that creates and schedules tasks, which libomp reports as work.
+ * No runtime reports it: a work-state sample whose leaf is one of the runtime's task entries
+ * becomes it when the profile is built. Its code is {@link #SYNTHETIC_BASE}, above every
+ * {@code ompt_state_t} value and below the MPI states ({@link #isOmpt()} tells these apart).
  */
 public enum OmpState {
     WORK_SERIAL(0x000, "work_serial", null, WaitClass.WORK),
@@ -29,6 +35,12 @@ public enum OmpState {
     WAIT_BARRIER_TEAMS(0x016, "barrier.teams", "barrier", WaitClass.BARRIER),
     WAIT_TASKWAIT(0x020, "taskwait", null, WaitClass.OTHER),
     WAIT_TASKGROUP(0x021, "taskgroup", null, WaitClass.OTHER),
+    /**
+     * In the runtime's task code (creating, scheduling, completing tasks), which libomp reports as work: not an
+     * OMPT value (see above). Waiting like taskwait's, not user work; blame still sees the thread as running the
+     * program (a producer that creates tasks is what idle threads wait for).
+     */
+    TASK_SCHEDULING(Codes.TASK_SCHEDULING, "task_scheduling", null, WaitClass.OTHER),
     /** A mutex of unspecified kind. */
     WAIT_MUTEX(0x040, "mutex", null, WaitClass.MUTEX),
     WAIT_LOCK(0x041, "lock", null, WaitClass.MUTEX),
@@ -44,38 +56,45 @@ public enum OmpState {
     /** Also where codes this table does not know go, so their time is still counted and visible. */
     UNDEFINED(0x102, "undefined", null, WaitClass.OTHER),
     /** An MPI call of a kind without a state of its own. */
-    MPI_OTHER(MpiCodes.BASE, "mpi.other", "mpi", WaitClass.OTHER),
-    MPI_INIT(MpiCodes.BASE + 1, "mpi.init", "mpi", WaitClass.OTHER),
-    MPI_FINALIZE(MpiCodes.BASE + 2, "mpi.finalize", "mpi", WaitClass.OTHER),
-    MPI_ALLREDUCE(MpiCodes.BASE + 3, "mpi.allreduce", "mpi", WaitClass.OTHER),
-    MPI_REDUCE(MpiCodes.BASE + 4, "mpi.reduce", "mpi", WaitClass.OTHER),
-    MPI_BCAST(MpiCodes.BASE + 5, "mpi.bcast", "mpi", WaitClass.OTHER),
-    MPI_BARRIER(MpiCodes.BASE + 6, "mpi.barrier", "mpi", WaitClass.OTHER),
-    MPI_ALLGATHER(MpiCodes.BASE + 7, "mpi.allgather", "mpi", WaitClass.OTHER),
-    MPI_ALLGATHERV(MpiCodes.BASE + 8, "mpi.allgatherv", "mpi", WaitClass.OTHER),
-    MPI_ALLTOALL(MpiCodes.BASE + 9, "mpi.alltoall", "mpi", WaitClass.OTHER),
-    MPI_ALLTOALLV(MpiCodes.BASE + 10, "mpi.alltoallv", "mpi", WaitClass.OTHER),
-    MPI_GATHER(MpiCodes.BASE + 11, "mpi.gather", "mpi", WaitClass.OTHER),
-    MPI_SCATTER(MpiCodes.BASE + 12, "mpi.scatter", "mpi", WaitClass.OTHER),
-    MPI_SEND(MpiCodes.BASE + 13, "mpi.send", "mpi", WaitClass.OTHER),
-    MPI_RECV(MpiCodes.BASE + 14, "mpi.recv", "mpi", WaitClass.OTHER),
-    MPI_ISEND(MpiCodes.BASE + 15, "mpi.isend", "mpi", WaitClass.OTHER),
-    MPI_IRECV(MpiCodes.BASE + 16, "mpi.irecv", "mpi", WaitClass.OTHER),
-    MPI_WAIT(MpiCodes.BASE + 17, "mpi.wait", "mpi", WaitClass.OTHER),
-    MPI_WAITALL(MpiCodes.BASE + 18, "mpi.waitall", "mpi", WaitClass.OTHER),
-    MPI_WAITANY(MpiCodes.BASE + 19, "mpi.waitany", "mpi", WaitClass.OTHER),
-    MPI_SENDRECV(MpiCodes.BASE + 20, "mpi.sendrecv", "mpi", WaitClass.OTHER);
+    MPI_OTHER(Codes.MPI_BASE, "mpi.other", "mpi", WaitClass.OTHER),
+    MPI_INIT(Codes.MPI_BASE + 1, "mpi.init", "mpi", WaitClass.OTHER),
+    MPI_FINALIZE(Codes.MPI_BASE + 2, "mpi.finalize", "mpi", WaitClass.OTHER),
+    MPI_ALLREDUCE(Codes.MPI_BASE + 3, "mpi.allreduce", "mpi", WaitClass.OTHER),
+    MPI_REDUCE(Codes.MPI_BASE + 4, "mpi.reduce", "mpi", WaitClass.OTHER),
+    MPI_BCAST(Codes.MPI_BASE + 5, "mpi.bcast", "mpi", WaitClass.OTHER),
+    MPI_BARRIER(Codes.MPI_BASE + 6, "mpi.barrier", "mpi", WaitClass.OTHER),
+    MPI_ALLGATHER(Codes.MPI_BASE + 7, "mpi.allgather", "mpi", WaitClass.OTHER),
+    MPI_ALLGATHERV(Codes.MPI_BASE + 8, "mpi.allgatherv", "mpi", WaitClass.OTHER),
+    MPI_ALLTOALL(Codes.MPI_BASE + 9, "mpi.alltoall", "mpi", WaitClass.OTHER),
+    MPI_ALLTOALLV(Codes.MPI_BASE + 10, "mpi.alltoallv", "mpi", WaitClass.OTHER),
+    MPI_GATHER(Codes.MPI_BASE + 11, "mpi.gather", "mpi", WaitClass.OTHER),
+    MPI_SCATTER(Codes.MPI_BASE + 12, "mpi.scatter", "mpi", WaitClass.OTHER),
+    MPI_SEND(Codes.MPI_BASE + 13, "mpi.send", "mpi", WaitClass.OTHER),
+    MPI_RECV(Codes.MPI_BASE + 14, "mpi.recv", "mpi", WaitClass.OTHER),
+    MPI_ISEND(Codes.MPI_BASE + 15, "mpi.isend", "mpi", WaitClass.OTHER),
+    MPI_IRECV(Codes.MPI_BASE + 16, "mpi.irecv", "mpi", WaitClass.OTHER),
+    MPI_WAIT(Codes.MPI_BASE + 17, "mpi.wait", "mpi", WaitClass.OTHER),
+    MPI_WAITALL(Codes.MPI_BASE + 18, "mpi.waitall", "mpi", WaitClass.OTHER),
+    MPI_WAITANY(Codes.MPI_BASE + 19, "mpi.waitany", "mpi", WaitClass.OTHER),
+    MPI_SENDRECV(Codes.MPI_BASE + 20, "mpi.sendrecv", "mpi", WaitClass.OTHER);
 
     /** The code of the MPI state of call kind 0 ({@code Wire.MPI_CALL_OTHER}); kind k is {@code MPI_BASE + k}. */
-    public static final int MPI_BASE = MpiCodes.BASE;
+    public static final int MPI_BASE = Codes.MPI_BASE;
+
+    /** The code of ompprof's first state of its own that is no {@code ompt_state_t} value, nor MPI. */
+    public static final int SYNTHETIC_BASE = Codes.SYNTHETIC_BASE;
 
     private static final OmpState[] VALUES = values();
     private static final OmpState[] MPI_STATES =
             java.util.Arrays.stream(VALUES).filter(OmpState::isMpi).toArray(OmpState[]::new);
 
-    /** Holds the base where the constants can see it (an enum's own static fields come after them). */
-    private static final class MpiCodes {
-        static final int BASE = 0x10000;
+    /** Holds the codes where the constants can see them (an enum's own static fields come after them). */
+    private static final class Codes {
+        /** Above ompt_state_t (whose largest value is ompt_state_undefined, 0x102) and below the MPI states. */
+        static final int SYNTHETIC_BASE = 0x8000;
+
+        static final int TASK_SCHEDULING = SYNTHETIC_BASE;
+        static final int MPI_BASE = 0x10000;
     }
 
     private final int code;
@@ -138,6 +157,11 @@ public enum OmpState {
         return code >= MPI_BASE;
     }
 
+    /** Whether this is an {@code ompt_state_t} value a runtime reports, not a state ompprof derives (MPI, tasks). */
+    public boolean isOmpt() {
+        return code < SYNTHETIC_BASE;
+    }
+
     /**
      * The state of time inside an MPI call of kind {@code call} ({@code Wire.MPI_CALL_*}); unknown kinds are {@link
      * #MPI_OTHER}.
@@ -146,7 +170,7 @@ public enum OmpState {
         return call > 0 && call < MPI_STATES.length ? MPI_STATES[call] : MPI_OTHER;
     }
 
-    /** The {@code ompt_state_t} value. */
+    /** The {@code ompt_state_t} value; ompprof's own code for a state no runtime reports ({@link #isOmpt()}). */
     public int code() {
         return code;
     }
@@ -187,6 +211,7 @@ public enum OmpState {
             case 0x082 -> WAIT_TARGET_UPDATE;
             case 0x100 -> IDLE;
             case 0x101 -> OVERHEAD;
+            case Codes.TASK_SCHEDULING -> TASK_SCHEDULING;
             default ->
                 code >= MPI_BASE && code - MPI_BASE < MPI_STATES.length ? MPI_STATES[code - MPI_BASE] : UNDEFINED;
         };

@@ -10,7 +10,7 @@ public enum WaitClass {
     BARRIER,
     /** Waiting for a lock, critical, atomic or ordered. */
     MUTEX,
-    /** Anything else (taskwait, taskgroup, target, overhead): shown as state time, not blamed. */
+    /** Anything else (taskwait, taskgroup, task scheduling, target, overhead): shown as state time, not blamed. */
     OTHER;
 
     private static final WaitClass[] VALUES = values();

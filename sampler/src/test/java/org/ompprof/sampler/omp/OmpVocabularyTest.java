@@ -1,6 +1,8 @@
 package org.ompprof.sampler.omp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.reflect.Field;
@@ -15,6 +17,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -62,7 +66,9 @@ class OmpVocabularyTest {
 
     private static Map<String, Long> javaValues() throws IllegalAccessException {
         Map<String, Long> m = new LinkedHashMap<>();
-        for (OmpState s : OmpState.values()) if (!s.isMpi()) m.put("ompt_state_" + lower(s.name()), (long) s.code());
+        // ompprof's own states (task scheduling, MPI) have no enumerator: syntheticStatesAreNoneOfTheHeaders checks
+        // them
+        for (OmpState s : OmpState.values()) if (s.isOmpt()) m.put("ompt_state_" + lower(s.name()), (long) s.code());
         for (MutexKind k : MutexKind.values()) m.put("ompt_mutex_" + lower(k.name()), (long) k.code());
         for (ThreadType t : ThreadType.values())
             if (t != ThreadType.NONE) m.put("ompt_thread_" + lower(t.name()), (long) t.code());
@@ -84,6 +90,40 @@ class OmpVocabularyTest {
         assertEquals(expected.size(), actual.size());
     }
 
+    /**
+     * The states no runtime reports (task scheduling, the MPI calls) have codes that are none of ompt_state_t's, so
+     * that a runtime's state is never read as one of them: the header's enumerators, read from its text (and checked
+     * against the compiled values above, so that a change in its layout fails here rather than passing empty).
+     */
+    @Test
+    void syntheticStatesAreNoneOfTheHeadersValues() throws Exception {
+        String header = Files.readString(HEADER_DIR.resolve("omp-tools.h"));
+        String body =
+                header.substring(header.indexOf("typedef enum ompt_state_t {"), header.indexOf("} ompt_state_t;"));
+        Map<String, Long> headerStates = new TreeMap<>();
+        Matcher m = Pattern.compile("(ompt_state_\\w+)\\s+(?:DEPRECATED_51\\s+)?=\\s*0x([0-9a-fA-F]+)")
+                .matcher(body);
+        while (m.find()) headerStates.put(m.group(1), Long.parseLong(m.group(2), 16));
+        Map<String, Long> compiled = new TreeMap<>(actual);
+        compiled.keySet().removeIf(name -> !name.startsWith("ompt_state_"));
+        assertEquals(compiled, headerStates, "the header's states, read from its text");
+        List<OmpState> synthetic = java.util.Arrays.stream(OmpState.values())
+                .filter(s -> !s.isOmpt())
+                .toList();
+        assertTrue(synthetic.contains(OmpState.TASK_SCHEDULING) && synthetic.contains(OmpState.MPI_OTHER));
+        long largest =
+                headerStates.values().stream().mapToLong(Long::longValue).max().orElseThrow();
+        for (OmpState s : synthetic) {
+            assertFalse(headerStates.containsValue((long) s.code()), s + " has a header's value");
+            assertTrue(s.code() > largest, s + " lies inside ompt_state_t's range");
+            assertEquals(s, OmpState.of(s.code()), s + " is read back from its code");
+        }
+        assertTrue(OmpState.TASK_SCHEDULING.code() < OmpState.MPI_BASE && !OmpState.TASK_SCHEDULING.isMpi());
+        assertEquals("task_scheduling", OmpState.TASK_SCHEDULING.displayName());
+        assertEquals("time.task_scheduling", OmpState.TASK_SCHEDULING.metricName());
+        assertNull(OmpState.TASK_SCHEDULING.groupMetricName(), "a state of its own, counted in no group");
+    }
+
     /** What each state is to blame, written out: changing any state's class fails here. */
     @Test
     void eachStateHasTheWaitClassBlameNeeds() {
@@ -99,9 +139,15 @@ class OmpVocabularyTest {
                 "barrier.teams")) table.put(b, WaitClass.BARRIER);
         for (String m : List.of("mutex", "lock", "critical", "atomic", "ordered")) table.put(m, WaitClass.MUTEX);
         table.put("idle", WaitClass.IDLE);
-        for (String o :
-                List.of("taskwait", "taskgroup", "target", "target.map", "target.update", "overhead", "undefined"))
-            table.put(o, WaitClass.OTHER);
+        for (String o : List.of(
+                "taskwait",
+                "taskgroup",
+                "task_scheduling",
+                "target",
+                "target.map",
+                "target.update",
+                "overhead",
+                "undefined")) table.put(o, WaitClass.OTHER);
         // MPI waiting is blamed across ranks, not within the team
         for (OmpState s : OmpState.values()) if (s.isMpi()) table.put(s.displayName(), WaitClass.OTHER);
         Map<String, WaitClass> actualClasses = new LinkedHashMap<>();
@@ -153,6 +199,8 @@ class OmpVocabularyTest {
         assertEquals("undefined", OmpState.nameOf(0x102));
         assertTrue(OmpState.order(0x000) < OmpState.order(0x011)
                 && OmpState.order(0x011) < OmpState.order(0x042)
+                && OmpState.order(0x021) < OmpState.order(OmpState.TASK_SCHEDULING.code())
+                && OmpState.order(OmpState.TASK_SCHEDULING.code()) < OmpState.order(0x040)
                 && OmpState.order(0x042) < OmpState.order(0x100)
                 && OmpState.order(0x102) < OmpState.order(0x7777));
         assertEquals("worker", ThreadType.nameOf(2));

@@ -189,9 +189,9 @@ final class Findings {
     }
 
     /**
-     * Task granularity: task waiting (taskwait, taskgroup) plus time in the runtime's own task code, against the mean
-     * work a task does: small tasks are told to grow, large ones whose waiting is for the longest of them are told
-     * to start those first or split them (see {@link TaskGranularity}).
+     * Task granularity: task waiting (taskwait, taskgroup) plus time in the runtime's own task code (task_scheduling
+     * inside tasks), against the mean work a task does: small tasks are told to grow, large ones whose waiting is for
+     * the longest of them are told to start those first or split them (see {@link TaskGranularity}).
      */
     private void tasks(List<Finding> out) {
         long tasks = p.counters().tasks();
@@ -274,32 +274,38 @@ final class Findings {
         return m == null ? 0 : tree.total(m.index());
     }
 
-    /** Work in explicit tasks, and the part of it in the runtime's code (creating and scheduling tasks). */
+    /**
+     * Work in explicit tasks, the runtime's task code they call included, and that part: the state task_scheduling
+     * (the profile's states already tell the runtime's task code from the tasks' own).
+     */
     private long[] workInTasks() {
-        long[] time = new long[tree.size()];
-        for (OmpState st : new OmpState[] {OmpState.WORK_SERIAL, OmpState.WORK_PARALLEL, OmpState.WORK_REDUCTION}) {
-            Metric m = tree.metrics().find(st.metricName());
-            if (m == null) continue;
-            long[] v = tree.inclusiveByNode(m.index());
-            for (int n = 0; n < time.length; n++) time[n] += v[n];
-        }
-        long work = 0, runtime = 0;
+        long[] work = exclusive(OmpState.WORK_SERIAL, OmpState.WORK_PARALLEL, OmpState.WORK_REDUCTION);
+        long[] scheduling = exclusive(OmpState.TASK_SCHEDULING);
+        long inWork = 0, inScheduling = 0;
         java.util.ArrayDeque<int[]> stack = new java.util.ArrayDeque<>(); // {node, inside a task}
         stack.push(new int[] {CallingContextTree.ROOT, 0});
         while (!stack.isEmpty()) {
             int[] e = stack.pop();
             int n = e[0];
             boolean in = e[1] == 1 || (n != CallingContextTree.ROOT && isTask(tree.frameOf(n)));
-            long own = time[n];
-            for (int c : tree.children(n)) {
-                own -= time[c];
-                stack.push(new int[] {c, in ? 1 : 0});
-            }
+            for (int c : tree.children(n)) stack.push(new int[] {c, in ? 1 : 0});
             if (!in) continue;
-            work += own;
-            if (tree.frameOf(n).kind() == FrameKind.RUNTIME) runtime += own;
+            inWork += work[n] + scheduling[n];
+            inScheduling += scheduling[n];
         }
-        return new long[] {work, runtime};
+        return new long[] {inWork, inScheduling};
+    }
+
+    /** Each node's own time (not its children's) in the given states. */
+    private long[] exclusive(OmpState... states) {
+        long[] time = new long[tree.size()];
+        for (OmpState st : states) {
+            Metric m = tree.metrics().find(st.metricName());
+            if (m == null) continue;
+            long[] v = tree.exclusiveByNode(m.index(), t -> true);
+            for (int n = 0; n < time.length; n++) time[n] += v[n];
+        }
+        return time;
     }
 
     /** The task construct with the most inclusive time, -1 if none. */

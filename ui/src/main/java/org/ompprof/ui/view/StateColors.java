@@ -10,6 +10,7 @@ final class StateColors {
         BARRIER("barrier", "#fb8c00"),
         MUTEX("lock/critical", "#e53935"),
         TASKWAIT("taskwait", "#fdd835"),
+        TASK_SCHEDULING("task_scheduling", "#8d6e63"),
         IDLE("idle", "#bdbdbd"),
         TARGET("target", "#1e88e5"),
         MPI("mpi", "#00897b"),
@@ -40,6 +41,7 @@ final class StateColors {
                     WAIT_BARRIER_TEAMS -> Group.BARRIER;
             case WAIT_MUTEX, WAIT_LOCK, WAIT_CRITICAL, WAIT_ATOMIC, WAIT_ORDERED -> Group.MUTEX;
             case WAIT_TASKWAIT, WAIT_TASKGROUP -> Group.TASKWAIT;
+            case TASK_SCHEDULING -> Group.TASK_SCHEDULING;
             case IDLE -> Group.IDLE;
             case WAIT_TARGET, WAIT_TARGET_MAP, WAIT_TARGET_UPDATE -> Group.TARGET;
             default -> Group.OTHER; // overhead, undefined

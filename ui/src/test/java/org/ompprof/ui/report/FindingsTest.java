@@ -15,6 +15,7 @@ import org.ompprof.calltree.profile.LineTable;
 import org.ompprof.calltree.profile.MutexTable;
 import org.ompprof.calltree.profile.Profile;
 import org.ompprof.calltree.profile.RegionTable;
+import org.ompprof.sampler.omp.OmpState;
 import org.ompprof.unwinder.stitch.StitchCounters;
 
 class FindingsTest {
@@ -75,6 +76,47 @@ class FindingsTest {
                         + "from critical_phase() at app.c:41 (holder)",
                 found.getFirst().text());
         assertEquals(updateNode, found.getFirst().node(), "the finding points at update_table's context");
+    }
+
+    /**
+     * 100 tasks do 10 ms of their own work and spend 30 ms in the runtime's task code (state task_scheduling, under
+     * __kmpc_omp_task inside the tasks); their parent waits 60 ms in taskwait; 20 ms of task creation outside any task
+     * (the first tasks' creator) is no task's. A mean task of 100 us is not small by itself: the runtime's share of the
+     * tasks' time (30 of 40 ms) makes them small, and the cost is the waiting and that share (90 of 120 ms).
+     */
+    @Test
+    void tasksSpendingTheirTimeInTaskSchedulingAreSmall() {
+        CallingContextTree tree = CallingContextTree.create();
+        int main = frame(tree, "/work/fib", "main", "fib.c", 30);
+        int fib = frame(tree, "/work/fib", "fib", "fib.c", 12);
+        int task = frame(tree, "/work/fib", "task at fib.c:12", "fib.c", 12);
+        int create = runtime(tree, "__kmpc_omp_task");
+        int taskwait = runtime(tree, "__kmpc_omp_taskwait");
+        int work = OmpState.WORK_PARALLEL.code(), scheduling = OmpState.TASK_SCHEDULING.code();
+        tree.addSample(1, new int[] {main, fib, task, fib}, work, 10 * MS);
+        tree.addSample(1, new int[] {main, fib, task, fib, create}, scheduling, 30 * MS);
+        tree.addSample(2, new int[] {main, fib, create}, scheduling, 20 * MS);
+        tree.addSample(2, new int[] {main, fib, taskwait}, OmpState.WAIT_TASKWAIT.code(), 60 * MS);
+        Profile p = new Profile(
+                tree,
+                List.of(),
+                StitchCounters.fromMap(Map.of("tasks", 100L)),
+                Map.of(),
+                new RegionTable(List.of()),
+                new MutexTable(List.of()),
+                new LineTable.Builder().build(),
+                2);
+        List<Finding> found = Report.findings(p);
+        assertEquals(1, found.size(), found.toString());
+        assertEquals(
+                "75.0% of thread time is task waiting and task overhead: 100 tasks (task at fib.c:12 in fib(), "
+                        + "running fib()) do 100 us of work each on average; make them larger (a cut-off, an if or "
+                        + "final clause)",
+                found.getFirst().text());
+    }
+
+    private static int runtime(CallingContextTree tree, String function) {
+        return tree.frames().intern(Frame.of(FrameKind.RUNTIME, "/usr/lib/llvm-19/lib/libomp.so.5", function, null, 0));
     }
 
     private static int frame(CallingContextTree tree, String module, String function, String file, int line) {
