@@ -17,9 +17,15 @@
 
 #include <stdint.h>
 
-/* CPU time a rate is measured over: 20 switches at the default limit, a few
- * dozen samples at 1000 Hz. */
-#define SWITCH_WINDOW_NS 20000000ull
+/* CPU time a rate is measured over (10 switches at the default limit), and
+ * how many windows in a row must pass the limit: short, because until the
+ * verdict a thread that switches hundreds of thousands of times per
+ * CPU-second runs several times slower (one window of 20 ms left
+ * quicksort_critical's threads on their perf events for 30-80 ms); several,
+ * because a busy thread on a machine loaded by others can be preempted in
+ * bursts (one 5 ms window moved such a thread), which never last three. */
+#define SWITCH_WINDOW_NS      5000000ull
+#define SWITCH_WINDOWS_IN_ROW 3u
 
 /* Default limit, context switches (voluntary and involuntary) per CPU-second.
  * A busy thread on an oversubscribed core is preempted at the end of each
@@ -34,16 +40,22 @@ struct switch_watch {
   uint64_t cpu_ns;   /* CPU time counted in the current window */
   uint64_t switches; /* the thread's context switches when the window began */
   uint8_t started;   /* a window has begun */
+  uint8_t over;      /* windows in a row above the limit */
   uint8_t moved;     /* the thread left its perf event for a CPU-clock timer (kept across re-arming) */
 };
 
+/* The first window begins at the thread's switch count when its perf event
+ * is enabled (without it, the first sample begins it). */
+void switch_watch_begin(struct switch_watch *w, uint64_t switches); /* signal-safe */
+
 /* Adds one sample's CPU time; 1 when the thread's switch count is wanted now:
- * the first sample (the window begins) or a full window. */
+ * the first sample of a watch not begun (the window begins) or a full window. */
 int switch_watch_sample(struct switch_watch *w, uint64_t cpu_ns); /* signal-safe */
 
 /* The thread's switch count, read because switch_watch_sample asked for it;
- * a new window begins. 1: the ended window's rate was above `limit` per
- * CPU-second, the thread should move; a limit of 0 never moves. */
+ * a new window begins. 1: the last SWITCH_WINDOWS_IN_ROW windows' rates were
+ * each above `limit` per CPU-second, the thread should move; a limit of 0
+ * never moves. */
 int switch_watch_read(struct switch_watch *w, uint64_t switches, uint64_t limit); /* signal-safe */
 
 /* The thread moved: no more windows (its timer costs nothing per switch). */

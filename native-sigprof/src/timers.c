@@ -42,6 +42,15 @@ static long raw_syscall(long nr, long a, long b, long c, long d) /* signal-safe 
   return r;
 }
 
+/* The calling thread's context switches, voluntary and involuntary. */
+static uint64_t thread_switches(void) /* signal-safe */
+{
+  struct rusage ru;
+  if (raw_syscall(SYS_getrusage, RUSAGE_THREAD, (long)&ru, 0, 0) != 0)
+    return 0;
+  return (uint64_t)ru.ru_nvcsw + (uint64_t)ru.ru_nivcsw;
+}
+
 /* splitmix64: a cheap per-thread seed is enough to de-phase timers. */
 static uint64_t mix64(uint64_t x)
 {
@@ -96,8 +105,8 @@ static int perf_arm(struct priv *p)
     return 0;
   p->sig.perf_fd = fd;
   p->sig.perf_count = 0;
-  p->sig.watch.started = 0;                /* its first sample begins a window */
-  __atomic_signal_fence(__ATOMIC_SEQ_CST); /* the handler sees the fd before the first signal */
+  switch_watch_begin(&p->sig.watch, thread_switches()); /* on the thread: timer_arm's callers run there */
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);              /* the handler sees the fd before the first signal */
   p->sig.has_timer = TIMER_PERF;
   if (ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) != 0) {
     p->sig.has_timer = TIMER_NONE;
@@ -206,15 +215,6 @@ uint64_t timer_perf_elapsed(struct priv *p) /* signal-safe */
   uint64_t d = count - p->sig.perf_count;
   p->sig.perf_count = count;
   return d;
-}
-
-/* The calling thread's context switches, voluntary and involuntary. */
-static uint64_t thread_switches(void) /* signal-safe */
-{
-  struct rusage ru;
-  if (raw_syscall(SYS_getrusage, RUSAGE_THREAD, (long)&ru, 0, 0) != 0)
-    return 0;
-  return (uint64_t)ru.ru_nvcsw + (uint64_t)ru.ru_nivcsw;
 }
 
 /* Replaces the thread's perf event by a CPU-clock timer at the same period;

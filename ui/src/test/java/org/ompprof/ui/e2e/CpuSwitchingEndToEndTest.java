@@ -21,17 +21,17 @@ import org.ompprof.sampler.wire.Wire;
  * cpu mode on threads that switch very often (issue 14): each of 4 threads of switching.c sleeps briefly twice a
  * round, tens of thousands of context switches per CPU-second, and the kernel would schedule each thread's perf
  * cpu-clock event out and in at every one of them. The agent moves such a thread to a CPU-clock timer once it has
- * seen it switch more than 2,000 times per CPU-second over 20 ms of its CPU time.
+ * seen it switch more than 2,000 times per CPU-second in three windows of 5 ms of its CPU time in a row.
  *
- * <p>What it checks, where the kernel allows perf events: every thread moved (info says so, and in each thread's
- * samples the perf event's come first, the timer's after, and most are the timer's), and the profile is still
- * right: the samples in a thread's rounds stand for the rounds' CPU time within 10%, and work_b, which runs three
- * times the units of work_a on the same code, holds 75% of the two's time within 7 points (about three standard
- * deviations of a share over the 400-odd samples the kernel's 250 Hz tick delivers on a 2-core machine). With the
- * limit turned off (OMPPROF_CPU_SWITCHES=0) the threads keep their perf events and the share is right too; their
- * samples' CPU time is printed, not asserted: a perf event counts only while it is scheduled in, and at these rates
- * it missed about 10% of the threads' CPU time. Where the kernel refuses perf events, every thread is on timers from
- * the start and nothing moves.
+ * <p>The program is recorded twice: with the move turned off (OMPPROF_CPU_SWITCHES=0: every sample from the perf
+ * events, the precise reference) and at the defaults. Where the kernel allows perf events, every thread moved (info
+ * says so; in each thread's samples the perf event's come first, the timer's after, and stand for most of its CPU
+ * time), the moved threads' samples stand for their rounds' CPU time within 10%, and work_b's share of the time of
+ * work_a and work_b (three times the units on the same code: about 3/4, 0.72-0.81 seen from run to run, the same in
+ * both recordings of a run) matches the reference within 7 points: some three standard deviations, with about 600
+ * samples in the two functions at the kernel's 250 Hz tick on a 2-core machine. The reference's samples stand for
+ * about 10% less CPU time than the threads used (a perf event counts only while it is scheduled in): printed, not
+ * asserted. Where the kernel refuses perf events, every thread is on timers from the start and nothing moves.
  */
 class CpuSwitchingEndToEndTest {
     private static final Pattern PRINTED =
@@ -69,7 +69,7 @@ class CpuSwitchingEndToEndTest {
                 out.toString(),
                 "--",
                 CPrograms.clang("switching").toString(),
-                "10000");
+                "15000");
         assertEquals(0, r.status(), r.err());
         List<Rounds> threads = new ArrayList<>();
         Matcher m = PRINTED.matcher(r.out());
@@ -101,73 +101,72 @@ class CpuSwitchingEndToEndTest {
 
     @Test
     void threadsThatSwitchOftenMoveToTimersAndTheProfileStaysRight() throws Exception {
-        Run run = record("moved", Map.of());
+        Run kept = record("kept", Map.of("OMPPROF_CPU_SWITCHES", "0"));
+        Run moved = record("moved", Map.of());
+        assertFalse(kept.info().contains("moved to CPU-clock timers"), kept.info());
         if (perfAllowedHere()) {
+            for (Rounds t : kept.threads())
+                assertTrue(kept.inRounds(t).stream().allMatch(CpuSwitchingEndToEndTest::perf), "thread " + t.tid());
             assertTrue(
-                    run.info().contains(THREADS + " threads moved to CPU-clock timers, switching over 2,000 times"),
-                    run.info());
-            for (Rounds t : run.threads()) {
-                List<SampleRecord> in = run.inRounds(t);
-                long lastPerf = in.stream()
-                        .filter(CpuSwitchingEndToEndTest::perf)
-                        .mapToLong(SampleRecord::timeNs)
-                        .max()
-                        .orElse(Long.MIN_VALUE);
-                long firstTimer = in.stream()
-                        .filter(s -> !perf(s))
-                        .mapToLong(SampleRecord::timeNs)
-                        .min()
-                        .orElse(Long.MAX_VALUE);
-                assertTrue(lastPerf < firstTimer, () -> "thread " + t.tid() + ": perf samples after the move");
-                long
-                        timerNs =
-                                in.stream()
-                                        .filter(s -> !perf(s))
-                                        .mapToLong(SampleRecord::weightNs)
-                                        .sum(),
-                        allNs = in.stream().mapToLong(SampleRecord::weightNs).sum();
-                assertTrue(
-                        timerNs >= 0.8 * allNs,
-                        () -> "thread " + t.tid() + ": the timer's samples stand for " + timerNs + " of " + allNs
-                                + " ns");
-            }
+                    moved.info().contains(THREADS + " threads moved to CPU-clock timers, switching over 2,000 times"),
+                    moved.info());
+            for (Rounds t : moved.threads()) movedOnce(moved, t);
         } else {
-            assertTrue(run.samples().stream().noneMatch(CpuSwitchingEndToEndTest::perf));
-            assertFalse(run.info().contains("moved to CPU-clock timers"), run.info());
+            assertTrue(moved.samples().stream().noneMatch(CpuSwitchingEndToEndTest::perf));
+            assertFalse(moved.info().contains("moved to CPU-clock timers"), moved.info());
         }
-        for (Rounds t : run.threads())
+        for (Rounds t : moved.threads())
             assertEquals(
                     t.cpuNs() / 1e9,
-                    weighedSeconds(run, t),
+                    weighedSeconds(moved, t),
                     0.1 * t.cpuNs() / 1e9,
                     "CPU seconds the samples of thread " + t.tid() + " stand for");
-        shareIsRight(run);
-    }
-
-    @Test
-    void withTheLimitOffThreadsKeepTheirPerfEvents() throws Exception {
-        Run run = record("kept", Map.of("OMPPROF_CPU_SWITCHES", "0"));
-        assertFalse(run.info().contains("moved to CPU-clock timers"), run.info());
-        if (perfAllowedHere())
-            for (Rounds t : run.threads())
-                assertTrue(run.inRounds(t).stream().allMatch(CpuSwitchingEndToEndTest::perf), "thread " + t.tid());
         // Not asserted, shown: a perf event counts only while it is scheduled in, and misses part of each switch
-        for (Rounds t : run.threads())
+        for (Rounds t : kept.threads())
             System.out.printf(
                     Locale.ROOT,
                     "switching, perf events kept: thread %d's samples stand for %.3f of its %.3f CPU seconds%n",
                     t.tid(),
-                    weighedSeconds(run, t),
+                    weighedSeconds(kept, t),
                     t.cpuNs() / 1e9);
-        shareIsRight(run);
+        double onPerf = workBShare(kept), onTimers = workBShare(moved);
+        assertEquals(onPerf, onTimers, 0.07, "work_b's share on the timers against on the perf events");
+        for (double share : new double[] {onPerf, onTimers})
+            assertTrue(share > 0.6 && share < 0.9, () -> "work_b's share " + share + ": about 3/4 expected");
+    }
+
+    /** The thread's perf samples all come before its timer's, which stand for most of its CPU time. */
+    private static void movedOnce(Run run, Rounds t) {
+        List<SampleRecord> in = run.inRounds(t);
+        long lastPerf = in.stream()
+                .filter(CpuSwitchingEndToEndTest::perf)
+                .mapToLong(SampleRecord::timeNs)
+                .max()
+                .orElse(Long.MIN_VALUE);
+        long firstTimer = in.stream()
+                .filter(s -> !perf(s))
+                .mapToLong(SampleRecord::timeNs)
+                .min()
+                .orElse(Long.MAX_VALUE);
+        assertTrue(lastPerf < firstTimer, () -> "thread " + t.tid() + ": perf samples after the move");
+        long
+                timerNs =
+                        in.stream()
+                                .filter(s -> !perf(s))
+                                .mapToLong(SampleRecord::weightNs)
+                                .sum(),
+                allNs = in.stream().mapToLong(SampleRecord::weightNs).sum();
+        assertTrue(
+                timerNs >= 0.8 * allNs,
+                () -> "thread " + t.tid() + ": the timer's samples stand for " + timerNs + " of " + allNs + " ns");
     }
 
     private static double weighedSeconds(Run run, Rounds t) {
         return run.inRounds(t).stream().mapToLong(SampleRecord::weightNs).sum() / 1e9;
     }
 
-    /** work_b holds three quarters of work_a's and its time. */
-    private void shareIsRight(Run run) throws Exception {
+    /** work_b's share of work_a's and its time in the profile. */
+    private double workBShare(Run run) throws Exception {
         double a = BlameTotals.totalMs(work, run.profile(), "time", "work_a"),
                 b = BlameTotals.totalMs(work, run.profile(), "time", "work_b");
         System.out.printf(
@@ -177,6 +176,6 @@ class CpuSwitchingEndToEndTest {
                 a,
                 b,
                 b / (a + b));
-        assertEquals(0.75, b / (a + b), 0.07, "work_b's share of the two");
+        return b / (a + b);
     }
 }
