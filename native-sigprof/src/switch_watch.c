@@ -27,9 +27,10 @@ int switch_watch_read(struct switch_watch *w, uint64_t switches, uint64_t limit)
   w->switches = switches;
   w->cpu_ns = 0;
   /* n / (cpu / 1e9) > limit, without division or overflow */
-  int above = began && limit && cpu && (unsigned __int128)n * 1000000000u > (unsigned __int128)limit * cpu;
-  w->over = above ? w->over + 1 : 0;
-  return w->over >= SWITCH_WINDOWS_IN_ROW;
+  unsigned __int128 rate = (unsigned __int128)n * 1000000000u, at_limit = (unsigned __int128)limit * cpu;
+  int counts = began && limit && cpu;
+  w->over = counts && rate > at_limit ? w->over + 1 : 0;
+  return w->over >= SWITCH_WINDOWS_IN_ROW || (counts && rate > SWITCH_FAR_OVER * at_limit);
 }
 
 void switch_watch_moved(struct switch_watch *w) /* signal-safe */

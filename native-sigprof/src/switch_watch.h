@@ -23,9 +23,13 @@
  * CPU-second runs several times slower (one window of 20 ms left
  * quicksort_critical's threads on their perf events for 30-80 ms); several,
  * because a busy thread on a machine loaded by others can be preempted in
- * bursts (one 5 ms window moved such a thread), which never last three. */
+ * bursts (one 5 ms window moved such a thread), which never last three. A
+ * window ten times over the limit (a switch every 50 us of CPU time at the
+ * default) is no burst of preemptions: it moves the thread at once (three
+ * windows cost quicksort_critical 0.1 s, 15% of its time). */
 #define SWITCH_WINDOW_NS      5000000ull
 #define SWITCH_WINDOWS_IN_ROW 3u
+#define SWITCH_FAR_OVER       10u
 
 /* Default limit, context switches (voluntary and involuntary) per CPU-second.
  * A busy thread on an oversubscribed core is preempted at the end of each
@@ -54,8 +58,8 @@ int switch_watch_sample(struct switch_watch *w, uint64_t cpu_ns); /* signal-safe
 
 /* The thread's switch count, read because switch_watch_sample asked for it;
  * a new window begins. 1: the last SWITCH_WINDOWS_IN_ROW windows' rates were
- * each above `limit` per CPU-second, the thread should move; a limit of 0
- * never moves. */
+ * each above `limit` per CPU-second, or this one's above SWITCH_FAR_OVER
+ * times the limit: the thread should move; a limit of 0 never moves. */
 int switch_watch_read(struct switch_watch *w, uint64_t switches, uint64_t limit); /* signal-safe */
 
 /* The thread moved: no more windows (its timer costs nothing per switch). */

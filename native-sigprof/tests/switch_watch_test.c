@@ -54,8 +54,8 @@ static void a_watch_begun_at_arming_needs_no_first_sample(void)
   switch_watch_begin(&w, 700);
   CHECK(switch_watch_sample(&w, MS) == 0, "the first sample only counts");
   CHECK(samples_until_read(&w, MS) == (int)(SWITCH_WINDOW_NS / MS) - 1, "the window began at arming");
-  CHECK(switch_watch_read(&w, 700 + 1000, SWITCH_LIMIT_DEFAULT) == (SWITCH_WINDOWS_IN_ROW == 1),
-        "one window counts as one");
+  CHECK(switch_watch_read(&w, 700 + 5 * at_limit(SWITCH_LIMIT_DEFAULT), SWITCH_LIMIT_DEFAULT) == 0,
+        "one window five times over counts as one");
   CHECK(w.over == 1, "one window above the limit: %u", w.over);
 }
 
@@ -79,12 +79,22 @@ static void a_burst_does_not_move(void)
 {
   struct switch_watch w = {0};
   switch_watch_begin(&w, 0);
-  uint64_t burst = 100 * at_limit(SWITCH_LIMIT_DEFAULT), busy = at_limit(630);
+  uint64_t burst = SWITCH_FAR_OVER * at_limit(SWITCH_LIMIT_DEFAULT), busy = at_limit(630);
   for (int round = 0; round < 50; round++) {
     for (unsigned i = 0; i + 1 < SWITCH_WINDOWS_IN_ROW; i++)
       CHECK(window(&w, burst, SWITCH_LIMIT_DEFAULT) == 0, "round %d: a burst of %u windows", round, i + 1);
     CHECK(window(&w, busy, SWITCH_LIMIT_DEFAULT) == 0, "round %d: then a quiet window", round);
     CHECK(w.over == 0, "the quiet window ends the run: %u", w.over);
+  }
+}
+
+static void far_over_the_limit_moves_at_once(void)
+{
+  for (int extra = 0; extra <= 1; extra++) {
+    struct switch_watch w = {0};
+    switch_watch_begin(&w, 0);
+    int move = window(&w, SWITCH_FAR_OVER * at_limit(SWITCH_LIMIT_DEFAULT) + (uint64_t)extra, SWITCH_LIMIT_DEFAULT);
+    CHECK(move == extra, "%u times the limit%s: move %d", SWITCH_FAR_OVER, extra ? " and one" : "", move);
   }
 }
 
@@ -103,9 +113,10 @@ static void moved_threads_are_not_watched(void)
   struct switch_watch w = {0};
   switch_watch_begin(&w, 0);
   int move = 0;
-  for (unsigned i = 0; i < SWITCH_WINDOWS_IN_ROW; i++)
+  for (unsigned i = 0; i < SWITCH_WINDOWS_IN_ROW && !move; i++)
     move = window(&w, 100000, 1000);
   CHECK(move == 1, "20 million per CPU-second moves");
+  CHECK(w.over == 1, "at once, in the first window: %u", w.over);
   switch_watch_moved(&w);
   int asked = 0;
   for (int i = 0; i < 1000; i++)
@@ -168,14 +179,16 @@ static void random_windows_agree_with_the_model(void)
         CHECK(asked == (cpu >= SWITCH_WINDOW_NS), "asked %d after %" PRIu64 " ns", asked, cpu);
       }
       /* mostly near the limit: both verdicts, and runs of either */
-      uint64_t n = test_rng() % (limit * cpu / 1000000000u * 2 + 2);
+      uint64_t scale = test_rng() % 8 ? 2 : 2 * SWITCH_FAR_OVER; /* now and then far over */
+      uint64_t n = test_rng() % (limit * cpu / 1000000000u * scale + 2);
       double rate = (double)n * 1e9 / (double)cpu;
       near |= rate > limit * 0.999999 && rate < limit * 1.000001;
+      near |= rate > limit * SWITCH_FAR_OVER * 0.999999 && rate < limit * SWITCH_FAR_OVER * 1.000001;
       run = rate > limit ? run + 1 : 0;
       count += n;
       int move = switch_watch_read(&w, count, limit);
       if (!near)
-        CHECK(move == (run >= SWITCH_WINDOWS_IN_ROW),
+        CHECK(move == (run >= SWITCH_WINDOWS_IN_ROW || rate > limit * SWITCH_FAR_OVER),
               "%" PRIu64 " switches in %" PRIu64 " ns (%.1f/s), limit %" PRIu64 ", %u in a row: move %d", n, cpu, rate,
               limit, run, move);
       moves += move;
@@ -193,6 +206,7 @@ int main(void)
   a_watch_begun_at_arming_needs_no_first_sample();
   windows_in_a_row_strictly_above_the_limit_move();
   a_burst_does_not_move();
+  far_over_the_limit_moves_at_once();
   a_window_may_end_in_one_long_sample();
   moved_threads_are_not_watched();
   a_limit_of_zero_never_moves();

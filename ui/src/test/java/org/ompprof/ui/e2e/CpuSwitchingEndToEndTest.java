@@ -21,7 +21,8 @@ import org.ompprof.sampler.wire.Wire;
  * cpu mode on threads that switch very often (issue 14): each of 4 threads of switching.c sleeps briefly twice a
  * round, tens of thousands of context switches per CPU-second, and the kernel would schedule each thread's perf
  * cpu-clock event out and in at every one of them. The agent moves such a thread to a CPU-clock timer once it has
- * seen it switch more than 2,000 times per CPU-second in three windows of 5 ms of its CPU time in a row.
+ * seen it switch more than 2,000 times per CPU-second in three windows of 5 ms of its CPU time in a row, or more
+ * than 20,000 in one.
  *
  * <p>The program is recorded twice: with the move turned off (OMPPROF_CPU_SWITCHES=0: every sample from the perf
  * events, the precise reference) and at the defaults. Where the kernel allows perf events, every thread moved (info
