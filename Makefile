@@ -36,6 +36,7 @@ bench: build
 	scripts/bench-deep
 	scripts/bench-sleep
 	scripts/bench-start
+	scripts/bench-switches
 
 # The fault suite alone (it is part of `make test` too): crashes, a killed JVM, fork and exec,
 # blocking calls, two recordings at once, stale shared memory, many threads, the program's own SIGPROF.

@@ -89,6 +89,9 @@ struct ompprof_region_header {
   uint64_t wall_signalled;   /* 392 signals sent to running threads */
   uint64_t wall_interrupted; /* 400 of those, ones that found the thread just blocked: its call returned EINTR */
   uint64_t wall_restarted;   /* 408 such calls the handler restarted instead (see agent src/wall.c) */
+  /* cpu mode (agent src/switch_watch.h) */
+  uint32_t cpu_moved_threads; /* 416 atomic: threads moved from their perf event to a CPU-clock timer */
+  uint32_t cpu_switch_limit;  /* 420 written at attach: the context switches per CPU-second that move a thread */
 };
 
 enum ompprof_slot_state {

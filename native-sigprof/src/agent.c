@@ -28,6 +28,7 @@
 #include "mpi.h"
 #include "record.h"
 #include "slots.h"
+#include "switch_watch.h"
 #include "thread_state.h"
 #include "timers.h"
 #include "wall.h"
@@ -182,6 +183,9 @@ __attribute__((visibility("default"))) ompt_start_tool_result_t *ompt_start_tool
   const char *wall_cpu = getenv("OMPPROF_WALL_CPU");
   /* opt-in: better placed samples on saturated cores, but a sleeping program ran 2% longer (4 threads, 2 cores) */
   g->wall_cpu_clock = !g->cpu_timers_only && wall_cpu && strcmp(wall_cpu, "on") == 0;
+  const char *switches = getenv("OMPPROF_CPU_SWITCHES");
+  g->cpu_switch_limit = switches && *switches ? (uint32_t)strtoul(switches, NULL, 10) : SWITCH_LIMIT_DEFAULT;
+  h->cpu_switch_limit = g->cpu_switch_limit;
 
   h->agent_start_ns = now_ns();
   if (runtime_version) {

@@ -49,6 +49,9 @@ struct agent {
   int wall_cpu_clock;  /* wall mode: running threads sampled by their perf cpu-clock events (OMPPROF_WALL_CPU=on;
                           else by the sampler's signals) */
   int walk;            /* WALK_*: the handler's frame walk (OMPPROF_WALK=off|check, for tests and benchmarks) */
+  /* cpu mode: context switches per CPU-second above which a thread leaves its perf event for a
+   * CPU-clock timer (switch_watch.h; OMPPROF_CPU_SWITCHES=N, 0: never) */
+  uint32_t cpu_switch_limit;
 
   ompt_set_callback_t set_callback;
   ompt_get_state_t get_state;

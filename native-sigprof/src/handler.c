@@ -233,6 +233,8 @@ static void take_sample(struct priv *p, const siginfo_t *si, const ucontext_t *u
     uint32_t bytes = (uint32_t)(snapshot - res.rec + RING_ALIGN8(n));
     record_commit(&p->sig.sample, &res, bytes);
     bump64(&p->slot->sample_bytes, bytes);
+    if (perf)
+      timer_watch_switches(p, counted); /* after the sample: it may close the event */
   }
 
   uint64_t dt = now_ns() - t0;
@@ -294,6 +296,8 @@ static void on_sigprof(int sig, siginfo_t *si, void *ucv) /* signal-safe */
   if (!agent_attached())
     goto out;
   struct priv *p = handler_priv();
+  if (timer_is_retired_signal(p, si))
+    goto out; /* the CPU time it stood for is in the sample that moved the thread */
   /* our timers' signals carry SI_TIMER, our perf events' POLL_IN and their
    * descriptor; anything else is the program's (setitimer, kill) */
   int wall = wall_is_signal(si), cpu = wall_is_cpu_signal(p, si);

@@ -49,6 +49,7 @@ struct priv *slot_claim(void) /* signal-safe */
                                 g->event_ring_size, g->shm_fd,      file_off + g->sample_ring_size};
     p->sig.stack_lo = p->sig.stack_hi = 0;
     p->sig.has_timer = 0;
+    p->sig.watch = (struct switch_watch){0};
     p->sig.unknown_thread = 0;
     p->sig.end_deferred = 0;
     p->sig.in_handler = 0;

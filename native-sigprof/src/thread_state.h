@@ -12,6 +12,7 @@
 #include "frame_walk.h"
 #include "ompprof_wire.h"
 #include "ring.h"
+#include "switch_watch.h"
 #include "task_pack.h"
 
 /* What the wall sampler needs to sample a blocked thread from outside: the
@@ -38,7 +39,9 @@ struct wall_view {
 #define SHAPE_CACHE 256u
 #define HELD_MAX    8u /* mutexes one thread holds at once that are tracked (more: recorded always) */
 
-enum { TIMER_NONE = 0, TIMER_POSIX = 1, TIMER_PERF = 2, TIMER_WALL = 3 };
+/* TIMER_MOVED: cpu mode's CPU-clock timer that replaced the thread's perf event
+ * (switch_watch.h), made by the handler with raw system calls: kernel id in sig.moved_timer */
+enum { TIMER_NONE = 0, TIMER_POSIX = 1, TIMER_PERF = 2, TIMER_WALL = 3, TIMER_MOVED = 4 };
 
 /* sig.in_handler: who writes the thread's sample ring right now (the ring has one producer at a time) */
 enum { RING_FREE = 0, RING_HANDLER = 1, RING_WALL = 2 };
@@ -55,6 +58,11 @@ struct handler_state {
   uint8_t unknown_thread; /* claimed by the handler, no thread_begin since */
   uint8_t end_deferred;   /* thread_end seen, slot kept OWNED for finalize */
   uint8_t in_handler;     /* RING_* */
+  /* cpu mode: the thread's context-switch rate while on its perf event, and what replaced the
+   * event if it moved (TIMER_MOVED): the timer's kernel id, and the event's old descriptor (its
+   * last signal may still come) */
+  struct switch_watch watch;
+  int moved_timer, moved_fd;
   /* Mutex acquisition in progress (mutex_acquire .. mutex_acquired; 0: none),
    * read by the handler, which marks it waited for (mutex_table.h) and notes
    * the wait's first sample time. */

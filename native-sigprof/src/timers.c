@@ -11,7 +11,8 @@
  * tick, 250 Hz on common kernels), delivering the sampling signal to the
  * thread (F_SETOWN_EX/F_OWNER_TID, F_SETSIG, O_ASYNC) on every overflow.
  * Where the kernel refuses perf events (perf_event_paranoid, seccomp) the
- * thread's CPU-clock POSIX timer stands in.
+ * thread's CPU-clock POSIX timer stands in. A thread that switches too often
+ * for its perf event (switch_watch.h) moves to such a timer in its handler.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -20,15 +21,35 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "agent_state.h"
 #include "clock.h"
+#include "switch_watch.h"
 #include "thread_state.h"
 #include "timers.h"
 #include "wall.h"
+
+/* Up to four arguments, no errno, no libc: what the handler's move needs. */
+static long raw_syscall(long nr, long a, long b, long c, long d) /* signal-safe */
+{
+  long r;
+  register long r10 __asm__("r10") = d;
+  __asm__ volatile("syscall" : "=a"(r) : "0"(nr), "D"(a), "S"(b), "d"(c), "r"(r10) : "rcx", "r11", "memory");
+  return r;
+}
+
+/* The calling thread's context switches, voluntary and involuntary. */
+static uint64_t thread_switches(void) /* signal-safe */
+{
+  struct rusage ru;
+  if (raw_syscall(SYS_getrusage, RUSAGE_THREAD, (long)&ru, 0, 0) != 0)
+    return 0;
+  return (uint64_t)ru.ru_nvcsw + (uint64_t)ru.ru_nivcsw;
+}
 
 /* splitmix64: a cheap per-thread seed is enough to de-phase timers. */
 static uint64_t mix64(uint64_t x)
@@ -84,7 +105,8 @@ static int perf_arm(struct priv *p)
     return 0;
   p->sig.perf_fd = fd;
   p->sig.perf_count = 0;
-  __atomic_signal_fence(__ATOMIC_SEQ_CST); /* the handler sees the fd before the first signal */
+  switch_watch_begin(&p->sig.watch, thread_switches()); /* on the thread: timer_arm's callers run there */
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);              /* the handler sees the fd before the first signal */
   p->sig.has_timer = TIMER_PERF;
   if (ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) != 0) {
     p->sig.has_timer = TIMER_NONE;
@@ -99,7 +121,7 @@ void timer_arm(struct priv *p)
   struct agent *g = &ompprof_g;
   if (p->sig.has_timer || __atomic_load_n(&g->sampling_off, __ATOMIC_ACQUIRE))
     return;
-  if (g->mode == OMPPROF_MODE_CPU && !g->cpu_timers_only && perf_arm(p))
+  if (g->mode == OMPPROF_MODE_CPU && !g->cpu_timers_only && !p->sig.watch.moved && perf_arm(p))
     return;
   if (g->mode == OMPPROF_MODE_WALL && g->wall_sampler && wall_register(p))
     return;
@@ -132,19 +154,21 @@ void timer_arm(struct priv *p)
 
 void timer_disarm(struct priv *p)
 {
-  uint8_t kind = p->sig.has_timer;
-  if (kind == TIMER_NONE)
-    return;
-  if (kind == TIMER_WALL) {
+  if (p->sig.has_timer == TIMER_WALL) {
     wall_unregister(p);
     return;
   }
-  p->sig.has_timer = TIMER_NONE;
+  /* One instruction: the handler (which may move a perf event to a timer)
+   * runs either wholly before it, and this finds TIMER_MOVED, or after it and
+   * finds TIMER_NONE. */
+  uint8_t kind = __atomic_exchange_n(&p->sig.has_timer, TIMER_NONE, __ATOMIC_RELAXED);
   __atomic_signal_fence(__ATOMIC_SEQ_CST);
   if (kind == TIMER_PERF) {
     ioctl(p->sig.perf_fd, PERF_EVENT_IOC_DISABLE, 0);
     close(p->sig.perf_fd);
-  } else {
+  } else if (kind == TIMER_MOVED) {
+    raw_syscall(SYS_timer_delete, p->sig.moved_timer, 0, 0, 0);
+  } else if (kind == TIMER_POSIX) {
     timer_delete(p->sig.timer);
   }
 }
@@ -158,7 +182,7 @@ void timer_forget_in_child(void)
   for (uint32_t i = 0; g->privs && i < g->slot_count; i++) {
     struct priv *p = &g->privs[i];
     if (p->sig.has_timer == TIMER_PERF)
-      close(p->sig.perf_fd);
+      close(p->sig.perf_fd); /* (a moved thread's POSIX timer is not inherited) */
     else if (p->sig.has_timer == TIMER_WALL) {
       close(p->wall.fd);
       if (p->wall.cpu_fd >= 0)
@@ -175,6 +199,13 @@ int timer_is_perf_signal(const struct priv *p, const siginfo_t *si) /* signal-sa
   return si && p && p->sig.has_timer == TIMER_PERF && si->si_code == POLL_IN && si->si_fd == p->sig.perf_fd;
 }
 
+/* The last signal of the perf event a thread moved away from: it overflowed
+ * while the handler that moved it ran (SIGPROF does not queue: at most one). */
+int timer_is_retired_signal(const struct priv *p, const siginfo_t *si) /* signal-safe */
+{
+  return si && p && p->sig.has_timer == TIMER_MOVED && si->si_code == POLL_IN && si->si_fd == p->sig.moved_fd;
+}
+
 /* CPU time counted since the previous sample; read(2) is async-signal-safe. */
 uint64_t timer_perf_elapsed(struct priv *p) /* signal-safe */
 {
@@ -184,6 +215,54 @@ uint64_t timer_perf_elapsed(struct priv *p) /* signal-safe */
   uint64_t d = count - p->sig.perf_count;
   p->sig.perf_count = count;
   return d;
+}
+
+/* Replaces the thread's perf event by a CPU-clock timer at the same period;
+ * 0 where the kernel refused the timer (the perf event stays). Runs in the
+ * handler, on the thread: nothing else of the thread's runs meanwhile, and
+ * timer_disarm's exchange of has_timer is one instruction. The sample just
+ * taken counted the CPU time up to now; the timer's samples count the rest,
+ * by their period and overruns. */
+static int move_to_cpu_timer(struct priv *p) /* signal-safe */
+{
+  struct agent *g = &ompprof_g;
+  struct sigevent sev;
+  memset(&sev, 0, sizeof sev);
+  sev.sigev_notify = SIGEV_THREAD_ID;
+  sev.sigev_signo = g->signo;
+  sev._sigev_un._tid = (int)p->os_tid;
+  int id = -1;
+  if (raw_syscall(SYS_timer_create, CLOCK_THREAD_CPUTIME_ID, (long)&sev, (long)&id, 0) != 0)
+    return 0;
+  struct itimerspec its;
+  its.it_interval.tv_sec = its.it_value.tv_sec = (time_t)(g->period_ns / 1000000000u);
+  its.it_interval.tv_nsec = its.it_value.tv_nsec = (long)(g->period_ns % 1000000000u);
+  if (raw_syscall(SYS_timer_settime, id, 0, (long)&its, 0) != 0) {
+    raw_syscall(SYS_timer_delete, id, 0, 0, 0);
+    return 0;
+  }
+  int fd = p->sig.perf_fd;
+  p->sig.moved_timer = id;
+  p->sig.moved_fd = fd;
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  p->sig.has_timer = TIMER_MOVED;
+  raw_syscall(SYS_ioctl, fd, PERF_EVENT_IOC_DISABLE, 0, 0);
+  raw_syscall(SYS_close, fd, 0, 0, 0);
+  return 1;
+}
+
+/* After a perf sample that counted `cpu_ns`: at the end of a window, the
+ * thread's switch rate decides whether it leaves its perf event. */
+void timer_watch_switches(struct priv *p, uint64_t cpu_ns) /* signal-safe */
+{
+  struct agent *g = &ompprof_g;
+  struct switch_watch *w = &p->sig.watch;
+  if (g->cpu_switch_limit == 0 || !switch_watch_sample(w, cpu_ns))
+    return;
+  if (!switch_watch_read(w, thread_switches(), g->cpu_switch_limit) || !move_to_cpu_timer(p))
+    return;
+  switch_watch_moved(w);
+  __atomic_add_fetch(&g->hdr->cpu_moved_threads, 1, __ATOMIC_RELAXED);
 }
 
 /*

@@ -12,7 +12,9 @@ void timer_arm(struct priv *p);
 void timer_disarm(struct priv *p);
 void timer_forget_in_child(void);
 int timer_perf_open(struct priv *p);
-int timer_is_perf_signal(const struct priv *p, const siginfo_t *si); /* signal-safe */
-uint64_t timer_perf_elapsed(struct priv *p);                         /* signal-safe */
+int timer_is_perf_signal(const struct priv *p, const siginfo_t *si);    /* signal-safe */
+uint64_t timer_perf_elapsed(struct priv *p);                            /* signal-safe */
+int timer_is_retired_signal(const struct priv *p, const siginfo_t *si); /* signal-safe */
+void timer_watch_switches(struct priv *p, uint64_t cpu_ns);             /* signal-safe */
 
 #endif

@@ -182,7 +182,7 @@ public final class InfoCommand {
         long perf = m.getLong(Metadata.PERF_SAMPLES, 0);
         if (perf > 0)
             return java.util.Optional.of(
-                    "perf cpu-clock events (" + String.format(Locale.ROOT, "%,d", perf) + " samples)");
+                    "perf cpu-clock events (" + String.format(Locale.ROOT, "%,d", perf) + " samples)" + moved(m));
         return java.util.Optional.of(
                 m.flag(Metadata.CPU_TIMERS_ASKED)
                         ? "CPU-clock timers (--cpu-timers); they fire at the kernel's tick"
@@ -190,6 +190,20 @@ public final class InfoCommand {
                                 + "(perf_event_paranoid "
                                 + "above 2, or a container's seccomp); allow them (sysctl "
                                 + "kernel.perf_event_paranoid=2) for the asked rate");
+    }
+
+    /** "; 3 threads moved to CPU-clock timers ...": threads that switched too often for their perf events. */
+    private static String moved(Metadata m) {
+        long moved = m.getLong(Metadata.CPU_MOVED_THREADS, 0);
+        if (moved == 0) return "";
+        return String.format(
+                Locale.ROOT,
+                "; %d thread%s moved to CPU-clock timers, switching over %,d times per CPU-second (%,d samples, at the"
+                        + " kernel's tick)",
+                moved,
+                moved == 1 ? "" : "s",
+                m.getLong(Metadata.CPU_SWITCH_LIMIT, 0),
+                m.getLong(Metadata.CPU_TIMER_SAMPLES, 0));
     }
 
     /** The runs of a merged profile, one line each; their full metadata is under input.N.*. */

@@ -237,4 +237,23 @@ class InfoCommandTest {
                         .getMessage());
         assertThrows(UserError.class, () -> InfoCommand.run(List.of(), System.out, System.err));
     }
+
+    @Test
+    void cpuClockSaysWhichThreadsMovedToTimers() {
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put(Metadata.MODE, "cpu");
+        m.put(Metadata.PERF_SAMPLES, "1234");
+        m.put(Metadata.CPU_MOVED_THREADS, "0");
+        m.put(Metadata.CPU_SWITCH_LIMIT, "2000");
+        m.put(Metadata.CPU_TIMER_SAMPLES, "0");
+        assertEquals(
+                "perf cpu-clock events (1,234 samples)",
+                InfoCommand.cpuClock(new Metadata(m)).orElseThrow());
+        m.put(Metadata.CPU_MOVED_THREADS, "3");
+        m.put(Metadata.CPU_TIMER_SAMPLES, "5678");
+        assertEquals(
+                "perf cpu-clock events (1,234 samples); 3 threads moved to CPU-clock timers, switching over 2,000 times"
+                        + " per CPU-second (5,678 samples, at the kernel's tick)",
+                InfoCommand.cpuClock(new Metadata(m)).orElseThrow());
+    }
 }

@@ -356,6 +356,9 @@ public final class Recorder {
         if (plan.layout().mode() == Wire.MODE_CPU) {
             m.put(Metadata.PERF_SAMPLES, Long.toString(rate.perfSamples()));
             if ((plan.layout().flags() & Wire.REGION_CPU_TIMERS) != 0) m.put(Metadata.CPU_TIMERS_ASKED, "true");
+            m.put(Metadata.CPU_MOVED_THREADS, Long.toString(region.cpuMovedThreads()));
+            m.put(Metadata.CPU_TIMER_SAMPLES, Long.toString(rate.samples() - rate.perfSamples()));
+            m.put(Metadata.CPU_SWITCH_LIMIT, Long.toString(region.cpuSwitchLimit()));
         }
         m.put(Metadata.STACK_BYTES, Integer.toString(plan.layout().stackBytes()));
         m.put(Metadata.SLOTS, Integer.toString(plan.layout().slots()));

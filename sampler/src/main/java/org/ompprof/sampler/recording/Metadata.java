@@ -32,6 +32,16 @@ public record Metadata(Map<String, String> entries) {
     public static final String PERF_SAMPLES = "perf_samples";
 
     public static final String CPU_TIMERS_ASKED = "cpu_timers_asked";
+    /**
+     * cpu mode: threads the agent moved from their perf event to a CPU-clock timer because they switched more often
+     * than {@link #CPU_SWITCH_LIMIT} times per CPU-second (each switch costs a perf event its scheduling out and in).
+     */
+    public static final String CPU_MOVED_THREADS = "cpu_moved_threads";
+
+    public static final String CPU_SWITCH_LIMIT = "cpu_switch_limit";
+    /** cpu mode: the samples CPU-clock timers delivered (moved threads', or every thread's without perf events). */
+    public static final String CPU_TIMER_SAMPLES = "cpu_timer_samples";
+
     public static final String STACK_BYTES = "stack_bytes";
     public static final String SLOTS = "slots";
     public static final String SAMPLE_RING_BYTES = "sample_ring_bytes";

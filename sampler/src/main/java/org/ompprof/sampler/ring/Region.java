@@ -156,6 +156,16 @@ public final class Region implements AutoCloseable {
         return Atomics.getOpaqueLong(segment, RegionHeader.WALL_RESTARTED);
     }
 
+    /** cpu mode: threads the agent moved from their perf event to a CPU-clock timer (they switched too often). */
+    public long cpuMovedThreads() {
+        return Integer.toUnsignedLong(Atomics.getOpaqueInt(segment, RegionHeader.CPU_MOVED_THREADS));
+    }
+
+    /** cpu mode: the context switches per CPU-second above which the agent moves a thread (0: never). */
+    public long cpuSwitchLimit() {
+        return Integer.toUnsignedLong(Atomics.getOpaqueInt(segment, RegionHeader.CPU_SWITCH_LIMIT));
+    }
+
     private void writeHeader() {
         MemorySegment h = segment;
         h.set(ValueLayout.JAVA_INT, RegionHeader.VERSION, Wire.WIRE_VERSION);

@@ -188,7 +188,9 @@ public final class Wire {
         public static final int WALL_SIGNALLED = 392;
         public static final int WALL_INTERRUPTED = 400;
         public static final int WALL_RESTARTED = 408;
-        public static final int SIZEOF = 416;
+        public static final int CPU_MOVED_THREADS = 416;
+        public static final int CPU_SWITCH_LIMIT = 420;
+        public static final int SIZEOF = 424;
     }
 
     /** {@code struct ompprof_ring_prod}: the producer's cache line of one ring. */
