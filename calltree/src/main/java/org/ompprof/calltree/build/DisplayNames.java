@@ -39,7 +39,9 @@ public final class DisplayNames {
         }
     }
 
-    private static final Pattern CLANG = Pattern.compile("(.*?)\\.omp_outlined(_debug__|\\._debug__)?(\\.\\d*)?");
+    /** Numbered {@code .N}, or {@code ..N} after an anonymous one ({@code .omp_outlined..1}: a task's body at -O0). */
+    private static final Pattern CLANG = Pattern.compile("(.*?)\\.omp_outlined(_debug__|\\._debug__)?(\\.\\.?\\d*)?");
+
     private static final Pattern GCC = Pattern.compile("(.+?)\\._omp_fn\\.\\d+");
     private static final Pattern TASK_ENTRY = Pattern.compile("\\.omp_task_entry\\.\\.?\\d*");
     private static final Pattern OFFLOAD =

@@ -31,6 +31,7 @@ class DisplayNamesTest {
                 "main.omp_outlined_debug__.3|PARALLEL_BODY|main",
                 ".omp_outlined_debug__.26|PARALLEL_BODY|''",
                 ".omp_outlined.|PARALLEL_WRAPPER|''",
+                ".omp_outlined..1|PARALLEL_WRAPPER|''",
                 ".omp_outlined._debug__.|PARALLEL_BODY|''",
                 "_Z7computev.omp_outlined|PARALLEL_WRAPPER|_Z7computev",
                 "CalcEnergyForElems(double*, double, int*) "

@@ -318,9 +318,9 @@ final class Findings {
         return best;
     }
 
-    /** A compiler-outlined body; clang 19 names a task's {@code .omp_outlined..1}, which DisplayNames leaves as is. */
+    /** A compiler-outlined body. */
     private static boolean outlined(String symbol) {
-        return symbol != null && (DisplayNames.isOutlined(symbol) || symbol.contains(".omp_outlined"));
+        return symbol != null && DisplayNames.isOutlined(symbol);
     }
 
     private static boolean isTask(Frame f) {
