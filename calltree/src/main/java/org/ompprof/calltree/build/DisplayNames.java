@@ -175,6 +175,28 @@ public final class DisplayNames {
     }
 
     /** An Itanium C++ name llvm-cxxfilt can demangle ({@code _Z...}, no whitespace). */
+    /**
+     * A demangled C++ name without its parameters ({@code EvalEOSForElems} for {@code EvalEOSForElems(Domain&, int)},
+     * {@code ns::A<int>::run} for {@code ns::A<int>::run() const}): what names a construct's function.
+     */
+    static String bareName(String demangled) {
+        int depth = 0;
+        for (int i = 0; i < demangled.length(); i++) {
+            char c = demangled.charAt(i);
+            if (c == '<') depth++;
+            else if (c == '>') depth--;
+            else if (c == '(' && depth == 0 && i > 0 && !demangled.startsWith("operator", lastWord(demangled, i)))
+                return demangled.substring(0, i);
+        }
+        return demangled;
+    }
+
+    private static int lastWord(String s, int end) {
+        int i = end;
+        while (i > 0 && s.charAt(i - 1) != ':' && s.charAt(i - 1) != ' ') i--;
+        return i;
+    }
+
     static boolean itanium(String symbol) {
         if (symbol == null || symbol.length() < 3 || !symbol.startsWith("_Z")) return false;
         for (int i = 0; i < symbol.length(); i++) if (Character.isWhitespace(symbol.charAt(i))) return false;

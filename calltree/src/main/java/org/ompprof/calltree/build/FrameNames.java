@@ -157,6 +157,8 @@ final class FrameNames {
         for (int id = 0; id < frames.size(); id++) {
             Frame f = frames.frame(id);
             if (f.symbol() == null && DisplayNames.itanium(f.function())) mangled.add(f.function());
+            String from = constructFrom(f);
+            if (from != null) mangled.add(from);
         }
         if (mangled.isEmpty()) return;
         Map<String, String> demangled = demangler.demangle(mangled);
@@ -164,7 +166,20 @@ final class FrameNames {
             Frame f = frames.frame(id);
             String d = f.symbol() == null ? demangled.get(f.function()) : null;
             if (d != null) frames.replace(id, f.named(d));
+            String from = constructFrom(f);
+            String name = from == null ? null : demangled.get(from);
+            if (name != null)
+                frames.replace(id, f.named(f.function().replace(" in " + from, " in " + DisplayNames.bareName(name))));
         }
+    }
+
+    /**
+     * The mangled C++ function a construct frame names when no debug info gave its file ({@code parallel in
+     * _ZL15EvalEOSForElemsR6DomainPdiPii}); null for any other frame.
+     */
+    private static String constructFrom(Frame f) {
+        String from = f.symbol() == null ? null : DisplayNames.outlinedFrom(f.symbol());
+        return from != null && DisplayNames.itanium(from) && f.function().contains(" in " + from) ? from : null;
     }
 
     /** Why C++ names stayed mangled, or null. */

@@ -328,4 +328,18 @@ class DisplayNamesTest {
         assertFalse(FrameNames.isAgent("/home/u/libompprofiler_user.so.1x"));
         assertFalse(FrameNames.isAgent(null));
     }
+
+    @ParameterizedTest
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "EvalEOSForElems(Domain&, double*, int, int*, int)|EvalEOSForElems",
+                "ns::A<int (*)(int)>::run() const|ns::A<int (*)(int)>::run",
+                "CalcFBHourglassForceForElems(Domain&, double*, double, int, int)|CalcFBHourglassForceForElems",
+                "plain|plain",
+                "(anonymous namespace)::f(int)|(anonymous namespace)::f"
+            })
+    void constructsNameTheirFunctionWithoutItsParameters(String demangled, String bare) {
+        assertEquals(bare, DisplayNames.bareName(demangled));
+    }
 }
