@@ -176,6 +176,7 @@ enum ompprof_record_type {
   OMPPROF_REC_TASK_BATCH_PACKED = 25, /* what TASK_BATCH says, in 2-3 bytes a task */
   OMPPROF_REC_MPI = 26,               /* an MPI call's enter or exit (libompprof-mpi.so) */
   OMPPROF_REC_MUTEX_SITE = 27,        /* where a written hold was released (with context) */
+  OMPPROF_REC_TYPES                   /* one past the last: a reader knows the types below it */
 };
 
 #define OMPPROF_REC_VERSION 2u

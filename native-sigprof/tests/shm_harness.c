@@ -99,7 +99,7 @@ static void drain_ring(uint32_t slot, struct ompprof_ring_prod *prod, struct omp
     uint64_t off = r & (size - 1);
     const struct ompprof_record_header *h = (const void *)(data + off);
     if (h->size < 8 || h->size % 8 || off + h->size > size || r + h->size > w || h->version != OMPPROF_REC_VERSION ||
-        (h->type != OMPPROF_REC_PAD && h->size < 16) || h->type > OMPPROF_REC_TASK_BATCH_PACKED) {
+        (h->type != OMPPROF_REC_PAD && h->size < 16) || h->type >= OMPPROF_REC_TYPES) {
       fail("slot %u: malformed record at position %" PRIu64 " (size %u type %u version %u)", slot, r, h->size, h->type,
            h->version);
       ring_errors++;
@@ -250,7 +250,7 @@ static int analyze(int expect_threads, uint32_t mode, uint32_t rate, int status,
   uint64_t period = 1000000000ull / rate;
   struct thread_info th[64];
   int nth = 0;
-  uint64_t count[OMPPROF_REC_TASK_BATCH_PACKED + 1] = {0};
+  uint64_t count[OMPPROF_REC_TYPES] = {0};
   uint64_t batched = 0, perf_samples = 0;
   uint64_t state_count[0x200] = {0};
   uint64_t fd_held = 0, agent_end_threads = 0, agent_end_timers_failed = 0;
@@ -419,13 +419,36 @@ static int analyze(int expect_threads, uint32_t mode, uint32_t rate, int status,
          " bytes on average, %" PRIu64 " truncated), slots freed %d\n",
          nrecs, samples, with_stack, with_stack ? stack_bytes_total / with_stack : 0, truncated, slots_freed);
   printf("events:");
-  static const char *names[] = {
-      "pad",           "sample",           "thread_begin",  "thread_end",    "parallel_begin", "parallel_end",
-      "implicit_task", "task_create",      "task_schedule", "sync_region",   "mutex",          "control_tool",
-      "module",        "module_unload",    "agent_info",    "agent_end",     "work",           "masked",
-      "task_batch",    "device",           "target",        "target_submit", "target_data_op", "device_trace",
-      "device_clock",  "task_batch_packed"};
-  for (int k = 2; k <= OMPPROF_REC_TASK_BATCH_PACKED; k++)
+  static const char *names[] = {"pad",
+                                "sample",
+                                "thread_begin",
+                                "thread_end",
+                                "parallel_begin",
+                                "parallel_end",
+                                "implicit_task",
+                                "task_create",
+                                "task_schedule",
+                                "sync_region",
+                                "mutex",
+                                "control_tool",
+                                "module",
+                                "module_unload",
+                                "agent_info",
+                                "agent_end",
+                                "work",
+                                "masked",
+                                "task_batch",
+                                "device",
+                                "target",
+                                "target_submit",
+                                "target_data_op",
+                                "device_trace",
+                                "device_clock",
+                                "task_batch_packed",
+                                "mpi",
+                                "mutex_site"};
+  _Static_assert(sizeof names / sizeof names[0] == OMPPROF_REC_TYPES, "a name per record type");
+  for (int k = 2; k < OMPPROF_REC_TYPES; k++)
     if (count[k])
       printf(" %s=%" PRIu64, names[k], count[k]);
   printf("\nstates:");
