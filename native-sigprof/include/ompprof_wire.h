@@ -154,7 +154,7 @@ enum ompprof_record_type {
   OMPPROF_REC_THREAD_END = 3,
   OMPPROF_REC_PARALLEL_BEGIN = 4,
   OMPPROF_REC_PARALLEL_END = 5,
-  OMPPROF_REC_IMPLICIT_TASK = 6, /* written once a record names the task (callbacks_name_task) */
+  OMPPROF_REC_IMPLICIT_TASK = 6,
   OMPPROF_REC_TASK_CREATE = 7,
   OMPPROF_REC_TASK_SCHEDULE = 8,
   OMPPROF_REC_SYNC_REGION = 9,

@@ -363,7 +363,6 @@ static void on_parallel_begin(ompt_data_t *encountering_task_data, const ompt_fr
   struct priv *p = priv_for_callback();
   if (!p)
     return;
-  callbacks_name_task(p, data_value(encountering_task_data));
   /* before the record, so the JVM knows every module the region's code and
    * stack can point into by the time it reads PARALLEL_BEGIN */
   modules_rescan(p, 0);
@@ -413,24 +412,9 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
   struct priv *p = priv_for_callback();
   if (!p)
     return;
-  p->cb.implicit = (struct ompprof_implicit_task){now_ns(),           data_value(parallel_data), data_value(task_data),
-                                                  (uint32_t)endpoint, actual_parallelism,        index,
-                                                  (uint32_t)flags};
-  p->cb.implicit_pending = 1;
+  EMIT(p, OMPPROF_REC_IMPLICIT_TASK, struct ompprof_implicit_task, now_ns(), data_value(parallel_data),
+       data_value(task_data), (uint32_t)endpoint, actual_parallelism, index, (uint32_t)flags);
   wall_view_refresh(p, (flags & ompt_task_initial) != 0);
-}
-
-void callbacks_name_task(struct priv *p, uint64_t task_id)
-{
-  /* Another task named (an explicit task the thread runs inside it, or the
-   * task the thread is back in after the region) leaves it pending: the
-   * thread's next implicit task replaces it. */
-  if (!p->cb.implicit_pending || p->cb.implicit.task_id != task_id)
-    return;
-  p->cb.implicit_pending = 0;
-  EMIT(p, OMPPROF_REC_IMPLICIT_TASK, struct ompprof_implicit_task, p->cb.implicit.time_ns, p->cb.implicit.parallel_id,
-       p->cb.implicit.task_id, p->cb.implicit.endpoint, p->cb.implicit.actual_parallelism, p->cb.implicit.index,
-       p->cb.implicit.flags);
 }
 
 /* Writes the thread's batched task creations (on a full batch, at thread end
@@ -482,7 +466,6 @@ static void on_task_create(ompt_data_t *encountering_task_data, const ompt_frame
   struct priv *p = priv_for_callback();
   if (!p)
     return;
-  callbacks_name_task(p, data_value(encountering_task_data));
   b.parent_task_id = data_value(encountering_task_data);
   b.task_id = id;
   b.codeptr_ra = ptr_value(codeptr_ra);
@@ -599,7 +582,6 @@ static __attribute__((noinline)) void release_site(struct priv *p, uint64_t end,
   b.wait_id = wait_id;
   b.codeptr_ra = codeptr;
   holding_task(&b.task_id, &b.enc_exit_frame);
-  callbacks_name_task(p, b.task_id);
   struct ompprof_frame frames[CONTEXT_WALK_FRAMES];
   uint32_t n;
   b.shape = 0; /* in the hashed stack itself: no stale value */

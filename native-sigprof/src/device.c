@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "agent_state.h"
-#include "callbacks.h"
 #include "capture.h"
 #include "clock.h"
 #include "device.h"
@@ -261,7 +260,6 @@ static void on_target_emi(ompt_target_t kind, ompt_scope_endpoint_t endpoint, in
   b.enc_exit_frame = b.enc_enter_frame = 0;
   uint32_t n = 0;
   if (endpoint == ompt_scope_begin) {
-    callbacks_name_task(p, b.task_id);
     encountering_frame(&b.enc_exit_frame, &b.enc_enter_frame);
     /* the offload image may have been loaded just now, before device_load */
     modules_rescan(p, 0);

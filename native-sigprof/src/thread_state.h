@@ -113,11 +113,6 @@ struct callback_state {
    * mutex_gen() when it began to wait. */
   uint64_t acq_codeptr, acq_gen;
   uint32_t acq_kind, acq_hint, acq_impl;
-  /* The implicit task this thread began last, written only once a record
-   * names it (a creation in it): samples carry their region themselves, and a
-   * region-heavy loop begins two implicit tasks a region. */
-  int implicit_pending;
-  struct ompprof_implicit_task implicit;
 };
 
 /* What /proc/self/task/TID/syscall says of a thread blocked in a system call. */
