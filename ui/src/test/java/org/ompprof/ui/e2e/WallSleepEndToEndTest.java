@@ -187,9 +187,9 @@ class WallSleepEndToEndTest {
         assertTrue(outside >= 450 && outside <= 900, r.out());
         assertTrue(signalled < outside, r.out());
         // BlameTotals gives a metric's total over 1e6: for samples, millions of them
-        double running = 1e6
+        long running = Math.round(1e6
                 * (BlameTotals.totalMs(work, profile, "samples", null)
-                        - BlameTotals.totalMs(work, profile, "samples", "block_once"));
+                        - BlameTotals.totalMs(work, profile, "samples", "block_once"))); // 20 came out as 19.99999
         assertTrue(running >= 20, "the 60 ms of computing: " + running + " samples");
     }
 }
