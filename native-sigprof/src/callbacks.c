@@ -305,6 +305,22 @@ static uint64_t creation_identify(struct priv *p, struct creation_walks *k, stru
   return shape;
 }
 
+/* Writes a record identified by its creation shape: with its walked frames
+ * and stack the first time this thread sends the shape (remembered once the
+ * record is in the ring), without them after (OMPPROF_CTX_SAME_SHAPE: the JVM
+ * reads no context from it and takes the earlier record's). */
+static void emit_shaped(struct priv *p, uint16_t type, void *body, uint32_t body_size, struct ompprof_context *ctx,
+                        const struct ompprof_frame *frames, uint32_t n, uint64_t shape)
+{
+  if (shape_sent(p, shape)) {
+    ctx->ctx_flags |= OMPPROF_CTX_SAME_SHAPE;
+    ctx->frame_count = 0;
+    emit_with_context(p, type, body, body_size, ctx, frames, 0);
+  } else if (emit_with_context(p, type, body, body_size, ctx, frames, n)) {
+    shape_mark_sent(p, shape);
+  }
+}
+
 static void on_thread_begin(ompt_thread_t type, ompt_data_t *thread_data)
 {
   struct priv *p = priv_for_callback();
@@ -378,13 +394,7 @@ static void on_parallel_begin(ompt_data_t *encountering_task_data, const ompt_fr
   uint32_t n;
   b.shape = 0; /* in the hashed stack itself: no stale value */
   b.shape = creation_identify(p, &p->cb.region_walks, &b.ctx, b.codeptr_ra, b.enc_exit_frame, frames, &n);
-  if (shape_sent(p, b.shape)) { /* the JVM reads no context from a same-shape record */
-    b.ctx.ctx_flags |= OMPPROF_CTX_SAME_SHAPE;
-    b.ctx.frame_count = 0;
-    emit_with_context(p, OMPPROF_REC_PARALLEL_BEGIN, &b, sizeof b, &b.ctx, frames, 0);
-  } else if (emit_with_context(p, OMPPROF_REC_PARALLEL_BEGIN, &b, sizeof b, &b.ctx, frames, n)) {
-    shape_mark_sent(p, b.shape);
-  }
+  emit_shaped(p, OMPPROF_REC_PARALLEL_BEGIN, &b, sizeof b, &b.ctx, frames, n, b.shape);
 }
 
 static void on_parallel_end(ompt_data_t *parallel_data, ompt_data_t *encountering_task_data, int flags,
@@ -586,13 +596,7 @@ static __attribute__((noinline)) void release_site(struct priv *p, uint64_t end,
   uint32_t n;
   b.shape = 0; /* in the hashed stack itself: no stale value */
   b.shape = creation_identify(p, &p->cb.release_walks, &b.ctx, codeptr, b.enc_exit_frame, frames, &n);
-  if (shape_sent(p, b.shape)) {
-    b.ctx.ctx_flags |= OMPPROF_CTX_SAME_SHAPE;
-    b.ctx.frame_count = 0;
-    emit_with_context(p, OMPPROF_REC_MUTEX_SITE, &b, sizeof b, &b.ctx, frames, 0);
-  } else if (emit_with_context(p, OMPPROF_REC_MUTEX_SITE, &b, sizeof b, &b.ctx, frames, n)) {
-    shape_mark_sent(p, b.shape);
-  }
+  emit_shaped(p, OMPPROF_REC_MUTEX_SITE, &b, sizeof b, &b.ctx, frames, n, b.shape);
 }
 
 static void on_mutex_acquire(ompt_mutex_t kind, unsigned int hint, unsigned int impl, ompt_wait_id_t wait_id,
