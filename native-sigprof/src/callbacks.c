@@ -566,17 +566,16 @@ static uint64_t hold_start(const struct held *e, uint64_t end)
   return start;
 }
 
-/* The holding task's id and exit frame (mutex callbacks pass neither): the
- * release site is stitched under the task's own context like a creation. */
-static void holding_task(uint64_t *task_id, uint64_t *exit_frame)
+void callbacks_current_task(uint64_t *task_id, uint64_t *exit_frame, uint64_t *enter_frame)
 {
   ompt_data_t *task = NULL;
   ompt_frame_t *frame = NULL;
-  *task_id = *exit_frame = 0;
+  *task_id = *exit_frame = *enter_frame = 0;
   if (!ompprof_g.get_task_info || ompprof_g.get_task_info(0, NULL, &task, &frame, NULL, NULL) == 0)
     return;
   *task_id = data_value(task);
   *exit_frame = frame_ptr(frame, 0);
+  *enter_frame = frame_ptr(frame, 1);
 }
 
 /* Writes where a written hold ended: the holder's calling context at the
@@ -591,7 +590,8 @@ static __attribute__((noinline)) void release_site(struct priv *p, uint64_t end,
   b.time_ns = end;
   b.wait_id = wait_id;
   b.codeptr_ra = codeptr;
-  holding_task(&b.task_id, &b.enc_exit_frame);
+  uint64_t enter_frame; /* the mutex callbacks' runtime sets none: the site ends at codeptr */
+  callbacks_current_task(&b.task_id, &b.enc_exit_frame, &enter_frame);
   struct ompprof_frame frames[CONTEXT_WALK_FRAMES];
   uint32_t n;
   b.shape = 0; /* in the hashed stack itself: no stale value */

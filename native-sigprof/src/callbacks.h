@@ -7,5 +7,9 @@
 
 void callbacks_register(void);
 void callbacks_flush_tasks(struct priv *p);
+/* The current task's id and frames, for callbacks that pass neither (mutex,
+ * target): their records are stitched under the task's own context like a
+ * creation. All 0 where the runtime answers nothing. */
+void callbacks_current_task(uint64_t *task_id, uint64_t *exit_frame, uint64_t *enter_frame);
 
 #endif

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "agent_state.h"
+#include "callbacks.h"
 #include "capture.h"
 #include "clock.h"
 #include "device.h"
@@ -217,18 +218,6 @@ static void on_device_load(int device_num, const char *filename, int64_t offset_
   emit(p, OMPPROF_REC_DEVICE, &d, sizeof d);
 }
 
-/* The target callbacks pass no task frame (parallel_begin does): ask for
- * the encountering task's, so the launch context can be stitched under the
- * task's own context like a region's creation. */
-static void encountering_frame(uint64_t *exit_frame, uint64_t *enter_frame)
-{
-  ompt_frame_t *frame = NULL;
-  if (!ompprof_g.get_task_info || ompprof_g.get_task_info(0, NULL, NULL, &frame, NULL, NULL) == 0 || !frame)
-    return;
-  *exit_frame = (uint64_t)(uintptr_t)frame->exit_frame.ptr;
-  *enter_frame = (uint64_t)(uintptr_t)frame->enter_frame.ptr;
-}
-
 /* A device callback's common start: nothing when no recording is attached; a new id for the
  * operation at its begin (the runtime hands it back at the end); the thread's slot, or NULL. */
 static struct priv *op_begin(ompt_scope_endpoint_t endpoint, uint64_t *id)
@@ -260,7 +249,8 @@ static void on_target_emi(ompt_target_t kind, ompt_scope_endpoint_t endpoint, in
   b.enc_exit_frame = b.enc_enter_frame = 0;
   uint32_t n = 0;
   if (endpoint == ompt_scope_begin) {
-    encountering_frame(&b.enc_exit_frame, &b.enc_enter_frame);
+    uint64_t task_id; /* the callback passes the task itself */
+    callbacks_current_task(&task_id, &b.enc_exit_frame, &b.enc_enter_frame);
     /* the offload image may have been loaded just now, before device_load */
     modules_rescan(p, 0);
     n = snapshot_len(&b.ctx, p->sig.stack_lo, p->sig.stack_hi, ompprof_g.stack_bytes);
