@@ -12,6 +12,9 @@
  * those symbols' bindings are changed (la_symbind, no la_pltenter): calls
  * between libraries are not slowed.
  *
+ * It lists its own namespace's objects for the agent (the loader runs
+ * la_symbind64 on the program's threads, where they are sampled).
+ *
  * It lives in the loader's audit namespace (its own libc) and takes itself
  * out of LD_AUDIT at start, so that the program sees the environment it was
  * given (and its children do not load it).
@@ -96,6 +99,30 @@ static int is_libc(const char *name)
 {
   const char *base = strrchr(name, '/');
   return strncmp(base ? base + 1 : name, "libc.so", 7) == 0;
+}
+
+/* The agent lists this namespace's objects (this library, its libc) through this, since its own
+ * dl_iterate_phdr lists the program's namespace only: the loader lists the namespace of the
+ * call's return address, so the call is made here, never as a tail call. */
+static int iterate_here(int (*fn)(struct dl_phdr_info *, size_t, void *), void *data)
+{
+  int rc = dl_iterate_phdr(fn, data);
+  __asm__ volatile("" ::: "memory");
+  return rc;
+}
+
+/* Once the objects opened with the agent are all mapped (before the agent's constructors and the
+ * runtime's call into it), the agent gets the lister. */
+__attribute__((visibility("default"))) void la_activity(uintptr_t *cookie, unsigned int flag)
+{
+  (void)cookie;
+  static struct link_map *introduced;
+  if (flag != LA_ACT_CONSISTENT || !agent || introduced == agent)
+    return;
+  void **slot = agent_function("ompprof_audit_lister");
+  if (slot)
+    *slot = (void *)iterate_here;
+  introduced = agent;
 }
 
 __attribute__((visibility("default"))) unsigned la_objopen(struct link_map *map, Lmid_t lmid, uintptr_t *cookie)

@@ -88,7 +88,7 @@ static uint32_t context_walk(struct priv *p, struct ompprof_context *ctx, uint64
 {
   uint32_t nf = 0, stop = OMPPROF_WALK_CONTINUE;
   if (ompprof_g.walk == WALK_ON && p->sig.stack_hi && ctx->rsp >= p->sig.stack_lo && ctx->rsp < p->sig.stack_hi) {
-    struct walk_regs at = {ctx->rip, ctx->rsp, ctx->rbp};
+    struct walk_regs at = {ctx->rip, ctx->rsp, ctx->rbp, 0, 0}; /* no resolver frame lies under a callback */
     struct walk_bounds b = {ctx->rsp, p->sig.stack_hi, exit_frame > ctx->rsp ? exit_frame + EXIT_FRAME_CFA : UINT64_MAX,
                             CONTEXT_WALK_FRAMES};
     nf = frame_walk(cfi_tables_current(), &p->cb.memo, &at, &b, out, &stop, log);

@@ -1,8 +1,8 @@
 /*
  * .eh_frame to compact unwind rows (cfi_table.h). Only what the walk in the
- * handler can apply cheaply becomes a real row: a CFA from rsp or rbp plus an
- * offset, the return address at CFA - 8, rbp saved at an offset from the CFA,
- * and the lazy PLT's CFA expression. Everything else becomes CFI_UNSUPPORTED,
+ * handler can apply cheaply becomes a real row: a CFA from rsp, rbp or rbx plus
+ * an offset, the return address at CFA - 8, rbp and rbx saved at an offset from
+ * the CFA, and the lazy PLT's CFA expression. Everything else becomes CFI_UNSUPPORTED,
  * where the handler stops and hands a stack slice to the JVM's full unwinder.
  *
  * Tables are never freed: the handler on another thread may be walking an
@@ -17,6 +17,7 @@
 
 #include "cfi_table.h"
 
+#define REG_RBX     3
 #define REG_RBP     6
 #define REG_RSP     7
 #define REG_RA      16
@@ -130,9 +131,11 @@ struct state {
   uint8_t cfa_reg;  /* REG_RSP, REG_RBP, other; 0xff: expression */
   uint8_t plt;      /* the expression is the lazy PLT's; cfa_off then holds its threshold */
   uint8_t rbp_kind; /* 0 unchanged, 1 saved at CFA + rbp_off, 2 anything else */
+  uint8_t rbx_kind; /* the same for rbx (3: undefined) */
   uint8_t ra_kind;  /* 0 at CFA - 8, 1 undefined, 2 anything else */
   int64_t cfa_off;
   int64_t rbp_off;
+  int64_t rbx_off;
 };
 
 struct cie {
@@ -151,9 +154,20 @@ struct row_buf {
   int oom;
 };
 
+/* Where the caller's rbx is, in a row's terms: only a frame whose CFA is rbx needs it. */
+static int8_t rbx_slot(const struct state *s)
+{
+  if (s->rbx_kind == 0)
+    return 0;
+  if (s->rbx_kind != 1 || s->rbx_off == 0 || s->rbx_off % 8 != 0 || s->rbx_off / 8 <= CFI_RBX_LOST ||
+      s->rbx_off / 8 > INT8_MAX)
+    return CFI_RBX_LOST;
+  return (int8_t)(s->rbx_off / 8);
+}
+
 static struct cfi_row row_of(const struct state *s, const struct cie *cie, uint32_t pc)
 {
-  struct cfi_row r = {pc, 0, 0, CFI_UNSUPPORTED, 0};
+  struct cfi_row r = {pc, 0, 0, CFI_UNSUPPORTED, rbx_slot(s)};
   if (cie->signal_frame || s->ra_kind == 2 || s->rbp_kind == 2)
     return r;
   if (s->ra_kind == 1) {
@@ -174,7 +188,14 @@ static struct cfi_row row_of(const struct state *s, const struct cie *cie, uint3
     r.rule = CFI_RSP;
   else if (s->cfa_reg == REG_RBP)
     r.rule = CFI_RBP;
+  else if (s->cfa_reg == REG_RBX)
+    r.rule = CFI_RBX;
   return r;
+}
+
+static int same_rules(const struct cfi_row *a, const struct cfi_row *b)
+{
+  return a->rule == b->rule && a->cfa_off == b->cfa_off && a->rbp_off == b->rbp_off && a->rbx_off8 == b->rbx_off8;
 }
 
 static void push(struct row_buf *b, struct cfi_row r)
@@ -184,7 +205,7 @@ static void push(struct row_buf *b, struct cfi_row r)
   } else {
     if (b->n > 0) {
       const struct cfi_row *last = &b->r[b->n - 1];
-      if (last->rule == r.rule && last->cfa_off == r.cfa_off && last->rbp_off == r.rbp_off)
+      if (same_rules(last, &r))
         return;
     }
     if (b->n == b->cap) {
@@ -202,7 +223,7 @@ static void push(struct row_buf *b, struct cfi_row r)
   /* merging may have made it equal to the one before */
   if (b->n >= 2) {
     const struct cfi_row *a = &b->r[b->n - 2], *c = &b->r[b->n - 1];
-    if (a->rule == c->rule && a->cfa_off == c->cfa_off && a->rbp_off == c->rbp_off)
+    if (same_rules(a, c))
       b->n--;
   }
 }
@@ -232,6 +253,9 @@ static void set_reg(struct state *s, uint64_t reg, int kind, int64_t off)
   if (reg == REG_RBP) {
     s->rbp_kind = (uint8_t)kind;
     s->rbp_off = off;
+  } else if (reg == REG_RBX) {
+    s->rbx_kind = (uint8_t)kind;
+    s->rbx_off = off;
   } else if (reg == REG_RA) {
     /* offset rules: only CFA - 8 is the walk's; undefined ends it */
     s->ra_kind = kind == 1 && off == -8 ? 0 : kind == 3 ? 1 : 2;
@@ -243,6 +267,9 @@ static void restore_reg(struct interp *in, uint64_t reg)
   if (reg == REG_RBP) {
     in->s.rbp_kind = in->initial.rbp_kind;
     in->s.rbp_off = in->initial.rbp_off;
+  } else if (reg == REG_RBX) {
+    in->s.rbx_kind = in->initial.rbx_kind;
+    in->s.rbx_off = in->initial.rbx_off;
   } else if (reg == REG_RA) {
     in->s.ra_kind = in->initial.ra_kind;
   }

@@ -20,17 +20,23 @@ enum cfi_rule {
   CFI_OUTERMOST = 4,   /* the return address is undefined: the outermost frame */
   CFI_UNSUPPORTED = 5, /* anything else (expressions, a CFA in another register, signal frames):
                           the JVM's unwinder takes over from here */
+  CFI_RBX = 6,         /* CFA = rbx + cfa_off (the loader's _dl_runtime_resolve, which realigns rsp) */
 };
+
+/* cfi_row.rbx_off8 when rbx cannot be had in the caller (a register or expression rule, or a slot
+ * out of the row's reach): a CFI_RBX frame further out then stops the walk. */
+#define CFI_RBX_LOST INT8_MIN
 
 /* From `pc` (relative to the module's load bias) up to the next row's pc. The
  * return address is always at CFA - 8; rbp is restored from CFA + rbp_off
- * when rbp_off is non-zero and left as it is otherwise. */
+ * when rbp_off is non-zero and left as it is otherwise; rbx likewise from
+ * CFA + 8 * rbx_off8 (or lost, CFI_RBX_LOST). */
 struct cfi_row {
   uint32_t pc;
   int32_t cfa_off;
   int16_t rbp_off;
   uint8_t rule; /* enum cfi_rule */
-  uint8_t pad;
+  int8_t rbx_off8;
 };
 
 /* One module's rows, sorted by pc; shared by every load of the same file. */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cfi_table.h"
+#include "loaded_objects.h"
 
 /* Rows already built, by file; lives as long as the process (see cfi_table.c). */
 struct cached {
@@ -162,13 +163,13 @@ void cfi_tables_refresh(void)
 {
   /* sized to the objects (plus a few loaded meanwhile): replaced sets are never freed */
   uint32_t cap = 8;
-  dl_iterate_phdr(count_module, &cap);
+  loaded_objects_iterate(count_module, &cap);
   struct cfi_tables *t = malloc(sizeof *t + cap * sizeof t->m[0]);
   if (!t)
     return; /* the old set stays: modules loaded since walk no further than their first frame */
   t->n = 0;
   struct build b = {t, cap};
-  dl_iterate_phdr(add_module, &b);
+  loaded_objects_iterate(add_module, &b);
   /* overlapping code ranges cannot happen between mapped objects; drop any to keep lookups sound */
   uint32_t k = 0;
   for (uint32_t i = 0; i < t->n; i++)

@@ -54,6 +54,8 @@ static uint64_t cfa_of(const struct cfi_row *row, const struct walk_regs *at) /*
     return at->bp + (uint64_t)(int64_t)row->cfa_off;
   case CFI_PLT:
     return at->sp + 8 + ((at->pc & 15) >= (uint64_t)row->cfa_off ? 8 : 0);
+  case CFI_RBX:
+    return at->bx + (uint64_t)(int64_t)row->cfa_off;
   default:
     return 0;
   }
@@ -79,7 +81,7 @@ uint32_t frame_walk(const struct cfi_tables *t, struct cfi_memo *memo, struct wa
     last_lookup = lookup;
     if (!row)
       return n;
-    if (row->rule == CFI_UNSUPPORTED) {
+    if (row->rule == CFI_UNSUPPORTED || (row->rule == CFI_RBX && !at->bx_known)) {
       *stop |= WALK_STOPPED_AT_RULE;
       return n;
     }
@@ -89,6 +91,8 @@ uint32_t frame_walk(const struct cfi_tables *t, struct cfi_memo *memo, struct wa
     }
     if (row->rule == CFI_RBP)
       log_bp_used(log, &bp_origin, bp_addr, at->bp);
+    if (row->rule == CFI_RBX && log && log->n <= WALK_LOG_READS)
+      log->n = WALK_LOG_READS + 1; /* not tracked for replay: the loader's resolver, seldom met */
     uint64_t cfa = cfa_of(row, at);
     /* the return address at cfa - 8 and a saved rbp must lie in [lo, hi); the stack grows down */
     if (cfa <= at->sp)
@@ -110,6 +114,13 @@ uint32_t frame_walk(const struct cfi_tables *t, struct cfi_memo *memo, struct wa
       if (log && slot + 8 > log->max_end)
         log->max_end = slot + 8;
     }
+    uint64_t bx = at->bx;
+    int bx_known = at->bx_known && row->rbx_off8 != CFI_RBX_LOST;
+    if (bx_known && row->rbx_off8) {
+      uint64_t slot = cfa + (uint64_t)(int64_t)row->rbx_off8 * 8;
+      bx_known = slot >= b->lo && slot <= b->hi - 8;
+      bx = bx_known ? load64(slot) : 0;
+    }
     uint64_t pc = load64(cfa - 8);
     log_read(log, cfa - 8, pc);
     if (pc == 0) {
@@ -117,7 +128,7 @@ uint32_t frame_walk(const struct cfi_tables *t, struct cfi_memo *memo, struct wa
       return n;
     }
     out[n++] = (struct ompprof_frame){at->pc, at->sp};
-    *at = (struct walk_regs){pc, cfa, bp};
+    *at = (struct walk_regs){pc, cfa, bp, bx, bx_known};
   }
   return n;
 }

@@ -13,8 +13,12 @@
 /* libomp's OMPT frame addresses are __builtin_frame_address(0): the frame's CFA - 16. */
 #define EXIT_FRAME_CFA 16u
 
+/* bx is rbx, which a CFI_RBX frame's CFA is computed from; bx_known is 0 where it is not had (a
+ * callback's own registers, a slot a row could not say). */
 struct walk_regs {
   uint64_t pc, sp, bp;
+  uint64_t bx;
+  int bx_known;
 };
 
 /* Where the walk may read and when it stops. */
@@ -25,10 +29,10 @@ struct walk_bounds {
 };
 
 /* Set in *stop (never written to a record) when the walk stopped at a rule it does
- * not apply (a CFA in another register, an expression, a signal frame): the JVM's
- * unwinder could apply it, but may need registers that frames further in saved and
- * the walk did not track (rbx for the loader's _dl_runtime_resolve), so callers
- * send the stack from the sampled registers instead of from the stop. */
+ * not apply (a CFA in another register, an expression, a signal frame, a CFA in rbx
+ * where rbx is not known): the JVM's unwinder could apply it, but may need registers
+ * that frames further in saved and the walk did not track, so callers send the stack
+ * from the sampled registers instead of from the stop. */
 #define WALK_STOPPED_AT_RULE 0x10000u
 
 /* What a walk read that decided its course: every return address, and the
@@ -38,7 +42,8 @@ struct walk_bounds {
  * sp, over a stack holding the same words at the same offsets from sp (the
  * frame pointers among them relative to sp too: a recursion's frames sit
  * deeper each time), takes the same course: a caller can replay a walk by
- * checking these words. */
+ * checking these words. A walk whose course an rbx decided is not replayed
+ * (n is set past WALK_LOG_READS). */
 #define WALK_LOG_READS 16u
 struct walk_log {
   uint32_t n;          /* reads that mattered; more than WALK_LOG_READS: too many to replay */

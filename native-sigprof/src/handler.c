@@ -125,14 +125,15 @@ static uint32_t trim_to_task(struct ompprof_context *ctx, const struct ompprof_t
 /* The frames of the sample as far as the unwind rows reach (frame_walk.h); ctx becomes the frame
  * where the walk stopped, from which a snapshot continues when the walk could not finish. In a
  * checking recording ctx stays the sampled registers and every walked frame is written. */
-static uint32_t walk_frames(struct priv *p, struct ompprof_context *ctx, const struct ompprof_task_level *level0,
-                            uint32_t levels, struct ompprof_frame *out, uint32_t *stop) /* signal-safe */
+static uint32_t walk_frames(struct priv *p, struct ompprof_context *ctx, uint64_t rbx,
+                            const struct ompprof_task_level *level0, uint32_t levels, struct ompprof_frame *out,
+                            uint32_t *stop) /* signal-safe */
 {
   int mode = ompprof_g.walk;
   *stop = OMPPROF_WALK_CONTINUE;
   if (mode == WALK_OFF || p->sig.stack_hi == 0)
     return 0;
-  struct walk_regs at = {ctx->rip, ctx->rsp, ctx->rbp};
+  struct walk_regs at = {ctx->rip, ctx->rsp, ctx->rbp, rbx, 1};
   uint64_t stop_sp = levels > 0 && level0->exit_frame > ctx->rsp && mode != WALK_CHECK
                          ? level0->exit_frame + EXIT_FRAME_CFA
                          : UINT64_MAX;
@@ -215,7 +216,8 @@ static void take_sample(struct priv *p, const siginfo_t *si, const ucontext_t *u
     }
     const struct ompprof_task_level *level0 = (const struct ompprof_task_level *)(const void *)(s + 1);
     struct ompprof_frame *frames = (struct ompprof_frame *)(void *)((uint8_t *)(s + 1) + levels_bytes);
-    uint32_t nf = walk_frames(p, &ctx, level0, s->task_levels, frames, &ctx.walk_stop);
+    uint32_t nf =
+        walk_frames(p, &ctx, (uint64_t)uc->uc_mcontext.gregs[REG_RBX], level0, s->task_levels, frames, &ctx.walk_stop);
     ctx.frame_count = nf;
     /* a slot claimed in here has no bounds yet: snapshot_len says NO_BOUNDS */
     uint32_t n = 0;

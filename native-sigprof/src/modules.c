@@ -26,6 +26,7 @@
 #include "capture.h"
 #include "cfi_table.h"
 #include "clock.h"
+#include "loaded_objects.h"
 #include "modules.h"
 #include "record.h"
 #include "slots.h"
@@ -102,7 +103,7 @@ static void refresh_code_ranges(void)
     return; /* keep the old table: shapes then match less, never wrongly */
   t->n = 0;
   struct range_scan rs = {t, cap};
-  dl_iterate_phdr(range_cb, &rs);
+  loaded_objects_iterate(range_cb, &rs);
   __atomic_store_n(&code_ranges, t, __ATOMIC_RELEASE);
 }
 
@@ -376,7 +377,7 @@ void modules_rescan(struct priv *p, int force)
   pthread_mutex_lock(&mod_lock);
   __atomic_store_n(&rescan_wanted, 0, __ATOMIC_RELAXED);
   scan_gen++;
-  dl_iterate_phdr(scan_cb, &sc);
+  loaded_objects_iterate(scan_cb, &sc);
   unload_vanished(p);
   refresh_code_ranges();
   cfi_tables_refresh();

@@ -1,0 +1,51 @@
+/*
+ * dl_iterate_phdr lists only its caller's link namespace. The loader's auditor
+ * (libompprof-audit.so, with a libc of its own) lives in a namespace of its
+ * own, yet its la_symbind64 runs on the program's threads at every symbol
+ * binding (a lazy PLT call's first use, each dlsym): a sample there had no
+ * module to name it and no unwind rows to walk out of it. The auditor lists
+ * its namespace for the agent; it leaves its lister in the agent as it maps it
+ * (glibc 2.36 does not chain an auditor's namespace into r_debug). Objects in
+ * both namespaces (the loader itself) are listed once, as the program's.
+ */
+#include <string.h>
+
+#include "loaded_objects.h"
+
+/* Set by the auditor as it maps the agent (audit.c): its lister of its own namespace. */
+__attribute__((visibility("default"))) int (*ompprof_audit_lister)(loaded_object_fn fn, void *data);
+
+struct same {
+  const struct dl_phdr_info *other;
+  int found;
+};
+
+static int is_same(struct dl_phdr_info *info, size_t size, void *data)
+{
+  (void)size;
+  struct same *s = data;
+  s->found = info->dlpi_addr == s->other->dlpi_addr && info->dlpi_phdr == s->other->dlpi_phdr;
+  return s->found;
+}
+
+struct filtered {
+  loaded_object_fn fn;
+  void *data;
+};
+
+/* An auditor's object the program's namespace lists as well is skipped. */
+static int unless_programs(struct dl_phdr_info *info, size_t size, void *data)
+{
+  struct filtered *f = data;
+  struct same s = {info, 0};
+  dl_iterate_phdr(is_same, &s);
+  return s.found ? 0 : f->fn(info, size, f->data);
+}
+
+int loaded_objects_iterate(loaded_object_fn fn, void *data)
+{
+  int rc = dl_iterate_phdr(fn, data);
+  int (*lister)(loaded_object_fn, void *) = __atomic_load_n(&ompprof_audit_lister, __ATOMIC_ACQUIRE);
+  struct filtered f = {fn, data};
+  return rc == 0 && lister ? lister(unless_programs, &f) : rc;
+}
