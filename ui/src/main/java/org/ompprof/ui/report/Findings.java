@@ -5,6 +5,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.IntFunction;
 import org.ompprof.blame.BlameKind;
 import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.Frame;
@@ -38,12 +39,20 @@ final class Findings {
     private final CallingContextTree tree;
     private final long total;
     private final Map<Integer, List<RegionTable.Row>> regions;
+    /** A thread's name as the report's tables give it (rank.thread in a job profile). */
+    private final IntFunction<String> threadName;
 
-    Findings(Profile p, CallingContextTree tree, long total, Map<Integer, List<RegionTable.Row>> regions) {
+    Findings(
+            Profile p,
+            CallingContextTree tree,
+            long total,
+            Map<Integer, List<RegionTable.Row>> regions,
+            IntFunction<String> threadName) {
         this.p = p;
         this.tree = tree;
         this.total = total;
         this.regions = regions;
+        this.threadName = threadName;
     }
 
     List<Finding> all() {
@@ -75,7 +84,8 @@ final class Findings {
         int blamed = topIn(BlameKind.BARRIER.metric(), region);
         String site = Names.site(rows.getFirst().callSiteFile(), rows.getFirst().callSiteLine());
         String who = ratio >= 1.1
-                ? String.format(Locale.ROOT, "; thread %d works %.1fx the mean", heaviest.thread(), ratio)
+                ? String.format(
+                        Locale.ROOT, "; thread %s works %.1fx the mean", threadName.apply(heaviest.thread()), ratio)
                 : "";
         String text = null;
         for (boolean callers :

@@ -277,11 +277,11 @@ public final class Report {
     /** The findings of a profile, costliest first, each with the context it points at. */
     public static List<Finding> findings(Profile p) {
         Report r = new Report(p, null, List.of(), "", 0, false);
-        return new Findings(p, r.tree, r.total, r.regionRows()).all();
+        return new Findings(p, r.tree, r.total, r.regionRows(), r.ranks::label).all();
     }
 
     private void findings() {
-        List<Finding> found = new Findings(p, tree, total, regionRows()).all();
+        List<Finding> found = new Findings(p, tree, total, regionRows(), ranks::label).all();
         line("findings, by cost");
         if (found.isEmpty()) line("  nothing stands out: threads spend their time working");
         int i = 1;

@@ -93,7 +93,8 @@ public final class JobMergeBench {
                 blamed / 1e9);
         System.out.printf(
                 Locale.ROOT,
-                "  %.2f s median (min %.2f, max %.2f, %d runs) on %d cores: %.0f rank profiles/s (goal: 1,024 in 60 s)%n",
+                "  %.2f s median (min %.2f, max %.2f, %d runs) on %d cores: %.0f rank profiles/s "
+                        + "(goal: 1,024 in 60 s)%n",
                 seconds[repeat / 2],
                 seconds[0],
                 seconds[repeat - 1],
