@@ -97,11 +97,13 @@ public final class InfoCommand {
                         "this run (B) against the base " + base + " (A): metrics a.* hold A, delta.* hold B - A"));
         line(s, "command", m.get(Metadata.COMMAND, "?"));
         line(s, "directory", m.get(Metadata.CWD, "?"));
-        line(
-                s,
-                "started",
-                m.get(Metadata.START_TIME, "?") + " on " + m.get(Metadata.HOST, "?") + ", pid "
-                        + m.get(Metadata.PID, "?"));
+        boolean merged = m.getLong(RunMetadata.INPUTS, -1) >= 0; // a merge's runs each have their start and duration
+        if (!merged)
+            line(
+                    s,
+                    "started",
+                    m.get(Metadata.START_TIME, "?") + " on " + m.get(Metadata.HOST, "?") + ", pid "
+                            + m.get(Metadata.PID, "?"));
         m.get(Metadata.MPI_RANK)
                 .ifPresent(rank -> line(
                         s,
@@ -124,14 +126,15 @@ public final class InfoCommand {
         wallClock(m).ifPresent(c -> line(s, "wall clock", c));
         line(s, "runtime", runtime(m));
         signal(s, m);
-        line(
-                s,
-                "duration",
-                String.format(
-                        Locale.ROOT,
-                        "%.2f s, exit status %s",
-                        m.getLong(Metadata.WALL_NS, 0) / 1e9,
-                        m.get(Metadata.EXIT_STATUS, "?")));
+        if (!merged)
+            line(
+                    s,
+                    "duration",
+                    String.format(
+                            Locale.ROOT,
+                            "%.2f s, exit status %s",
+                            m.getLong(Metadata.WALL_NS, 0) / 1e9,
+                            m.get(Metadata.EXIT_STATUS, "?")));
         line(
                 s,
                 "ompprof",
@@ -213,11 +216,17 @@ public final class InfoCommand {
         line(s, "merged", runs + " runs (threads renumbered; thread t of run N is t + its offset)");
         for (long i = 0; i < runs; i++) {
             String p = RunMetadata.PREFIX + i + ".";
+            String rank = m.get(p + Metadata.MPI_RANK)
+                    .map(r -> " (rank " + r + " on " + m.get(p + Metadata.HOST, "?") + ")")
+                    .orElse("");
+            String took = m.get(p + Metadata.WALL_NS)
+                    .map(ns -> String.format(Locale.ROOT, ", %.2f s", Long.parseLong(ns) / 1e9))
+                    .orElse("");
             line(
                     s,
                     "  run " + i,
-                    m.get(p + RunMetadata.SOURCE, "?") + ": " + m.get(p + Metadata.COMMAND, "?") + ", exit status "
-                            + m.get(p + Metadata.EXIT_STATUS, "?") + ", thread offset "
+                    m.get(p + RunMetadata.SOURCE, "?") + rank + ": " + m.get(p + Metadata.COMMAND, "?") + took
+                            + ", exit status " + m.get(p + Metadata.EXIT_STATUS, "?") + ", thread offset "
                             + m.get(p + RunMetadata.THREAD_OFFSET, "?"));
         }
     }

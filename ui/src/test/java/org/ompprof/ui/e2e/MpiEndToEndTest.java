@@ -1,6 +1,7 @@
 package org.ompprof.ui.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -174,6 +175,18 @@ class MpiEndToEndTest {
         assertEquals(own1 > own0 ? "1" : "0", line.group(2), out);
         assertTrue(out.contains("     0.1 ") && out.contains("     1.1 "), "threads as rank.thread\n" + out);
         assertTrue(out.contains("\n       0.1 ") && out.contains("\n       1.1 "), "region rows too\n" + out);
+        // info lists the merged runs by rank and host, each with its own duration (the merge has none of its own)
+        String info = Ompprof.run(work, Map.of(), "info", "job.ompprof").out();
+        String host = java.nio.file.Files.readString(Path.of("/proc/sys/kernel/hostname"))
+                .strip();
+        for (int rank = 0; rank < 2; rank++)
+            assertTrue(
+                    java.util.regex.Pattern.compile("run.rank-" + rank + ".ompprof \\(rank " + rank + " on "
+                                    + java.util.regex.Pattern.quote(host) + "\\): .*, \\d+\\.\\d\\d s, exit status 0")
+                            .matcher(info)
+                            .find(),
+                    "rank " + rank + " in\n" + info);
+        assertFalse(info.contains("\nduration "), info);
     }
 
     /**
