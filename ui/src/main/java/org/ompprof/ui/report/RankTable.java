@@ -35,7 +35,7 @@ public record RankTable(JobRanks job, List<Rank> ranks) {
 
     /** The ranks of a merged profile, by rank; empty unless it merges two or more ranks' runs. */
     public static RankTable of(CallingContextTree tree, Metadata meta) {
-        JobRanks job = JobRanks.of(meta); // null meta: the viewer's findings have no run to tell
+        JobRanks job = JobRanks.of(meta); // null meta: no runs to tell (a viewer without the metadata)
         if (job.isEmpty()) return new RankTable(job, List.of());
         List<Metric> states = Report.stateMetrics(tree);
         List<Rank> ranks = new ArrayList<>();

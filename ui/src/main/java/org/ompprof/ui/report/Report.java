@@ -276,7 +276,12 @@ public final class Report {
 
     /** The findings of a profile, costliest first, each with the context it points at. */
     public static List<Finding> findings(Profile p) {
-        Report r = new Report(p, null, List.of(), "", 0, false);
+        return findings(p, null);
+    }
+
+    /** The same, threads named as the report names them: rank.thread in a job profile ({@code meta} may be null). */
+    public static List<Finding> findings(Profile p, Metadata meta) {
+        Report r = new Report(p, meta, List.of(), "", 0, false);
         return new Findings(p, r.tree, r.total, r.regionRows(), r.ranks::label).all();
     }
 

@@ -99,7 +99,7 @@ final class Viewer {
         timeline = new TimelinePane(state);
         source = new SourcePane(state, sourcePath);
         regions = new RegionChart(state);
-        findings = new FindingsPanel(state, Report.findings(profile), this::showContext);
+        findings = new FindingsPanel(state, Report.findings(profile, meta), this::showContext);
         for (View v : View.values()) {
             Tab t = new Tab(v.title);
             t.setClosable(false);
