@@ -2,6 +2,7 @@ package org.ompprof.calltree.build;
 
 import java.nio.file.Path;
 import org.ompprof.calltree.profile.Profile;
+import org.ompprof.sampler.collect.JfrRecording;
 import org.ompprof.sampler.launch.CollectorCost;
 import org.ompprof.sampler.recording.Metadata;
 import org.ompprof.unwinder.clock.Stage;
@@ -23,8 +24,9 @@ final class BuildCost {
 
     private BuildCost(Path source, boolean timed) {
         this.source = source;
-        build = ProfileBuildEvent.on() ? new ProfileBuildEvent() : null;
-        stages = BuildStageEvent.on() ? new BuildStageEvent[STAGES.length] : null;
+        boolean jfr = JfrRecording.active();
+        build = jfr && ProfileBuildEvent.on() ? new ProfileBuildEvent() : null;
+        stages = jfr && BuildStageEvent.on() ? new BuildStageEvent[STAGES.length] : null;
         if (build != null) build.begin();
         if (stages != null) {
             for (int i = 0; i < stages.length; i++) {

@@ -74,8 +74,9 @@ public final class Drainer implements AutoCloseable {
     }
 
     /**
-     * Commits no JFR events (for the warm-up). Each pass still asks JFR whether the event is on: the first asking
-     * registers the event class with JFR (46 ms of CPU, and the JIT's after it), which belongs before the program.
+     * Commits no JFR events (for the warm-up). While JFR records, each pass still asks whether the event is on: the
+     * first asking registers the event class with JFR (46 ms of CPU, and the JIT's after it), which belongs before
+     * the program. Without JFR the class is never loaded (JfrRecording).
      */
     void quiet() {
         reporting = false;
@@ -124,8 +125,9 @@ public final class Drainer implements AutoCloseable {
 
     /** One pass over all slots; returns the bytes consumed. */
     long drainOnce() {
-        RingDrainEvent event =
-                RingDrainEvent.on() && reporting ? new RingDrainEvent() : null; // nothing allocated when JFR is off
+        RingDrainEvent event = JfrRecording.active() && RingDrainEvent.on() && reporting
+                ? new RingDrainEvent()
+                : null; // nothing allocated when JFR is off
         if (event != null) event.begin();
         long records = collector.records();
         passRings = 0;
@@ -151,7 +153,8 @@ public final class Drainer implements AutoCloseable {
     /** Records the agent dropped for want of a slot since the last pass (it counts them, we report them). */
     private void noSlotDrops() {
         long n = region.noSlotDrops();
-        if (n > lastNoSlotDrops) DropEvent.commit(0, DropEvent.NO_SLOT, n - lastNoSlotDrops, 0);
+        if (n > lastNoSlotDrops && JfrRecording.active())
+            DropEvent.commit(0, DropEvent.NO_SLOT, n - lastNoSlotDrops, 0);
         lastNoSlotDrops = n;
     }
 
@@ -204,7 +207,7 @@ public final class Drainer implements AutoCloseable {
         totalSample[i] = totalSample[i].plus(ds);
         totalEvent[i] = totalEvent[i].plus(de);
         collector.dropped(lastOwner[i], ds.dropped(), de.dropped());
-        if (ds.dropped() + de.dropped() > 0)
+        if (ds.dropped() + de.dropped() > 0 && JfrRecording.active())
             DropEvent.commit(lastOwner[i], DropEvent.RING_FULL, ds.dropped(), de.dropped());
     }
 

@@ -103,11 +103,11 @@ public final class Spool implements AutoCloseable {
     }
 
     /**
-     * A write's event, or null (nothing allocated when JFR is off). Asked of JFR even when quiet: the warm-up's
-     * asking registers the event class before the program runs, as the run's first write would.
+     * A write's event, or null (nothing allocated, nor the class loaded, when JFR is off). While JFR records it is
+     * asked even when quiet: the warm-up's asking registers the event class before the program runs.
      */
     private SpoolWriteEvent event() {
-        return SpoolWriteEvent.on() && reporting ? new SpoolWriteEvent() : null;
+        return JfrRecording.active() && SpoolWriteEvent.on() && reporting ? new SpoolWriteEvent() : null;
     }
 
     public Path path() {

@@ -18,7 +18,7 @@ interface Background {
         return new Background() {
             @Override
             public <T> void run(String what, Supplier<T> work, Consumer<T> done) {
-                done.accept(BackgroundLoadEvent.timed(what, work));
+                done.accept(LoadTimer.timed(what, work));
             }
         };
     }
@@ -30,7 +30,7 @@ interface Background {
                 Task<T> task = new Task<>() {
                     @Override
                     protected T call() {
-                        return BackgroundLoadEvent.timed(what, work);
+                        return LoadTimer.timed(what, work);
                     }
                 };
                 progress.setVisible(true);

@@ -62,7 +62,7 @@ public final class ViewCommand {
     }
 
     static Profile load(Recording r) {
-        return BackgroundLoadEvent.timed("reading the profile", () -> ReadOrBuild.profile(r));
+        return LoadTimer.timed("reading the profile", () -> ReadOrBuild.profile(r));
     }
 
     /** Shows the window at once with a progress bar while the profile loads (WindowLoad), then the views. */

@@ -28,8 +28,7 @@ final class WindowLoad {
         Thread loader = new Thread(
                 () -> {
                     try (Recording r = Recording.open(o.file())) {
-                        Profile p =
-                                BackgroundLoadEvent.timed("reading the profile", () -> ReadOrBuild.withoutTimelines(r));
+                        Profile p = LoadTimer.timed("reading the profile", () -> ReadOrBuild.withoutTimelines(r));
                         boolean later = p.timelines().isEmpty() && r.isProfile();
                         Stage s = stage.join();
                         CompletableFuture<Viewer> built = new CompletableFuture<>();
@@ -45,7 +44,7 @@ final class WindowLoad {
                         Viewer v = built.join(); // painted: reading now no longer competes with the first frame for the
                         // cores
                         if (later) {
-                            List<Timeline> lanes = BackgroundLoadEvent.timed(
+                            List<Timeline> lanes = LoadTimer.timed(
                                     "reading the timelines",
                                     () -> ProfileReader.timelines(r, p.tree().size()));
                             Platform.runLater(() -> v.timeline.lanes(lanes));

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.ompprof.sampler.collect.JfrRecording;
 import org.ompprof.unwinder.elf.ElfFile;
 import org.ompprof.unwinder.elf.ElfFormatException;
 import org.ompprof.unwinder.image.ImageOrigin;
@@ -114,8 +115,9 @@ public final class Symbolizer implements AutoCloseable {
     }
 
     private List<List<SourceFrame>> lookUp(Module module, ImageSymbols image, String label, long[] pcs) {
-        SymbolizerCallEvent event = new SymbolizerCallEvent(); // cache misses only: a few thousand a build
-        event.begin();
+        // cache misses only, a few thousand a build; none unless JFR records (the first loads the event class)
+        SymbolizerCallEvent event = JfrRecording.active() ? new SymbolizerCallEvent() : null;
+        if (event != null) event.begin();
         Path target = llvmTarget(module, image, label);
         if (target != null) {
             try {
@@ -134,6 +136,7 @@ public final class Symbolizer implements AutoCloseable {
     }
 
     private static void commit(SymbolizerCallEvent event, String label, int pcs, String source) {
+        if (event == null) return;
         event.end();
         if (!event.shouldCommit()) return;
         event.module = label;
