@@ -46,6 +46,9 @@ public final class MutexHolds {
         return i >= 0 && w[3 * i + 1] > t ? w[3 * i + 2] : 0;
     }
 
+    /** Holds looked through on either side of a moment for one by another thread (bounds a lookup's cost). */
+    private static final int OTHERS_WITHIN = 1024;
+
     /**
      * The thread holding {@code waitId} at {@code t} other than {@code waiter}, with its hold; if
      * nobody holds it then (the runtime is handing it over: a release is seen by the next waiter a
@@ -68,14 +71,17 @@ public final class MutexHolds {
                 i--) { // holds of one mutex do not overlap; look back a little for safety
             if (h[3 * i + 1] > t && h[3 * i + 2] != waiter) return hold(h, i);
         }
+        // the waiter's own holds may come in a row around t (it takes the mutex again and again, and the holds of
+        // others it waited behind were too short to be written): the other threads' holds lie further off
         int before = -1;
-        for (int i = lo - 1; i >= 0 && i >= lo - 8; i--) {
+        for (int i = lo - 1; i >= 0 && i >= lo - OTHERS_WITHIN; i--) {
+            if (before >= 0 && i < lo - 8) break; // past the few looked at for safety, holds end in order
             if (h[3 * i + 2] != waiter && h[3 * i + 1] <= t && (before < 0 || h[3 * i + 1] > h[3 * before + 1])) {
                 before = i;
             }
         }
         int after = -1;
-        for (int i = lo; i < n && i < lo + 8 && after < 0; i++) {
+        for (int i = lo; i < n && i < lo + OTHERS_WITHIN && after < 0; i++) {
             if (h[3 * i + 2] != waiter) after = i;
         }
         if (before < 0) return after < 0 ? null : hold(h, after);

@@ -292,6 +292,32 @@ class BlameCalculatorTest {
         assertEquals(0, c.outsideHoldNs(BlameKind.MUTEX_LOCK));
     }
 
+    /**
+     * quicksort_critical on 4 threads, 2 cores: thread 2 takes the critical again and again (20 short holds of its own,
+     * written because others waited behind them), and waits 1 ms at 30 ms in a hand-over, its previous holder's hold
+     * unwritten; the last hold by another thread (thread 3's, ended at 20 ms) lies 11 of thread 2's own holds back.
+     * The waiting still goes to it, at its release site: before, only 8 holds on either side were looked at, and it
+     * stayed unattributed.
+     */
+    @Test
+    void aWaitersOwnHoldsInARowDoNotHideTheOthers() {
+        SampleTable.Builder b = new SampleTable.Builder();
+        b.add(2, 30 * MS, MS, WaitClass.MUTEX, 42, 7, NODE_MAIN);
+        MutexHolds.Builder hb =
+                new MutexHolds.Builder().acquired(3, 42, 19 * MS).released(3, 42, 20 * MS);
+        for (int k = 0; k < 20; k++) {
+            long at = 20 * MS + 100_000 + k * 900_000L; // 20.1 .. 37.2 ms, each 0.1 ms long
+            if (at <= 30 * MS && at + 100_000 > 29 * MS) continue; // the wait: 29 to 30 ms
+            hb.acquired(2, 42, at).released(2, 42, at + 100_000);
+        }
+        int site = 95;
+        ReleaseSites sites = (thread, releaseNs) -> thread == 3 ? site : -1;
+        Charges c = BlameCalculator.compute(b.build(), hb.build(), sites, IntSets.immutable.of(1));
+        assertEquals(MS, c.waitedNs(BlameKind.MUTEX_LOCK));
+        assertEquals(0, c.unattributedNs(BlameKind.MUTEX_LOCK));
+        assertEquals(MS, charged(c, site, 3, BlameKind.MUTEX_LOCK));
+    }
+
     static long charged(Charges c, int node, int thread, BlameKind kind) {
         long sum = 0;
         for (int i = 0; i < c.size(); i++)
