@@ -29,8 +29,9 @@ import org.ompprof.sampler.wire.Wire;
  * says so; in each thread's samples the perf event's come first, the timer's after, and stand for most of its CPU
  * time), the moved threads' samples stand for their rounds' CPU time within 10%, and work_b's share of the time of
  * work_a and work_b (three times the units on the same code: about 3/4, 0.72-0.81 seen from run to run, the same in
- * both recordings of a run) matches the reference within 7 points: some three standard deviations, with about 600
- * samples in the two functions at the kernel's 250 Hz tick on a 2-core machine. The reference's samples stand for
+ * both recordings of a run) matches the reference within 10 points: some four standard deviations of the difference
+ * of two shares of about 600 samples each (in the two functions, at the kernel's 250 Hz tick on a 2-core machine);
+ * 7 points were passed once (0.729 on the timers, 0.809 on the perf events). The reference's samples stand for
  * about 10% less CPU time than the threads used (a perf event counts only while it is scheduled in): printed, not
  * asserted. Where the kernel refuses perf events, every thread is on timers from the start and nothing moves.
  */
@@ -131,7 +132,7 @@ class CpuSwitchingEndToEndTest {
                     weighedSeconds(kept, t),
                     t.cpuNs() / 1e9);
         double onPerf = workBShare(kept), onTimers = workBShare(moved);
-        assertEquals(onPerf, onTimers, 0.07, "work_b's share on the timers against on the perf events");
+        assertEquals(onPerf, onTimers, 0.1, "work_b's share on the timers against on the perf events");
         for (double share : new double[] {onPerf, onTimers})
             assertTrue(share > 0.6 && share < 0.9, () -> "work_b's share " + share + ": about 3/4 expected");
     }
