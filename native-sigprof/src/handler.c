@@ -133,7 +133,8 @@ static uint32_t walk_frames(struct priv *p, struct ompprof_context *ctx, uint64_
   *stop = OMPPROF_WALK_CONTINUE;
   if (mode == WALK_OFF || p->sig.stack_hi == 0)
     return 0;
-  struct walk_regs at = {ctx->rip, ctx->rsp, ctx->rbp, rbx, 1};
+  /* a checking recording's walk is compared with the JVM's unwind of the snapshot, which has no rbx */
+  struct walk_regs at = {ctx->rip, ctx->rsp, ctx->rbp, rbx, mode != WALK_CHECK};
   uint64_t stop_sp = levels > 0 && level0->exit_frame > ctx->rsp && mode != WALK_CHECK
                          ? level0->exit_frame + EXIT_FRAME_CFA
                          : UINT64_MAX;

@@ -15,6 +15,7 @@ import org.ompprof.calltree.FrameKind;
 import org.ompprof.calltree.FrameTable;
 import org.ompprof.calltree.Metric;
 import org.ompprof.calltree.build.DisplayNames;
+import org.ompprof.calltree.merge.JobRanks;
 import org.ompprof.calltree.merge.ProfileDiffer;
 import org.ompprof.calltree.merge.RunMetadata;
 import org.ompprof.calltree.profile.Profile;
@@ -73,7 +74,7 @@ public final class InfoCommand {
     static String report(Recording r, long fileSize) {
         StringBuilder s = new StringBuilder();
         run(s, r, fileSize);
-        threads(s, r.threads());
+        threads(s, r.threads(), JobRanks.of(r.metadata()));
         profile(s, r, fileSize);
         drops(s, r.threads(), r.stats(), r.metadata());
         handler(s, r.stats());
@@ -253,7 +254,8 @@ public final class InfoCommand {
                 + m.get(Metadata.OMPT_VERSION).map(v -> " (OMPT " + v + ")").orElse("");
     }
 
-    private static void threads(StringBuilder s, List<ThreadInfo> threads) {
+    /** In a job profile ({@code ranks} not empty) the threads are named rank.thread, as report names them. */
+    private static void threads(StringBuilder s, List<ThreadInfo> threads, JobRanks ranks) {
         TreeSet<Integer> states = new TreeSet<>((a, b) -> Integer.compare(OmpState.order(a), OmpState.order(b)));
         for (ThreadInfo t : threads) states.addAll(t.samplesByState().keySet());
         List<String> header = new ArrayList<>(List.of("thread", "tid", "type", "samples", "dropped"));
@@ -262,7 +264,7 @@ public final class InfoCommand {
         long[] total = new long[2 + states.size()];
         for (ThreadInfo t : threads) {
             List<String> row = new ArrayList<>(List.of(
-                    Integer.toString(t.seq()),
+                    ranks.label(t.seq()),
                     t.osTid() == 0 ? "-" : Integer.toString(t.osTid()),
                     ThreadType.nameOf(t.threadType()),
                     count(t.samples()),
@@ -280,7 +282,9 @@ public final class InfoCommand {
         List<String> totals = new ArrayList<>(List.of("total", "", "", count(total[0]), count(total[1])));
         for (int i = 2; i < total.length; i++) totals.add(count(total[i]));
         rows.add(totals);
-        s.append("threads (").append(threads.size()).append("), samples per OpenMP state as the runtime reported it\n");
+        s.append("threads (").append(threads.size());
+        if (!ranks.isEmpty()) s.append("; rank.thread");
+        s.append("), samples per OpenMP state as the runtime reported it\n");
         table(s, header, rows);
         s.append('\n');
     }

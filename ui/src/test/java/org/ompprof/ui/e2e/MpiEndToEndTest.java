@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -187,6 +188,9 @@ class MpiEndToEndTest {
                             .find(),
                     "rank " + rank + " in\n" + info);
         assertFalse(info.contains("\nduration "), info);
+        assertTrue(info.contains("; rank.thread), samples per OpenMP state"), info);
+        assertTrue(Pattern.compile("(?m)^ +0\\.1 +\\d+ initial").matcher(info).find(), "rank 0's thread 1\n" + info);
+        assertTrue(Pattern.compile("(?m)^ +1\\.1 +\\d+ initial").matcher(info).find(), "rank 1's thread 1\n" + info);
     }
 
     /**
