@@ -40,10 +40,13 @@ import org.ompprof.sampler.wire.Wire;
  * each hold's release, and blame charges that. With 4 threads most waiting is the critical being handed on: libomp's
  * queuing lock passes the released critical to the next waiter in line, which, with more threads than cores, is often
  * not running; that waiting goes to the nearer in time of the holds before and after the hand-over (the agent writes
- * the holds of the threads that waited while a waiter was sampled). With 2 threads hardly anyone waits (the one
- * spinner has the critical to itself), and in cpu mode waiting is seen only while a waiter spins, which on a loaded
- * machine it hardly does: the share is asserted where at least 10 ms were waited, which the 4-thread wall runs always
- * do.
+ * the holds of the threads that waited while a waiter was sampled). In cpu mode waiting is seen only while a waiter
+ * spins, which on a loaded machine it hardly does: the share is asserted where at least 10 ms were waited, which the
+ * 4-thread wall runs always do. With 2 threads the program's own threads hardly make each other wait (the one spinner
+ * has the critical to itself): on a loaded machine, some of the waiting is a waiter that other processes kept off the
+ * cores after the critical was released, behind no hold at all, and it stays unattributed (5.6 and 17.0 ms of it in
+ * two of six runs under under-load 2, with no hold written). There, what is charged must still be charged inside a
+ * hold.
  */
 class QuicksortCriticalEndToEndTest {
     private static final Set<String> BODY = Set.of("take_range", "push_range", "finish_range", "all_done");
@@ -110,9 +113,13 @@ class QuicksortCriticalEndToEndTest {
         assertEquals(waited, charged, "conservation");
         if (threads == 4 && mode.equals("wall"))
             assertTrue(waited > 10_000_000, "4 threads on 2 cores wait for the critical");
-        if (waited > 10_000_000) {
+        if (waited > 10_000_000 && threads == 4) {
             assertTrue(body * 1e6 >= 0.9 * waited, "at least 90% of the waiting inside the hold: " + body + " ms");
             assertTrue(outside + unattributed <= 0.01 * waited, "all of it at some hold of the critical");
+        } else if (waited > 10_000_000) {
+            long toCode = waited - unattributed;
+            assertTrue(body * 1e6 >= 0.9 * toCode, "at least 90% of what is charged inside the hold: " + body + " ms");
+            assertTrue(outside <= 0.01 * waited, "none of it outside a hold");
         }
         assertEquals(waited / 1e6, all, 0.01 + waited / 1e9, "the export's mutex_blame.critical is the waiting");
         FindingsNames.assertProgramsOwn(profile);
