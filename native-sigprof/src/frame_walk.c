@@ -72,6 +72,9 @@ uint32_t frame_walk(const struct cfi_tables *t, struct cfi_memo *memo, struct wa
   /* recursion returns to the same address frame after frame: its row is looked up once */
   uint64_t last_lookup = 0, bias, bp_addr = 0;
   enum bp_origin bp_origin = BP_ENTRY;
+  /* where the caller's rbx was saved (0: at->bx holds it): read only when a CFA needs it, which
+   * only the loader's resolver does, so that a deep walk does not pay a load a frame for it */
+  uint64_t bx_slot = 0;
   const struct cfi_row *row = NULL;
   for (int return_address = 0; n < b->max; return_address = 1) {
     /* a return address may be the last byte of its function (a call to a noreturn function) */
@@ -91,8 +94,18 @@ uint32_t frame_walk(const struct cfi_tables *t, struct cfi_memo *memo, struct wa
     }
     if (row->rule == CFI_RBP)
       log_bp_used(log, &bp_origin, bp_addr, at->bp);
-    if (row->rule == CFI_RBX && log && log->n <= WALK_LOG_READS)
-      log->n = WALK_LOG_READS + 1; /* not tracked for replay: the loader's resolver, seldom met */
+    if (row->rule == CFI_RBX) {
+      if (bx_slot) {
+        if (bx_slot < b->lo || bx_slot > b->hi - 8) {
+          *stop |= WALK_STOPPED_AT_RULE;
+          return n;
+        }
+        at->bx = load64(bx_slot);
+        bx_slot = 0;
+      }
+      if (log && log->n <= WALK_LOG_READS)
+        log->n = WALK_LOG_READS + 1; /* not tracked for replay: the loader's resolver, seldom met */
+    }
     uint64_t cfa = cfa_of(row, at);
     /* the return address at cfa - 8 and a saved rbp must lie in [lo, hi); the stack grows down */
     if (cfa <= at->sp)
@@ -114,13 +127,10 @@ uint32_t frame_walk(const struct cfi_tables *t, struct cfi_memo *memo, struct wa
       if (log && slot + 8 > log->max_end)
         log->max_end = slot + 8;
     }
-    uint64_t bx = at->bx;
     int bx_known = at->bx_known && row->rbx_off8 != CFI_RBX_LOST;
-    if (bx_known && row->rbx_off8) {
-      uint64_t slot = cfa + (uint64_t)(int64_t)row->rbx_off8 * 8;
-      bx_known = slot >= b->lo && slot <= b->hi - 8;
-      bx = bx_known ? load64(slot) : 0;
-    }
+    uint64_t saved_at = cfa + (uint64_t)(int64_t)row->rbx_off8 * 8;
+    if (bx_known && row->rbx_off8 && saved_at >= at->sp) /* below sp: popped already, rbx holds it again */
+      bx_slot = saved_at;
     uint64_t pc = load64(cfa - 8);
     log_read(log, cfa - 8, pc);
     if (pc == 0) {
@@ -128,7 +138,7 @@ uint32_t frame_walk(const struct cfi_tables *t, struct cfi_memo *memo, struct wa
       return n;
     }
     out[n++] = (struct ompprof_frame){at->pc, at->sp};
-    *at = (struct walk_regs){pc, cfa, bp, bx, bx_known};
+    *at = (struct walk_regs){pc, cfa, bp, at->bx, bx_known};
   }
   return n;
 }
