@@ -128,9 +128,11 @@ uint32_t frame_walk(const struct cfi_tables *t, struct cfi_memo *memo, struct wa
         log->max_end = slot + 8;
     }
     int bx_known = at->bx_known && row->rbx_off8 != CFI_RBX_LOST;
-    uint64_t saved_at = cfa + (uint64_t)(int64_t)row->rbx_off8 * 8;
-    if (bx_known && row->rbx_off8 && saved_at >= at->sp) /* below sp: popped already, rbx holds it again */
-      bx_slot = saved_at;
+    if (bx_known && row->rbx_off8) {
+      uint64_t saved_at = cfa + (uint64_t)(int64_t)row->rbx_off8 * 8;
+      if (saved_at >= at->sp) /* below sp: popped already, rbx holds it again */
+        bx_slot = saved_at;
+    }
     uint64_t pc = load64(cfa - 8);
     log_read(log, cfa - 8, pc);
     if (pc == 0) {

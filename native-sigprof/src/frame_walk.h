@@ -13,8 +13,9 @@
 /* libomp's OMPT frame addresses are __builtin_frame_address(0): the frame's CFA - 16. */
 #define EXIT_FRAME_CFA 16u
 
-/* bx is rbx, which a CFI_RBX frame's CFA is computed from; bx_known is 0 where it is not had (a
- * callback's own registers, a slot a row could not say). */
+/* bx is rbx, which a CFI_RBX frame's CFA is computed from (the walk brings it up to date only for
+ * such a frame); bx_known is 0 where it is not had (a callback's own registers, a slot a row could
+ * not say). */
 struct walk_regs {
   uint64_t pc, sp, bp;
   uint64_t bx;

@@ -4,15 +4,14 @@
  * own, yet its la_symbind64 runs on the program's threads at every symbol
  * binding (a lazy PLT call's first use, each dlsym): a sample there had no
  * module to name it and no unwind rows to walk out of it. The auditor lists
- * its namespace for the agent; it leaves its lister in the agent as it maps it
- * (glibc 2.36 does not chain an auditor's namespace into r_debug). Objects in
+ * its namespace for the agent; it leaves its lister in the agent once the
+ * objects opened with it are mapped (la_activity: glibc 2.36 does not chain an
+ * auditor's namespace into r_debug, where the agent could find it). Objects in
  * both namespaces (the loader itself) are listed once, as the program's.
  */
-#include <string.h>
-
 #include "loaded_objects.h"
 
-/* Set by the auditor as it maps the agent (audit.c): its lister of its own namespace. */
+/* Set by the auditor (audit.c, la_activity): its lister of its own namespace. */
 __attribute__((visibility("default"))) int (*ompprof_audit_lister)(loaded_object_fn fn, void *data);
 
 struct same {

@@ -10,6 +10,7 @@ import org.ompprof.blame.BlameKind;
 import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.Metric;
 import org.ompprof.calltree.StandardMetrics;
+import org.ompprof.calltree.merge.JobRanks;
 import org.ompprof.calltree.merge.RunMetadata;
 import org.ompprof.calltree.profile.MutexTable;
 import org.ompprof.calltree.profile.Profile;
@@ -281,8 +282,8 @@ public final class Report {
 
     /** The same, threads named as the report names them: rank.thread in a job profile ({@code meta} may be null). */
     public static List<Finding> findings(Profile p, Metadata meta) {
-        Report r = new Report(p, meta, List.of(), "", 0, false);
-        return new Findings(p, r.tree, r.total, r.regionRows(), r.ranks::label).all();
+        Report r = new Report(p, null, List.of(), "", 0, false); // no per-rank table: only the names are wanted
+        return new Findings(p, r.tree, r.total, r.regionRows(), JobRanks.of(meta)::label).all();
     }
 
     private void findings() {

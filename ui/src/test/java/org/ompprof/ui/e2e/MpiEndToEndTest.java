@@ -178,12 +178,11 @@ class MpiEndToEndTest {
         assertTrue(out.contains("\n       0.1 ") && out.contains("\n       1.1 "), "region rows too\n" + out);
         // info lists the merged runs by rank and host, each with its own duration (the merge has none of its own)
         String info = Ompprof.run(work, Map.of(), "info", "job.ompprof").out();
-        String host = java.nio.file.Files.readString(Path.of("/proc/sys/kernel/hostname"))
-                .strip();
+        String host = Files.readString(Path.of("/proc/sys/kernel/hostname")).strip();
         for (int rank = 0; rank < 2; rank++)
             assertTrue(
-                    java.util.regex.Pattern.compile("run.rank-" + rank + ".ompprof \\(rank " + rank + " on "
-                                    + java.util.regex.Pattern.quote(host) + "\\): .*, \\d+\\.\\d\\d s, exit status 0")
+                    Pattern.compile("run.rank-" + rank + ".ompprof \\(rank " + rank + " on " + Pattern.quote(host)
+                                    + "\\): .*, \\d+\\.\\d\\d s, exit status 0")
                             .matcher(info)
                             .find(),
                     "rank " + rank + " in\n" + info);

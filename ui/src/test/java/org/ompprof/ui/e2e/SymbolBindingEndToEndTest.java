@@ -23,13 +23,10 @@ class SymbolBindingEndToEndTest {
     @Test
     void samplesInTheLoaderWalkOutToMain() throws Exception {
         Path profile = work.resolve("bindings.ompprof");
-        Ompprof.Result rec = Ompprof.run(
+        Ompprof.Result rec = Ompprof.record(
                 work,
-                Map.of("OMP_NUM_THREADS", "2"),
-                "record",
-                "-o",
-                profile.toString(),
-                "--",
+                2,
+                profile,
                 CPrograms.clang("lazy_binding").toString(),
                 CPrograms.sharedLibrary("bindings").toString(),
                 "0.8");
