@@ -2,13 +2,16 @@ package org.ompprof.sampler.collect;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
-import org.ompprof.sampler.record.Le;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.ompprof.sampler.record.RecordDecoder;
 import org.ompprof.sampler.recording.HandlerHistogram;
 import org.ompprof.sampler.recording.Metadata;
@@ -54,7 +57,7 @@ public final class RecordingBuilder {
                 }
             }
             Malformed malformed = new Malformed(drainer.malformed(), drainer.malformedExamples());
-            for (int seq : threadsWithRecords(spool)) writeThread(w, spool, seq, malformed);
+            writeThreads(w, spool, threadsWithRecords(spool), malformed);
             w.stats(stats(collector, drainer, region, malformed));
             return w.commit();
         }
@@ -79,39 +82,91 @@ public final class RecordingBuilder {
             this.examples = new ArrayList<>(examples);
         }
 
-        /** Whether {@code rec} is well formed; counts it if not. */
-        boolean sound(MemorySegment rec, int seq) {
-            String problem = RecordDecoder.problem(rec);
+        /** Whether the stream's current record is well formed; counts it if not. Threads' writers share this. */
+        boolean sound(Stream rec, int seq) {
+            String problem = rec.problem();
             if (problem == null) return true;
+            synchronized (this) {
+                noteBad(seq, problem);
+            }
+            return false;
+        }
+
+        private void noteBad(int seq, String problem) {
             count++;
             String example = "thread " + seq + ": " + problem + "; record left out";
             if (examples.size() < EXAMPLES && !examples.contains(example)) examples.add(example);
-            return false;
+        }
+    }
+
+    /**
+     * Writes every thread's records, several threads at once (one per core): the program has ended and left the
+     * cores to us, and each record is read back, checked and copied here, a region-heavy run's millions of them.
+     */
+    private static void writeThreads(RecordingWriter w, Spool spool, Collection<Integer> seqs, Malformed malformed)
+            throws IOException {
+        int workers = Math.min(seqs.size(), Runtime.getRuntime().availableProcessors());
+        if (workers <= 1) {
+            for (int seq : seqs) writeThread(w, spool, seq, malformed);
+            return;
+        }
+        try (ExecutorService pool = Executors.newFixedThreadPool(
+                workers, Thread.ofPlatform().name("ompprof-write-", 1).daemon().factory())) {
+            List<Future<?>> done = new ArrayList<>();
+            for (int seq : seqs)
+                done.add(pool.submit(() -> {
+                    writeThread(w, spool, seq, malformed);
+                    return null;
+                }));
+            for (Future<?> f : done) f.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while writing the recording", e);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof IOException io) throw io;
+            if (e.getCause() instanceof RuntimeException r) throw r;
+            throw new IOException("writing the recording failed: " + e.getCause(), e.getCause());
         }
     }
 
     /** Merges the thread's two streams, each already in time order, into one; malformed records stay out. */
     private static void writeThread(RecordingWriter w, Spool spool, int seq, Malformed malformed) throws IOException {
-        Spool.RecordCursor samples = spool.cursor(Spool.stream(seq, RunCollector.SAMPLE_RING));
-        Spool.RecordCursor events = spool.cursor(Spool.stream(seq, RunCollector.EVENT_RING));
+        Stream samples = new Stream(spool.cursor(Spool.stream(seq, RunCollector.SAMPLE_RING)));
+        Stream events = new Stream(spool.cursor(Spool.stream(seq, RunCollector.EVENT_RING)));
         try (RecordingWriter.ThreadRecords out = w.threadRecords(seq)) {
-            MemorySegment s = samples.next();
-            MemorySegment e = events.next();
-            while (s != null || e != null) {
-                if (e == null || (s != null && time(s) < time(e))) {
-                    if (malformed.sound(s, seq)) out.add(s);
-                    s = samples.next();
-                } else {
-                    if (malformed.sound(e, seq)) out.add(e);
-                    e = events.next();
-                }
+            boolean s = samples.advance();
+            boolean e = events.advance();
+            while (s || e) {
+                Stream next = !e || (s && samples.time() < events.time()) ? samples : events;
+                if (malformed.sound(next, seq)) out.add(next.cursor.bytes(), next.cursor.at(), next.cursor.size());
+                if (next == samples) s = samples.advance();
+                else e = events.advance();
             }
         }
     }
 
-    /** Every payload starts with its time. */
-    private static long time(MemorySegment rec) {
-        return Le.u64(rec, Wire.RecordHeader.SIZEOF);
+    /** One stream's records as the merge reads them, in the spool's blocks. */
+    private static final class Stream {
+        final Spool.RecordCursor cursor;
+        private RecordDecoder.InArray reader;
+
+        Stream(Spool.RecordCursor cursor) {
+            this.cursor = cursor;
+        }
+
+        boolean advance() throws IOException {
+            if (!cursor.advance()) return false;
+            if (reader == null || !reader.reads(cursor.bytes())) reader = new RecordDecoder.InArray(cursor.bytes());
+            return true;
+        }
+
+        long time() {
+            return reader.time(cursor.at());
+        }
+
+        String problem() {
+            return reader.problem(cursor.at(), cursor.size());
+        }
     }
 
     static Stats stats(RunCollector collector, Drainer drainer, Region region, Malformed malformed) {

@@ -20,7 +20,6 @@ import org.eclipse.collections.api.list.primitive.MutableLongList;
 import org.eclipse.collections.api.map.primitive.MutableLongObjectMap;
 import org.eclipse.collections.impl.list.mutable.primitive.LongArrayList;
 import org.eclipse.collections.impl.map.mutable.primitive.LongObjectHashMap;
-import org.ompprof.sampler.record.Le;
 
 /**
  * Append-only temporary file for everything drained while the program runs, so that memory
@@ -314,6 +313,10 @@ public final class Spool implements AutoCloseable {
         private byte[] bytes = new byte[0];
         private int pos;
         private int end;
+        /** The current record. */
+        private int at;
+
+        private int size;
 
         RecordCursor(FileChannel channel, MutableLongList blocks) {
             this.channel = channel;
@@ -322,17 +325,43 @@ public final class Spool implements AutoCloseable {
 
         /** The next record (a view valid until the next call), or null at the end. */
         public MemorySegment next() throws IOException {
+            return advance() ? MemorySegment.ofArray(bytes).asSlice(at, size) : null;
+        }
+
+        /**
+         * Moves to the next record: its {@link #size()} bytes lie in {@link #bytes()} from {@link #at()}, until the
+         * next call. False at the end. Readers of millions of records read them there, with no view made per record.
+         */
+        public boolean advance() throws IOException {
             if (!have(Integer.BYTES)) {
-                if (pos == end) return null;
+                if (pos == end) return false;
                 throw new IOException("spool stream ends inside a record header");
             }
-            long size = Integer.toUnsignedLong(Le.u32(MemorySegment.ofArray(bytes), pos));
-            if (size < 8 || size > Integer.MAX_VALUE - BLOCK)
-                throw new IOException("spool record of " + size + " bytes");
-            if (!have((int) size)) throw new IOException("spool stream ends inside a record of " + size + " bytes");
-            MemorySegment rec = MemorySegment.ofArray(bytes).asSlice(pos, size);
-            pos += (int) size;
-            return rec;
+            long n = Integer.toUnsignedLong((bytes[pos] & 0xff)
+                    | (bytes[pos + 1] & 0xff) << 8
+                    | (bytes[pos + 2] & 0xff) << 16
+                    | bytes[pos + 3] << 24);
+            if (n < 8 || n > Integer.MAX_VALUE - BLOCK) throw new IOException("spool record of " + n + " bytes");
+            if (!have((int) n)) throw new IOException("spool stream ends inside a record of " + n + " bytes");
+            at = pos;
+            size = (int) n;
+            pos += size;
+            return true;
+        }
+
+        /** The array the current record lies in. */
+        public byte[] bytes() {
+            return bytes;
+        }
+
+        /** Where the current record starts in {@link #bytes()}. */
+        public int at() {
+            return at;
+        }
+
+        /** The current record's size in bytes. */
+        public int size() {
+            return size;
         }
 
         /** Whether {@code n} bytes are ready from {@code pos}, reading blocks as needed. */
@@ -340,11 +369,13 @@ public final class Spool implements AutoCloseable {
             while (end - pos < n) {
                 if (nextBlock >= blocks.size()) return false;
                 int raw = Math.toIntExact(blocks.get(nextBlock + RAW));
-                byte[] joined = new byte[end - pos + raw];
-                System.arraycopy(bytes, pos, joined, 0, end - pos);
-                readBlock(nextBlock, joined, end - pos);
+                int left = end - pos;
+                // the array is reused when it holds the rest and the block: fresh ones cost page faults
+                byte[] joined = bytes.length >= left + raw ? bytes : new byte[left + raw];
+                System.arraycopy(bytes, pos, joined, 0, left);
+                readBlock(nextBlock, joined, left);
                 bytes = joined;
-                end = joined.length;
+                end = left + raw;
                 pos = 0;
                 nextBlock += ENTRY;
             }
@@ -354,28 +385,30 @@ public final class Spool implements AutoCloseable {
         /** Reads block {@code i} of the index into {@code out} from {@code into}. */
         private void readBlock(int i, byte[] out, int into) throws IOException {
             long offset = blocks.get(i + AT);
-            ByteBuffer b = ByteBuffer.allocate(Math.toIntExact(blocks.get(i + STORED)));
+            int stored = Math.toIntExact(blocks.get(i + STORED));
+            boolean deflated = blocks.get(i + DEFLATED) != 0;
+            if (!deflated && stored != blocks.get(i + RAW))
+                throw new IOException(
+                        "spool block at " + offset + " stores " + stored + " of " + blocks.get(i + RAW) + " bytes");
+            ByteBuffer b = deflated ? ByteBuffer.allocate(stored) : ByteBuffer.wrap(out, into, stored);
             for (long at = offset; b.hasRemaining(); ) {
                 int n = channel.read(b, at);
                 if (n < 0) throw new IOException("spool file shorter than its index");
                 at += n;
             }
-            if (blocks.get(i + DEFLATED) == 0) {
-                System.arraycopy(b.array(), 0, out, into, b.capacity());
-                return;
-            }
+            if (!deflated) return;
             Inflater inf = new Inflater();
             try {
                 inf.setInput(b.array());
-                int filled = into;
-                while (filled < out.length) {
-                    int k = inf.inflate(out, filled, out.length - filled);
+                int filled = into, full = into + Math.toIntExact(blocks.get(i + RAW));
+                while (filled < full) {
+                    int k = inf.inflate(out, filled, full - filled);
                     if (k == 0 && (inf.finished() || inf.needsInput())) break;
                     filled += k;
                 }
-                if (filled != out.length)
+                if (filled != full)
                     throw new IOException("spool block at " + offset + " inflates to " + (filled - into) + " of "
-                            + (out.length - into) + " bytes");
+                            + (full - into) + " bytes");
             } catch (DataFormatException e) {
                 throw new IOException("spool block at " + offset + " does not inflate: " + e.getMessage(), e);
             } finally {

@@ -31,6 +31,35 @@ public final class RecordDecoder {
         return problem(WireBytes.ofRecord(rec));
     }
 
+    /**
+     * Records lying in an array (a spool block), checked and timed in place: one view of the array, where a view per
+     * record would cost more than the check.
+     */
+    public static final class InArray {
+        private final byte[] array;
+        private final WireBytes run;
+
+        public InArray(byte[] array) {
+            this.array = array;
+            this.run = WireBytes.ofRun(MemorySegment.ofArray(array));
+        }
+
+        /** Whether this reads {@code a}. */
+        public boolean reads(byte[] a) {
+            return a == array;
+        }
+
+        /** As {@link RecordDecoder#problem(MemorySegment)}, for the {@code size} bytes at {@code at}. */
+        public String problem(int at, int size) {
+            return RecordDecoder.problem(run.record(at, size));
+        }
+
+        /** The time that starts the payload of the record at {@code at} (every record's does). */
+        public long time(int at) {
+            return run.u64(at + P);
+        }
+    }
+
     /** As {@link #problem(MemorySegment)}, for a record read through a view of its run. */
     static String problem(WireBytes rec) {
         long len = rec.size();

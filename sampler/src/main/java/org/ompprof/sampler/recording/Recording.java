@@ -13,7 +13,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.Iterator;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
@@ -21,6 +20,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.Spliterator;
 import java.util.Spliterators;
+import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.IntPredicate;
 import java.util.function.Supplier;
@@ -141,9 +141,9 @@ public final class Recording implements AutoCloseable {
         return sections;
     }
 
-    /** The threads that have records, in file order. */
+    /** The threads that have records, by thread number. */
     public List<Integer> recordThreads() {
-        Set<Integer> seqs = new LinkedHashSet<>();
+        Set<Integer> seqs = new TreeSet<>(Integer::compareUnsigned);
         for (SectionRef s : sections) if (s.kind() == SectionKind.RECORDS) seqs.add((int) s.key());
         return List.copyOf(seqs);
     }
@@ -194,13 +194,20 @@ public final class Recording implements AutoCloseable {
         return new InOrderAhead<>(jobs, ahead);
     }
 
-    /** The indexes of the RECORDS sections of thread {@code threadSeq} (or of all), in file order. */
+    /**
+     * The indexes of the RECORDS sections of thread {@code threadSeq} in file order, or of all threads, thread by
+     * thread ({@link #recordThreads()}' order): a writer may interleave threads' sections.
+     */
     private List<Integer> recordSections(long threadSeq) {
         List<Integer> out = new ArrayList<>();
         for (int i = 0; i < sections.size(); i++) {
             SectionRef s = sections.get(i);
             if (s.kind() == SectionKind.RECORDS && (threadSeq == ALL_THREADS || s.key() == threadSeq)) out.add(i);
         }
+        // List.sort is stable: each thread's sections stay in file order
+        if (threadSeq == ALL_THREADS)
+            out.sort((a, b) ->
+                    Long.compareUnsigned(sections.get(a).key(), sections.get(b).key()));
         return out;
     }
 

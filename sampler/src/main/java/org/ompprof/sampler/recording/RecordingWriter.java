@@ -24,7 +24,12 @@ import java.util.zip.Deflater;
  * Streams a recording to a temporary file next to the output; {@link #commit()} makes it durable
  * and renames it over the output atomically. Until then the output (an older recording, maybe)
  * is untouched, and closing without committing deletes the temporary file. Memory use is bounded
- * by one chunk of {@link RecordingFormat#CHUNK} bytes, whatever the recording's size.
+ * by one chunk of {@link RecordingFormat#CHUNK} bytes, whatever the recording's size (one per
+ * thread's records being written at once).
+ *
+ * <p>Several threads' records may be written at once, each through its own {@link ThreadRecords}
+ * on its own thread: each compresses its chunks itself, and only appending a finished section
+ * takes the writer's lock. Their sections interleave in the file; readers group them by thread.
  */
 public final class RecordingWriter implements AutoCloseable {
     private static final int SMALL_LEVEL = 6;
@@ -144,7 +149,10 @@ public final class RecordingWriter implements AutoCloseable {
         }
     }
 
-    /** Starts the records of one thread; close the returned writer before starting another. */
+    /**
+     * Starts the records of one thread. One thread's records go through one writer, on one
+     * thread at a time; other threads' writers may be used at the same time.
+     */
     public ThreadRecords threadRecords(int threadSeq) {
         return new ThreadRecords(threadSeq);
     }
@@ -155,6 +163,9 @@ public final class RecordingWriter implements AutoCloseable {
         private byte[] buf = new byte[RecordingFormat.RECORDS_PREFIX + 64 * 1024];
         private int length = RecordingFormat.RECORDS_PREFIX;
         private long records;
+
+        /** This thread's own: chunks are compressed outside the writer's lock. */
+        private final Deflater chunkDeflater = new Deflater();
 
         private ThreadRecords(int threadSeq) {
             this.threadSeq = threadSeq;
@@ -172,7 +183,17 @@ public final class RecordingWriter implements AutoCloseable {
         }
 
         public void add(byte[] record) throws IOException {
-            add(MemorySegment.ofArray(record));
+            add(record, 0, record.length);
+        }
+
+        /** The record of {@code n} bytes at {@code at} of {@code array}. */
+        public void add(byte[] array, int at, int n) throws IOException {
+            if (length > RecordingFormat.RECORDS_PREFIX
+                    && length + n > RecordingFormat.RECORDS_PREFIX + RecordingFormat.RECORDS_CHUNK) flush();
+            ensure(length + n);
+            System.arraycopy(array, at, buf, length, n);
+            length += n;
+            records++;
         }
 
         public long records() {
@@ -194,13 +215,17 @@ public final class RecordingWriter implements AutoCloseable {
             if (length == RecordingFormat.RECORDS_PREFIX) return;
             putInt(buf, 0, threadSeq);
             putInt(buf, 4, 0);
-            section(SectionKind.RECORDS, buf, length, recordsLevel);
+            append(encode(SectionKind.RECORDS, buf, length, recordsLevel, chunkDeflater));
             length = RecordingFormat.RECORDS_PREFIX;
         }
 
         @Override
         public void close() throws IOException {
-            flush();
+            try {
+                flush();
+            } finally {
+                chunkDeflater.end();
+            }
         }
     }
 
@@ -210,11 +235,18 @@ public final class RecordingWriter implements AutoCloseable {
 
     /** Writes one section; a negative level stores the payload as it is. */
     private void section(SectionKind kind, byte[] raw, int rawLength, int level) throws IOException {
-        if (committed || closed) throw new IllegalStateException("recording already finished");
+        append(encode(kind, raw, rawLength, level, deflater));
+    }
+
+    /** A section as it goes into the file: its header, and its payload as stored. */
+    private record Encoded(byte[] header, byte[] stored, int storedLength) {}
+
+    /** Compresses (unless the level is negative, or it does not shrink) and checksums a section; no file access. */
+    private static Encoded encode(SectionKind kind, byte[] raw, int rawLength, int level, Deflater deflater) {
         byte[] stored = raw;
         int storedLength = rawLength;
         int flags = 0;
-        byte[] packed = level < 0 ? null : deflate(raw, rawLength, level);
+        byte[] packed = level < 0 ? null : deflate(deflater, raw, rawLength, level);
         if (packed != null && packed.length < rawLength) {
             stored = packed;
             storedLength = packed.length;
@@ -228,12 +260,17 @@ public final class RecordingWriter implements AutoCloseable {
         putLong(h, 8, rawLength);
         putLong(h, 16, storedLength);
         putInt(h, 24, (int) crc.getValue());
-        write(h, 0, h.length);
-        write(stored, 0, storedLength);
+        return new Encoded(h, stored, storedLength);
+    }
+
+    private synchronized void append(Encoded e) throws IOException {
+        if (committed || closed) throw new IllegalStateException("recording already finished");
+        write(e.header(), 0, e.header().length);
+        write(e.stored(), 0, e.storedLength());
         sections++;
     }
 
-    private byte[] deflate(byte[] raw, int length, int level) {
+    private static byte[] deflate(Deflater deflater, byte[] raw, int length, int level) {
         deflater.reset();
         deflater.setLevel(level);
         deflater.setInput(raw, 0, length);
@@ -254,7 +291,7 @@ public final class RecordingWriter implements AutoCloseable {
     }
 
     /** Bytes written so far. */
-    public long position() {
+    public synchronized long position() {
         return position;
     }
 
@@ -262,7 +299,7 @@ public final class RecordingWriter implements AutoCloseable {
      * Ends the recording, forces it to disk and renames it over the output. Returns the size of
      * the finished file.
      */
-    public long commit() throws IOException {
+    public synchronized long commit() throws IOException {
         byte[] count = new byte[4];
         putInt(count, 0, sections);
         section(SectionKind.END, count, -1);
@@ -286,7 +323,7 @@ public final class RecordingWriter implements AutoCloseable {
 
     /** Abandons an uncommitted recording: the temporary file goes, the output stays as it was. */
     @Override
-    public void close() {
+    public synchronized void close() {
         if (closed) return;
         closed = true;
         deflater.end();

@@ -144,6 +144,62 @@ class SimulatedRunTest {
         }
     }
 
+    /**
+     * Records whose framing the drainer accepts but whose contents do not hold together are left out of the recording
+     * as it is written, each thread's writer on its own thread, and counted once each; the rest stay whole and in
+     * order.
+     */
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void recordsThatDoNotHoldTogetherAreLeftOutAndCounted() throws Exception {
+        int perThread = 3000, paddedEvery = 7, threads = 3;
+        try (Region region = Region.inMemory(LAYOUT);
+                Spool spool = Spool.create(dir, ".spool-")) {
+            RunCollector collector =
+                    new RunCollector(spool, () -> ProcessHandle.current().pid(), region::setModulesCaptured);
+            Drainer drainer = new Drainer(region, collector);
+            drainer.start();
+            TestAgent agent = new TestAgent(region);
+            List<Thread> running = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                int slot = t;
+                running.add(Thread.ofPlatform()
+                        .start(() -> agent.runThread(slot, slot + 1, perThread, List.of(), paddedEvery)));
+            }
+            for (Thread t : running) t.join();
+            drainer.finish();
+            assertEquals(0, drainer.malformed(), "the drainer checks framing only");
+
+            Path out = dir.resolve("bad.ompprof");
+            RecordingBuilder.write(out, new Metadata(Map.of("k", "v")), collector, drainer, region);
+            int syncs = perThread / 10, padded = (syncs + paddedEvery - 1) / paddedEvery;
+            try (Recording r = Recording.open(out)) {
+                assertEquals(threads * (long) padded, r.stats().malformed());
+                assertTrue(
+                        r.stats().malformedExamples().getFirst().contains("record left out"),
+                        r.stats().malformedExamples().toString());
+                for (int seq = 1; seq <= threads; seq++) {
+                    List<WireRecord> records = r.records(seq).toList();
+                    assertEquals(
+                            syncs - padded,
+                            records.stream()
+                                    .filter(w -> w instanceof SyncRegion)
+                                    .count());
+                    assertEquals(
+                            perThread,
+                            records.stream()
+                                    .filter(w -> w instanceof SampleRecord)
+                                    .count());
+                    long last = 0;
+                    for (WireRecord w : records) {
+                        assertTrue(w.timeNs() >= last, "time order");
+                        last = w.timeNs();
+                    }
+                }
+            }
+        }
+    }
+
     static ModuleLoad module(long id, Path file, int flags, int fd) {
         long[] st = TestAgent.stat(file);
         return new ModuleLoad(

@@ -155,6 +155,74 @@ class RecordingTest {
         return m;
     }
 
+    /**
+     * Threads' records written at once, each through its own writer (as record writes them when the program ends, on
+     * threads of its own): their sections interleave in the file, and readers still get every thread's records whole,
+     * in order, thread by thread by number, deflated or not. Alternating on one thread interleaves them for sure.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"alternating/deflated", "alternating/stored", "threads/deflated", "threads/stored"})
+    void threadsWrittenAtOnceReadBackThreadByThread(String how) throws Exception {
+        boolean deflated = how.endsWith("/deflated");
+        Random rnd = new Random(how.hashCode());
+        Map<Integer, List<byte[]>> sent = new java.util.LinkedHashMap<>();
+        for (int t : new int[] {7, 2, 5, 3}) { // begun in no particular order
+            List<byte[]> list = new ArrayList<>();
+            for (int i = 0; i < 6000; i++) list.add(RecordEncoder.encode(TestRecords.random(rnd)));
+            sent.put(t, list);
+        }
+        Path out = dir.resolve("p.ompprof");
+        try (RecordingWriter w = RecordingWriter.create(out);
+                var pool = java.util.concurrent.Executors.newFixedThreadPool(sent.size())) {
+            if (!deflated) w.recordsUndeflated();
+            w.metadata(metadata());
+            w.threads(threads());
+            w.modules(modules(0));
+            w.stats(stats());
+            if (how.startsWith("alternating")) {
+                List<RecordingWriter.ThreadRecords> writers = new ArrayList<>();
+                for (int t : sent.keySet()) writers.add(w.threadRecords(t));
+                for (int i = 0; i < 6000; i++) {
+                    int k = 0;
+                    for (List<byte[]> list : sent.values()) writers.get(k++).add(list.get(i));
+                }
+                for (var t : writers) t.close();
+            } else {
+                List<java.util.concurrent.Future<?>> done = new ArrayList<>();
+                for (var e : sent.entrySet())
+                    done.add(pool.submit(() -> {
+                        try (RecordingWriter.ThreadRecords t = w.threadRecords(e.getKey())) {
+                            for (byte[] r : e.getValue()) t.add(r);
+                        }
+                        return null;
+                    }));
+                for (var f : done) f.get();
+            }
+            w.commit();
+        }
+        try (Recording r = Recording.open(out)) {
+            List<Long> keys = r.sections().stream()
+                    .filter(x -> x.kind() == SectionKind.RECORDS)
+                    .map(Recording.SectionRef::key)
+                    .toList();
+            assertTrue(keys.size() >= 8, keys.size() + " sections");
+            if (how.startsWith("alternating"))
+                assertEquals(4, new java.util.HashSet<>(keys.subList(0, 4)).size(), "interleaved: " + keys);
+            assertEquals(List.of(2, 3, 5, 7), r.recordThreads());
+            List<WireRecord> all = r.records().toList();
+            int at = 0;
+            for (int t : new java.util.TreeSet<>(sent.keySet())) {
+                List<WireRecord> one = r.records(t).toList();
+                assertEquals(sent.get(t).size(), one.size());
+                for (int i = 0; i < one.size(); i++) {
+                    assertArrayEquals(sent.get(t).get(i), RecordEncoder.encode(one.get(i)));
+                    assertArrayEquals(sent.get(t).get(i), RecordEncoder.encode(all.get(at++)), "thread by thread");
+                }
+            }
+            assertEquals(at, all.size());
+        }
+    }
+
     /** A recording written for the profile build alone (record's raw recording): the same records, not deflated. */
     @Test
     void undeflatedRecordsReadTheSame() throws IOException {

@@ -34,6 +34,14 @@ public final class TestAgent {
      * for room in full rings, as a patient agent would, so that nothing is dropped.
      */
     public void runThread(int slot, int seq, int samples, List<ModuleLoad> modules) {
+        runThread(slot, seq, samples, modules, 0);
+    }
+
+    /**
+     * As above; with {@code paddedEvery} > 0, every that-many-th sync_region is written 8 bytes longer than its
+     * contents: framed well enough for the drainer, not a record the recording may hold.
+     */
+    public void runThread(int slot, int seq, int samples, List<ModuleLoad> modules, int paddedEvery) {
         MemorySegment s = region.segment();
         long base = region.layout().slotOffset(slot);
         RingWriter.claim(region, slot, seq, 1000 + seq);
@@ -44,15 +52,29 @@ public final class TestAgent {
         for (ModuleLoad m : modules) put(eventRing, withThread(m, seq, t++));
         for (int i = 0; i < samples; i++) {
             put(sampleRing, sample(seq, t++, i % 2 == 0 ? 1 : 0x11, i));
-            if (i % 10 == 0) put(eventRing, new SyncRegion(seq, t++, 5, 6, 0x401000, 9, 1, 0));
+            if (i % 10 == 0) {
+                SyncRegion r = new SyncRegion(seq, t++, 5, 6, 0x401000, 9, 1, 0);
+                if (paddedEvery > 0 && (i / 10) % paddedEvery == 0) put(eventRing, padded(RecordEncoder.encode(r)));
+                else put(eventRing, r);
+            }
         }
         put(eventRing, new ThreadEnd(seq, t));
         Atomics.setReleaseInt(s, base + SlotHeader.STATE, Wire.SLOT_ENDED);
     }
 
     private static void put(RingWriter ring, WireRecord r) {
-        byte[] bytes = RecordEncoder.encode(r);
+        put(ring, RecordEncoder.encode(r));
+    }
+
+    private static void put(RingWriter ring, byte[] bytes) {
         while (!ring.write(bytes)) LockSupport.parkNanos(50_000); // two cores: let the drainer run
+    }
+
+    /** The record 8 bytes longer, its size saying so. */
+    private static byte[] padded(byte[] record) {
+        byte[] out = java.util.Arrays.copyOf(record, record.length + 8);
+        MemorySegment.ofArray(out).set(java.lang.foreign.ValueLayout.JAVA_INT_UNALIGNED, 0, out.length);
+        return out;
     }
 
     static SampleRecord sample(int seq, long time, int state, int i) {
