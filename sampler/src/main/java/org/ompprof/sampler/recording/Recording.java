@@ -361,6 +361,9 @@ public final class Recording implements AutoCloseable {
         return version;
     }
 
+    /** Reads for {@link #checksum} while the sections are scanned (on the opening thread alone). */
+    private ByteBuffer checksumBuffer;
+
     private List<SectionRef> scanSections() throws IOException {
         long size = channel.size();
         long pos = RecordingFormat.FILE_HEADER_SIZE;
@@ -524,9 +527,9 @@ public final class Recording implements AutoCloseable {
 
     /** The first {@code want} raw bytes of a section (all of them when want is its raw length). */
     private byte[] inflate(SectionRef s, int want) throws IOException {
+        // a stored section's first bytes are read alone: opening reads a section's key so, for every section
+        if ((s.flags() & RecordingFormat.FLAG_DEFLATE) == 0) return read(s.payloadOffset(), want);
         byte[] stored = read(s.payloadOffset(), Math.toIntExact(s.storedLength()));
-        if ((s.flags() & RecordingFormat.FLAG_DEFLATE) == 0)
-            return want == stored.length ? stored : Arrays.copyOf(stored, want);
         Inflater inf = new Inflater();
         try {
             inf.setInput(stored);
@@ -557,7 +560,9 @@ public final class Recording implements AutoCloseable {
 
     private int checksum(long offset, long length) throws IOException {
         CRC32C crc = new CRC32C();
-        ByteBuffer buf = ByteBuffer.allocate((int) Math.min(length, 1 << 20));
+        // one direct buffer for the whole scan: the file's every byte passes through it, with no copy on the way
+        if (checksumBuffer == null) checksumBuffer = ByteBuffer.allocateDirect(1 << 20);
+        ByteBuffer buf = checksumBuffer;
         long done = 0;
         while (done < length) {
             buf.clear().limit((int) Math.min(buf.capacity(), length - done));
