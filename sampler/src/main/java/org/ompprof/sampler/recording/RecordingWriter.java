@@ -5,8 +5,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.nio.channels.Channels;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -164,24 +162,14 @@ public final class RecordingWriter implements AutoCloseable {
         private int length = RecordingFormat.RECORDS_PREFIX;
         private long records;
 
-        /** This thread's own: chunks are compressed outside the writer's lock. */
-        private final Deflater chunkDeflater = new Deflater();
+        /** This thread's own, so chunks are compressed outside the writer's lock; none for stored records. */
+        private final Deflater chunkDeflater = recordsLevel < 0 ? null : new Deflater();
 
         private ThreadRecords(int threadSeq) {
             this.threadSeq = threadSeq;
         }
 
         /** One record's bytes, as the agent wrote them. */
-        public void add(MemorySegment record) throws IOException {
-            int n = Math.toIntExact(record.byteSize());
-            if (length > RecordingFormat.RECORDS_PREFIX
-                    && length + n > RecordingFormat.RECORDS_PREFIX + RecordingFormat.RECORDS_CHUNK) flush();
-            ensure(length + n);
-            MemorySegment.copy(record, ValueLayout.JAVA_BYTE, 0, buf, length, n);
-            length += n;
-            records++;
-        }
-
         public void add(byte[] record) throws IOException {
             add(record, 0, record.length);
         }
@@ -224,7 +212,7 @@ public final class RecordingWriter implements AutoCloseable {
             try {
                 flush();
             } finally {
-                chunkDeflater.end();
+                if (chunkDeflater != null) chunkDeflater.end();
             }
         }
     }
