@@ -323,11 +323,6 @@ public final class Spool implements AutoCloseable {
             this.blocks = blocks;
         }
 
-        /** The next record (a view valid until the next call), or null at the end. */
-        public MemorySegment next() throws IOException {
-            return advance() ? MemorySegment.ofArray(bytes).asSlice(at, size) : null;
-        }
-
         /**
          * Moves to the next record: its {@link #size()} bytes lie in {@link #bytes()} from {@link #at()}, until the
          * next call. False at the end. Readers of millions of records read them there, with no view made per record.
