@@ -125,6 +125,7 @@ public final class RecordingBuilder {
         } catch (ExecutionException e) {
             if (e.getCause() instanceof IOException io) throw io;
             if (e.getCause() instanceof RuntimeException r) throw r;
+            if (e.getCause() instanceof Error err) throw err;
             throw new IOException("writing the recording failed: " + e.getCause(), e.getCause());
         }
     }
