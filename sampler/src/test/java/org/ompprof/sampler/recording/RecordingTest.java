@@ -13,9 +13,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.TreeSet;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -165,7 +170,7 @@ class RecordingTest {
     void threadsWrittenAtOnceReadBackThreadByThread(String how) throws Exception {
         boolean deflated = how.endsWith("/deflated");
         Random rnd = new Random(how.hashCode());
-        Map<Integer, List<byte[]>> sent = new java.util.LinkedHashMap<>();
+        Map<Integer, List<byte[]>> sent = new LinkedHashMap<>();
         for (int t : new int[] {7, 2, 5, 3}) { // begun in no particular order
             List<byte[]> list = new ArrayList<>();
             for (int i = 0; i < 6000; i++) list.add(RecordEncoder.encode(TestRecords.random(rnd)));
@@ -173,7 +178,7 @@ class RecordingTest {
         }
         Path out = dir.resolve("p.ompprof");
         try (RecordingWriter w = RecordingWriter.create(out);
-                var pool = java.util.concurrent.Executors.newFixedThreadPool(sent.size())) {
+                var pool = Executors.newFixedThreadPool(sent.size())) {
             if (!deflated) w.recordsUndeflated();
             w.metadata(metadata());
             w.threads(threads());
@@ -188,7 +193,7 @@ class RecordingTest {
                 }
                 for (var t : writers) t.close();
             } else {
-                List<java.util.concurrent.Future<?>> done = new ArrayList<>();
+                List<Future<?>> done = new ArrayList<>();
                 for (var e : sent.entrySet())
                     done.add(pool.submit(() -> {
                         try (RecordingWriter.ThreadRecords t = w.threadRecords(e.getKey())) {
@@ -207,11 +212,11 @@ class RecordingTest {
                     .toList();
             assertTrue(keys.size() >= 8, keys.size() + " sections");
             if (how.startsWith("alternating"))
-                assertEquals(4, new java.util.HashSet<>(keys.subList(0, 4)).size(), "interleaved: " + keys);
+                assertEquals(4, new HashSet<>(keys.subList(0, 4)).size(), "interleaved: " + keys);
             assertEquals(List.of(2, 3, 5, 7), r.recordThreads());
             List<WireRecord> all = r.records().toList();
             int at = 0;
-            for (int t : new java.util.TreeSet<>(sent.keySet())) {
+            for (int t : new TreeSet<>(sent.keySet())) {
                 List<WireRecord> one = r.records(t).toList();
                 assertEquals(sent.get(t).size(), one.size());
                 for (int i = 0; i < one.size(); i++) {
