@@ -385,6 +385,7 @@ static void on_parallel_begin(ompt_data_t *encountering_task_data, const ompt_fr
   b.time_ns = now_ns();
   b.parallel_id = id;
   b.parent_task_id = data_value(encountering_task_data);
+  callbacks_task_referenced(p, b.parent_task_id);
   b.codeptr_ra = ptr_value(codeptr_ra);
   b.enc_exit_frame = frame_ptr(encountering_task_frame, 0);
   b.enc_enter_frame = frame_ptr(encountering_task_frame, 1);
@@ -417,14 +418,42 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
     task_data->value = new_task_id();
   /* The initial task's implicit parallel region (and a league) has no
    * parallel_begin; give it an id so samples in it are attributable. */
-  if (parallel_data && parallel_data->value == 0)
+  int unannounced = parallel_data && parallel_data->value == 0;
+  if (unannounced)
     parallel_data->value = new_parallel_id();
   struct priv *p = priv_for_callback();
   if (!p)
     return;
-  EMIT(p, OMPPROF_REC_IMPLICIT_TASK, struct ompprof_implicit_task, now_ns(), data_value(parallel_data),
-       data_value(task_data), (uint32_t)endpoint, actual_parallelism, index, (uint32_t)flags);
-  wall_view_refresh(p, (flags & ompt_task_initial) != 0);
+  struct ompprof_implicit_task *t = &p->cb.implicit;
+  t->time_ns = now_ns();
+  t->parallel_id = data_value(parallel_data);
+  t->task_id = data_value(task_data);
+  t->endpoint = (uint32_t)endpoint;
+  t->actual_parallelism = actual_parallelism;
+  t->index = index;
+  t->flags = (uint32_t)flags;
+  p->cb.implicit_pending = 1;
+  /* What only this record says (which tasks and regions are initial, a region
+   * no parallel_begin announced) is written at once; a region's ordinary
+   * implicit tasks, one per thread per region, only if something refers to
+   * them. */
+  if ((flags & ompt_task_initial) || unannounced)
+    callbacks_task_referenced(p, t->task_id);
+  wall_view_switch(p, task_data);
+}
+
+void callbacks_task_referenced(struct priv *p, uint64_t task_id)
+{
+  if (!p->cb.implicit_pending || p->cb.implicit.task_id != task_id)
+    return;
+  p->cb.implicit_pending = 0;
+  struct {
+    struct ompprof_record_header h;
+    struct ompprof_implicit_task b;
+  } rec;
+  _Static_assert(sizeof rec == 16 + sizeof rec.b, "record layout");
+  rec.b = p->cb.implicit;
+  record_write(&p->cb.event, OMPPROF_REC_IMPLICIT_TASK, &rec, sizeof rec, p->thread_seq);
 }
 
 /* Writes the thread's batched task creations (on a full batch, at thread end
@@ -477,6 +506,7 @@ static void on_task_create(ompt_data_t *encountering_task_data, const ompt_frame
   if (!p)
     return;
   b.parent_task_id = data_value(encountering_task_data);
+  callbacks_task_referenced(p, b.parent_task_id);
   b.task_id = id;
   b.codeptr_ra = ptr_value(codeptr_ra);
   b.enc_exit_frame = frame_ptr(encountering_task_frame, 0);
@@ -592,6 +622,7 @@ static __attribute__((noinline)) void release_site(struct priv *p, uint64_t end,
   b.codeptr_ra = codeptr;
   uint64_t enter_frame; /* the mutex callbacks' runtime sets none: the site ends at codeptr */
   callbacks_current_task(&b.task_id, &b.enc_exit_frame, &enter_frame);
+  callbacks_task_referenced(p, b.task_id);
   struct ompprof_frame frames[CONTEXT_WALK_FRAMES];
   uint32_t n;
   b.shape = 0; /* in the hashed stack itself: no stale value */

@@ -11,5 +11,9 @@ void callbacks_flush_tasks(struct priv *p);
  * target): their records are stitched under the task's own context like a
  * creation. All 0 where the runtime answers nothing. */
 void callbacks_current_task(uint64_t *task_id, uint64_t *exit_frame, uint64_t *enter_frame);
+/* Before a record that names task_id as its creator or holder: the JVM finds
+ * the region of an implicit task through that task's own record, which
+ * on_implicit_task left pending. */
+void callbacks_task_referenced(struct priv *p, uint64_t task_id);
 
 #endif

@@ -241,6 +241,7 @@ static void on_target_emi(ompt_target_t kind, ompt_scope_endpoint_t endpoint, in
   b.time_ns = now_ns();
   b.target_id = target_data ? target_data->value : 0;
   b.task_id = task_data ? task_data->value : 0;
+  callbacks_task_referenced(p, b.task_id);
   b.codeptr_ra = (uint64_t)(uintptr_t)codeptr_ra;
   b.device_num = device_num;
   b.kind = (uint32_t)kind;

@@ -113,6 +113,11 @@ struct callback_state {
    * mutex_gen() when it began to wait. */
   uint64_t acq_codeptr, acq_gen;
   uint32_t acq_kind, acq_hint, acq_impl;
+  /* The current implicit task's record, written only once a record refers to
+   * the task (callbacks_task_referenced): a sample carries its task's region
+   * itself, so a region's workers otherwise write nothing at its start. */
+  struct ompprof_implicit_task implicit;
+  int implicit_pending;
 };
 
 /* What /proc/self/task/TID/syscall says of a thread blocked in a system call. */

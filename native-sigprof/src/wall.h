@@ -19,7 +19,6 @@ uint64_t wall_sample_weight(struct priv *p, uint64_t t);                        
 void wall_signal_done(struct priv *p);                                                       /* signal-safe */
 void wall_undo_interrupt(ucontext_t *uc, int running);                                       /* signal-safe */
 void wall_view_store(struct priv *p, const struct ompprof_sample *s, const uint8_t *levels); /* signal-safe */
-void wall_view_refresh(struct priv *p, int initial);
 void wall_view_resumed(struct priv *p);
 void wall_view_switch(struct priv *p, const ompt_data_t *next);
 

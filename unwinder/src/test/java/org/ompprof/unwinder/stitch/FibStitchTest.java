@@ -1,13 +1,17 @@
 package org.ompprof.unwinder.stitch;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.ompprof.sampler.record.ImplicitTask;
 import org.ompprof.sampler.record.TaskBatch;
 import org.ompprof.sampler.record.TaskCreate;
 import org.ompprof.sampler.recording.Recording;
@@ -91,5 +95,30 @@ class FibStitchTest {
         assertTrue(batched > 300_000, batched + " task creations batched");
         assertTrue(full.size() < 1000 && shapes < 200, full.size() + " creations with a stack, " + shapes + " shapes");
         Expect.consistent(run);
+    }
+
+    /**
+     * The single construct's implicit task creates the first two tasks: its record, which the agent
+     * writes only for an implicit task something refers to, must be there, or the recursion's
+     * context would end at an unknown region. Every creator is a created task or a written implicit task.
+     */
+    @Test
+    void everyCreatorIsKnown() {
+        Set<Long> created = new HashSet<>(), creators = new HashSet<>();
+        run.events(TaskCreate.class).forEach(t -> {
+            created.add(t.taskId());
+            creators.add(t.parentTaskId());
+        });
+        run.events(TaskBatch.class)
+                .forEach(b -> b.entries().forEach(e -> {
+                    created.add(e.taskId());
+                    creators.add(e.parentTaskId());
+                }));
+        Set<Long> implicit = new HashSet<>();
+        run.events(ImplicitTask.class).forEach(t -> implicit.add(t.taskId()));
+        creators.removeAll(created);
+        assertFalse(creators.isEmpty(), "the first tasks' creator is an implicit task");
+        creators.removeAll(implicit);
+        assertEquals(Set.of(), creators, "creators with no record of their own");
     }
 }

@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.ompprof.sampler.omp.TaskFlags;
+import org.ompprof.sampler.record.ImplicitTask;
 import org.ompprof.sampler.record.ParallelBegin;
 import org.ompprof.sampler.record.ThreadBegin;
 import org.ompprof.sampler.recording.Recording;
@@ -60,6 +62,21 @@ class RegionHeavyStitchTest {
         List<ParallelBegin> begins = run.events(ParallelBegin.class);
         long withStack = begins.stream().filter(b -> !b.sameShape()).count();
         assertTrue(withStack >= 2 && withStack <= 20, withStack + " of " + begins.size() + " regions sent their stack");
+    }
+
+    /**
+     * A sample carries its region's id, so the implicit task each thread begins in each region is
+     * written only if a creation refers to it: none of the 40,000 here does. The initial task's is
+     * written (it marks the task and its outermost region initial).
+     */
+    @Test
+    void implicitTasksNothingRefersToAreNotWritten() {
+        List<ImplicitTask> written = run.events(ImplicitTask.class);
+        assertTrue(
+                !written.isEmpty() && written.size() <= 2,
+                written.size() + " implicit-task records for 20,000 regions on 2 threads, e.g. "
+                        + written.stream().limit(3).toList());
+        assertTrue(written.stream().allMatch(t -> (t.flags() & TaskFlags.INITIAL) != 0), written.toString());
     }
 
     /** At most 1% of samples unplaced (no stack, lost creation) or cut short. */
