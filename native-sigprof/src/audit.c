@@ -37,6 +37,7 @@ static struct {
   void (*objclose)(void);
   int (*exec_begin)(void);
   void (*exec_failed)(int);
+  uint64_t *changes;
 } hooks;
 
 /* The agent's function `name`, or NULL while the agent is not loaded. */
@@ -112,16 +113,25 @@ static int iterate_here(int (*fn)(struct dl_phdr_info *, size_t, void *), void *
 }
 
 /* Once the objects opened with the agent are all mapped (before the agent's constructors and the
- * runtime's call into it), the agent gets the lister. */
+ * runtime's call into it), the agent gets the lister. From then on, every time the loaded objects
+ * are consistent again after a dlopen or dlclose, the agent's count of changes goes up: the agent
+ * looks at it, not at the loader's list, on every parallel region (before the lister, which tells
+ * the agent the count is kept). */
 __attribute__((visibility("default"))) void la_activity(uintptr_t *cookie, unsigned int flag)
 {
   (void)cookie;
   static struct link_map *introduced;
-  if (flag != LA_ACT_CONSISTENT || !agent || introduced == agent)
+  if (flag != LA_ACT_CONSISTENT || !agent)
+    return;
+  if (!hooks.changes)
+    hooks.changes = agent_function("ompprof_audit_changes");
+  if (hooks.changes)
+    __atomic_add_fetch(hooks.changes, 1, __ATOMIC_RELEASE);
+  if (introduced == agent)
     return;
   void **slot = agent_function("ompprof_audit_lister");
-  if (slot)
-    *slot = (void *)iterate_here;
+  if (slot && hooks.changes)
+    __atomic_store_n(slot, (void *)iterate_here, __ATOMIC_RELEASE);
   introduced = agent;
 }
 
@@ -281,6 +291,7 @@ __attribute__((visibility("default"))) unsigned la_objclose(uintptr_t *cookie)
     hooks.objclose = NULL;
     hooks.exec_begin = NULL;
     hooks.exec_failed = NULL;
+    hooks.changes = NULL;
     return 0;
   }
   if (!hooks.objclose)

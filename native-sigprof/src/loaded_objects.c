@@ -13,6 +13,16 @@
 
 /* Set by the auditor (audit.c, la_activity): its lister of its own namespace. */
 __attribute__((visibility("default"))) int (*ompprof_audit_lister)(loaded_object_fn fn, void *data);
+/* Counted by the auditor (la_activity): how often the program's objects changed. */
+__attribute__((visibility("default"))) uint64_t ompprof_audit_changes;
+
+int loaded_objects_changes(uint64_t *changes)
+{
+  if (!__atomic_load_n(&ompprof_audit_lister, __ATOMIC_ACQUIRE))
+    return 0;
+  *changes = __atomic_load_n(&ompprof_audit_changes, __ATOMIC_ACQUIRE);
+  return 1;
+}
 
 struct same {
   const struct dl_phdr_info *other;

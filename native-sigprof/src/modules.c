@@ -52,6 +52,8 @@ static uint64_t vdso_base;
 
 /* dlpi_adds/dlpi_subs seen by the last full scan (read without the lock) */
 static unsigned long long last_adds, last_subs;
+/* the auditor's count of changes before the last full scan, if it counts */
+static uint64_t last_changes;
 static int rescan_wanted = 1;
 
 /* fds of unloaded modules, closed only once the JVM has caught up with every
@@ -364,24 +366,35 @@ void modules_rescan(struct priv *p, int force)
   if (!p || !table)
     return;
   struct scan sc = {p, 0, 0, 0};
-  /* Cheap path: the loader's add/sub counters say whether anything changed
-   * since the last full scan. Called on every parallel_begin, so it avoids
-   * the mutex. */
+  /* Cheap path, on every parallel_begin, without the mutex: the auditor's
+   * count of changes, or else the loader's add/sub counters, say whether
+   * anything changed since the last full scan. */
+  uint64_t changes = 0;
+  int audited = loaded_objects_changes(&changes);
   if (!force && !__atomic_load_n(&rescan_wanted, __ATOMIC_RELAXED)) {
-    dl_iterate_phdr(peek_cb, &sc);
-    if (sc.counted && sc.adds == __atomic_load_n(&last_adds, __ATOMIC_RELAXED) &&
-        sc.subs == __atomic_load_n(&last_subs, __ATOMIC_RELAXED))
-      return;
-    sc.counted = 0;
+    if (audited) {
+      if (changes == __atomic_load_n(&last_changes, __ATOMIC_RELAXED))
+        return;
+    } else {
+      dl_iterate_phdr(peek_cb, &sc);
+      if (sc.counted && sc.adds == __atomic_load_n(&last_adds, __ATOMIC_RELAXED) &&
+          sc.subs == __atomic_load_n(&last_subs, __ATOMIC_RELAXED))
+        return;
+      sc.counted = 0;
+    }
   }
   pthread_mutex_lock(&mod_lock);
+  /* counted before the scan: a change during it is seen by the next call */
+  audited = loaded_objects_changes(&changes);
   __atomic_store_n(&rescan_wanted, 0, __ATOMIC_RELAXED);
   scan_gen++;
   loaded_objects_iterate(scan_cb, &sc);
   unload_vanished(p);
   refresh_code_ranges();
   cfi_tables_refresh();
-  if (sc.counted) {
+  if (audited) {
+    __atomic_store_n(&last_changes, changes, __ATOMIC_RELAXED);
+  } else if (sc.counted) {
     __atomic_store_n(&last_adds, sc.adds, __ATOMIC_RELAXED);
     __atomic_store_n(&last_subs, sc.subs, __ATOMIC_RELAXED);
   } else {

@@ -1,5 +1,6 @@
-/* Loads a plugin with dlopen from a temporary copy, runs it in a parallel region, then
- * deletes the copy before exiting (as offload runtimes do with their images).
+/* Loads a plugin with dlopen from a temporary copy after a first parallel region, runs it in
+ * a parallel region, then deletes the copy before exiting (as offload runtimes do with their
+ * images).
  * usage: dlopen_plugin PLUGIN.so TMPCOPY */
 #include <dlfcn.h>
 #include <stdio.h>
@@ -10,11 +11,14 @@
 
 int main(int argc, char **argv) {
   if (argc < 3) return 2;
+  static volatile int done; /* after each call, so that the region body keeps its frame */
+  /* a region first: the agent is loaded and has seen the program's objects when the plugin comes */
+#pragma omp parallel
+  done++;
   copy_file(argv[1], argv[2]);
   void *lib = dlopen(argv[2], RTLD_NOW);
   if (!lib) { fprintf(stderr, "%s\n", dlerror()); return 2; }
   void (*work)(double) = (void (*)(double))dlsym(lib, "plugin_work");
-  static volatile int done; /* after each call, so that the region body keeps its frame */
 #pragma omp parallel
   {
     work(0.3);
