@@ -16,7 +16,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+
+/* The kernel's sigaction, for the two signals glibc keeps to itself (32 and
+ * 33: thread cancellation, set*id across threads) and whose sigaction refuses
+ * them: the JVM's spawn leaves them ignored, and an exec keeps that. */
+static void kernel_disposition(int sig, int ignore)
+{
+  struct {
+    void (*handler)(int);
+    unsigned long flags;
+    void (*restorer)(void);
+    uint64_t mask;
+  } k = {ignore ? SIG_IGN : SIG_DFL, 0, NULL, 0};
+  syscall(SYS_rt_sigaction, sig, &k, NULL, sizeof k.mask);
+}
 
 static int parse_mask(const char *s, uint64_t *out)
 {
@@ -46,7 +61,8 @@ int main(int argc, char **argv)
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = (ignored & bit) ? SIG_IGN : SIG_DFL;
     sigemptyset(&sa.sa_mask);
-    sigaction(sig, &sa, NULL); /* glibc refuses its own 32 and 33: they stay as they are */
+    if (sigaction(sig, &sa, NULL) != 0 && errno == EINVAL)
+      kernel_disposition(sig, (ignored & bit) != 0);
     if (blocked & bit)
       sigaddset(&mask, sig);
   }

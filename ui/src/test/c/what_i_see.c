@@ -28,6 +28,12 @@ static void show(const char *when, int argc, char **argv) {
     if (sa.sa_handler == SIG_IGN) printf("%s signal %d ignored\n", when, s);
     if (sigismember(&blocked, s) == 1) printf("%s signal %d blocked\n", when, s);
   }
+  /* the kernel's view, which has glibc's own signals (32, 33) too: sigaction refuses them */
+  FILE *status = fopen("/proc/self/status", "r");
+  char line[256];
+  while (status && fgets(line, sizeof line, status))
+    if (strncmp(line, "SigIgn:", 7) == 0 || strncmp(line, "SigBlk:", 7) == 0) printf("%s %s", when, line);
+  if (status) fclose(status);
 }
 
 int main(int argc, char **argv) {

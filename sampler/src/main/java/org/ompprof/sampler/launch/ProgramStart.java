@@ -33,6 +33,11 @@ record ProgramStart(List<String> command, boolean helper, boolean shellLevelWasU
     static final String SHLVL_UNSET_PROPERTY = "ompprof.env.shlvl-unset";
 
     static final String HELPER = "ompprof-exec";
+    /**
+     * glibc's own signals 32 and 33 (thread cancellation, set*id), which the JVM's posix_spawn leaves
+     * ignored in the child when the JVM handles them (and it does): only ompprof-exec puts them back.
+     */
+    static final long SPAWN_IGNORES = 0x1_8000_0000L;
 
     ProgramStart {
         command = List.copyOf(command);
@@ -56,7 +61,7 @@ record ProgramStart(List<String> command, boolean helper, boolean shellLevelWasU
         long blocked = mask(properties.apply(BLOCKED_PROPERTY), 0);
         boolean shlvlUnset = Boolean.parseBoolean(properties.apply(SHLVL_UNSET_PROPERTY));
         boolean jvmFindsOther = !typed.getFirst().contains("/") && !Objects.equals(childPath, jvmPath);
-        boolean signalsLost = blocked != 0 || ignored != jvmIgnored(procStatus);
+        boolean signalsLost = blocked != 0 || ignored != (jvmIgnored(procStatus) | SPAWN_IGNORES);
         if (!jvmFindsOther && !signalsLost) return new ProgramStart(typed, false, shlvlUnset);
         Path helper = agent.resolveSibling(HELPER);
         if (!Files.isExecutable(helper)) throw new UserError("agent not built: " + helper + " is missing; run make");

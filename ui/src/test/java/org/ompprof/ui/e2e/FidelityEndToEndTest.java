@@ -14,7 +14,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The program runs exactly as without ompprof: what_i_see prints its argv, its environment and
- * the signals it finds ignored or blocked, at the start of main and after an OpenMP region. Run
+ * the signals it finds ignored or blocked (glibc's own 32 and 33 too, from the kernel's view),
+ * at the start of main and after an OpenMP region. Run
  * plain and recorded from the same shell, it prints the same, apart from the two variables that
  * load the tool, and exits with the same status (7).
  */
@@ -23,6 +24,11 @@ class FidelityEndToEndTest {
     private static final List<String> TOOL_VARIABLES = List.of("OMPPROF_SHM=", "OMP_TOOL_LIBRARIES=");
     /** The shell ignores these, as nohup, CI runners and `cmd &` do; the JVM takes over USR2 and PIPE for itself. */
     private static final String SHELL = "trap '' HUP USR2 PIPE; ";
+    /**
+     * A terminal's shell under nohup: HUP ignored, which the JVM leaves so, and nothing it takes over,
+     * so that the launcher would need no helper if glibc's own signals did not need one.
+     */
+    private static final String TERMINAL = "trap '' HUP; ";
 
     private static final Path ROOT = Path.of(System.getProperty("ompprof.root"));
 
@@ -32,17 +38,18 @@ class FidelityEndToEndTest {
     private record Seen(int status, String out) {}
 
     /** `sh -c 'SHELL; exec COMMAND'` in dir (which holds what_i_see, also on PATH), recorded or not. */
-    private Seen run(List<String> command, boolean recorded, boolean blocking) throws Exception {
+    private Seen run(List<String> command, boolean recorded, boolean blocking, boolean terminal) throws Exception {
         Path program = dir.resolve("what_i_see");
         if (!Files.exists(program)) Files.copy(CPrograms.clang("what_i_see"), program);
         Map<String, String> env = Map.of(
                 "PATH", dir + ":/usr/bin:/bin", "OMP_NUM_THREADS", "2", "MY_VAR", "a b=c", "PWD", dir.toString());
         List<String> sh = new ArrayList<>();
+        if (terminal) sh.add(CPrograms.plain("terminal_exec").toString()); // 32 and 33 at their default
         if (blocking) sh.add(CPrograms.plain("blocked_exec").toString()); // USR1, TERM and WINCH blocked
         sh.addAll(List.of("/bin/sh", "-c"));
         if (recorded) {
             // as the ompprof script does: the shell's signal state goes to the launcher
-            sh.add(SHELL + "java=$1; shift; exec \"$java\" $(\"$0\") \"$@\"");
+            sh.add((terminal ? TERMINAL : SHELL) + "java=$1; shift; exec \"$java\" $(\"$0\") \"$@\"");
             sh.add(ROOT.resolve("scripts/signal-state").toString());
             List<String> args = new ArrayList<>(
                     List.of("record", "-o", dir.resolve("run.ompprof").toString(), "--"));
@@ -60,7 +67,7 @@ class FidelityEndToEndTest {
                                     .filter(l -> TOOL_VARIABLES.stream().noneMatch(v -> l.contains(" env " + v)))
                                     .toList()));
         }
-        sh.add(SHELL + "exec \"$@\"");
+        sh.add((terminal ? TERMINAL : SHELL) + "exec \"$@\"");
         sh.add("sh");
         sh.addAll(command);
         ProcessBuilder pb = new ProcessBuilder(sh).directory(dir.toFile()).redirectErrorStream(true);
@@ -80,28 +87,38 @@ class FidelityEndToEndTest {
         return all;
     }
 
-    private void sameAsPlain(List<String> command, String argv0, boolean blocking) throws Exception {
-        Seen plain = run(command, false, blocking);
-        Seen recorded = run(command, true, blocking);
+    private void sameAsPlain(List<String> command, String argv0, boolean blocking, boolean terminal) throws Exception {
+        Seen plain = run(command, false, blocking, terminal);
+        Seen recorded = run(command, true, blocking, terminal);
         assertEquals(7, plain.status(), plain.out());
         assertTrue(plain.out().contains("start argv[0]=" + argv0 + "\n"), plain.out());
-        for (String sig : List.of("1", "12", "13"))
+        for (String sig : terminal ? List.of("1") : List.of("1", "12", "13"))
             assertTrue(plain.out().contains("start signal " + sig + " ignored"), plain.out());
         if (blocking) {
             for (String sig : List.of("10", "15", "28"))
                 assertTrue(plain.out().contains("start signal " + sig + " blocked"), plain.out());
         }
+        // glibc's own 32 and 33 (no name in a shell): ignored where a JVM started the shell, at their
+        // default where a terminal's shell did (terminal_exec); the kernel's SigIgn shows them
+        String ignored = terminal ? "0000000000000001" : "0000000180001801";
+        assertTrue(plain.out().contains("start SigIgn:\t" + ignored), plain.out());
         assertEquals(plain.out(), recorded.out());
         assertEquals(plain.status(), recorded.status());
     }
 
     @Test
     void aNameFoundInPathIsArgv0AsTyped() throws Exception {
-        sameAsPlain(List.of("what_i_see", "one", "two words"), "what_i_see", false);
+        sameAsPlain(List.of("what_i_see", "one", "two words"), "what_i_see", false, false);
     }
 
     @Test
     void aRelativePathIsArgv0AsTypedAndBlockedSignalsStayBlocked() throws Exception {
-        sameAsPlain(List.of("./what_i_see", "x"), "./what_i_see", true);
+        sameAsPlain(List.of("./what_i_see", "x"), "./what_i_see", true, false);
+    }
+
+    /** The JVM's spawn ignores glibc's own 32 and 33 in the program; from a terminal they are at their default. */
+    @Test
+    void glibcsOwnSignalsStayAsATerminalsShellHasThem() throws Exception {
+        sameAsPlain(List.of("what_i_see"), "what_i_see", false, true);
     }
 }
