@@ -57,11 +57,12 @@ record ProgramStart(List<String> command, boolean helper, boolean shellLevelWasU
             Path procStatus) {
         // without the script's word (the jar run directly, tests) the shell's state is unknown: the JVM's stays
         boolean known = properties.apply(IGNORED_PROPERTY) != null && properties.apply(BLOCKED_PROPERTY) != null;
-        long ignored = known ? mask(properties.apply(IGNORED_PROPERTY), 0) : jvmIgnored(procStatus);
+        long spawned = jvmIgnored(procStatus) | SPAWN_IGNORES; // what the program gets without the helper
+        long ignored = known ? mask(properties.apply(IGNORED_PROPERTY), 0) : spawned;
         long blocked = mask(properties.apply(BLOCKED_PROPERTY), 0);
         boolean shlvlUnset = Boolean.parseBoolean(properties.apply(SHLVL_UNSET_PROPERTY));
         boolean jvmFindsOther = !typed.getFirst().contains("/") && !Objects.equals(childPath, jvmPath);
-        boolean signalsLost = blocked != 0 || ignored != (jvmIgnored(procStatus) | SPAWN_IGNORES);
+        boolean signalsLost = blocked != 0 || ignored != spawned;
         if (!jvmFindsOther && !signalsLost) return new ProgramStart(typed, false, shlvlUnset);
         Path helper = agent.resolveSibling(HELPER);
         if (!Files.isExecutable(helper)) throw new UserError("agent not built: " + helper + " is missing; run make");
