@@ -61,12 +61,18 @@ struct agent {
 
   struct priv *privs; /* slot_count entries */
 
-  uint64_t next_parallel_id; /* fetch_add; ids start at 1 */
-  uint64_t next_task_id;
-  uint64_t next_device_op_id; /* target and host-op ids (device.c) */
   uint64_t timers_failed;
   uint64_t threads_seen;
   uint64_t callbacks_always; /* bit i: callback i registered with ompt_set_always */
+  /* What every thread's callbacks increment, on a cache line of its own: next to the fields
+   * every callback reads (the inquiry functions, the slots, attached), each increment made the
+   * other cores miss them (task-heavy programs create millions of tasks a second on every
+   * core). fetch_add; ids start at 1. */
+  struct {
+    uint64_t next_parallel_id;
+    uint64_t next_task_id;      /* by blocks of TASK_ID_BLOCK per thread (callbacks.c) */
+    uint64_t next_device_op_id; /* target and host-op ids (device.c) */
+  } __attribute__((aligned(64))) ids;
 };
 
 extern struct agent ompprof_g;

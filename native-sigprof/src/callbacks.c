@@ -52,12 +52,24 @@ static inline uint64_t frame_ptr(const ompt_frame_t *f, int enter)
 
 static uint64_t new_parallel_id(void)
 {
-  return __atomic_add_fetch(&ompprof_g.next_parallel_id, 1, __ATOMIC_RELAXED);
+  return __atomic_add_fetch(&ompprof_g.ids.next_parallel_id, 1, __ATOMIC_RELAXED);
 }
 
-static uint64_t new_task_id(void)
+/* Task ids a thread takes from the shared count at a time: threads creating
+ * tasks by the million would otherwise pass its cache line back and forth at
+ * every creation. A thread's ids still grow, as packed batches need. */
+#define TASK_ID_BLOCK 1024u
+
+/* A new task id; from the thread's block when it has a slot. */
+static uint64_t new_task_id(struct priv *p)
 {
-  return __atomic_add_fetch(&ompprof_g.next_task_id, 1, __ATOMIC_RELAXED);
+  if (!p)
+    return __atomic_add_fetch(&ompprof_g.ids.next_task_id, 1, __ATOMIC_RELAXED);
+  if (p->cb.task_id_last == p->cb.task_id_end) {
+    p->cb.task_id_end = __atomic_add_fetch(&ompprof_g.ids.next_task_id, TASK_ID_BLOCK, __ATOMIC_RELAXED);
+    p->cb.task_id_last = p->cb.task_id_end - TASK_ID_BLOCK;
+  }
+  return ++p->cb.task_id_last;
 }
 
 /* Writes a record whose body ends with a struct ompprof_context (`ctx`
@@ -414,14 +426,14 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
   /* the end says nothing the profile uses: libomp passes no region there */
   if (!agent_attached() || endpoint != ompt_scope_begin)
     return;
+  struct priv *p = priv_for_callback();
   if (task_data && task_data->value == 0)
-    task_data->value = new_task_id();
+    task_data->value = new_task_id(p);
   /* The initial task's implicit parallel region (and a league) has no
    * parallel_begin; give it an id so samples in it are attributable. */
   int unannounced = parallel_data && parallel_data->value == 0;
   if (unannounced)
     parallel_data->value = new_parallel_id();
-  struct priv *p = priv_for_callback();
   if (!p)
     return;
   struct ompprof_implicit_task *t = &p->cb.implicit;
@@ -496,13 +508,13 @@ static void on_task_create(ompt_data_t *encountering_task_data, const ompt_frame
   CAPTURE_HERE(&b.ctx);
   if (!agent_attached())
     return;
+  struct priv *p = priv_for_callback();
   uint64_t id = 0;
   if (new_task_data) {
     if (new_task_data->value == 0)
-      new_task_data->value = new_task_id();
+      new_task_data->value = new_task_id(p);
     id = new_task_data->value;
   }
-  struct priv *p = priv_for_callback();
   if (!p)
     return;
   b.parent_task_id = data_value(encountering_task_data);

@@ -36,7 +36,7 @@ static struct traced_device traced[MAX_DEVICES];
 static uint64_t new_id(void)
 {
   /* one counter for target and host-op ids: each is unique per recording */
-  return __atomic_add_fetch(&ompprof_g.next_device_op_id, 1, __ATOMIC_RELAXED);
+  return __atomic_add_fetch(&ompprof_g.ids.next_device_op_id, 1, __ATOMIC_RELAXED);
 }
 
 static void emit(struct priv *p, uint16_t type, const void *body, uint32_t body_size)

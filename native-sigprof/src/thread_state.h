@@ -118,6 +118,8 @@ struct callback_state {
    * itself, so a region's workers otherwise write nothing at its start. */
   struct ompprof_implicit_task implicit;
   int implicit_pending;
+  /* The thread's block of task ids: the last one given out, and the block's last. */
+  uint64_t task_id_last, task_id_end;
 };
 
 /* What /proc/self/task/TID/syscall says of a thread blocked in a system call. */
