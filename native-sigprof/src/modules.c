@@ -26,6 +26,7 @@
 #include "capture.h"
 #include "cfi_table.h"
 #include "clock.h"
+#include "exec_guard.h"
 #include "loaded_objects.h"
 #include "modules.h"
 #include "record.h"
@@ -392,6 +393,7 @@ void modules_rescan(struct priv *p, int force)
   unload_vanished(p);
   refresh_code_ranges();
   cfi_tables_refresh();
+  exec_guard_patch(); /* objects new since the last scan are relocated by now */
   if (audited) {
     __atomic_store_n(&last_changes, changes, __ATOMIC_RELAXED);
   } else if (sc.counted) {

@@ -269,11 +269,11 @@ void timer_watch_switches(struct priv *p, uint64_t cpu_ns) /* signal-safe */
  * exec replaces the program but keeps a thread's pending signals, and resets
  * the sampling signal's handler to its default action (terminate): a sample
  * signal sent while the thread was inside execve killed the new program. The
- * loader's auditor (audit.c) calls these around the program's exec calls: the
- * thread's sampling stops and a signal already on its way is taken back; if
- * exec fails, sampling resumes.
+ * agent's stand-ins for the exec functions (exec_guard.c) call these around
+ * the program's exec calls: the thread's sampling stops and a signal already
+ * on its way is taken back; if exec fails, sampling resumes.
  */
-__attribute__((visibility("default"))) int ompprof_exec_begin(void)
+int ompprof_exec_begin(void)
 {
   struct agent *g = &ompprof_g;
   if (!agent_attached())
@@ -296,7 +296,7 @@ __attribute__((visibility("default"))) int ompprof_exec_begin(void)
 }
 
 /* exec failed and the program goes on: the thread is sampled again. */
-__attribute__((visibility("default"))) void ompprof_exec_failed(int stopped)
+void ompprof_exec_failed(int stopped)
 {
   int e = errno; /* what the program reads of the failed exec */
   struct priv *p = __atomic_load_n(&ompprof_tls, __ATOMIC_RELAXED);

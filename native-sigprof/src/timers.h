@@ -17,4 +17,9 @@ uint64_t timer_perf_elapsed(struct priv *p);                            /* signa
 int timer_is_retired_signal(const struct priv *p, const siginfo_t *si); /* signal-safe */
 void timer_watch_switches(struct priv *p, uint64_t cpu_ns);             /* signal-safe */
 
+/* Around the program's exec calls (exec_guard.c): the thread's sampling stops and a signal on
+ * its way is taken back (returns whether it was sampled); if exec failed, it is sampled again. */
+int ompprof_exec_begin(void);
+void ompprof_exec_failed(int stopped);
+
 #endif

@@ -1,11 +1,13 @@
 /* Prints what a program can see of how it was started: argv, the environment (sorted),
- * the signals ignored or blocked, all at the start of main and after an OpenMP region;
+ * the signals ignored or blocked, all at the start of main and after an OpenMP region, and
+ * whether malloc grows the heap with brk;
  * recorded and plain runs must print the same (the tool's own variables aside). */
 #include <omp.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 extern char **environ;
 
@@ -36,8 +38,18 @@ static void show(const char *when, int argc, char **argv) {
   if (status) fclose(status);
 }
 
+/* Whether malloc grows the heap with brk, as glibc's does in a program of its own (an auditor that
+ * defines la_symbind64 turned that off in every recorded program). */
+static void heap(void) {
+  void *before = sbrk(0), *blocks[64];
+  for (int i = 0; i < 64; i++) blocks[i] = malloc(4096);
+  printf("heap grows with brk: %s\n", (char *)sbrk(0) > (char *)before ? "yes" : "no");
+  for (int i = 0; i < 64; i++) free(blocks[i]);
+}
+
 int main(int argc, char **argv) {
   show("start", argc, argv);
+  heap();
   int threads = 0;
 #pragma omp parallel
   {

@@ -182,6 +182,24 @@ class FaultsTest {
         assertTrue(after > 100, "0.2 s on each of 2 threads after the failed execs, sampled: " + after + "\n" + folded);
     }
 
+    /**
+     * A sampling signal pending at exec would kill the new image once unblocked: the agent's stand-in for exec takes
+     * it back (the program blocks SIGPROF and sends it to itself, then execs; the new image looks for it).
+     */
+    @Test
+    void aSignalPendingAtExecIsTakenBack() throws Exception {
+        Ompprof.Result r = Ompprof.run(
+                work,
+                TWO_THREADS,
+                "record",
+                "-o",
+                "p.ompprof",
+                "--",
+                CPrograms.clang("exec_pending").toString());
+        assertEquals(0, r.status(), r.err());
+        assertTrue(r.out().contains("after exec: SIGPROF not pending"), r.out());
+    }
+
     /** nanosleep, poll, a blocking read and condition waits, written to handle EINTR, give the same results sampled. */
     @Test
     void blockingCallsBehaveTheSame() throws Exception {

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The program runs exactly as without ompprof: what_i_see prints its argv, its environment and
  * the signals it finds ignored or blocked (glibc's own 32 and 33 too, from the kernel's view),
- * at the start of main and after an OpenMP region. Run
+ * at the start of main and after an OpenMP region, and whether malloc grows the heap with brk. Run
  * plain and recorded from the same shell, it prints the same, apart from the two variables that
  * load the tool, and exits with the same status (7).
  */
@@ -102,6 +102,7 @@ class FidelityEndToEndTest {
         // default where a terminal's shell did (terminal_exec); the kernel's SigIgn shows them
         String ignored = terminal ? "0000000000000001" : "0000000180001801";
         assertTrue(plain.out().contains("start SigIgn:\t" + ignored), plain.out());
+        assertTrue(plain.out().contains("heap grows with brk: yes"), plain.out());
         assertEquals(plain.out(), recorded.out());
         assertEquals(plain.status(), recorded.status());
     }
