@@ -20,11 +20,11 @@
 
 #include <dlfcn.h>
 #include <elf.h>
+#include <fcntl.h>
 #include <link.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "timers.h"
@@ -215,28 +215,33 @@ static int read_dynamic(const struct dl_phdr_info *info, struct dynamic *d)
   return d->symtab && d->strtab;
 }
 
-/* Writes the slot; a slot in the object's RELRO pages is made writable for the write, then read-only again. */
-static void set_slot(uintptr_t *slot, uintptr_t value, const struct dynamic *d)
+/*
+ * Writes the slot. A slot in the object's RELRO pages is read-only once the
+ * loader is done with the object, and not yet while another thread's dlopen
+ * relocates it (dl_iterate_phdr lists an object from its mapping on): it is
+ * written through /proc/self/mem, which leaves the page's protection alone,
+ * where mprotect could make a page read-only under the loader's feet. Where
+ * that write is refused, the slot is left as it is.
+ */
+static void set_slot(uintptr_t *slot, uintptr_t value, const struct dynamic *d, int *mem)
 {
   if (__atomic_load_n(slot, __ATOMIC_RELAXED) == value)
     return;
   uintptr_t a = (uintptr_t)slot;
-  if (a >= d->relro_lo && a < d->relro_hi) {
-    uintptr_t page = a & ~((uintptr_t)sysconf(_SC_PAGESIZE) - 1);
-    size_t len = (size_t)(a + sizeof *slot - page);
-    if (mprotect((void *)page, len, PROT_READ | PROT_WRITE) != 0)
-      return;
+  if (a < d->relro_lo || a >= d->relro_hi) {
     __atomic_store_n(slot, value, __ATOMIC_RELAXED);
-    mprotect((void *)page, len, PROT_READ);
     return;
   }
-  __atomic_store_n(slot, value, __ATOMIC_RELAXED);
+  if (*mem == -1)
+    *mem = open("/proc/self/mem", O_RDWR | O_CLOEXEC);
+  if (*mem >= 0 && pwrite(*mem, &value, sizeof value, (off_t)a) != (ssize_t)sizeof value)
+    return; /* refused (a kernel that allows no forced writes): this object's calls are not led here */
 }
 
 static int patch_object(struct dl_phdr_info *info, size_t size, void *data)
 {
   (void)size;
-  (void)data;
+  int *mem = data;
   struct dynamic d;
   if (is_excluded(info) || !read_dynamic(info, &d))
     return 0;
@@ -251,7 +256,7 @@ static int patch_object(struct dl_phdr_info *info, size_t size, void *data)
         continue;
       int kind = exec_kind(d.strtab + d.symtab[sym].st_name);
       if (kind >= 0 && original[kind] != 0)
-        set_slot((uintptr_t *)(info->dlpi_addr + r->r_offset), (uintptr_t)exec_wrappers[kind].wrapper, &d);
+        set_slot((uintptr_t *)(info->dlpi_addr + r->r_offset), (uintptr_t)exec_wrappers[kind].wrapper, &d, mem);
     }
   }
   return 0;
@@ -262,5 +267,8 @@ void exec_guard_patch(void)
   for (int i = 0; i < EXEC_KINDS; i++)
     if (original[i] == 0)
       original[i] = (uintptr_t)dlsym(RTLD_DEFAULT, exec_wrappers[i].name);
-  dl_iterate_phdr(patch_object, NULL);
+  int mem = -1; /* /proc/self/mem, opened for a RELRO slot and closed again: the program's descriptors stay its own */
+  dl_iterate_phdr(patch_object, &mem);
+  if (mem >= 0)
+    close(mem);
 }

@@ -25,6 +25,18 @@ public final class CPrograms {
                 name, name, List.of("clang-19", "-fopenmp", "-g", "-O1", "-fno-omit-frame-pointer"), List.of("-lm"));
     }
 
+    /**
+     * The program {@code name}.c built as {@link #clang} does, bound at load time with full RELRO (its GOT read-only
+     * once relocated, as hardened distributions build), as {@code name-now}.
+     */
+    static Path clangBoundNow(String name) {
+        return build(
+                name,
+                name + "-now",
+                List.of("clang-19", "-fopenmp", "-g", "-O1", "-fno-omit-frame-pointer"),
+                List.of("-lm", "-Wl,-z,now,-z,relro"));
+    }
+
     /** The program {@code name}.c built with gcc -fopenmp (links libgomp), as {@code name-gcc}. */
     static Path gcc(String name) {
         return build(name, name + "-gcc", List.of("gcc", "-fopenmp", "-g", "-O1"), List.of("-lm"));
