@@ -13,8 +13,8 @@
  * differently recorded). The agent leads the program's exec calls through
  * itself instead (exec_guard.c).
  *
- * It lists its own namespace's objects for the agent (the loader runs
- * la_symbind64 on the program's threads, where they are sampled).
+ * It lists its own namespace's objects for the agent (the loader runs its
+ * hooks on the program's threads, where they are sampled).
  *
  * It lives in the loader's audit namespace (its own libc) and takes itself
  * out of LD_AUDIT at start, so that the program sees the environment it was

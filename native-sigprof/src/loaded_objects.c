@@ -1,9 +1,9 @@
 /*
  * dl_iterate_phdr lists only its caller's link namespace. The loader's auditor
  * (libompprof-audit.so, with a libc of its own) lives in a namespace of its
- * own, yet its la_symbind64 runs on the program's threads at every symbol
- * binding (a lazy PLT call's first use, each dlsym): a sample there had no
- * module to name it and no unwind rows to walk out of it. The auditor lists
+ * own, yet its hooks run on the program's threads (la_activity and
+ * la_objclose at every dlopen and dlclose): a sample there had no module to
+ * name it and no unwind rows to walk out of it. The auditor lists
  * its namespace for the agent; it leaves its lister in the agent once the
  * objects opened with it are mapped (la_activity: glibc 2.36 does not chain an
  * auditor's namespace into r_debug, where the agent could find it). Objects in

@@ -221,14 +221,18 @@ void wall_view_resumed(struct priv *p)
 
 /* When a task becomes the thread's current one (a task scheduling point, an
  * implicit task's begin): the thread is about to run the next task's code and
- * may block in it (a sleep in a task body) before a signal samples it. A view still naming the task it left would make
- * the sampler take that sleep for a runtime wait and signal it short (every sleep in a task ran short), and the left
- * task's frame may be freed and reused. libomp makes the next task current before the callback when a task starts,
- * after it when one completes: a view is made of the task found current only if it is the next one; otherwise the view
- * is dropped and the sampler signals the thread (back in the runtime's waits, mostly) until its next sample. The view
- * has level 0 alone, which is all the stitching reads of a task whose creation was recorded: the full levels cost a
- * call per level and ancestor (a task recursion runs dozens deep: fib's callbacks doubled its time recorded; and every
- * thread begins an implicit task in every parallel region). */
+ * may block in it (a sleep in a task body) before a signal samples it. A view
+ * still naming the task it left would make the sampler take that sleep for a
+ * runtime wait and signal it short (every sleep in a task ran short), and the
+ * left task's frame may be freed and reused. libomp makes the next task
+ * current before the callback when a task starts, after it when one
+ * completes: a view is made of the task found current only if it is the next
+ * one; otherwise the view is dropped and the sampler signals the thread (back
+ * in the runtime's waits, mostly) until its next sample. The view has level 0
+ * alone, which is all the stitching reads of a task whose creation was
+ * recorded: the full levels cost a call per level and ancestor (a task
+ * recursion runs dozens deep: fib's callbacks doubled its time recorded; and
+ * every thread begins an implicit task in every parallel region). */
 void wall_view_switch(struct priv *p, const ompt_data_t *next)
 {
   if (p->sig.has_timer != TIMER_WALL)
