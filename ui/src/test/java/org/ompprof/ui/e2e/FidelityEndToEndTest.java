@@ -43,13 +43,14 @@ class FidelityEndToEndTest {
         if (!Files.exists(program)) Files.copy(CPrograms.clang("what_i_see"), program);
         Map<String, String> env = Map.of(
                 "PATH", dir + ":/usr/bin:/bin", "OMP_NUM_THREADS", "2", "MY_VAR", "a b=c", "PWD", dir.toString());
+        String shell = terminal ? TERMINAL : SHELL;
         List<String> sh = new ArrayList<>();
         if (terminal) sh.add(CPrograms.plain("terminal_exec").toString()); // 32 and 33 at their default
         if (blocking) sh.add(CPrograms.plain("blocked_exec").toString()); // USR1, TERM and WINCH blocked
         sh.addAll(List.of("/bin/sh", "-c"));
         if (recorded) {
             // as the ompprof script does: the shell's signal state goes to the launcher
-            sh.add((terminal ? TERMINAL : SHELL) + "java=$1; shift; exec \"$java\" $(\"$0\") \"$@\"");
+            sh.add(shell + "java=$1; shift; exec \"$java\" $(\"$0\") \"$@\"");
             sh.add(ROOT.resolve("scripts/signal-state").toString());
             List<String> args = new ArrayList<>(
                     List.of("record", "-o", dir.resolve("run.ompprof").toString(), "--"));
@@ -67,7 +68,7 @@ class FidelityEndToEndTest {
                                     .filter(l -> TOOL_VARIABLES.stream().noneMatch(v -> l.contains(" env " + v)))
                                     .toList()));
         }
-        sh.add((terminal ? TERMINAL : SHELL) + "exec \"$@\"");
+        sh.add(shell + "exec \"$@\"");
         sh.add("sh");
         sh.addAll(command);
         ProcessBuilder pb = new ProcessBuilder(sh).directory(dir.toFile()).redirectErrorStream(true);
