@@ -129,18 +129,18 @@ static uint64_t exit_offset(uint64_t exit_frame, uint64_t sp)
  * did: the same place, the same registers and exit frame relative to sp, and
  * the same words where the walk read (frame_walk.h's walk_log). Its shape is
  * then w's; a task-heavy program's creations mostly take this path. */
-static int creation_replays(const struct creation_walk *w, const struct priv *p, const struct ompprof_context *ctx,
-                            uint64_t codeptr, uint64_t exit_frame)
+static int creation_replays(const struct creation_walk *w, const void *tables, const struct priv *p,
+                            const struct ompprof_context *ctx, uint64_t codeptr, uint64_t exit_frame)
 {
   uint64_t sp = ctx->rsp;
-  if (!w->tables || w->tables != cfi_tables_current() || w->rip != ctx->rip || w->codeptr != codeptr ||
+  if (w->tables != tables || w->rip != ctx->rip || w->codeptr != codeptr ||
       exit_offset(exit_frame, sp) != w->exit_off || (w->bp_matters && ctx->rbp - sp != w->bp_off) ||
       p->sig.stack_hi <= sp || p->sig.stack_hi - sp < w->max_off)
     return 0;
   for (uint32_t i = 0; i < w->reads; i++) {
     uint64_t v;
-    __builtin_memcpy(&v, (const void *)(uintptr_t)(sp + w->off[i]), sizeof v);
-    if ((w->frame_ptrs >> i & 1u ? v - sp : v) != w->val[i])
+    __builtin_memcpy(&v, (const void *)(uintptr_t)(sp + w->read[i].off), sizeof v);
+    if ((w->frame_ptrs >> i & 1u ? v - sp : v) != w->read[i].val)
       return 0;
   }
   return 1;
@@ -152,15 +152,24 @@ static uint32_t creation_set(uint64_t codeptr)
   return (uint32_t)((codeptr ^ codeptr >> 4 ^ codeptr >> 9 ^ codeptr >> 17) % CREATION_SETS);
 }
 
-/* A kept walk the creation at `ctx` replays, or NULL. */
-static const struct creation_walk *creation_replayed(const struct creation_walks *k, const struct priv *p,
+/* A kept walk the creation at `ctx` replays, or NULL. The way that matched last is tried first: a site's creations
+ * mostly repeat one context (a loop's), or alternate between a few (a recursion's). */
+static const struct creation_walk *creation_replayed(struct creation_walks *k, const struct priv *p,
                                                      const struct ompprof_context *ctx, uint64_t codeptr,
                                                      uint64_t exit_frame)
 {
-  const struct creation_walk *set = k->walk[creation_set(codeptr)];
+  const void *tables = cfi_tables_current();
+  if (!tables)
+    return NULL;
+  uint32_t set = creation_set(codeptr), last = k->last[set];
+  const struct creation_walk *ways = k->walk[set];
+  if (creation_replays(&ways[last], tables, p, ctx, codeptr, exit_frame))
+    return &ways[last];
   for (uint32_t i = 0; i < CREATION_WAYS; i++)
-    if (creation_replays(&set[i], p, ctx, codeptr, exit_frame))
-      return &set[i];
+    if (i != last && creation_replays(&ways[i], tables, p, ctx, codeptr, exit_frame)) {
+      k->last[set] = (uint8_t)i;
+      return &ways[i];
+    }
   return NULL;
 }
 
@@ -174,10 +183,12 @@ static void creation_remember(struct creation_walks *k, const struct ompprof_con
   if (n != 0 || !reached || log->n > WALK_LOG_READS)
     return;
   uint32_t set = creation_set(codeptr);
-  struct creation_walk *w = &k->walk[set][k->next[set]++ % CREATION_WAYS];
+  uint32_t way = k->next[set]++ % CREATION_WAYS;
+  struct creation_walk *w = &k->walk[set][way];
+  k->last[set] = (uint8_t)way;
   for (uint32_t i = 0; i < log->n; i++) {
-    w->off[i] = log->addr[i] - at->rsp;
-    w->val[i] = log->frame_ptrs >> i & 1u ? log->val[i] - at->rsp : log->val[i];
+    w->read[i].off = log->addr[i] - at->rsp;
+    w->read[i].val = log->frame_ptrs >> i & 1u ? log->val[i] - at->rsp : log->val[i];
   }
   w->frame_ptrs = log->frame_ptrs;
   w->reads = log->n;

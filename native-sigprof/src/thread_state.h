@@ -84,8 +84,10 @@ struct creation_walk {
   const void *tables; /* the row set it walked with; NULL: nothing kept */
   uint64_t rip, codeptr, exit_off, bp_off, max_off, shape;
   int bp_matters;
-  uint32_t reads, frame_ptrs;                        /* frame_ptrs: bit i, val[i] is relative to sp */
-  uint64_t off[WALK_LOG_READS], val[WALK_LOG_READS]; /* from sp: the words the walk read */
+  uint32_t reads, frame_ptrs; /* frame_ptrs: bit i, read[i].val is relative to sp */
+  struct {
+    uint64_t off, val; /* off from sp: a word the walk read, and its value */
+  } read[WALK_LOG_READS];
 };
 
 /* The last walks of a kind of creation, by call site: a time step opens its
@@ -97,6 +99,7 @@ struct creation_walk {
 struct creation_walks {
   struct creation_walk walk[CREATION_SETS][CREATION_WAYS];
   uint8_t next[CREATION_SETS]; /* the way a set's next new walk takes */
+  uint8_t last[CREATION_SETS]; /* the way a set's last replayed creation matched */
 };
 
 /* What only the thread's own callbacks touch: never read by the handler. */
