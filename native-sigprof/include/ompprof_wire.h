@@ -319,7 +319,8 @@ struct ompprof_parallel_end {
 };
 
 struct ompprof_implicit_task {
-  uint64_t time_ns;
+  uint64_t time_ns;     /* when written: at the begin for an initial task or a region no parallel_begin announced,
+                           else when a later record first named the task (which is when it is written) */
   uint64_t parallel_id; /* 0 at scope end (libomp passes no parallel data) */
   uint64_t task_id;
   uint32_t endpoint; /* 1 begin, 2 end */

@@ -448,7 +448,6 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
   if (!p)
     return;
   struct ompprof_implicit_task *t = &p->cb.implicit;
-  t->time_ns = now_ns();
   t->parallel_id = data_value(parallel_data);
   t->task_id = data_value(task_data);
   t->endpoint = (uint32_t)endpoint;
@@ -470,6 +469,7 @@ void callbacks_task_referenced(struct priv *p, uint64_t task_id)
   if (!p->cb.implicit_pending || p->cb.implicit.task_id != task_id)
     return;
   p->cb.implicit_pending = 0;
+  p->cb.implicit.time_ns = now_ns(); /* not at the begin: a clock read per thread per region that nothing reads */
   struct {
     struct ompprof_record_header h;
     struct ompprof_implicit_task b;
