@@ -8,7 +8,8 @@ import org.ompprof.sampler.recording.ReadAhead;
 
 /**
  * The threads one profile build uses: its own, which aggregates every sample in order; with more
- * than one, another that stitches the samples ahead of it ({@link SamplesAhead}), and {@code
+ * than one, another that stitches the samples ahead of it ({@link SamplesAhead}) and, before and
+ * after the samples, does work whose result the build takes later ({@link Later}), and {@code
  * threads - 1} that inflate and decode the recording's sections ahead of both (where they fall
  * behind, the reader decodes the next section itself). The profile is the same for any count:
  * only where the work runs changes.
@@ -59,6 +60,14 @@ final class BuildThreads implements AutoCloseable {
 
     /** The thread that stitches samples ahead of the building one; null for a build on one thread. */
     ExecutorService stitching() {
+        return stitching;
+    }
+
+    /**
+     * A thread for work the building thread takes the result of later ({@link Later}): the stitching
+     * one, idle while the recording is indexed and once the samples are in; null on one thread.
+     */
+    ExecutorService aside() {
         return stitching;
     }
 

@@ -67,10 +67,8 @@ public final class ProfileBuilder {
         BuildCost cost = BuildCost.startIfRecorded(recording.path());
         ModuleImages images = new ModuleImages();
         Profile profile;
-        Stage was = cost.clock().enter(Stage.SYMBOLIZE); // starting llvm-symbolizer
-        try (Symbolizer symbolizer = Symbolizer.create(images);
-                BuildThreads pool = BuildThreads.start(threads)) {
-            cost.clock().enter(was);
+        try (BuildThreads pool = BuildThreads.start(threads);
+                SymbolizerAhead symbolizer = SymbolizerAhead.start(images, pool.aside())) {
             profile = build(recording, images, symbolizer, TimelineStream.inMemory(), cost.clock(), pool);
             cost.clock().enter(Stage.SYMBOLIZE); // stopping it
         }
@@ -85,35 +83,39 @@ public final class ProfileBuilder {
     public static Profile build(
             Recording recording, ModuleImages images, Symbolizer symbolizer, TimelineStream timelines) {
         try (BuildThreads none = BuildThreads.none()) {
-            return build(recording, images, symbolizer, timelines, StageClock.off(), none);
+            return build(recording, images, SymbolizerAhead.of(symbolizer), timelines, StageClock.off(), none);
         }
     }
 
     /**
      * As {@link #build(Recording, ModuleImages, Symbolizer, TimelineStream)}, accounting its time to
      * {@code clock}'s stages (what no other stage claims, the tree, timelines, per-region, per-line
-     * and device tables, is the aggregate stage's), on {@code threads}.
+     * and device tables, is the aggregate stage's), on {@code threads}. The symbolizer is taken once
+     * the recording is indexed, and the region table worked out while blame is charged.
      */
     private static Profile build(
             Recording recording,
             ModuleImages images,
-            Symbolizer symbolizer,
+            SymbolizerAhead symbolizerAhead,
             TimelineStream timelines,
             StageClock clock,
             BuildThreads threads) {
         Stage was = clock.enter(Stage.AGGREGATE);
         try {
             Stitcher stitcher = Stitcher.of(recording, images, clock, threads.readAhead());
+            Symbolizer symbolizer = symbolizerAhead.get(clock);
             ProfileBuilder b = new ProfileBuilder(recording, timelines.timed(clock), clock);
             FrameNames names = new FrameNames(stitcher, symbolizer, b.tree.frames(), clock);
             b.regions = new RegionStage(stitcher, names, symbolizer, b.tree);
             b.blame = new BlameStage(
                     recording, new ReleaseSiteNodes(stitcher, names, b.tree), WindowedBlame.DEFAULT_WINDOW_NS, clock);
             samples(stitcher, symbolizer, clock, threads).forEachRemaining(s -> b.add(names, s));
+            // the region table reads the index and the region sums, neither of which blame, devices or names change
+            Later<RegionTable> regionTable = Later.start(threads.aside(), b.regions::table);
             BlameStage.Result blame = b.blame.apply(recording, b.tree, stitcher, symbolizer);
-            RegionTable regions = b.regions.table();
             DeviceTable devices = DeviceStage.apply(recording, b.tree, stitcher, names);
             names.finish();
+            RegionTable regions = regionTable.get();
             return new Profile(
                     b.tree,
                     timelines.finish(),
@@ -154,8 +156,8 @@ public final class ProfileBuilder {
         long bytes;
         clock.enter(Stage.WRITE);
         try (RecordingWriter w = RecordingWriter.create(output);
-                Symbolizer symbolizer = symbolizer(images, clock);
-                BuildThreads pool = BuildThreads.start(threads)) {
+                BuildThreads pool = BuildThreads.start(threads);
+                SymbolizerAhead symbolizer = SymbolizerAhead.start(images, pool.aside())) {
             TimelineStream timelines =
                     TimelineStream.to(w, TimelineStream.DEFAULT_BUDGET).downsampled(timelineResolutionNs);
             profile = ProfileBuilder.build(raw, images, symbolizer, timelines, clock, pool);
@@ -171,7 +173,7 @@ public final class ProfileBuilder {
                     cost.withCost(metadata)); // last: the build's cost is known only now (sections are found by kind)
             bytes = w.commit();
             clock.count(Stage.WRITE, bytes - before);
-            clock.enter(Stage.SYMBOLIZE); // llvm-symbolizer stops as the writer closes
+            clock.enter(Stage.SYMBOLIZE); // llvm-symbolizer stops first as the build's resources close
         }
         cost.finish(output, profile, bytes);
         return bytes;
@@ -184,15 +186,6 @@ public final class ProfileBuilder {
         NamesAhead names = new NamesAhead(stitcher, symbolizer);
         return SamplesAhead.start(
                 threads.stitching(), stitcher.samplesInTimeOrder().iterator(), names::ask, clock);
-    }
-
-    private static Symbolizer symbolizer(ModuleImages images, StageClock clock) {
-        Stage was = clock.enter(Stage.SYMBOLIZE); // starting llvm-symbolizer
-        try {
-            return Symbolizer.create(images);
-        } finally {
-            clock.enter(was);
-        }
     }
 
     private void add(FrameNames names, StitchedSample stitched) {

@@ -13,6 +13,7 @@ import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 import org.ompprof.sampler.record.SampleRecord;
 import org.ompprof.sampler.recording.ReadAhead;
+import org.ompprof.sampler.recording.RecordBatch;
 import org.ompprof.sampler.recording.Recording;
 import org.ompprof.sampler.wire.Wire;
 import org.ompprof.unwinder.clock.Stage;
@@ -55,6 +56,8 @@ public final class Stitcher {
         this.recording = recording;
         this.clock = clock;
         this.ahead = ahead;
+        // asked for first, so that with threads to decode on, the first sections are decoded while the images load
+        Iterator<RecordBatch> callbacks = recording.recordBatches(Recording.ALL_THREADS, Creations::reads, ahead);
         Stage was = clock.enter(Stage.UNWIND); // the images and their CFI
         this.modules = new RecordingModules(recording, images);
         clock.enter(Stage.STITCH);
@@ -62,7 +65,7 @@ public final class Stitcher {
         SegmentMaker segments = new SegmentMaker(modules, unwinder, interner, tally);
         Creations creations = new Creations(segments);
         new TimedRecords<>(
-                        recording.recordBatches(Recording.ALL_THREADS, Creations::reads, ahead),
+                        callbacks,
                         type -> type != Wire.REC_SAMPLE, // every callback record is read here, if not decoded
                         clock)
                 .forEachRemaining(creations::add);

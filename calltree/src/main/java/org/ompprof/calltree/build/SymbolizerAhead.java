@@ -1,0 +1,56 @@
+package org.ompprof.calltree.build;
+
+import java.util.concurrent.ExecutorService;
+import org.ompprof.unwinder.clock.Stage;
+import org.ompprof.unwinder.clock.StageClock;
+import org.ompprof.unwinder.image.ModuleImages;
+import org.ompprof.unwinder.symbols.Symbolizer;
+
+/**
+ * The build's llvm-symbolizer, started on another thread while the recording is indexed: starting
+ * it runs {@code llvm-symbolizer --help} and waits for it (tens of milliseconds, longer in a cold
+ * JVM), which nothing before the first sample needs. The building thread takes it once the index
+ * is built; what the build waits for then counts as symbolizing. On one thread it starts where
+ * it is taken. Closing stops the process (waiting for a start under way) if this started it.
+ */
+final class SymbolizerAhead implements AutoCloseable {
+    private final Later<Symbolizer> symbolizer;
+    private final boolean owned;
+
+    private SymbolizerAhead(Later<Symbolizer> symbolizer, boolean owned) {
+        this.symbolizer = symbolizer;
+        this.owned = owned;
+    }
+
+    /** Starts one for {@code images} on {@code thread} (null: where it is first taken). */
+    static SymbolizerAhead start(ModuleImages images, ExecutorService thread) {
+        return new SymbolizerAhead(Later.start(thread, () -> Symbolizer.create(images)), true);
+    }
+
+    /** One started by the caller, who closes it. */
+    static SymbolizerAhead of(Symbolizer started) {
+        return new SymbolizerAhead(Later.start(null, () -> started), false);
+    }
+
+    /** The symbolizer, once started; the time waited for it goes to {@code clock}'s symbolize stage. */
+    Symbolizer get(StageClock clock) {
+        Stage was = clock.enter(Stage.SYMBOLIZE);
+        try {
+            return symbolizer.get();
+        } finally {
+            clock.enter(was);
+        }
+    }
+
+    @Override
+    public void close() {
+        if (!owned) return;
+        Symbolizer s;
+        try {
+            s = symbolizer.get(); // a start under way is waited for, so that no llvm-symbolizer outlives the build
+        } catch (RuntimeException e) {
+            return; // nothing started; the failure was thrown where the build took the symbolizer
+        }
+        s.close();
+    }
+}
