@@ -181,17 +181,61 @@ public final class Recording implements AutoCloseable {
      * others. A bad record throws {@link RecordingFormatException} where its section's list would come.
      */
     public Iterator<RecordBatch> recordBatches(long threadSeq, IntPredicate types, ReadAhead ahead) {
+        return recordBatches(threadSeq, types, ahead, KeptRecords.NONE);
+    }
+
+    /**
+     * As {@link #recordBatches(long, IntPredicate, ReadAhead)}, with records kept between reads: a section whose
+     * records an earlier read left in {@code kept} is decoded from those (if the types asked for are all kept
+     * ones), not inflated again; a section inflated here leaves its records of the kept types there, while
+     * {@code kept}'s budget lasts. The batches are the same either way.
+     */
+    public Iterator<RecordBatch> recordBatches(long threadSeq, IntPredicate types, ReadAhead ahead, KeptRecords kept) {
+        boolean fromKept = kept.covers(types);
         List<Supplier<RecordBatch>> jobs = new ArrayList<>();
         for (int i : recordSections(threadSeq)) {
             if (!mayHold(i, types)) continue;
             jobs.add(() -> {
                 List<WireRecord> out = new ArrayList<>();
                 long[] byType = new long[MASK_TYPES + 1];
-                decodeRecords(i, types, byType).forEach(out::add);
+                byte[] own = fromKept ? kept.take(i) : null;
+                if (own != null) {
+                    decodeKept(i, own, types, byType).forEachRemaining(out::add);
+                } else if (mayHold(i, types)) { // known since the jobs were made, if a read went through it meanwhile
+                    byte[] payload = payload(sections.get(i));
+                    decodeRecords(i, payload, types, byType).forEach(out::add);
+                    if (!fromKept) kept.offer(i, payload, RecordingFormat.RECORDS_PREFIX);
+                }
                 return new RecordBatch(out, byType);
             });
         }
         return new InOrderAhead<>(jobs, ahead);
+    }
+
+    /** Section {@code index}'s records kept by an earlier read (which checked them), as its payload's would be. */
+    private Iterator<WireRecord> decodeKept(int index, byte[] kept, IntPredicate types, long[] byType) {
+        IntPredicate counting = type -> {
+            byType[Math.min(type, MASK_TYPES)]++;
+            return types.test(type);
+        };
+        Iterator<WireRecord> decoded = RecordDecoder.iterate(MemorySegment.ofArray(kept), true, counting);
+        return new Iterator<>() {
+            @Override
+            public boolean hasNext() {
+                try {
+                    return decoded.hasNext();
+                } catch (MalformedRecordException e) {
+                    throw RecordingFormatException.corrupt(
+                            path, sections.get(index).offset(), "bad record: " + e.getMessage());
+                }
+            }
+
+            @Override
+            public WireRecord next() {
+                if (!hasNext()) throw new NoSuchElementException();
+                return decoded.next();
+            }
+        };
     }
 
     /**
@@ -483,8 +527,13 @@ public final class Recording implements AutoCloseable {
     /** As {@link #decodeRecords(int, IntPredicate)}, counting the section's records by type into {@code byType}. */
     private Stream<WireRecord> decodeRecords(int index, IntPredicate types, long[] byType) {
         if (!mayHold(index, types)) return Stream.empty();
+        return decodeRecords(index, payload(sections.get(index)), types, byType);
+    }
+
+    /** As {@link #decodeRecords(int, IntPredicate, long[])}, from the section's {@code payload}, inflated. */
+    private Stream<WireRecord> decodeRecords(int index, byte[] payload, IntPredicate types, long[] byType) {
         SectionRef s = sections.get(index);
-        MemorySegment records = MemorySegment.ofArray(payload(s)).asSlice(RecordingFormat.RECORDS_PREFIX);
+        MemorySegment records = MemorySegment.ofArray(payload).asSlice(RecordingFormat.RECORDS_PREFIX);
         long[] seen = {0};
         IntPredicate noting = type -> {
             seen[0] |= type < MASK_TYPES ? 1L << type : ~TYPES_KNOWN;

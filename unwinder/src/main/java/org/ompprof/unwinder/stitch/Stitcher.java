@@ -12,6 +12,7 @@ import java.util.Spliterators;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 import org.ompprof.sampler.record.SampleRecord;
+import org.ompprof.sampler.recording.KeptRecords;
 import org.ompprof.sampler.recording.ReadAhead;
 import org.ompprof.sampler.recording.RecordBatch;
 import org.ompprof.sampler.recording.Recording;
@@ -41,6 +42,9 @@ import org.ompprof.unwinder.stack.StackUnwinder;
  * }</pre>
  */
 public final class Stitcher {
+    /** Sample bytes kept from the index for the samples' read: a run's first few minutes (many_regions: 8 MB). */
+    private static final long KEPT_SAMPLE_BYTES = 64L << 20;
+
     private final Recording recording;
     private final RecordingModules modules;
     private final StitchCounters.Tally tally = new StitchCounters.Tally();
@@ -51,13 +55,19 @@ public final class Stitcher {
     private final StageClock clock;
 
     private final ReadAhead ahead;
+    /**
+     * The samples of the sections the index inflates, kept for {@link #samplesInTimeOrder()}, which then need not
+     * inflate them again (they share the sections with the callback records).
+     */
+    private final KeptRecords keptSamples = KeptRecords.of(type -> type == Wire.REC_SAMPLE, KEPT_SAMPLE_BYTES);
 
     private Stitcher(Recording recording, ModuleImages images, StageClock clock, ReadAhead ahead) {
         this.recording = recording;
         this.clock = clock;
         this.ahead = ahead;
         // asked for first, so that with threads to decode on, the first sections are decoded while the images load
-        Iterator<RecordBatch> callbacks = recording.recordBatches(Recording.ALL_THREADS, Creations::reads, ahead);
+        Iterator<RecordBatch> callbacks =
+                recording.recordBatches(Recording.ALL_THREADS, Creations::reads, ahead, keptSamples);
         Stage was = clock.enter(Stage.UNWIND); // the images and their CFI
         this.modules = new RecordingModules(recording, images);
         clock.enter(Stage.STITCH);
@@ -124,7 +134,8 @@ public final class Stitcher {
         ReadAhead each = ahead.split(seqs.size());
         for (int thread : seqs) {
             threads.add(new TimedRecords<>(
-                    recording.recordBatches(Integer.toUnsignedLong(thread), type -> type == Wire.REC_SAMPLE, each),
+                    recording.recordBatches(
+                            Integer.toUnsignedLong(thread), type -> type == Wire.REC_SAMPLE, each, keptSamples),
                     type -> type == Wire.REC_SAMPLE,
                     clock));
         }

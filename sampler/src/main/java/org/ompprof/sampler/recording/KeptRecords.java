@@ -1,0 +1,101 @@
+package org.ompprof.sampler.recording;
+
+import java.lang.foreign.MemorySegment;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntPredicate;
+import org.ompprof.sampler.record.Le;
+import org.ompprof.sampler.wire.Wire;
+
+/**
+ * Records of some types copied out of record sections while one read inflates them, for a later
+ * read of those types: the stitcher's index inflates every section for its callback records, and
+ * the samples, which share the sections, are read after it; from what is kept here that read
+ * neither inflates those sections again nor skips through their callback records. Per section,
+ * the kept records' bytes back to back, up to a budget of bytes held (a section whose records do
+ * not fit is inflated again); a section's bytes are let go as the later read takes them. Sections
+ * are decoded on several threads, so this is safe to share among them.
+ */
+public final class KeptRecords {
+    /** Keeps nothing. */
+    public static final KeptRecords NONE = new KeptRecords(type -> false, 0);
+
+    /** Wire types are 16 bits: a read's types are checked against the kept ones over all of them. */
+    private static final int TYPES = 1 << 16;
+
+    private final IntPredicate types;
+    private final long budget;
+    private final AtomicLong held = new AtomicLong();
+    private final ConcurrentHashMap<Integer, byte[]> bySection = new ConcurrentHashMap<>();
+
+    private KeptRecords(IntPredicate types, long budget) {
+        this.types = types;
+        this.budget = budget;
+    }
+
+    /** Keeps the records whose wire type {@code types} accepts, up to {@code budgetBytes} in all. */
+    public static KeptRecords of(IntPredicate types, long budgetBytes) {
+        return new KeptRecords(types, budgetBytes);
+    }
+
+    /** Whether every type {@code read} accepts is kept: only such a read may take kept records for a section. */
+    boolean covers(IntPredicate read) {
+        if (budget == 0) return false;
+        for (int t = 0; t < TYPES; t++) if (read.test(t) && !types.test(t)) return false;
+        return true;
+    }
+
+    /**
+     * Keeps the records of the kept types among those of {@code payload} from {@code from} on (a section's, back to
+     * back, already decoded by the read that inflated them) for section {@code section}, if they fit the budget.
+     */
+    void offer(int section, byte[] payload, int from) {
+        if (budget == 0 || held.get() >= budget) return;
+        byte[] kept = copy(MemorySegment.ofArray(payload), from);
+        if (kept.length == 0) return; // the later read skips a section known to hold none of its types
+        if (held.addAndGet(kept.length) > budget) {
+            held.addAndGet(-kept.length); // does not fit: that section is inflated again
+            return;
+        }
+        bySection.put(section, kept);
+    }
+
+    /** The records kept for {@code section}, let go here; null if none were kept for it. */
+    byte[] take(int section) {
+        byte[] kept = bySection.remove(section);
+        if (kept != null) held.addAndGet(-kept.length);
+        return kept;
+    }
+
+    /** Bytes held now. */
+    long held() {
+        return held.get();
+    }
+
+    /** The records of the kept types from {@code from} on, in their order, in an array of their size. */
+    private byte[] copy(MemorySegment records, int from) {
+        int n = 0;
+        for (long off = from; (off = next(records, off)) >= 0; off += size(records, off)) n += size(records, off);
+        byte[] out = new byte[n];
+        int at = 0;
+        for (long off = from; (off = next(records, off)) >= 0; off += size(records, off)) {
+            int size = size(records, off);
+            MemorySegment.copy(records, off, MemorySegment.ofArray(out), at, size);
+            at += size;
+        }
+        return out;
+    }
+
+    /** The offset of the first record of a kept type from {@code off} on, or -1. */
+    private long next(MemorySegment records, long off) {
+        for (; off + Wire.RecordHeader.SIZEOF <= records.byteSize(); off += size(records, off)) {
+            if (size(records, off) < Wire.RecordHeader.SIZEOF) return -1; // cannot be: the read checked every size
+            if (types.test(Le.u16(records, off + Wire.RecordHeader.TYPE))) return off;
+        }
+        return -1;
+    }
+
+    private static int size(MemorySegment records, long off) {
+        return Le.u32(records, off + Wire.RecordHeader.SIZE);
+    }
+}

@@ -1,0 +1,136 @@
+package org.ompprof.sampler.recording;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.IntPredicate;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.ompprof.sampler.record.TestRecords;
+import org.ompprof.sampler.record.WireRecord;
+import org.ompprof.sampler.wire.Wire;
+
+/**
+ * Records kept by one read of a recording's sections for a later one: the later read gets the
+ * records (and the counts by type of the types it asks for) it would get by inflating the
+ * sections again, whatever the budget let be kept, on one thread or several; a read of types that
+ * are not all kept ones inflates the sections as before.
+ */
+class KeptRecordsTest {
+    private static final IntPredicate SAMPLES = t -> t == Wire.REC_SAMPLE;
+    private static final IntPredicate CALLBACKS = t -> t != Wire.REC_SAMPLE;
+
+    @TempDir
+    Path dir;
+
+    private final ExecutorService pool = Executors.newFixedThreadPool(2);
+
+    @AfterEach
+    void stop() {
+        pool.shutdownNow();
+    }
+
+    /**
+     * Random records on several threads with samples among them (and a thread of samples alone), in many
+     * sections, deflated or stored.
+     */
+    private Recording recording(Random rnd, String name) throws IOException {
+        Map<Integer, List<WireRecord>> records = RecordingTest.randomRecords(rnd, 200 + rnd.nextInt(400));
+        records.put(4, new ArrayList<>());
+        for (var e : records.entrySet()) {
+            List<WireRecord> mixed = new ArrayList<>(e.getValue());
+            int n = rnd.nextInt(400);
+            for (int i = 0; i < n; i++) {
+                mixed.add(rnd.nextInt(mixed.size() + 1), TestRecords.sample(e.getKey(), i, 100 + rnd.nextInt(8000)));
+            }
+            e.setValue(mixed);
+        }
+        Path file = new RecordingTest().write(dir.resolve(name), new byte[16], records, rnd.nextBoolean());
+        return Recording.open(file);
+    }
+
+    @Test
+    void theLaterReadGetsWhatInflatingAgainGives() throws IOException {
+        Random rnd = new Random(14);
+        for (int round = 0; round < 12; round++) {
+            long budget = switch (round % 4) {
+                case 0 -> 0; // nothing kept
+                case 1 -> 1 + rnd.nextInt(200_000); // some sections kept, the rest inflated again
+                default -> Long.MAX_VALUE;
+            };
+            try (Recording r = recording(rnd, "r" + round + ".ompprof")) {
+                ReadAhead ahead = rnd.nextBoolean() ? ReadAhead.NONE : ReadAhead.on(pool, 1 + rnd.nextInt(4));
+                KeptRecords kept = KeptRecords.of(SAMPLES, budget);
+                List<WireRecord> callbacks = flat(r.recordBatches(Recording.ALL_THREADS, CALLBACKS, ahead, kept), null);
+                assertSame(r.records(CALLBACKS).toList(), callbacks, "the keeping read itself, round " + round);
+                long samples = r.records(SAMPLES).count();
+                if (budget == Long.MAX_VALUE) assertEquals(samples > 0, kept.held() > 0, "every sample kept");
+                if (budget == 0) assertEquals(0, kept.held());
+                for (int thread : r.recordThreads()) {
+                    long[] counted = {0};
+                    List<WireRecord> read =
+                            flat(r.recordBatches(Integer.toUnsignedLong(thread), SAMPLES, ahead, kept), counted);
+                    List<WireRecord> expected = r.records(thread, SAMPLES).toList();
+                    assertSame(expected, read, "thread " + thread + ", round " + round);
+                    assertEquals(expected.size(), counted[0], "samples counted");
+                }
+                for (int i = 0; i < r.sections().size(); i++) assertNull(kept.take(i), "let go as taken");
+                assertEquals(0, kept.held());
+            }
+        }
+    }
+
+    @Test
+    void aReadOfTypesNotAllKeptInflatesAgain() throws IOException {
+        try (Recording r = recording(new Random(3), "mixed.ompprof")) {
+            KeptRecords kept = KeptRecords.of(SAMPLES, Long.MAX_VALUE);
+            flat(r.recordBatches(Recording.ALL_THREADS, t -> t == Wire.REC_MUTEX, ReadAhead.NONE, kept), null);
+            assertTrue(kept.covers(SAMPLES));
+            assertTrue(!kept.covers(t -> true));
+            IntPredicate samplesAndMutexes = t -> t == Wire.REC_SAMPLE || t == Wire.REC_MUTEX;
+            assertSame(
+                    r.records(samplesAndMutexes).toList(),
+                    flat(r.recordBatches(Recording.ALL_THREADS, samplesAndMutexes, ReadAhead.NONE, kept), null),
+                    "samples and mutex events");
+            assertSame(
+                    r.records(SAMPLES).toList(),
+                    flat(r.recordBatches(Recording.ALL_THREADS, SAMPLES, ReadAhead.NONE, kept), null),
+                    "then the samples, from what was kept");
+        }
+    }
+
+    @Test
+    void keepingNothingKeepsNothing() throws IOException {
+        try (Recording r = recording(new Random(5), "none.ompprof")) {
+            flat(r.recordBatches(Recording.ALL_THREADS, CALLBACKS, ReadAhead.NONE, KeptRecords.NONE), null);
+            assertTrue(!KeptRecords.NONE.covers(SAMPLES));
+            for (int i = 0; i < r.sections().size(); i++) assertNull(KeptRecords.NONE.take(i));
+        }
+    }
+
+    private static List<WireRecord> flat(Iterator<RecordBatch> batches, long[] counted) {
+        List<WireRecord> out = new ArrayList<>();
+        batches.forEachRemaining(b -> {
+            out.addAll(b.records());
+            if (counted != null) counted[0] += b.count(SAMPLES);
+        });
+        return out;
+    }
+
+    private static void assertSame(List<WireRecord> expected, List<WireRecord> actual, String what) {
+        assertEquals(expected.size(), actual.size(), what);
+        for (int i = 0; i < expected.size(); i++)
+            assertTrue(TestRecords.same(expected.get(i), actual.get(i)), what + ": record " + i);
+    }
+}
