@@ -12,9 +12,10 @@ import org.ompprof.sampler.wire.Wire;
  * read of those types: the stitcher's index inflates every section for its callback records, and
  * the samples, which share the sections, are read after it; from what is kept here that read
  * neither inflates those sections again nor skips through their callback records. Per section,
- * the kept records' bytes back to back, up to a budget of bytes held (a section whose records do
- * not fit is inflated again); a section's bytes are let go as the later read takes them. Sections
- * are decoded on several threads, so this is safe to share among them.
+ * the kept records' bytes back to back, if they are a small part of the section's, up to a budget
+ * of bytes held (a section whose records are not kept is inflated again); a section's bytes are
+ * let go as the later read takes them. Sections are decoded on several threads, so this is safe
+ * to share among them.
  */
 public final class KeptRecords {
     /** Keeps nothing. */
@@ -22,6 +23,13 @@ public final class KeptRecords {
 
     /** Wire types are 16 bits: a read's types are checked against the kept ones over all of them. */
     private static final int TYPES = 1 << 16;
+
+    /**
+     * What is kept outlives the collector's young collections, which copy it: worth it only where it saves
+     * inflating (and skipping through) several times its bytes, as for the samples of a region-heavy run's
+     * sections (a fifth of their bytes), not for a sample-heavy run's, which are nearly all samples.
+     */
+    private static final int WORTH = 4;
 
     private final IntPredicate types;
     private final long budget;
@@ -53,6 +61,7 @@ public final class KeptRecords {
         if (budget == 0 || held.get() >= budget) return;
         byte[] kept = copy(MemorySegment.ofArray(payload), from);
         if (kept.length == 0) return; // the later read skips a section known to hold none of its types
+        if ((long) kept.length * WORTH > payload.length - from) return; // see WORTH
         if (held.addAndGet(kept.length) > budget) {
             held.addAndGet(-kept.length); // does not fit: that section is inflated again
             return;

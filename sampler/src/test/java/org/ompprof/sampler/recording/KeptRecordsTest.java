@@ -1,10 +1,13 @@
 package org.ompprof.sampler.recording;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.lang.foreign.MemorySegment;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -17,6 +20,8 @@ import java.util.function.IntPredicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.ompprof.sampler.record.Le;
+import org.ompprof.sampler.record.RecordEncoder;
 import org.ompprof.sampler.record.TestRecords;
 import org.ompprof.sampler.record.WireRecord;
 import org.ompprof.sampler.wire.Wire;
@@ -43,16 +48,16 @@ class KeptRecordsTest {
 
     /**
      * Random records on several threads with samples among them (and a thread of samples alone), in many
-     * sections, deflated or stored.
+     * sections, deflated or stored: up to {@code samples} samples a thread of up to {@code stack} bytes of stack.
      */
-    private Recording recording(Random rnd, String name) throws IOException {
+    private Recording recording(Random rnd, String name, int samples, int stack) throws IOException {
         Map<Integer, List<WireRecord>> records = RecordingTest.randomRecords(rnd, 200 + rnd.nextInt(400));
         records.put(4, new ArrayList<>());
         for (var e : records.entrySet()) {
             List<WireRecord> mixed = new ArrayList<>(e.getValue());
-            int n = rnd.nextInt(400);
+            int n = rnd.nextInt(samples);
             for (int i = 0; i < n; i++) {
-                mixed.add(rnd.nextInt(mixed.size() + 1), TestRecords.sample(e.getKey(), i, 100 + rnd.nextInt(8000)));
+                mixed.add(rnd.nextInt(mixed.size() + 1), TestRecords.sample(e.getKey(), i, 8 + rnd.nextInt(stack)));
             }
             e.setValue(mixed);
         }
@@ -63,20 +68,25 @@ class KeptRecordsTest {
     @Test
     void theLaterReadGetsWhatInflatingAgainGives() throws IOException {
         Random rnd = new Random(14);
-        for (int round = 0; round < 12; round++) {
+        for (int round = 0; round < 24; round++) {
             long budget = switch (round % 4) {
                 case 0 -> 0; // nothing kept
                 case 1 -> 1 + rnd.nextInt(200_000); // some sections kept, the rest inflated again
                 default -> Long.MAX_VALUE;
             };
-            try (Recording r = recording(rnd, "r" + round + ".ompprof")) {
+            boolean sampleHeavy = round % 3 == 0;
+            Recording recording = sampleHeavy
+                    ? recording(rnd, "r" + round + ".ompprof", 400, 8000)
+                    : recording(rnd, "r" + round + ".ompprof", 40, 32);
+            try (Recording r = recording) {
                 ReadAhead ahead = rnd.nextBoolean() ? ReadAhead.NONE : ReadAhead.on(pool, 1 + rnd.nextInt(4));
                 KeptRecords kept = KeptRecords.of(SAMPLES, budget);
                 List<WireRecord> callbacks = flat(r.recordBatches(Recording.ALL_THREADS, CALLBACKS, ahead, kept), null);
                 assertSame(r.records(CALLBACKS).toList(), callbacks, "the keeping read itself, round " + round);
                 long samples = r.records(SAMPLES).count();
-                if (budget == Long.MAX_VALUE) assertEquals(samples > 0, kept.held() > 0, "every sample kept");
-                if (budget == 0) assertEquals(0, kept.held());
+                // where samples are most of a section's bytes, inflating it again costs less than keeping them
+                if (budget == Long.MAX_VALUE && !sampleHeavy) assertEquals(samples > 0, kept.held() > 0, "kept");
+                if (budget == 0) assertEquals(0, kept.held(), "none kept");
                 for (int thread : r.recordThreads()) {
                     long[] counted = {0};
                     List<WireRecord> read =
@@ -91,9 +101,41 @@ class KeptRecordsTest {
         }
     }
 
+    /** Records that are most of their section's bytes are not kept: inflating again costs less than keeping them. */
+    @Test
+    void onlyASmallPartOfASectionIsKept() {
+        Random rnd = new Random(21);
+        int[] seen = new int[2]; // rounds not kept, kept
+        for (int round = 0; round < 40; round++) {
+            List<byte[]> records = new ArrayList<>();
+            ByteArrayOutputStream samples = new ByteArrayOutputStream();
+            int n = 1 + rnd.nextInt(50);
+            for (int i = 0; i < n; i++) {
+                boolean sample = rnd.nextInt(6) == 0;
+                byte[] r = RecordEncoder.encode(
+                        sample
+                                ? TestRecords.sample(1, i, rnd.nextInt(round % 2 == 0 ? 8 : 4000))
+                                : TestRecords.random(rnd));
+                if (r.length > 16 && Le.u16(MemorySegment.ofArray(r), 4) == Wire.REC_SAMPLE) samples.writeBytes(r);
+                records.add(r);
+            }
+            ByteArrayOutputStream payload = new ByteArrayOutputStream();
+            payload.writeBytes(new byte[8]); // the section's key
+            records.forEach(payload::writeBytes);
+            KeptRecords kept = KeptRecords.of(SAMPLES, Long.MAX_VALUE);
+            kept.offer(round, payload.toByteArray(), 8);
+            byte[] got = kept.take(round);
+            boolean worth = samples.size() > 0 && samples.size() * 4L <= payload.size() - 8;
+            seen[worth ? 1 : 0]++;
+            if (worth) assertArrayEquals(samples.toByteArray(), got, "round " + round);
+            else assertNull(got, "round " + round + ": " + samples.size() + " of " + (payload.size() - 8) + " bytes");
+        }
+        assertTrue(seen[0] > 0 && seen[1] > 0, "both kept and not: " + seen[0] + ", " + seen[1]);
+    }
+
     @Test
     void aReadOfTypesNotAllKeptInflatesAgain() throws IOException {
-        try (Recording r = recording(new Random(3), "mixed.ompprof")) {
+        try (Recording r = recording(new Random(3), "mixed.ompprof", 40, 32)) {
             KeptRecords kept = KeptRecords.of(SAMPLES, Long.MAX_VALUE);
             flat(r.recordBatches(Recording.ALL_THREADS, t -> t == Wire.REC_MUTEX, ReadAhead.NONE, kept), null);
             assertTrue(kept.covers(SAMPLES));
@@ -112,7 +154,7 @@ class KeptRecordsTest {
 
     @Test
     void keepingNothingKeepsNothing() throws IOException {
-        try (Recording r = recording(new Random(5), "none.ompprof")) {
+        try (Recording r = recording(new Random(5), "none.ompprof", 40, 32)) {
             flat(r.recordBatches(Recording.ALL_THREADS, CALLBACKS, ReadAhead.NONE, KeptRecords.NONE), null);
             assertTrue(!KeptRecords.NONE.covers(SAMPLES));
             for (int i = 0; i < r.sections().size(); i++) assertNull(KeptRecords.NONE.take(i));
