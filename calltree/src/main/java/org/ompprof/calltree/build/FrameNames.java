@@ -61,6 +61,7 @@ final class FrameNames {
     private final LongObjectHashMap<LongObjectHashMap<Named>> byModule = new LongObjectHashMap<>();
     private final IntObjectHashMap<Role> roles = new IntObjectHashMap<>();
     private final LongObjectHashMap<String> programNames = new LongObjectHashMap<>();
+    private final Named[] placeholders = new Named[Placeholder.values().length];
     private final Demangler demangler;
 
     /** The first naming of each pc goes to {@code clock}'s symbolize stage (cache hits stay with the caller's). */
@@ -190,10 +191,17 @@ final class FrameNames {
     /** Frame ids and their lines for one path element. */
     Named named(PathFrame element) {
         return switch (element) {
-            case Placeholder p -> one(frames.intern(Frame.placeholder(p.label())));
+            case Placeholder p -> placeholder(p);
             case PathFrame.Unmapped u -> one(frames.intern(Frame.unresolved(FrameKind.USER, "?", u.pc())));
             case PathFrame.Code c -> code(c);
         };
+    }
+
+    /** Interned once: most samples of a waiting program end in one (a frame's hash and equality are not cheap). */
+    private Named placeholder(Placeholder p) {
+        Named named = placeholders[p.ordinal()];
+        if (named == null) placeholders[p.ordinal()] = named = one(frames.intern(Frame.placeholder(p.label())));
+        return named;
     }
 
     private static Named one(int id) {
