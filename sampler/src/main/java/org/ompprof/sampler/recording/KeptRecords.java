@@ -59,14 +59,15 @@ public final class KeptRecords {
      */
     void offer(int section, byte[] payload, int from) {
         if (budget == 0 || held.get() >= budget) return;
-        byte[] kept = copy(MemorySegment.ofArray(payload), from);
-        if (kept.length == 0) return; // the later read skips a section known to hold none of its types
-        if ((long) kept.length * WORTH > payload.length - from) return; // see WORTH
-        if (held.addAndGet(kept.length) > budget) {
-            held.addAndGet(-kept.length); // does not fit: that section is inflated again
+        MemorySegment records = MemorySegment.ofArray(payload);
+        int n = keptBytes(records, from);
+        if (n == 0) return; // the later read skips a section known to hold none of its types
+        if ((long) n * WORTH > payload.length - from) return; // see WORTH
+        if (held.addAndGet(n) > budget) {
+            held.addAndGet(-n); // does not fit: that section is inflated again
             return;
         }
-        bySection.put(section, kept);
+        bySection.put(section, copy(records, from, n));
     }
 
     /** The records kept for {@code section}, let go here; null if none were kept for it. */
@@ -81,10 +82,15 @@ public final class KeptRecords {
         return held.get();
     }
 
-    /** The records of the kept types from {@code from} on, in their order, in an array of their size. */
-    private byte[] copy(MemorySegment records, int from) {
+    /** How many bytes the records of the kept types from {@code from} on take. */
+    private int keptBytes(MemorySegment records, int from) {
         int n = 0;
         for (long off = from; (off = next(records, off)) >= 0; off += size(records, off)) n += size(records, off);
+        return n;
+    }
+
+    /** The records of the kept types from {@code from} on ({@code n} bytes), in their order. */
+    private byte[] copy(MemorySegment records, int from, int n) {
         byte[] out = new byte[n];
         int at = 0;
         for (long off = from; (off = next(records, off)) >= 0; off += size(records, off)) {
