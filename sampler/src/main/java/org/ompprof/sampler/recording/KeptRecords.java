@@ -21,9 +21,6 @@ public final class KeptRecords {
     /** Keeps nothing. */
     public static final KeptRecords NONE = new KeptRecords(type -> false, 0);
 
-    /** Wire types are 16 bits: a read's types are checked against the kept ones over all of them. */
-    private static final int TYPES = 1 << 16;
-
     /**
      * What is kept outlives the collector's young collections, which copy it: worth it only where it saves
      * inflating (and skipping through) several times its bytes, as for the samples of a region-heavy run's
@@ -46,11 +43,9 @@ public final class KeptRecords {
         return new KeptRecords(types, budgetBytes);
     }
 
-    /** Whether every type {@code read} accepts is kept: only such a read may take kept records for a section. */
-    boolean covers(IntPredicate read) {
-        if (budget == 0) return false;
-        for (int t = 0; t < TYPES; t++) if (read.test(t) && !types.test(t)) return false;
-        return true;
+    /** The types kept. */
+    IntPredicate types() {
+        return types;
     }
 
     /**

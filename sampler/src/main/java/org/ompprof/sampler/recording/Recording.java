@@ -185,26 +185,38 @@ public final class Recording implements AutoCloseable {
     }
 
     /**
-     * As {@link #recordBatches(long, IntPredicate, ReadAhead)}, with records kept between reads: a section whose
-     * records an earlier read left in {@code kept} is decoded from those (if the types asked for are all kept
-     * ones), not inflated again; a section inflated here leaves its records of the kept types there, while
-     * {@code kept}'s budget lasts. The batches are the same either way.
+     * As {@link #recordBatches(long, IntPredicate, ReadAhead)}, leaving the records of {@code keep}'s types of the
+     * sections inflated here in {@code keep}, while its budget lasts, for a later {@link #keptBatches} of them.
      */
-    public Iterator<RecordBatch> recordBatches(long threadSeq, IntPredicate types, ReadAhead ahead, KeptRecords kept) {
-        boolean fromKept = kept.covers(types);
+    public Iterator<RecordBatch> recordBatches(long threadSeq, IntPredicate types, ReadAhead ahead, KeptRecords keep) {
+        return batches(threadSeq, types, ahead, keep, null);
+    }
+
+    /**
+     * As {@link #recordBatches(long, IntPredicate, ReadAhead)} for the records of {@code kept}'s types: a section whose
+     * records an earlier read left in {@code kept} is decoded from those, not inflated again. The batches are the
+     * same either way.
+     */
+    public Iterator<RecordBatch> keptBatches(long threadSeq, KeptRecords kept, ReadAhead ahead) {
+        return batches(threadSeq, kept.types(), ahead, KeptRecords.NONE, kept);
+    }
+
+    /** The batches of {@code types}, leaving records in {@code keep}, or taking them from {@code kept} if not null. */
+    private Iterator<RecordBatch> batches(
+            long threadSeq, IntPredicate types, ReadAhead ahead, KeptRecords keep, KeptRecords kept) {
         List<Supplier<RecordBatch>> jobs = new ArrayList<>();
         for (int i : recordSections(threadSeq)) {
             if (!mayHold(i, types)) continue;
             jobs.add(() -> {
                 List<WireRecord> out = new ArrayList<>();
                 long[] byType = new long[MASK_TYPES + 1];
-                byte[] own = fromKept ? kept.take(i) : null;
+                byte[] own = kept == null ? null : kept.take(i);
                 if (own != null) {
                     decodeKept(i, own, types, byType).forEachRemaining(out::add);
                 } else if (mayHold(i, types)) { // known since the jobs were made, if a read went through it meanwhile
                     byte[] payload = payload(sections.get(i));
                     decodeRecords(i, payload, types, byType).forEach(out::add);
-                    if (!fromKept) kept.offer(i, payload, RecordingFormat.RECORDS_PREFIX);
+                    keep.offer(i, payload, RecordingFormat.RECORDS_PREFIX);
                 }
                 return new RecordBatch(out, byType);
             });

@@ -89,8 +89,7 @@ class KeptRecordsTest {
                 if (budget == 0) assertEquals(0, kept.held(), "none kept");
                 for (int thread : r.recordThreads()) {
                     long[] counted = {0};
-                    List<WireRecord> read =
-                            flat(r.recordBatches(Integer.toUnsignedLong(thread), SAMPLES, ahead, kept), counted);
+                    List<WireRecord> read = flat(r.keptBatches(Integer.toUnsignedLong(thread), kept, ahead), counted);
                     List<WireRecord> expected = r.records(thread, SAMPLES).toList();
                     assertSame(expected, read, "thread " + thread + ", round " + round);
                     assertEquals(expected.size(), counted[0], "samples counted");
@@ -134,21 +133,23 @@ class KeptRecordsTest {
     }
 
     @Test
-    void aReadOfTypesNotAllKeptInflatesAgain() throws IOException {
+    void otherReadsNeitherTakeNorKeep() throws IOException {
         try (Recording r = recording(new Random(3), "mixed.ompprof", 40, 32)) {
             KeptRecords kept = KeptRecords.of(SAMPLES, Long.MAX_VALUE);
             flat(r.recordBatches(Recording.ALL_THREADS, t -> t == Wire.REC_MUTEX, ReadAhead.NONE, kept), null);
-            assertTrue(kept.covers(SAMPLES));
-            assertTrue(!kept.covers(t -> true));
+            long held = kept.held();
+            assertTrue(held > 0);
             IntPredicate samplesAndMutexes = t -> t == Wire.REC_SAMPLE || t == Wire.REC_MUTEX;
             assertSame(
                     r.records(samplesAndMutexes).toList(),
-                    flat(r.recordBatches(Recording.ALL_THREADS, samplesAndMutexes, ReadAhead.NONE, kept), null),
+                    flat(r.recordBatches(Recording.ALL_THREADS, samplesAndMutexes, ReadAhead.NONE), null),
                     "samples and mutex events");
+            assertEquals(held, kept.held(), "nothing taken or kept by a read without them");
             assertSame(
                     r.records(SAMPLES).toList(),
-                    flat(r.recordBatches(Recording.ALL_THREADS, SAMPLES, ReadAhead.NONE, kept), null),
+                    flat(r.keptBatches(Recording.ALL_THREADS, kept, ReadAhead.NONE), null),
                     "then the samples, from what was kept");
+            assertEquals(0, kept.held());
         }
     }
 
@@ -156,8 +157,16 @@ class KeptRecordsTest {
     void keepingNothingKeepsNothing() throws IOException {
         try (Recording r = recording(new Random(5), "none.ompprof", 40, 32)) {
             flat(r.recordBatches(Recording.ALL_THREADS, CALLBACKS, ReadAhead.NONE, KeptRecords.NONE), null);
-            assertTrue(!KeptRecords.NONE.covers(SAMPLES));
-            for (int i = 0; i < r.sections().size(); i++) assertNull(KeptRecords.NONE.take(i));
+            assertEquals(0, KeptRecords.NONE.held());
+            assertSame(
+                    List.of(), flat(r.keptBatches(Recording.ALL_THREADS, KeptRecords.NONE, ReadAhead.NONE), null), "");
+            KeptRecords none = KeptRecords.of(SAMPLES, 0);
+            flat(r.recordBatches(Recording.ALL_THREADS, CALLBACKS, ReadAhead.NONE, none), null);
+            assertEquals(0, none.held());
+            assertSame(
+                    r.records(SAMPLES).toList(),
+                    flat(r.keptBatches(Recording.ALL_THREADS, none, ReadAhead.NONE), null),
+                    "");
         }
     }
 

@@ -134,8 +134,7 @@ public final class Stitcher {
         ReadAhead each = ahead.split(seqs.size());
         for (int thread : seqs) {
             threads.add(new TimedRecords<>(
-                    recording.recordBatches(
-                            Integer.toUnsignedLong(thread), type -> type == Wire.REC_SAMPLE, each, keptSamples),
+                    recording.keptBatches(Integer.toUnsignedLong(thread), keptSamples, each),
                     type -> type == Wire.REC_SAMPLE,
                     clock));
         }
