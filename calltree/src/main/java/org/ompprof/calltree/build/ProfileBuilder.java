@@ -68,7 +68,7 @@ public final class ProfileBuilder {
         ModuleImages images = new ModuleImages();
         Profile profile;
         try (BuildThreads pool = BuildThreads.start(threads);
-                SymbolizerAhead symbolizer = SymbolizerAhead.start(images, pool.aside())) {
+                SymbolizerAhead symbolizer = SymbolizerAhead.start(images, pool.aside(), cost.clock())) {
             profile = build(recording, images, symbolizer, TimelineStream.inMemory(), cost.clock(), pool);
             cost.clock().enter(Stage.SYMBOLIZE); // stopping it
         }
@@ -157,7 +157,7 @@ public final class ProfileBuilder {
         clock.enter(Stage.WRITE);
         try (RecordingWriter w = RecordingWriter.create(output);
                 BuildThreads pool = BuildThreads.start(threads);
-                SymbolizerAhead symbolizer = SymbolizerAhead.start(images, pool.aside())) {
+                SymbolizerAhead symbolizer = SymbolizerAhead.start(images, pool.aside(), clock)) {
             TimelineStream timelines =
                     TimelineStream.to(w, TimelineStream.DEFAULT_BUDGET).downsampled(timelineResolutionNs);
             profile = ProfileBuilder.build(raw, images, symbolizer, timelines, clock, pool);

@@ -10,8 +10,8 @@ import org.ompprof.unwinder.symbols.Symbolizer;
  * The build's llvm-symbolizer, started on another thread while the recording is indexed: starting
  * it runs {@code llvm-symbolizer --help} and waits for it (tens of milliseconds, longer in a cold
  * JVM), which nothing before the first sample needs. The building thread takes it once the index
- * is built; what the build waits for then counts as symbolizing. On one thread it starts where
- * it is taken. Closing stops the process (waiting for a start under way) if this started it.
+ * is built; what the build waits for then counts as symbolizing. On one thread it starts at once,
+ * as before the index. Closing stops the process (waiting for a start under way) if this started it.
  */
 final class SymbolizerAhead implements AutoCloseable {
     private final Later<Symbolizer> symbolizer;
@@ -22,9 +22,19 @@ final class SymbolizerAhead implements AutoCloseable {
         this.owned = owned;
     }
 
-    /** Starts one for {@code images} on {@code thread} (null: where it is first taken). */
-    static SymbolizerAhead start(ModuleImages images, ExecutorService thread) {
-        return new SymbolizerAhead(Later.start(thread, () -> Symbolizer.create(images)), true);
+    /**
+     * Starts one for {@code images} on {@code thread}, or, if that is null, here and now (the time going to {@code
+     * clock}'s symbolize stage): the process then starts up while the recording is indexed all the same.
+     */
+    static SymbolizerAhead start(ModuleImages images, ExecutorService thread, StageClock clock) {
+        if (thread != null) return new SymbolizerAhead(Later.start(thread, () -> Symbolizer.create(images)), true);
+        Stage was = clock.enter(Stage.SYMBOLIZE);
+        try {
+            Symbolizer started = Symbolizer.create(images);
+            return new SymbolizerAhead(Later.start(null, () -> started), true);
+        } finally {
+            clock.enter(was);
+        }
     }
 
     /** One started by the caller, who closes it. */

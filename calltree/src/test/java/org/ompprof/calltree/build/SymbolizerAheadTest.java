@@ -27,7 +27,9 @@ class SymbolizerAheadTest {
     void startedAheadOrWhereTakenItStopsWithTheBuild() {
         for (ExecutorService on : new ExecutorService[] {thread, null}) {
             Symbolizer s;
-            try (SymbolizerAhead ahead = SymbolizerAhead.start(new ModuleImages(), on)) {
+            long before = symbolizers();
+            try (SymbolizerAhead ahead = SymbolizerAhead.start(new ModuleImages(), on, StageClock.off())) {
+                if (on == null) assertTrue(symbolizers() > before, "on one thread: started at once, before the index");
                 s = ahead.get(StageClock.off());
                 assertTrue(running(s), "llvm-symbolizer runs: " + s.problems());
             }
@@ -39,7 +41,7 @@ class SymbolizerAheadTest {
     @Test
     void oneNeverTakenStopsToo() throws Exception {
         // a build that failed before its index was built: the start under way is waited for, then stopped
-        SymbolizerAhead ahead = SymbolizerAhead.start(new ModuleImages(), thread);
+        SymbolizerAhead ahead = SymbolizerAhead.start(new ModuleImages(), thread, StageClock.off());
         ahead.close();
         Symbolizer s = thread.submit(() -> ahead.get(StageClock.off())).get();
         assertTrue(!running(s));
@@ -53,6 +55,13 @@ class SymbolizerAheadTest {
             }
             assertTrue(running(own), "still the caller's: " + own.problems());
         }
+    }
+
+    private static long symbolizers() {
+        return ProcessHandle.current()
+                .children()
+                .filter(p -> p.info().command().orElse("").contains("llvm-symbolizer"))
+                .count();
     }
 
     private static boolean running(Symbolizer s) {
