@@ -59,12 +59,13 @@ public final class Stitcher {
      * The samples of the sections the index inflates, kept for {@link #samplesInTimeOrder()}, which then need not
      * inflate them again (they share the sections with the callback records).
      */
-    private final KeptRecords keptSamples = KeptRecords.of(type -> type == Wire.REC_SAMPLE, KEPT_SAMPLE_BYTES);
+    private final KeptRecords keptSamples;
 
-    private Stitcher(Recording recording, ModuleImages images, StageClock clock, ReadAhead ahead) {
+    private Stitcher(Recording recording, ModuleImages images, StageClock clock, ReadAhead ahead, long keptBytes) {
         this.recording = recording;
         this.clock = clock;
         this.ahead = ahead;
+        this.keptSamples = KeptRecords.of(type -> type == Wire.REC_SAMPLE, keptBytes);
         // asked for first, so that with threads to decode on, the first sections are decoded while the images load
         Iterator<RecordBatch> callbacks =
                 recording.recordBatches(Recording.ALL_THREADS, Creations::reads, ahead, keptSamples);
@@ -89,12 +90,12 @@ public final class Stitcher {
 
     /** Indexes the recording's regions and tasks; images are loaded for this recording alone. */
     public static Stitcher of(Recording recording) {
-        return new Stitcher(recording, new ModuleImages(), StageClock.off(), ReadAhead.NONE);
+        return new Stitcher(recording, new ModuleImages(), StageClock.off(), ReadAhead.NONE, 0);
     }
 
     /** As {@link #of(Recording)}, sharing parsed images (and their CFI caches) with other users of {@code images}. */
     public static Stitcher of(Recording recording, ModuleImages images) {
-        return new Stitcher(recording, images, StageClock.off(), ReadAhead.NONE);
+        return new Stitcher(recording, images, StageClock.off(), ReadAhead.NONE, 0);
     }
 
     /**
@@ -102,16 +103,17 @@ public final class Stitcher {
      * streams to {@code clock}'s decode, unwind and stitch stages.
      */
     public static Stitcher of(Recording recording, ModuleImages images, StageClock clock) {
-        return new Stitcher(recording, images, clock, ReadAhead.NONE);
+        return new Stitcher(recording, images, clock, ReadAhead.NONE, 0);
     }
 
     /**
      * As {@link #of(Recording, ModuleImages, StageClock)}, the recording's sections inflated and
      * decoded as {@code ahead} says, here and in {@link #samplesInTimeOrder()}: what is stitched is
-     * the same, in the same order, on one thread or several.
+     * the same, in the same order, on one thread or several. For a profile build, which reads the
+     * samples in time order once: the index keeps samples for that read (up to 64 MiB, held until it).
      */
     public static Stitcher of(Recording recording, ModuleImages images, StageClock clock, ReadAhead ahead) {
-        return new Stitcher(recording, images, clock, ahead);
+        return new Stitcher(recording, images, clock, ahead, KEPT_SAMPLE_BYTES);
     }
 
     /**
