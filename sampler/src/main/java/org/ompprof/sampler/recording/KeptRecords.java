@@ -1,10 +1,8 @@
 package org.ompprof.sampler.recording;
 
-import java.lang.foreign.MemorySegment;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntPredicate;
-import org.ompprof.sampler.record.Le;
 import org.ompprof.sampler.wire.Wire;
 
 /**
@@ -54,15 +52,14 @@ public final class KeptRecords {
      */
     void offer(int section, byte[] payload, int from) {
         if (budget == 0 || held.get() >= budget) return;
-        MemorySegment records = MemorySegment.ofArray(payload);
-        int n = keptBytes(records, from);
+        int n = keptBytes(payload, from);
         if (n == 0) return; // the later read skips a section known to hold none of its types
         if ((long) n * WORTH > payload.length - from) return; // see WORTH
         if (held.addAndGet(n) > budget) {
             held.addAndGet(-n); // does not fit: that section is inflated again
             return;
         }
-        bySection.put(section, copy(records, from, n));
+        bySection.put(section, copy(payload, from, n));
     }
 
     /** The records kept for {@code section}, let go here; null if none were kept for it. */
@@ -78,34 +75,44 @@ public final class KeptRecords {
     }
 
     /** How many bytes the records of the kept types from {@code from} on take. */
-    private int keptBytes(MemorySegment records, int from) {
+    private int keptBytes(byte[] records, int from) {
         int n = 0;
-        for (long off = from; (off = next(records, off)) >= 0; off += size(records, off)) n += size(records, off);
+        for (int off = from; (off = next(records, off)) >= 0; off += size(records, off)) n += size(records, off);
         return n;
     }
 
     /** The records of the kept types from {@code from} on ({@code n} bytes), in their order. */
-    private byte[] copy(MemorySegment records, int from, int n) {
+    private byte[] copy(byte[] records, int from, int n) {
         byte[] out = new byte[n];
         int at = 0;
-        for (long off = from; (off = next(records, off)) >= 0; off += size(records, off)) {
+        for (int off = from; (off = next(records, off)) >= 0; off += size(records, off)) {
             int size = size(records, off);
-            MemorySegment.copy(records, off, MemorySegment.ofArray(out), at, size);
+            System.arraycopy(records, off, out, at, size);
             at += size;
         }
         return out;
     }
 
-    /** The offset of the first record of a kept type from {@code off} on, or -1. */
-    private long next(MemorySegment records, long off) {
-        for (; off + Wire.RecordHeader.SIZEOF <= records.byteSize(); off += size(records, off)) {
+    /**
+     * The offset of the first record of a kept type from {@code off} on, or -1. Read from the array byte by byte:
+     * this runs in a build's cold JVM, where memory segment reads are slow until compiled.
+     */
+    private int next(byte[] records, int off) {
+        for (; off + Wire.RecordHeader.SIZEOF <= records.length; off += size(records, off)) {
             if (size(records, off) < Wire.RecordHeader.SIZEOF) return -1; // cannot be: the read checked every size
-            if (types.test(Le.u16(records, off + Wire.RecordHeader.TYPE))) return off;
+            int type = (records[off + Wire.RecordHeader.TYPE] & 0xff)
+                    | (records[off + Wire.RecordHeader.TYPE + 1] & 0xff) << 8;
+            if (types.test(type)) return off;
         }
         return -1;
     }
 
-    private static int size(MemorySegment records, long off) {
-        return Le.u32(records, off + Wire.RecordHeader.SIZE);
+    /** The record's size field (little-endian); the read checked it against the bytes left. */
+    private static int size(byte[] records, int off) {
+        int at = off + Wire.RecordHeader.SIZE;
+        return (records[at] & 0xff)
+                | (records[at + 1] & 0xff) << 8
+                | (records[at + 2] & 0xff) << 16
+                | (records[at + 3] & 0xff) << 24;
     }
 }

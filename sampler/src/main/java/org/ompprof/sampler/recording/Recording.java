@@ -216,7 +216,9 @@ public final class Recording implements AutoCloseable {
                 } else if (mayHold(i, types)) { // known since the jobs were made, if a read went through it meanwhile
                     byte[] payload = payload(sections.get(i));
                     decodeRecords(i, payload, types, byType).forEach(out::add);
-                    keep.offer(i, payload, RecordingFormat.RECORDS_PREFIX);
+                    // a section with none of the kept types (all callback records) is not even looked through
+                    if (new RecordBatch(out, byType).count(keep.types()) > 0)
+                        keep.offer(i, payload, RecordingFormat.RECORDS_PREFIX);
                 }
                 return new RecordBatch(out, byType);
             });
