@@ -459,9 +459,27 @@ public final class Recording implements AutoCloseable {
         if (deflated && raw > stored * RecordingFormat.MAX_DEFLATE_RATIO + 64)
             throw RecordingFormatException.corrupt(path, pos, "impossible compression ratio");
         long payload = pos + RecordingFormat.SECTION_HEADER_SIZE;
-        if (stored > fileSize - payload) throw RecordingFormatException.truncated(path, fileSize);
+        if (stored > fileSize - payload) {
+            if (!endsWithEndSection(fileSize)) throw RecordingFormatException.truncated(path, fileSize);
+            throw RecordingFormatException.corrupt(path, pos, "length " + stored + " runs past the end section");
+        }
         if (checksum(payload, stored) != crc) throw RecordingFormatException.corrupt(path, pos, "checksum mismatch");
         return new SectionRef(kind, pos, flags, raw, stored, -1, -1);
+    }
+
+    /**
+     * Whether the file's last bytes are a whole end section: then a section that runs past them has a damaged length,
+     * and the file is not cut short.
+     */
+    private boolean endsWithEndSection(long fileSize) throws IOException {
+        long at = fileSize - RecordingFormat.SECTION_HEADER_SIZE - 4;
+        if (at < RecordingFormat.FILE_HEADER_SIZE) return false;
+        ByteBuffer h = le(read(at, RecordingFormat.SECTION_HEADER_SIZE));
+        return SectionKind.of(h.getInt(0)) == SectionKind.END
+                && h.getInt(4) == 0
+                && h.getLong(8) == 4
+                && h.getLong(16) == 4
+                && checksum(at + RecordingFormat.SECTION_HEADER_SIZE, 4) == h.getInt(24);
     }
 
     private void checkEnd(SectionRef end, int sectionCount, long fileSize) throws IOException {

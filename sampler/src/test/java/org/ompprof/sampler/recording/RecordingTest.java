@@ -333,8 +333,23 @@ class RecordingTest {
                                 || e.getMessage().contains("not an ompprof recording")
                                 || e.getMessage().contains("newer"),
                         e.getMessage());
+                // a whole file with a damaged byte is damaged, not cut short (unless the byte is in its end section)
+                if (at < b.length - 32) assertFalse(e.getMessage().contains("truncated"), e.getMessage());
             });
         }
+    }
+
+    @Test
+    void aSectionLengthRunningPastTheEndIsDamageNotTruncation() throws IOException {
+        Random rnd = new Random(11);
+        byte[] image = new byte[3000];
+        rnd.nextBytes(image);
+        byte[] b = Files.readAllBytes(write(dir.resolve("whole.ompprof"), image, randomRecords(rnd, 20)));
+        b[16 + 16 + 5] ^= 0x01; // the first section's stored length, grown by 2^40 bytes
+        Path bad = Files.write(dir.resolve("bad.ompprof"), b);
+        RecordingFormatException e = assertThrows(RecordingFormatException.class, () -> readEverything(bad));
+        assertTrue(e.getMessage().contains("corrupt section at offset 16 (length "), e.getMessage());
+        assertTrue(e.getMessage().contains("runs past the end section"), e.getMessage());
     }
 
     @ParameterizedTest
