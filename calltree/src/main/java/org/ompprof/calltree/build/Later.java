@@ -1,9 +1,9 @@
 package org.ompprof.calltree.build;
 
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.FutureTask;
 import java.util.function.Supplier;
+import org.ompprof.sampler.recording.Awaited;
 
 /**
  * A result the build takes later, worked out meanwhile on another of its threads: work that does
@@ -29,21 +29,6 @@ final class Later<T> {
     /** The result, waiting for the other thread to finish it (or working it out here if it has not begun). */
     T get() {
         task.run(); // does nothing if the other thread has begun it
-        boolean interrupted = false;
-        try {
-            while (true) {
-                try {
-                    return task.get();
-                } catch (InterruptedException e) {
-                    interrupted = true; // the work runs on; its result is still wanted
-                }
-            }
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException r) throw r;
-            if (e.getCause() instanceof Error err) throw err;
-            throw new IllegalStateException(e.getCause());
-        } finally {
-            if (interrupted) Thread.currentThread().interrupt();
-        }
+        return Awaited.result(task);
     }
 }

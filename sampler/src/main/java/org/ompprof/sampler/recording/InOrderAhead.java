@@ -4,8 +4,6 @@ import java.util.ArrayDeque;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
 import java.util.concurrent.FutureTask;
 import java.util.function.Supplier;
 
@@ -46,7 +44,7 @@ final class InOrderAhead<T> implements Iterator<T> {
         // While the pool finishes it, the reader takes on the next ones rather than wait.
         for (Iterator<FutureTask<T>> later = running.iterator(); !f.isDone() && later.hasNext(); )
             later.next().run();
-        return result(f);
+        return Awaited.result(f);
     }
 
     private void fill() {
@@ -55,25 +53,6 @@ final class InOrderAhead<T> implements Iterator<T> {
             FutureTask<T> task = new FutureTask<>(jobs.get(submitted++)::get);
             ahead.pool().execute(task);
             running.addLast(task);
-        }
-    }
-
-    private static <T> T result(Future<T> f) {
-        boolean interrupted = false;
-        try {
-            while (true) {
-                try {
-                    return f.get();
-                } catch (InterruptedException e) {
-                    interrupted = true; // the job runs on; its result is still wanted
-                }
-            }
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException r) throw r;
-            if (e.getCause() instanceof Error err) throw err;
-            throw new IllegalStateException(e.getCause());
-        } finally {
-            if (interrupted) Thread.currentThread().interrupt();
         }
     }
 }
