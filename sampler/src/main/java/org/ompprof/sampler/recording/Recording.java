@@ -211,45 +211,22 @@ public final class Recording implements AutoCloseable {
                 List<WireRecord> out = new ArrayList<>();
                 long[] byType = new long[MASK_TYPES + 1];
                 byte[] own = kept == null ? null : kept.take(i);
+                byte[] payload = null;
                 if (own != null) {
-                    decodeKept(i, own, types, byType).forEachRemaining(out::add);
+                    checkedRecords(i, MemorySegment.ofArray(own), types, byType, false)
+                            .forEachRemaining(out::add);
                 } else if (mayHold(i, types)) { // known since the jobs were made, if a read went through it meanwhile
-                    byte[] payload = payload(sections.get(i));
+                    payload = payload(sections.get(i));
                     decodeRecords(i, payload, types, byType).forEach(out::add);
-                    // a section with none of the kept types (all callback records) is not even looked through
-                    if (new RecordBatch(out, byType).count(keep.types()) > 0)
-                        keep.offer(i, payload, RecordingFormat.RECORDS_PREFIX);
                 }
-                return new RecordBatch(out, byType);
+                RecordBatch batch = new RecordBatch(out, byType);
+                // a section with none of the kept types (all callback records) is not even looked through
+                if (payload != null && batch.count(keep.types()) > 0)
+                    keep.offer(i, payload, RecordingFormat.RECORDS_PREFIX);
+                return batch;
             });
         }
         return new InOrderAhead<>(jobs, ahead);
-    }
-
-    /** Section {@code index}'s records kept by an earlier read (which checked them), as its payload's would be. */
-    private Iterator<WireRecord> decodeKept(int index, byte[] kept, IntPredicate types, long[] byType) {
-        IntPredicate counting = type -> {
-            byType[Math.min(type, MASK_TYPES)]++;
-            return types.test(type);
-        };
-        Iterator<WireRecord> decoded = RecordDecoder.iterate(MemorySegment.ofArray(kept), true, counting);
-        return new Iterator<>() {
-            @Override
-            public boolean hasNext() {
-                try {
-                    return decoded.hasNext();
-                } catch (MalformedRecordException e) {
-                    throw RecordingFormatException.corrupt(
-                            path, sections.get(index).offset(), "bad record: " + e.getMessage());
-                }
-            }
-
-            @Override
-            public WireRecord next() {
-                if (!hasNext()) throw new NoSuchElementException();
-                return decoded.next();
-            }
-        };
     }
 
     /**
@@ -564,16 +541,29 @@ public final class Recording implements AutoCloseable {
 
     /** As {@link #decodeRecords(int, IntPredicate, long[])}, from the section's {@code payload}, inflated. */
     private Stream<WireRecord> decodeRecords(int index, byte[] payload, IntPredicate types, long[] byType) {
-        SectionRef s = sections.get(index);
         MemorySegment records = MemorySegment.ofArray(payload).asSlice(RecordingFormat.RECORDS_PREFIX);
+        Iterator<WireRecord> checked = checkedRecords(index, records, types, byType, true);
+        return StreamSupport.stream(
+                Spliterators.spliteratorUnknownSize(checked, Spliterator.ORDERED | Spliterator.NONNULL), false);
+    }
+
+    /**
+     * Section {@code index}'s {@code records} (its payload's, or those of them an earlier read kept) of {@code types},
+     * counted by type into {@code byType} (if not null); a bad record throws {@link RecordingFormatException} naming
+     * the section. With {@code allOfThem}, the records are the section's all, and the types found among them are
+     * noted once they are read (later reads skip a section that holds none of theirs).
+     */
+    private Iterator<WireRecord> checkedRecords(
+            int index, MemorySegment records, IntPredicate types, long[] byType, boolean allOfThem) {
+        SectionRef s = sections.get(index);
         long[] seen = {0};
         IntPredicate noting = type -> {
             seen[0] |= type < MASK_TYPES ? 1L << type : ~TYPES_KNOWN;
             if (byType != null) byType[Math.min(type, MASK_TYPES)]++;
             return types.test(type);
         };
-        Iterator<WireRecord> decoded = RecordDecoder.iterate(records, true, noting); // the payload is ours alone
-        Iterator<WireRecord> checked = new Iterator<>() {
+        Iterator<WireRecord> decoded = RecordDecoder.iterate(records, true, noting); // the bytes are ours alone
+        return new Iterator<>() {
             /** The decoder reads ahead here, so this is where a bad record shows. */
             @Override
             public boolean hasNext() {
@@ -583,7 +573,7 @@ public final class Recording implements AutoCloseable {
                 } catch (MalformedRecordException e) {
                     throw RecordingFormatException.corrupt(path, s.offset(), "bad record: " + e.getMessage());
                 }
-                if (!more) recordTypes.set(index, seen[0] | TYPES_KNOWN);
+                if (!more && allOfThem) recordTypes.set(index, seen[0] | TYPES_KNOWN);
                 return more;
             }
 
@@ -593,8 +583,6 @@ public final class Recording implements AutoCloseable {
                 return decoded.next();
             }
         };
-        return StreamSupport.stream(
-                Spliterators.spliteratorUnknownSize(checked, Spliterator.ORDERED | Spliterator.NONNULL), false);
     }
 
     /** The section's whole raw payload. */
