@@ -13,8 +13,9 @@
  * la_symbind64 makes glibc 2.36 initialize the program's malloc before libc
  * knows it is the initial one, and that malloc never grows the heap with brk:
  * LULESH ran 30% faster recorded, with a hundredth of its page faults.
- * Calls inside libc (system, posix_spawn, popen) are libc's own and are not
- * led here, as they were not before.
+ * Calls inside libc (system, posix_spawn, popen) are not led here, and need
+ * not be: they exec in a new child process, which starts with no pending
+ * signals and no timers.
  */
 #include "exec_guard.h"
 
