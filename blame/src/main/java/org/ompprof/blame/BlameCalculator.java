@@ -271,14 +271,14 @@ public final class BlameCalculator {
     }
 
     Charges result() {
-        return sums.result(mutexes());
+        return sums.result(mutexes(), sites::resolve);
     }
 
     /** Each mutex waited for, with the context most of its waiting went to. */
     private List<Charges.Mutex> mutexes() {
         List<Charges.Mutex> out = new ArrayList<>();
         for (long id : waitedByMutex.keysView().toSortedArray()) {
-            IntLongHashMap by = blameByMutex.get(id);
+            IntLongHashMap by = resolved(blameByMutex.get(id));
             int top = Charges.UNATTRIBUTED;
             long topNs = 0;
             if (by != null) {
@@ -291,6 +291,14 @@ public final class BlameCalculator {
             }
             out.add(new Charges.Mutex(id, holds.kind(id), waitedByMutex.get(id), top, topNs));
         }
+        return out;
+    }
+
+    /** A mutex's waiting per node, release sites made the nodes they stand for (two sites may be one node). */
+    private IntLongHashMap resolved(IntLongHashMap byNode) {
+        if (byNode == null) return null;
+        IntLongHashMap out = new IntLongHashMap(byNode.size());
+        for (int n : byNode.keysView().toSortedArray()) out.addToValue(sites.resolve(n), byNode.get(n));
         return out;
     }
 }

@@ -1,6 +1,7 @@
 package org.ompprof.blame;
 
 import java.util.List;
+import java.util.function.IntUnaryOperator;
 import org.eclipse.collections.impl.map.mutable.primitive.LongLongHashMap;
 
 /**
@@ -42,12 +43,23 @@ final class ChargeSums {
         charge(Charges.UNATTRIBUTED, thread, kind, value);
     }
 
+    private static LongLongHashMap resolved(LongLongHashMap sums, IntUnaryOperator resolve) {
+        LongLongHashMap out = new LongLongHashMap(sums.size());
+        for (long key : sums.keysView().toSortedArray()) {
+            int node = (int) (key >>> 24) - 1;
+            out.addToValue((resolve.applyAsInt(node) + 1L) << 24 | (key & 0xFF_FFFF), sums.get(key));
+        }
+        return out;
+    }
+
     private static void addTo(LongLongHashMap to, int node, int thread, BlameKind kind, long value) {
         if (value == 0) return;
         to.addToValue((node + 1L) << 24 | (long) thread << 3 | kind.ordinal(), value);
     }
 
-    Charges result(List<Charges.Mutex> mutexes) {
+    /** The sums, each node made the tree node it stands for by {@code resolve} (sums to one node added up). */
+    Charges result(List<Charges.Mutex> mutexes, IntUnaryOperator resolve) {
+        LongLongHashMap sums = resolved(this.sums, resolve), latencySums = resolved(this.latencySums, resolve);
         int n = sums.size(), m = latencySums.size();
         int[] node = new int[n + m], thread = new int[n + m];
         byte[] kind = new byte[n + m];

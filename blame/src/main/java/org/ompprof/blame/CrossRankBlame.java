@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntUnaryOperator;
 import org.eclipse.collections.impl.map.mutable.primitive.IntObjectHashMap;
 import org.eclipse.collections.impl.set.mutable.primitive.IntHashSet;
 import org.ompprof.sampler.wire.Wire;
@@ -57,7 +58,7 @@ public final class CrossRankBlame {
         b.matchCollectives();
         b.matchMessages();
         b.chargeSamples();
-        return b.sums.result(List.of());
+        return b.sums.result(List.of(), IntUnaryOperator.identity()); // its nodes are the job tree's own
     }
 
     private void matchCollectives() {

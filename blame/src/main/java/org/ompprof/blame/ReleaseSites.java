@@ -12,4 +12,14 @@ public interface ReleaseSites {
 
     /** The node of the context in which {@code thread} released the hold ending at {@code releaseNs}; -1 if none. */
     int node(int thread, long releaseNs);
+
+    /**
+     * The tree node a node {@link #node} returned stands for, asked once blame has seen every sample: a site may be
+     * handed out as a stand-in while another thread still grows the tree (blame then runs apart from it), and made
+     * a node only now, in the order blame first asked for the sites, so that the tree is the same however the work
+     * was spread. Nodes blame had from samples come back as they are.
+     */
+    default int resolve(int node) {
+        return node;
+    }
 }

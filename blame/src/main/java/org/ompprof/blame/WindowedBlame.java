@@ -59,11 +59,18 @@ public final class WindowedBlame {
 
     /** Charges what is left and returns all charges. */
     public Charges finish() {
-        if (!finished) {
-            while (firstUncharged() != null) chargeNext();
-            finished = true;
-        }
+        chargeRest();
         return calculator.result();
+    }
+
+    /**
+     * Charges what is left: no sample may follow. Apart from {@link #finish()} for a caller whose thread may not make
+     * the result (the release sites' nodes are made there, see {@link ReleaseSites#resolve}).
+     */
+    public void chargeRest() {
+        if (finished) return;
+        while (firstUncharged() != null) chargeNext();
+        finished = true;
     }
 
     private Window window(long index) {

@@ -3,6 +3,7 @@ package org.ompprof.blame;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import org.eclipse.collections.impl.factory.primitive.IntSets;
 import org.junit.jupiter.api.Test;
 import org.ompprof.sampler.omp.WaitClass;
@@ -290,6 +291,42 @@ class BlameCalculatorTest {
         assertEquals(5 * MS, charged(c, first, 1, BlameKind.MUTEX_LOCK), "samples at 1..5 ms");
         assertEquals(3 * MS, charged(c, second, 3, BlameKind.MUTEX_LOCK), "samples at 6..8 ms");
         assertEquals(0, c.outsideHoldNs(BlameKind.MUTEX_LOCK));
+    }
+
+    /**
+     * The hand-over of {@link #waitingInAHandOverGoesToTheNearerHold}, its release sites given as stand-ins (as a
+     * build hands them out while another thread grows the tree) that turn out to be one node: the charges are that
+     * node's, and so is all of the mutex's waiting, 8 ms, where the two stand-ins had 5 and 3 ms apiece.
+     */
+    @Test
+    void standInSitesAreChargedToTheNodesTheyResolveTo() {
+        SampleTable.Builder b = new SampleTable.Builder();
+        for (int t = 1; t < 9; t++) b.add(2, t * MS, MS, WaitClass.MUTEX, 42, 7, NODE_MAIN);
+        spin(b, 1, 2, 10, WaitClass.WORK, 7, NODE_OTHER);
+        b.add(3, 10 * MS, 9 * MS, WaitClass.WORK, 0, 7, NODE_OTHER);
+        MutexHolds holds = new MutexHolds.Builder()
+                .acquired(1, 42, 0)
+                .released(1, 42, MS)
+                .acquired(3, 42, 9 * MS)
+                .released(3, 42, 9 * MS + 100_000)
+                .build();
+        int standIn = 1 << 30, node = 91;
+        ReleaseSites sites = new ReleaseSites() {
+            @Override
+            public int node(int thread, long releaseNs) {
+                return standIn + thread;
+            }
+
+            @Override
+            public int resolve(int n) {
+                return n >= standIn ? node : n;
+            }
+        };
+        Charges c = BlameCalculator.compute(b.build(), holds, sites, IntSets.immutable.of(1));
+        assertEquals(5 * MS, charged(c, node, 1, BlameKind.MUTEX_LOCK), "samples at 1..5 ms");
+        assertEquals(3 * MS, charged(c, node, 3, BlameKind.MUTEX_LOCK), "samples at 6..8 ms");
+        for (int i = 0; i < c.size(); i++) assertTrue(c.node(i) < standIn, "no stand-in left: " + c.node(i));
+        assertEquals(List.of(new Charges.Mutex(42, BlameKind.MUTEX_LOCK, 8 * MS, node, 8 * MS)), c.mutexes());
     }
 
     /**

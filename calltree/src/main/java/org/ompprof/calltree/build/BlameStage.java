@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
 import org.eclipse.collections.impl.map.mutable.primitive.LongLongHashMap;
 import org.eclipse.collections.impl.set.mutable.primitive.IntHashSet;
 import org.ompprof.blame.BlameKind;
@@ -34,8 +35,9 @@ import org.ompprof.unwinder.symbols.Symbolizer;
 /**
  * Passes what blame needs of each sample (thread, time, weight, wait class, wait id, region and
  * tree node) to the blame calculation as the profile is built, samples in time order, so that
- * only a window of them is held (see {@link WindowedBlame}); then charges the waiting to the tree
- * as the blame metrics, {@code <unattributed>} included.
+ * only a window of them is held (see {@link WindowedBlame}), on a thread of its own when the
+ * build has one ({@link BlameBehind}); then charges the waiting to the tree as the blame metrics,
+ * {@code <unattributed>} included.
  */
 final class BlameStage {
     private static final int THREAD_INITIAL = 1;
@@ -43,17 +45,18 @@ final class BlameStage {
     /** Per wait id: where it was first acquired (a codeptr_ra). */
     private final LongLongHashMap firstSite = new LongLongHashMap();
 
-    private final WindowedBlame blame;
+    private final BlameBehind blame;
     private final StageClock clock;
 
     /**
      * Reads the recording's mutex events; samples follow. {@code sites} places waiting on holds nobody sampled. The
      * time spent here goes to {@code clock}'s blame stage.
      */
-    BlameStage(Recording recording, ReleaseSites sites, long windowNs, StageClock clock) {
+    BlameStage(Recording recording, ReleaseSites sites, long windowNs, StageClock clock, ExecutorService thread) {
         this.clock = clock;
         Stage was = clock.enter(Stage.BLAME);
-        this.blame = new WindowedBlame(holds(recording), sites, initialThreads(recording), windowNs);
+        this.blame = new BlameBehind(
+                new WindowedBlame(holds(recording), sites, initialThreads(recording), windowNs), thread);
         clock.enter(was);
     }
 
@@ -63,6 +66,11 @@ final class BlameStage {
         blame.add(s.threadSeq(), s.timeNs(), s.weightNs(), waitClass(s), s.waitId(), s.regionId(), node);
         clock.count(Stage.BLAME, 1);
         clock.enter(was);
+    }
+
+    /** No sample follows: blame may charge its last windows while the build does other work. */
+    void end() {
+        blame.end();
     }
 
     /**

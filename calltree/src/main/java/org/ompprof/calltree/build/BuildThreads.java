@@ -9,7 +9,8 @@ import org.ompprof.sampler.recording.ReadAhead;
 /**
  * The threads one profile build uses: its own, which aggregates every sample in order; with more
  * than one, another that stitches the samples ahead of it ({@link SamplesAhead}) and, before and
- * after the samples, does work whose result the build takes later ({@link Later}), and {@code
+ * after the samples, does work whose result the build takes later ({@link Later}), one that
+ * computes blame behind it ({@link BlameBehind}), and {@code
  * threads - 1} that inflate and decode the recording's sections ahead of both (where they fall
  * behind, the reader decodes the next section itself). The profile is the same for any count:
  * only where the work runs changes.
@@ -23,6 +24,7 @@ final class BuildThreads implements AutoCloseable {
 
     private final ExecutorService pool;
     private final ExecutorService stitching;
+    private final ExecutorService blaming;
     private final ReadAhead ahead;
 
     private BuildThreads(int threads) {
@@ -30,6 +32,7 @@ final class BuildThreads implements AutoCloseable {
         int decoders = threads - 1;
         pool = decoders == 0 ? null : Executors.newFixedThreadPool(decoders, daemons("decode"));
         stitching = decoders == 0 ? null : Executors.newSingleThreadExecutor(daemons("stitch"));
+        blaming = decoders == 0 ? null : Executors.newSingleThreadExecutor(daemons("blame"));
         ahead = pool == null ? ReadAhead.NONE : ReadAhead.on(pool, DEPTH_PER_THREAD * decoders + 1);
     }
 
@@ -63,6 +66,11 @@ final class BuildThreads implements AutoCloseable {
         return stitching;
     }
 
+    /** The thread blame runs on behind the building one ({@link BlameBehind}); null for a build on one thread. */
+    ExecutorService blaming() {
+        return blaming;
+    }
+
     /**
      * A thread for work the building thread takes the result of later ({@link Later}): the stitching
      * one, idle while the recording is indexed and once the samples are in; null on one thread.
@@ -75,6 +83,7 @@ final class BuildThreads implements AutoCloseable {
     @Override
     public void close() {
         if (stitching != null) stitching.shutdownNow();
+        if (blaming != null) blaming.shutdownNow();
         if (pool != null) pool.shutdownNow();
     }
 

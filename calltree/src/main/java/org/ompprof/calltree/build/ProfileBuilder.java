@@ -3,6 +3,7 @@ package org.ompprof.calltree.build;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Iterator;
+import java.util.List;
 import org.eclipse.collections.impl.list.mutable.primitive.IntArrayList;
 import org.ompprof.blame.WindowedBlame;
 import org.ompprof.calltree.CallingContextTree;
@@ -14,6 +15,7 @@ import org.ompprof.calltree.profile.Profile;
 import org.ompprof.calltree.profile.ProfileWriter;
 import org.ompprof.calltree.profile.RegionTable;
 import org.ompprof.calltree.profile.RunTables;
+import org.ompprof.calltree.profile.Timeline;
 import org.ompprof.calltree.profile.TimelineStream;
 import org.ompprof.sampler.mpi.MpiIntervals;
 import org.ompprof.sampler.recording.Metadata;
@@ -108,17 +110,24 @@ public final class ProfileBuilder {
             FrameNames names = new FrameNames(stitcher, symbolizer, b.tree.frames(), clock);
             b.regions = new RegionStage(stitcher, names, symbolizer, b.tree);
             b.blame = new BlameStage(
-                    recording, new ReleaseSiteNodes(stitcher, names, b.tree), WindowedBlame.DEFAULT_WINDOW_NS, clock);
+                    recording,
+                    new ReleaseSiteNodes(stitcher, names, b.tree),
+                    WindowedBlame.DEFAULT_WINDOW_NS,
+                    clock,
+                    threads.blaming());
             samples(stitcher, symbolizer, clock, threads).forEachRemaining(s -> b.add(names, s));
-            // the region table reads the index and the region sums, neither of which blame, devices or names change
+            b.blame.end(); // blame charges its last windows on its thread
+            // the region table reads the index and the region sums, neither of which blame, devices or names change;
+            // the timelines are complete, and only their stream writes to the file until the tables
             Later<RegionTable> regionTable = Later.start(threads.aside(), b.regions::table);
+            Later<List<Timeline>> timelineTable = Later.start(threads.aside(), timelines::finish);
             BlameStage.Result blame = b.blame.apply(recording, b.tree, stitcher, symbolizer);
             DeviceTable devices = DeviceStage.apply(recording, b.tree, stitcher, names);
             names.finish();
             RegionTable regions = regionTable.get();
             return new Profile(
                     b.tree,
-                    timelines.finish(),
+                    timelineTable.get(),
                     stitcher.counters(),
                     blame.totals(),
                     regions,
