@@ -17,7 +17,7 @@ import org.ompprof.sampler.recording.Awaited;
  */
 final class BlameBehind {
     private static final int BATCH = 1024;
-    /** Batches handed over and not yet charged: enough to even out windows of uneven cost, few enough to hold little. */
+    /** Batches handed over and not yet charged: enough to even out windows of uneven cost, and to hold little. */
     private static final int IN_FLIGHT = 8;
 
     private static final WaitClass[] CLASSES = WaitClass.values();
