@@ -21,7 +21,9 @@
 
 #include <dlfcn.h>
 #include <elf.h>
+#include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <link.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -66,31 +68,32 @@ static int wrap_execvpe(const char *file, char *const argv[], char *const envp[]
 }
 
 /*
- * The list forms pass their arguments on to libc's own list form: a call with
- * a fixed number of pointer arguments, the list's NULL (and execle's envp
- * after it) at their places, reads as the program's call did.
+ * The list forms become their vector forms, as libc's list forms do: the
+ * arguments up to the NULL into an array (on the stack: exec replaces the
+ * image or fails at once), and execle's envp after the NULL.
  */
-#define LIST_MAX 62
-typedef int (*list_fn)(const char *, ...);
+static const int vector_of[EXEC_KINDS] = {[EXECL] = EXECV, [EXECLP] = EXECVP, [EXECLE] = EXECVE};
 
 static int exec_list(int kind, const char *path, const char *arg, va_list ap)
 {
-  char *a[LIST_MAX + 2] = {(char *)arg};
-  int n = 0;
-  while (a[n] != NULL && n < LIST_MAX)
-    a[++n] = va_arg(ap, char *);
-  if (a[n] != NULL)
-    return -1; /* longer than any list written out in a call: not ours to shorten */
-  if (kind == EXECLE)
-    a[n + 1] = va_arg(ap, char *);
-  int stopped = ompprof_exec_begin();
-  int rc = ((list_fn)original[kind])(
-      path, a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8], a[9], a[10], a[11], a[12], a[13], a[14], a[15], a[16],
-      a[17], a[18], a[19], a[20], a[21], a[22], a[23], a[24], a[25], a[26], a[27], a[28], a[29], a[30], a[31], a[32],
-      a[33], a[34], a[35], a[36], a[37], a[38], a[39], a[40], a[41], a[42], a[43], a[44], a[45], a[46], a[47], a[48],
-      a[49], a[50], a[51], a[52], a[53], a[54], a[55], a[56], a[57], a[58], a[59], a[60], a[61], a[62], a[63]);
-  ompprof_exec_failed(stopped);
-  return rc;
+  va_list count;
+  va_copy(count, ap);
+  size_t argc = 1;
+  while (va_arg(count, char *) != NULL) {
+    if (argc == INT_MAX) { /* as libc's list forms refuse such a call */
+      va_end(count);
+      errno = E2BIG;
+      return -1;
+    }
+    argc++;
+  }
+  va_end(count);
+  char *argv[argc + 1];
+  argv[0] = (char *)arg;
+  for (size_t i = 1; i <= argc; i++)
+    argv[i] = va_arg(ap, char *); /* the last is the NULL */
+  char *const *envp = kind == EXECLE ? va_arg(ap, char *const *) : NULL;
+  return exec_vector(vector_of[kind], path, argv, envp);
 }
 
 static int wrap_execl(const char *path, const char *arg, ...)
