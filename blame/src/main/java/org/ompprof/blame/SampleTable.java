@@ -191,6 +191,12 @@ public final class SampleTable {
             return n;
         }
 
+        /** Hands every sample to {@code blame}, in the order they were added. */
+        void addTo(WindowedBlame blame) {
+            for (int i = 0; i < n; i++)
+                blame.add(thread[i], time[i], weight[i], WaitClass.ofOrdinal(cls[i]), waitId[i], region[i], node[i]);
+        }
+
         private void grow() {
             int c = n * 2;
             thread = Arrays.copyOf(thread, c);

@@ -57,6 +57,11 @@ public final class WindowedBlame {
                 && index >= firstUncharged().index() + 2) chargeNext();
     }
 
+    /** Samples gathered elsewhere, in the order they were added there: as {@link #add} of each. */
+    public void addAll(SampleTable.Builder samples) {
+        samples.addTo(this);
+    }
+
     /** Charges what is left and returns all charges. */
     public Charges finish() {
         chargeRest();

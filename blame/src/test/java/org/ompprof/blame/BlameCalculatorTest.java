@@ -274,16 +274,8 @@ class BlameCalculatorTest {
      */
     @Test
     void waitingInAHandOverGoesToTheNearerHold() {
-        SampleTable.Builder b = new SampleTable.Builder();
-        for (int t = 1; t < 9; t++) b.add(2, t * MS, MS, WaitClass.MUTEX, 42, 7, NODE_MAIN);
-        spin(b, 1, 2, 10, WaitClass.WORK, 7, NODE_OTHER);
-        b.add(3, 10 * MS, 9 * MS, WaitClass.WORK, 0, 7, NODE_OTHER);
-        MutexHolds holds = new MutexHolds.Builder()
-                .acquired(1, 42, 0)
-                .released(1, 42, MS)
-                .acquired(3, 42, 9 * MS)
-                .released(3, 42, 9 * MS + 100_000)
-                .build();
+        SampleTable.Builder b = handOverSamples();
+        MutexHolds holds = handOverHolds();
         int first = 91, second = 93;
         ReleaseSites sites = (thread, releaseNs) -> thread == 1 ? first : thread == 3 ? second : -1;
         Charges c = BlameCalculator.compute(b.build(), holds, sites, IntSets.immutable.of(1));
@@ -300,16 +292,8 @@ class BlameCalculatorTest {
      */
     @Test
     void standInSitesAreChargedToTheNodesTheyResolveTo() {
-        SampleTable.Builder b = new SampleTable.Builder();
-        for (int t = 1; t < 9; t++) b.add(2, t * MS, MS, WaitClass.MUTEX, 42, 7, NODE_MAIN);
-        spin(b, 1, 2, 10, WaitClass.WORK, 7, NODE_OTHER);
-        b.add(3, 10 * MS, 9 * MS, WaitClass.WORK, 0, 7, NODE_OTHER);
-        MutexHolds holds = new MutexHolds.Builder()
-                .acquired(1, 42, 0)
-                .released(1, 42, MS)
-                .acquired(3, 42, 9 * MS)
-                .released(3, 42, 9 * MS + 100_000)
-                .build();
+        SampleTable.Builder b = handOverSamples();
+        MutexHolds holds = handOverHolds();
         int standIn = 1 << 30, node = 91;
         ReleaseSites sites = new ReleaseSites() {
             @Override
@@ -353,6 +337,25 @@ class BlameCalculatorTest {
         assertEquals(MS, c.waitedNs(BlameKind.MUTEX_LOCK));
         assertEquals(0, c.unattributedNs(BlameKind.MUTEX_LOCK));
         assertEquals(MS, charged(c, site, 3, BlameKind.MUTEX_LOCK));
+    }
+
+    /** {@link #waitingInAHandOverGoesToTheNearerHold}'s samples: thread 2 waits for mutex 42 from 1 to 9 ms. */
+    private static SampleTable.Builder handOverSamples() {
+        SampleTable.Builder b = new SampleTable.Builder();
+        for (int t = 1; t < 9; t++) b.add(2, t * MS, MS, WaitClass.MUTEX, 42, 7, NODE_MAIN);
+        spin(b, 1, 2, 10, WaitClass.WORK, 7, NODE_OTHER);
+        b.add(3, 10 * MS, 9 * MS, WaitClass.WORK, 0, 7, NODE_OTHER);
+        return b;
+    }
+
+    /** Its holds: thread 1's at 0..1 ms, thread 3's at 9..9.1 ms. */
+    private static MutexHolds handOverHolds() {
+        return new MutexHolds.Builder()
+                .acquired(1, 42, 0)
+                .released(1, 42, MS)
+                .acquired(3, 42, 9 * MS)
+                .released(3, 42, 9 * MS + 100_000)
+                .build();
     }
 
     static long charged(Charges c, int node, int thread, BlameKind kind) {

@@ -3,8 +3,6 @@ package org.ompprof.blame;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
 import org.eclipse.collections.api.set.primitive.IntSet;
@@ -12,6 +10,7 @@ import org.eclipse.collections.impl.factory.primitive.IntSets;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.ompprof.blame.SeededRuns.Row;
 import org.ompprof.sampler.omp.WaitClass;
 
 /**
@@ -21,44 +20,8 @@ import org.ompprof.sampler.omp.WaitClass;
  * apart) with windows from 50 ms to longer than the run.
  */
 class WindowedBlameTest {
-    private static final long MS = 1_000_000;
+    private static final long MS = SeededRuns.MS;
     private static final IntSet INITIAL = IntSets.immutable.of(1);
-
-    private record Row(int thread, long time, long weight, WaitClass c, long waitId, long region, int node) {}
-
-    private static List<Row> longRun(Random r, long spanNs) {
-        List<Row> rows = new ArrayList<>();
-        for (int t = 1; t <= 6; t++) {
-            for (long time = r.nextInt(1000); time < spanNs; time += r.nextInt(3) == 0 ? 0 : r.nextInt(2 * (int) MS)) {
-                WaitClass c = WaitClass.values()[r.nextInt(WaitClass.values().length)];
-                rows.add(new Row(
-                        t,
-                        time,
-                        r.nextInt(5) == 0 ? r.nextInt(3 * (int) MS) : MS,
-                        c,
-                        c == WaitClass.MUTEX ? r.nextInt(4) : 0,
-                        r.nextInt(4),
-                        r.nextInt(50)));
-            }
-        }
-        rows.sort(Comparator.comparingLong(Row::time)); // all threads in time order, as the stitcher gives them
-        return rows;
-    }
-
-    private static MutexHolds denseHolds(Random r, long spanNs) {
-        MutexHolds.Builder b = new MutexHolds.Builder();
-        for (long id = 0; id < 3; id++) {
-            for (long t = 0; t < spanNs; ) {
-                int thread = 1 + r.nextInt(6);
-                b.acquire(thread, id, t, 1 + r.nextInt(7));
-                t += r.nextInt(5 * (int) MS);
-                b.acquired(thread, id, t);
-                t += 1 + r.nextInt(5 * (int) MS);
-                b.released(thread, id, t);
-            }
-        }
-        return b.build();
-    }
 
     private static Charges whole(List<Row> rows, MutexHolds holds) {
         SampleTable.Builder b = new SampleTable.Builder();
@@ -77,12 +40,12 @@ class WindowedBlameTest {
     void equalsTheWholeRunWhenLookUpsStayWithinAWindow(long seed, long windowMs) {
         Random r = new Random(seed);
         long span = 20_000 * MS;
-        List<Row> rows = longRun(r, span);
-        MutexHolds holds = denseHolds(r, span);
+        List<Row> rows = SeededRuns.samples(r, span, 2 * (int) MS);
+        MutexHolds holds = SeededRuns.denseHolds(r, span);
         Charges expected = whole(rows, holds);
         Charges actual = windowed(rows, holds, windowMs * MS);
         assertEquals(expected.toString(), actual.toString());
-        assertEquals(table(expected), table(actual));
+        assertEquals(SeededRuns.table(expected), SeededRuns.table(actual));
         assertEquals(expected.mutexes(), actual.mutexes());
         for (BlameKind k : BlameKind.values())
             assertEquals(expected.outsideHoldNs(k), actual.outsideHoldNs(k), k.name());
@@ -102,12 +65,5 @@ class WindowedBlameTest {
     void anEmptyRunChargesNothing() {
         Charges c = new WindowedBlame(new MutexHolds.Builder().build(), INITIAL, MS).finish();
         assertEquals(0, c.size());
-    }
-
-    private static List<String> table(Charges c) {
-        List<String> out = new ArrayList<>();
-        for (int i = 0; i < c.size(); i++)
-            out.add(c.node(i) + "/" + c.thread(i) + "/" + c.kind(i) + "=" + c.valueNs(i));
-        return out;
     }
 }

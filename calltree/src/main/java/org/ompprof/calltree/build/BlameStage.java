@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import org.eclipse.collections.impl.map.mutable.primitive.LongLongHashMap;
 import org.eclipse.collections.impl.set.mutable.primitive.IntHashSet;
+import org.ompprof.blame.BlameBehind;
 import org.ompprof.blame.BlameKind;
 import org.ompprof.blame.Charges;
 import org.ompprof.blame.MutexHolds;

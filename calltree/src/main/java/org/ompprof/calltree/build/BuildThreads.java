@@ -4,6 +4,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.ompprof.blame.BlameBehind;
 import org.ompprof.sampler.recording.ReadAhead;
 
 /**
