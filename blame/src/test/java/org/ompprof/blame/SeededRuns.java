@@ -18,7 +18,7 @@ final class SeededRuns {
 
     private SeededRuns() {}
 
-    /** Samples of six threads over {@code spanNs}, each at most {@code maxGapNs} after the one before, and in bursts. */
+    /** Six threads' samples over {@code spanNs}, each at most {@code maxGapNs} after the one before, in bursts. */
     static List<Row> samples(Random r, long spanNs, int maxGapNs) {
         List<Row> rows = new ArrayList<>();
         for (int t = 1; t <= 6; t++) {
