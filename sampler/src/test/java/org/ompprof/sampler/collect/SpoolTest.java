@@ -22,7 +22,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Seeded random streams of records (sizes from the 8-byte minimum to twice a block, stack-like
- * contents, interleaved with module images): each stream reads back whole and in order, the
+ * contents, interleaved with module images; runs of callback records long enough to be written
+ * straight among those gathered into blocks): each stream reads back whole and in order, the
  * images at their spans, and stack-like records take a fraction of their size on disk.
  */
 class SpoolTest {
@@ -78,6 +79,7 @@ class SpoolTest {
                 }
             }
             spool.flush();
+            assertTrue(spool.directBlocks() > 0, "long runs of callback records written straight");
             assertEquals(sent.keySet(), new java.util.HashSet<>(spool.streams()));
             for (var e : sent.entrySet()) {
                 Spool.RecordCursor c = spool.cursor(e.getKey());
