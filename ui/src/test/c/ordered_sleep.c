@@ -4,7 +4,9 @@
  * 1/T of the time (serialization 1/T). On paper, in units: work ROUNDS*T (under
  * ordered_unit); thread t waits t units for its first turn and T-1 for each later one, then
  * T-1-t at the loop's end barrier: ordered waiting T(T-1)/2 + T(ROUNDS-1)(T-1), barrier
- * waiting T(T-1)/2; all waiting ROUNDS*T*(T-1).
+ * waiting T(T-1)/2; all waiting ROUNDS*T*(T-1). Prints the units' own time, summed as each ran: a
+ * unit the machine stalled (a host that took the CPU away) lasts longer than UNIT, and so does the
+ * waiting for it.
  * usage: ordered_sleep sleep|work UNIT ROUNDS */
 #include <omp.h>
 #include <stdio.h>
@@ -14,6 +16,7 @@
 #include "omp_util.h"
 
 volatile int units_done;
+static double units_s; /* written inside the ordered section only: one unit at a time */
 
 /* Not a tail call, so the frame is there to be seen. */
 __attribute__((noinline)) void ordered_unit(int sleeping, double unit) {
@@ -36,9 +39,13 @@ int main(int argc, char **argv) {
 #pragma omp parallel for ordered schedule(static, 1)
   for (int i = 0; i < n; i++) {
 #pragma omp ordered
-    ordered_unit(sleeping, unit);
+    {
+      double t0 = now_s();
+      ordered_unit(sleeping, unit);
+      units_s += now_s() - t0;
+    }
   }
-  printf("ordered_sleep: %s, %d threads, %d units, %.3f s\n", sleeping ? "sleep" : "work", omp_get_max_threads(),
-         units_done, now_s() - start);
+  printf("ordered_sleep: %s, %d threads, %d units, %.3f s, units took %.6f s\n", sleeping ? "sleep" : "work",
+         omp_get_max_threads(), units_done, now_s() - start, units_s);
   return 0;
 }
