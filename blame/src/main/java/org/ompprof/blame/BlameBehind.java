@@ -24,10 +24,8 @@ public final class BlameBehind {
     private SampleTable.Builder batch = new SampleTable.Builder();
     private Future<?> last;
     private boolean ended;
-    /** What stopped blame on its thread; later batches are skipped (written and read there only). */
-    private RuntimeException failure;
-
-    private Error error;
+    /** What stopped blame on its thread (a RuntimeException or an Error); later work there is skipped. */
+    private Throwable failure;
 
     /** Blame on {@code thread}, or in the caller's calls if it is null. */
     public BlameBehind(WindowedBlame blame, ExecutorService thread) {
@@ -53,35 +51,35 @@ public final class BlameBehind {
         if (thread == null || ended) return;
         ended = true;
         if (batch.size() > 0) send();
-        room.acquireUninterruptibly();
-        last = thread.submit(() -> run(blame::chargeRest));
+        submit(blame::chargeRest);
     }
 
     /** Every charge, once blame has seen every sample; a failure on blame's thread is rethrown here. */
     public Charges finish() {
         end();
         if (last != null) Awaited.result(last);
-        if (failure != null) throw failure;
-        if (error != null) throw error;
+        if (failure instanceof RuntimeException e) throw e;
+        if (failure instanceof Error e) throw e;
         return blame.finish();
     }
 
     private void send() {
-        room.acquireUninterruptibly(); // blame's thread frees room whatever happens: no interrupt can leave it short
         SampleTable.Builder b = batch;
         batch = new SampleTable.Builder();
-        last = thread.submit(() -> run(() -> blame.addAll(b)));
+        submit(() -> blame.addAll(b));
     }
 
-    private void run(Runnable work) {
-        try {
-            if (failure == null && error == null) work.run();
-        } catch (RuntimeException e) {
-            failure = e;
-        } catch (Error e) {
-            error = e;
-        } finally {
-            room.release();
-        }
+    /** Hands {@code work} to blame's thread once there is room; it runs there unless earlier work failed. */
+    private void submit(Runnable work) {
+        room.acquireUninterruptibly(); // blame's thread frees room whatever happens: no interrupt can leave it short
+        last = thread.submit(() -> {
+            try {
+                if (failure == null) work.run();
+            } catch (RuntimeException | Error e) {
+                failure = e;
+            } finally {
+                room.release();
+            }
+        });
     }
 }

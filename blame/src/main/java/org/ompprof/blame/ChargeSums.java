@@ -45,16 +45,23 @@ final class ChargeSums {
 
     private static LongLongHashMap resolved(LongLongHashMap sums, IntUnaryOperator resolve) {
         LongLongHashMap out = new LongLongHashMap(sums.size());
-        for (long key : sums.keysView().toSortedArray()) {
-            int node = (int) (key >>> 24) - 1;
-            out.addToValue((resolve.applyAsInt(node) + 1L) << 24 | (key & 0xFF_FFFF), sums.get(key));
-        }
+        for (long key : sums.keysView().toSortedArray())
+            out.addToValue(withNode(key, resolve.applyAsInt(node(key))), sums.get(key));
         return out;
     }
 
     private static void addTo(LongLongHashMap to, int node, int thread, BlameKind kind, long value) {
         if (value == 0) return;
-        to.addToValue((node + 1L) << 24 | (long) thread << 3 | kind.ordinal(), value);
+        to.addToValue(withNode((long) thread << 3 | kind.ordinal(), node), value);
+    }
+
+    /** A sum's key: node + 1 above bit 24, the thread at bits 3-23, the kind below. */
+    private static long withNode(long key, int node) {
+        return (node + 1L) << 24 | (key & 0xFF_FFFF);
+    }
+
+    private static int node(long key) {
+        return (int) (key >>> 24) - 1;
     }
 
     /** The sums, each node made the tree node it stands for by {@code resolve} (sums to one node added up). */
@@ -68,7 +75,7 @@ final class ChargeSums {
         int i = 0;
         for (LongLongHashMap map : List.of(sums, latencySums)) {
             for (long key : map.keysView().toSortedArray()) { // a stable order for equal inputs
-                node[i] = (int) (key >>> 24) - 1;
+                node[i] = node(key);
                 thread[i] = (int) (key >>> 3) & 0x1F_FFFF;
                 kind[i] = (byte) (key & 7);
                 value[i] = map.get(key);
