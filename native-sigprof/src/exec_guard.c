@@ -68,12 +68,10 @@ static int wrap_execvpe(const char *file, char *const argv[], char *const envp[]
 }
 
 /*
- * The list forms become their vector forms, as libc's list forms do: the
- * arguments up to the NULL into an array (on the stack: exec replaces the
+ * The list forms become their vector forms (`kind`), as libc's list forms do:
+ * the arguments up to the NULL into an array (on the stack: exec replaces the
  * image or fails at once), and execle's envp after the NULL.
  */
-static const int vector_of[EXEC_KINDS] = {[EXECL] = EXECV, [EXECLP] = EXECVP, [EXECLE] = EXECVE};
-
 static int exec_list(int kind, const char *path, const char *arg, va_list ap)
 {
   va_list count;
@@ -92,15 +90,15 @@ static int exec_list(int kind, const char *path, const char *arg, va_list ap)
   argv[0] = (char *)arg;
   for (size_t i = 1; i <= argc; i++)
     argv[i] = va_arg(ap, char *); /* the last is the NULL */
-  char *const *envp = kind == EXECLE ? va_arg(ap, char *const *) : NULL;
-  return exec_vector(vector_of[kind], path, argv, envp);
+  char *const *envp = kind == EXECVE ? va_arg(ap, char *const *) : NULL;
+  return exec_vector(kind, path, argv, envp);
 }
 
 static int wrap_execl(const char *path, const char *arg, ...)
 {
   va_list ap;
   va_start(ap, arg);
-  int rc = exec_list(EXECL, path, arg, ap);
+  int rc = exec_list(EXECV, path, arg, ap);
   va_end(ap);
   return rc;
 }
@@ -109,7 +107,7 @@ static int wrap_execlp(const char *file, const char *arg, ...)
 {
   va_list ap;
   va_start(ap, arg);
-  int rc = exec_list(EXECLP, file, arg, ap);
+  int rc = exec_list(EXECVP, file, arg, ap);
   va_end(ap);
   return rc;
 }
@@ -118,7 +116,7 @@ static int wrap_execle(const char *path, const char *arg, ...)
 {
   va_list ap;
   va_start(ap, arg);
-  int rc = exec_list(EXECLE, path, arg, ap);
+  int rc = exec_list(EXECVE, path, arg, ap);
   va_end(ap);
   return rc;
 }

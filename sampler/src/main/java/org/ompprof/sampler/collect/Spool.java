@@ -176,8 +176,8 @@ public final class Spool implements AutoCloseable {
         size += n;
         recordBytes += n;
         directBlocks++;
-        index.getIfAbsentPut(stream, LongArrayList::new).addAll(at, n, n, 0);
-        if (event != null) committed(event, (int) (stream >>> 1), "callback records", n, n);
+        indexBlock(stream, at, n, n, false);
+        if (event != null) committed(event, stream, n, n);
     }
 
     /** Writes a stream's pending records into a block of the file, deflated or as they are. */
@@ -188,12 +188,19 @@ public final class Spool implements AutoCloseable {
         int stored = deflate ? deflate(p) : p.length;
         long at = size;
         append(MemorySegment.ofArray(deflate ? packed : p.raw).asSlice(0, stored));
-        MutableLongList blocks = index.getIfAbsentPut(stream, LongArrayList::new);
-        blocks.addAll(at, stored, p.length, deflate ? 1 : 0);
-        if (event != null)
-            committed(
-                    event, (int) (stream >>> 1), (stream & 1) == 0 ? "samples" : "callback records", p.length, stored);
+        indexBlock(stream, at, stored, p.length, deflate);
+        if (event != null) committed(event, stream, p.length, stored);
         p.length = 0;
+    }
+
+    /** A stream's next block: where it is in the file, its bytes there and as records, and whether deflated. */
+    private void indexBlock(long stream, long at, long stored, long raw, boolean deflated) {
+        index.getIfAbsentPut(stream, LongArrayList::new).addAll(at, stored, raw, deflated ? 1 : 0);
+    }
+
+    private static void committed(SpoolWriteEvent event, long stream, long raw, long stored) {
+        String what = (stream & 1) == SAMPLE_RING ? "samples" : "callback records";
+        committed(event, (int) (stream >>> 1), what, raw, stored);
     }
 
     /** Deflates the pending records into {@link #packed}; returns the deflated length. */
