@@ -123,6 +123,16 @@ struct ompprof_ring_cons { /* own cache line */
   uint64_t pad[7];
 };
 
+/* A parallel region as its same-shape PARALLEL_BEGIN would give it (ompprof_slot_header.open_region). */
+struct ompprof_open_region {
+  uint64_t parallel_id;
+  uint64_t parent_task_id;
+  uint64_t shape;
+  uint64_t codeptr_ra;
+};
+
+#define OMPPROF_OPEN_REGIONS 4u /* open regions of known shapes a thread keeps before it writes their begins */
+
 struct ompprof_slot_header {
   struct ompprof_ring_prod sample_prod; /* 0   */
   struct ompprof_ring_cons sample_cons; /* 64  */
@@ -144,6 +154,14 @@ struct ompprof_slot_header {
   uint64_t mutex_table_full;           /* 312 marks that found the waited-for table full (holds then over-recorded) */
   uint32_t hist[OMPPROF_HIST_BUCKETS]; /* 320: handler cost histogram */
   uint64_t sample_bytes; /* 1440 bytes of sample records written to the sample ring (cumulative over owners) */
+  uint8_t pad_open[24];  /* 1448: the open regions on a cache line of their own (the JVM polls the counters) */
+  /* Regions of shapes the owner sent before that it opened and has not ended,
+   * the innermost last: their PARALLEL_BEGINs are written packed with their
+   * ends (OMPPROF_REC_REGION_BATCH_PACKED). Should the program die inside
+   * them, the JVM writes those begins from here once it has exited. */
+  uint32_t open_regions;                                        /* 1472 entries of open_region in use */
+  uint32_t pad_open2;                                           /* 1476 */
+  struct ompprof_open_region open_region[OMPPROF_OPEN_REGIONS]; /* 1480 */
 };
 
 /* ---------- records ---------- */
@@ -167,16 +185,17 @@ enum ompprof_record_type {
   OMPPROF_REC_WORK = 16,
   OMPPROF_REC_MASKED = 17,
   OMPPROF_REC_TASK_BATCH = 18,
-  OMPPROF_REC_DEVICE = 19,            /* device initialize / finalize / load */
-  OMPPROF_REC_TARGET = 20,            /* target region begin (with context) / end */
-  OMPPROF_REC_TARGET_SUBMIT = 21,     /* kernel submission begin / end */
-  OMPPROF_REC_TARGET_DATA_OP = 22,    /* data allocation / transfer / deletion begin / end */
-  OMPPROF_REC_DEVICE_TRACE = 23,      /* OMPT device trace records, in device time */
-  OMPPROF_REC_DEVICE_CLOCK = 24,      /* one (host, device) clock pair */
-  OMPPROF_REC_TASK_BATCH_PACKED = 25, /* what TASK_BATCH says, in 2-3 bytes a task */
-  OMPPROF_REC_MPI = 26,               /* an MPI call's enter or exit (libompprof-mpi.so) */
-  OMPPROF_REC_MUTEX_SITE = 27,        /* where a written hold was released (with context) */
-  OMPPROF_REC_TYPES                   /* one past the last: a reader knows the types below it */
+  OMPPROF_REC_DEVICE = 19,              /* device initialize / finalize / load */
+  OMPPROF_REC_TARGET = 20,              /* target region begin (with context) / end */
+  OMPPROF_REC_TARGET_SUBMIT = 21,       /* kernel submission begin / end */
+  OMPPROF_REC_TARGET_DATA_OP = 22,      /* data allocation / transfer / deletion begin / end */
+  OMPPROF_REC_DEVICE_TRACE = 23,        /* OMPT device trace records, in device time */
+  OMPPROF_REC_DEVICE_CLOCK = 24,        /* one (host, device) clock pair */
+  OMPPROF_REC_TASK_BATCH_PACKED = 25,   /* what TASK_BATCH says, in 2-3 bytes a task */
+  OMPPROF_REC_MPI = 26,                 /* an MPI call's enter or exit (libompprof-mpi.so) */
+  OMPPROF_REC_MUTEX_SITE = 27,          /* where a written hold was released (with context) */
+  OMPPROF_REC_REGION_BATCH_PACKED = 28, /* regions of known shapes, begin and end, in 3-5 bytes a region */
+  OMPPROF_REC_TYPES                     /* one past the last: a reader knows the types below it */
 };
 
 #define OMPPROF_REC_VERSION 2u
@@ -476,6 +495,31 @@ struct ompprof_task_batch_packed {
 
 #define OMPPROF_PACKED_SHAPES         7u  /* recent shapes an entry can name */
 #define OMPPROF_MAX_PACKED_TASK_ENTRY 28u /* two 10-byte varints and a shape */
+
+/* OMPPROF_REC_REGION_BATCH_PACKED payload, followed by `bytes` bytes holding
+ * `count` (1..OMPPROF_MAX_TASK_BATCH) packed entries, then zeros up to the
+ * record's 8-byte size. Each entry is a parallel region this thread opened
+ * in a context whose shape it sent before, and ended: what its
+ * OMPPROF_REC_PARALLEL_BEGIN (same shape, so no stack) and
+ * OMPPROF_REC_PARALLEL_END would say that the profile reads, in 3 to 5 bytes
+ * instead of 168 (a time step of short loops opens a region every
+ * microsecond or two, and the two records were a third of what recording
+ * added to each). An entry is a packed task batch's entry, with the region's
+ * parallel_id for the task's id and its encountering task for the parent,
+ * followed by
+ *   varint(zigzag(end_ns - previous end_ns))
+ * where the previous end starts at base_end_ns. The region's call site
+ * (codeptr_ra) is the one of the PARALLEL_BEGIN that sent its shape; its
+ * begin time is not kept. time_ns is when the batch was written. */
+struct ompprof_region_batch_packed {
+  uint64_t time_ns;
+  uint32_t count;
+  uint32_t bytes;
+  uint64_t base_parallel_id;
+  uint64_t base_end_ns;
+};
+
+#define OMPPROF_MAX_PACKED_REGION_ENTRY 38u /* a task entry and a 10-byte varint */
 
 struct ompprof_masked {
   uint64_t time_ns;

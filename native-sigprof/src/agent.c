@@ -325,7 +325,7 @@ static void tool_finalize(ompt_data_t *tool_data)
   handler_quiesce();
 
   if (p) {
-    callbacks_flush_tasks(p);
+    callbacks_flush_batches(p, 1);
     struct {
       struct ompprof_record_header h;
       struct ompprof_agent_end b;

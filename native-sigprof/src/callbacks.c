@@ -373,7 +373,7 @@ static void on_thread_end(ompt_data_t *thread_data)
     return;
   signal_check();
   timer_disarm(p);
-  callbacks_flush_tasks(p);
+  callbacks_flush_batches(p, 1);
   if (p->os_tid == ompprof_g.pid) {
     /* libomp calls finalize on the main thread after its thread_end (at
      * exit); the slot stays OWNED so finalize can still write there, and
@@ -386,6 +386,65 @@ static void on_thread_end(ompt_data_t *thread_data)
   }
   EMIT(p, OMPPROF_REC_THREAD_END, struct ompprof_thread_end, now_ns());
   slot_end(p);
+}
+
+/* How long ended regions may wait to be written: a program killed meanwhile
+ * leaves the samples in them without a creation context. */
+#define REGION_BATCH_NS 2000000u
+
+/* The PARALLEL_BEGIN an open region of a known shape stands for, written
+ * when its end will not come: the thread or the program ends inside it. */
+static void emit_open_region(struct priv *p, const struct ompprof_open_region *o)
+{
+  struct ompprof_parallel_begin b = {.time_ns = now_ns(),
+                                     .parallel_id = o->parallel_id,
+                                     .parent_task_id = o->parent_task_id,
+                                     .codeptr_ra = o->codeptr_ra,
+                                     .shape = o->shape,
+                                     .ctx = {.ctx_flags = OMPPROF_CTX_SAME_SHAPE}};
+  emit_with_context(p, OMPPROF_REC_PARALLEL_BEGIN, &b, sizeof b, &b.ctx, NULL, 0);
+}
+
+/* Writes a pack of task creations or ended regions as one record and starts
+ * the next. A full ring drops the batch, counted like any record. */
+static void flush_pack(struct priv *p, uint16_t type, struct task_pack *t)
+{
+  if (t->count == 0)
+    return;
+  /* the two payloads' shared head; a region batch adds its base end time */
+  struct {
+    struct ompprof_task_batch_packed head;
+    uint64_t base_time;
+  } b = {{now_ns(), t->count, t->len, t->base_task_id}, t->base_time};
+  _Static_assert(sizeof b == sizeof(struct ompprof_region_batch_packed), "region batch layout");
+  uint32_t head = type == OMPPROF_REC_REGION_BATCH_PACKED ? (uint32_t)sizeof b : (uint32_t)sizeof b.head;
+  uint32_t body = head + t->len;
+  uint32_t size = (uint32_t)(sizeof(struct ompprof_record_header) + ((body + 7u) & ~7u));
+  struct ring_res res;
+  if (record_reserve(&p->cb.event, type, size, p->thread_seq, &res)) {
+    uint8_t *out = res.rec + sizeof(struct ompprof_record_header);
+    sig_copy(out, &b, head);
+    sig_copy(out + head, t->bytes, t->len);
+    for (uint32_t i = body; i < size - sizeof(struct ompprof_record_header); i++)
+      out[i] = 0;
+    record_commit(&p->cb.event, &res, size);
+  }
+  task_pack_reset(t);
+}
+
+/* Writes the thread's batched task creations and ended regions (on a full
+ * batch, when the tool is paused and at finalize); at the thread's end, its
+ * open regions' begins too. */
+void callbacks_flush_batches(struct priv *p, int thread_ends)
+{
+  if (thread_ends) {
+    struct ompprof_slot_header *s = p->slot;
+    for (uint32_t i = 0; i < s->open_regions && i < OMPPROF_OPEN_REGIONS; i++)
+      emit_open_region(p, &s->open_region[i]);
+    s->open_regions = 0;
+  }
+  flush_pack(p, OMPPROF_REC_TASK_BATCH_PACKED, &p->cb.tasks);
+  flush_pack(p, OMPPROF_REC_REGION_BATCH_PACKED, &p->cb.regions);
 }
 
 static void on_parallel_begin(ompt_data_t *encountering_task_data, const ompt_frame_t *encountering_task_frame,
@@ -418,14 +477,42 @@ static void on_parallel_begin(ompt_data_t *encountering_task_data, const ompt_fr
   uint32_t n;
   b.shape = 0; /* in the hashed stack itself: no stale value */
   b.shape = creation_identify(p, &p->cb.region_walks, &b.ctx, b.codeptr_ra, b.enc_exit_frame, frames, &n);
+  struct ompprof_slot_header *s = p->slot;
+  if (shape_sent(p, b.shape) && s->open_regions < OMPPROF_OPEN_REGIONS) {
+    /* written with its end, packed (region_packed) */
+    s->open_region[s->open_regions++] = (struct ompprof_open_region){id, b.parent_task_id, b.shape, b.codeptr_ra};
+    return;
+  }
   emit_shaped(p, OMPPROF_REC_PARALLEL_BEGIN, &b, sizeof b, &b.ctx, frames, n, b.shape);
+}
+
+/* Whether the region was this thread's innermost open one of a known shape,
+ * now packed with its end: it then needs no record of its own. */
+static int region_packed(struct priv *p, uint64_t id)
+{
+  struct ompprof_slot_header *s = p->slot;
+  uint32_t n = s->open_regions;
+  if (n == 0 || n > OMPPROF_OPEN_REGIONS || s->open_region[n - 1].parallel_id != id)
+    return 0;
+  const struct ompprof_open_region o = s->open_region[n - 1];
+  s->open_regions = n - 1;
+  uint64_t end = now_ns();
+  struct task_pack *t = &p->cb.regions;
+  if (!task_pack_add_timed(t, o.parallel_id, o.parent_task_id, o.shape, end)) {
+    flush_pack(p, OMPPROF_REC_REGION_BATCH_PACKED, t);
+    task_pack_add_timed(t, o.parallel_id, o.parent_task_id, o.shape, end); /* an empty batch takes any entry */
+  }
+  /* full, or old enough that a program dying now would leave many samples' regions unknown */
+  if (t->count == OMPPROF_MAX_TASK_BATCH || end - t->base_time >= REGION_BATCH_NS)
+    flush_pack(p, OMPPROF_REC_REGION_BATCH_PACKED, t);
+  return 1;
 }
 
 static void on_parallel_end(ompt_data_t *parallel_data, ompt_data_t *encountering_task_data, int flags,
                             const void *codeptr_ra)
 {
   struct priv *p = priv_for_callback();
-  if (!p)
+  if (!p || region_packed(p, data_value(parallel_data)))
     return;
   EMIT(p, OMPPROF_REC_PARALLEL_END, struct ompprof_parallel_end, now_ns(), data_value(parallel_data),
        data_value(encountering_task_data), ptr_value(codeptr_ra), (uint32_t)flags, 0);
@@ -479,37 +566,15 @@ void callbacks_task_referenced(struct priv *p, uint64_t task_id)
   record_write(&p->cb.event, OMPPROF_REC_IMPLICIT_TASK, &rec, sizeof rec, p->thread_seq);
 }
 
-/* Writes the thread's batched task creations (on a full batch, at thread end
- * and at finalize). A full ring drops the batch, counted like any record. */
-void callbacks_flush_tasks(struct priv *p)
-{
-  struct task_pack *t = &p->cb.tasks;
-  if (t->count == 0)
-    return;
-  struct ompprof_task_batch_packed b = {now_ns(), t->count, t->len, t->base_task_id};
-  uint32_t body = (uint32_t)(sizeof b + t->len);
-  uint32_t size = (uint32_t)(sizeof(struct ompprof_record_header) + ((body + 7u) & ~7u));
-  struct ring_res res;
-  if (record_reserve(&p->cb.event, OMPPROF_REC_TASK_BATCH_PACKED, size, p->thread_seq, &res)) {
-    uint8_t *out = res.rec + sizeof(struct ompprof_record_header);
-    sig_copy(out, &b, sizeof b);
-    sig_copy(out + sizeof b, t->bytes, t->len);
-    for (uint32_t i = body; i < size - sizeof(struct ompprof_record_header); i++)
-      out[i] = 0;
-    record_commit(&p->cb.event, &res, size);
-  }
-  task_pack_reset(t);
-}
-
 /* Batches a creation of a shape the JVM already has the stack of. */
 static void batch_task(struct priv *p, uint64_t task_id, uint64_t parent_task_id, uint64_t shape)
 {
   if (!task_pack_add(&p->cb.tasks, task_id, parent_task_id, shape)) {
-    callbacks_flush_tasks(p);
+    flush_pack(p, OMPPROF_REC_TASK_BATCH_PACKED, &p->cb.tasks);
     task_pack_add(&p->cb.tasks, task_id, parent_task_id, shape); /* an empty batch takes any entry */
   }
   if (p->cb.tasks.count == OMPPROF_MAX_TASK_BATCH)
-    callbacks_flush_tasks(p);
+    flush_pack(p, OMPPROF_REC_TASK_BATCH_PACKED, &p->cb.tasks);
 }
 
 static void on_task_create(ompt_data_t *encountering_task_data, const ompt_frame_t *encountering_task_frame,
@@ -807,7 +872,7 @@ static int on_control_tool(uint64_t command, uint64_t modifier, void *arg, const
   if (!p)
     return 0;
   if (command == 3 || command == 4)
-    callbacks_flush_tasks(p);
+    callbacks_flush_batches(p, 0);
   EMIT(p, OMPPROF_REC_CONTROL_TOOL, struct ompprof_control_tool, now_ns(), modifier, ptr_value(codeptr_ra),
        (uint32_t)command, 0);
   modules_rescan(p, 0);

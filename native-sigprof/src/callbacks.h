@@ -1,4 +1,4 @@
-/* The OMPT callbacks: registering them, flushing a thread's pending task creations. */
+/* The OMPT callbacks: registering them, flushing a thread's batched task creations and regions. */
 #ifndef OMPPROF_CALLBACKS_H
 #define OMPPROF_CALLBACKS_H
 
@@ -6,7 +6,8 @@
 #include <stdint.h>
 
 void callbacks_register(void);
-void callbacks_flush_tasks(struct priv *p);
+/* thread_ends: the thread's open regions are written too (their ends will not come) */
+void callbacks_flush_batches(struct priv *p, int thread_ends);
 /* The current task's id and frames, for callbacks that pass neither (mutex,
  * target): their records are stitched under the task's own context like a
  * creation. All 0 where the runtime answers nothing. */

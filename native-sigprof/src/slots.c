@@ -54,6 +54,8 @@ struct priv *slot_claim(void) /* signal-safe */
     p->sig.end_deferred = 0;
     p->sig.in_handler = 0;
     task_pack_reset(&p->cb.tasks);
+    task_pack_reset(&p->cb.regions);
+    s->open_regions = 0;
     p->sig.acq_id = 0;
     p->sig.acq_first_ns = 0;
     p->sig.held_n = 0;

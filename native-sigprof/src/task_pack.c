@@ -2,7 +2,8 @@
  * Packs a thread's task creations: consecutive ids on one thread differ by a
  * little (one counter shared by all threads), siblings share their parent,
  * and a recursion cycles through a few creation shapes, so most entries take
- * 2 or 3 bytes. Plain code on the callback path: no allocation, no calls.
+ * 2 or 3 bytes. A thread's ended regions pack the same way, with their ends'
+ * steps added. Plain code on the callback path: no allocation, no calls.
  */
 #include "task_pack.h"
 
@@ -69,5 +70,17 @@ int task_pack_add(struct task_pack *b, uint64_t task_id, uint64_t parent_task_id
   b->count++;
   b->prev_task = task_id;
   b->prev_parent = parent_task_id;
+  return 1;
+}
+
+int task_pack_add_timed(struct task_pack *b, uint64_t id, uint64_t parent_id, uint64_t shape, uint64_t time_ns)
+{
+  uint32_t first = b->count == 0;
+  if (!task_pack_add(b, id, parent_id, shape))
+    return 0;
+  if (first)
+    b->base_time = b->prev_time = time_ns;
+  b->len += put_varint(b->bytes + b->len, zigzag(time_ns - b->prev_time));
+  b->prev_time = time_ns;
   return 1;
 }

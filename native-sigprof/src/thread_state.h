@@ -110,6 +110,9 @@ struct callback_state {
   uint64_t shapes[SHAPE_CACHE];
   /* Creations of known shapes waiting to be written as one record. */
   struct task_pack tasks;
+  /* Regions of known shapes this thread ended, waiting to be written as one
+   * record (those still open are in the slot's header, for the JVM to see). */
+  struct task_pack regions;
   struct cfi_memo memo; /* the creation contexts' walks' */
   struct creation_walks task_walks, region_walks, release_walks;
   /* The acquisition in progress's own details, for its ACQUIRED record, and

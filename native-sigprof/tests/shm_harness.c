@@ -210,19 +210,22 @@ static const char *state_name(uint32_t s)
   }
 }
 
-/* The creations in a packed task batch, or -1 if its size or its entries
- * break the wire header's rules (ids must grow, the bytes hold exactly count). */
-static long packed_entries(const struct ompprof_record_header *h)
+/* The creations in a packed task batch (or the regions in a packed region
+ * batch: head is its payload's size, and its entries have a third varint),
+ * or -1 if its size or its entries break the wire header's rules (ids must
+ * grow, the bytes hold exactly count). */
+static long packed_entries(const struct ompprof_record_header *h, uint32_t head)
 {
   const struct ompprof_task_batch_packed *b = (const void *)(h + 1);
-  if (h->size < 16 + sizeof *b || b->count == 0 || b->count > OMPPROF_MAX_TASK_BATCH ||
-      h->size != ((16 + sizeof *b + b->bytes + 7) & ~7ull))
+  int fields = head == sizeof *b ? 2 : 3;
+  if (h->size < 16 + head || b->count == 0 || b->count > OMPPROF_MAX_TASK_BATCH ||
+      h->size != ((16 + head + b->bytes + 7) & ~7ull))
     return -1;
-  const uint8_t *in = (const uint8_t *)(b + 1);
+  const uint8_t *in = (const uint8_t *)b + head;
   uint32_t at = 0;
   for (uint32_t i = 0; i < b->count; i++) {
     uint64_t code = 0;
-    for (int field = 0; field < 2; field++) {
+    for (int field = 0; field < fields; field++) {
       uint64_t v = 0;
       int shift = 0;
       uint8_t byte;
@@ -238,9 +241,9 @@ static long packed_entries(const struct ompprof_record_header *h)
           return -1; /* ids must grow */
         code = v & 7;
       }
+      if (field == 1 && code == OMPPROF_PACKED_SHAPES)
+        at += 8; /* a new shape, before a region's end */
     }
-    if (code == OMPPROF_PACKED_SHAPES)
-      at += 8; /* a new shape */
   }
   return at == b->bytes ? (long)b->count : -1;
 }
@@ -251,7 +254,7 @@ static int analyze(int expect_threads, uint32_t mode, uint32_t rate, int status,
   struct thread_info th[64];
   int nth = 0;
   uint64_t count[OMPPROF_REC_TYPES] = {0};
-  uint64_t batched = 0, perf_samples = 0;
+  uint64_t batched = 0, regions_batched = 0, perf_samples = 0;
   uint64_t state_count[0x200] = {0};
   uint64_t fd_held = 0, agent_end_threads = 0, agent_end_timers_failed = 0;
   uint64_t callbacks = 0, with_stack = 0, truncated = 0, parallel_ids_in_samples = 0;
@@ -305,11 +308,17 @@ static int analyze(int expect_threads, uint32_t mode, uint32_t rate, int status,
           }
       }
     } else if (h->type == OMPPROF_REC_TASK_BATCH_PACKED) {
-      long n = packed_entries(h);
+      long n = packed_entries(h, sizeof(struct ompprof_task_batch_packed));
       if (n < 0)
         fail("malformed packed task batch of %u bytes", h->size);
       else
         batched += (uint64_t)n;
+    } else if (h->type == OMPPROF_REC_REGION_BATCH_PACKED) {
+      long n = packed_entries(h, sizeof(struct ompprof_region_batch_packed));
+      if (n < 0)
+        fail("malformed packed region batch of %u bytes", h->size);
+      else
+        regions_batched += (uint64_t)n;
     } else if (h->type == OMPPROF_REC_AGENT_INFO) {
       const struct ompprof_agent_info *a = (const void *)(h + 1);
       callbacks = a->callbacks_registered;
@@ -446,7 +455,8 @@ static int analyze(int expect_threads, uint32_t mode, uint32_t rate, int status,
                                 "device_clock",
                                 "task_batch_packed",
                                 "mpi",
-                                "mutex_site"};
+                                "mutex_site",
+                                "region_batch_packed"};
   _Static_assert(sizeof names / sizeof names[0] == OMPPROF_REC_TYPES, "a name per record type");
   for (int k = 2; k < OMPPROF_REC_TYPES; k++)
     if (count[k])
@@ -544,6 +554,9 @@ static int analyze(int expect_threads, uint32_t mode, uint32_t rate, int status,
   /* 40 tasks from one site: the first carries its stack, the rest are packed */
   if (batched < 30 || count[OMPPROF_REC_TASK_BATCH])
     fail("%" PRIu64 " tasks in packed batches, %" PRIu64 " unpacked batches", batched, count[OMPPROF_REC_TASK_BATCH]);
+  /* 20 regions from one loop: the first carries its stack, the rest are packed with their ends */
+  if (regions_batched < 15)
+    fail("%" PRIu64 " regions in packed batches", regions_batched);
   /* waits are certain on the wall clock only: CPU-time samples come at the
    * kernel tick, a few dozen per thread here, and may all land in work */
   if (!state_count[0x001])

@@ -1,7 +1,8 @@
 /*
- * Unit tests of the task packing (src/task_pack.c) against a decoder written
- * here from the wire header's rules: a known vector (the Java decoder's test
- * reads the same bytes), the limits, and seeded random round trips.
+ * Unit tests of the task and region packing (src/task_pack.c) against a
+ * decoder written here from the wire header's rules: known vectors (the Java
+ * decoder's tests read the same bytes), the limits, and seeded random round
+ * trips.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +13,7 @@
 #include "check.h"
 
 struct entry {
-  uint64_t task, parent, shape;
+  uint64_t task, parent, shape, time; /* time: a region batch's end, else 0 */
 };
 
 static int get_varint(const uint8_t *in, uint32_t len, uint32_t *at, uint64_t *v)
@@ -30,9 +31,9 @@ static int get_varint(const uint8_t *in, uint32_t len, uint32_t *at, uint64_t *v
 }
 
 /* Returns the entries decoded, or -1 if the bytes do not hold exactly `count`. */
-static int unpack(const struct task_pack *b, struct entry *out)
+static int unpack_entries(const struct task_pack *b, struct entry *out, int timed)
 {
-  uint64_t task = b->base_task_id, parent = 0, recent[OMPPROF_PACKED_SHAPES] = {0};
+  uint64_t task = b->base_task_id, parent = 0, time = b->base_time, recent[OMPPROF_PACKED_SHAPES] = {0};
   uint32_t at = 0;
   for (uint32_t i = 0; i < b->count; i++) {
     uint64_t a, z;
@@ -54,9 +55,19 @@ static int unpack(const struct task_pack *b, struct entry *out)
     for (; code > 0; code--)
       recent[code] = recent[code - 1];
     recent[0] = shape;
-    out[i] = (struct entry){task, parent, shape};
+    uint64_t t;
+    if (timed && !get_varint(b->bytes, b->len, &at, &t))
+      return -1;
+    if (timed)
+      time += (t >> 1) ^ (0 - (t & 1));
+    out[i] = (struct entry){task, parent, shape, timed ? time : 0};
   }
   return at == b->len ? (int)b->count : -1;
+}
+
+static int unpack(const struct task_pack *b, struct entry *out)
+{
+  return unpack_entries(b, out, 0);
 }
 
 static void known_vector(void)
@@ -72,6 +83,31 @@ static void known_vector(void)
   CHECK(task_pack_add(&b, 301, 5, 0), "an older one (the batch starts with zeros)");
   CHECK(b.base_task_id == 99 && b.count == 5, "base %llu count %u", (unsigned long long)b.base_task_id, b.count);
   CHECK(b.len == sizeof want && memcmp(b.bytes, want, sizeof want) == 0, "%u bytes", b.len);
+}
+
+/* Regions: a task entry and the end's step after it (RegionBatchPackingTest reads the same bytes). */
+static void known_region_vector(void)
+{
+  static const uint8_t want[] = {0x0f, 0x0e, 0xaa, 0xaa, 0,    0,    0,    0,    0,
+                                 0,    0x00, 0x08, 0x00, 0xd0, 0x0f, 0x08, 0x00, 0x03};
+  struct task_pack b;
+  task_pack_reset(&b);
+  CHECK(task_pack_add_timed(&b, 100, 7, 0xaaaa, 5000), "first");
+  CHECK(task_pack_add_timed(&b, 101, 7, 0xaaaa, 6000), "a region later");
+  CHECK(task_pack_add_timed(&b, 102, 7, 0xaaaa, 5998), "an end before the last (a clock step back)");
+  CHECK(b.base_task_id == 99 && b.base_time == 5000 && b.count == 3, "base %llu time %llu count %u",
+        (unsigned long long)b.base_task_id, (unsigned long long)b.base_time, b.count);
+  CHECK(b.len == sizeof want && memcmp(b.bytes, want, sizeof want) == 0, "%u bytes", b.len);
+  struct entry e[3];
+  CHECK(unpack_entries(&b, e, 1) == 3 && e[0].time == 5000 && e[1].time == 6000 && e[2].time == 5998 &&
+            e[2].task == 102 && e[2].shape == 0xaaaa,
+        "regions decode");
+  /* the worst entry: a task's worst and a 10-byte step of the end */
+  task_pack_reset(&b);
+  task_pack_add_timed(&b, 1, 0, 0, 0);
+  uint32_t before = b.len;
+  CHECK(task_pack_add_timed(&b, 1ull << 61, 1ull << 63, 0x1234, 1ull << 63), "worst region entry");
+  CHECK(b.len - before <= OMPPROF_MAX_PACKED_REGION_ENTRY, "%u bytes", b.len - before);
 }
 
 static void limits(void)
@@ -115,7 +151,7 @@ static void round_trips(void)
       task += 1 + (test_rng() % 8 == 0 ? test_rng() % (1ull << 40) : test_rng() % 4);
       if (test_rng() % 4 == 0)
         parent = test_rng() % 2 ? test_rng() : parent + test_rng() % 100;
-      in[i] = (struct entry){task, parent, shapes[test_rng() % 10]};
+      in[i] = (struct entry){task, parent, shapes[test_rng() % 10], 0};
       if (!task_pack_add(&b, in[i].task, in[i].parent, in[i].shape))
         n = i; /* a step past 2^61: this batch ends here */
     }
@@ -128,10 +164,39 @@ static void round_trips(void)
   printf("task_pack: %.1f bytes per random entry\n", (double)bytes / (double)entries);
 }
 
+/* Random regions as a thread ends them: ids grow but for nesting, ends a microsecond or so apart. */
+static void region_round_trips(void)
+{
+  int bad = 0;
+  uint64_t entries = 0, bytes = 0;
+  for (int trial = 0; trial < 2000; trial++) {
+    struct task_pack b;
+    struct entry in[OMPPROF_MAX_TASK_BATCH], out[OMPPROF_MAX_TASK_BATCH];
+    task_pack_reset(&b);
+    uint64_t id = test_rng(), parent = test_rng() % 1000, time = test_rng() >> 1;
+    uint32_t n = 1 + (uint32_t)(test_rng() % OMPPROF_MAX_TASK_BATCH);
+    for (uint32_t i = 0; i < n; i++) {
+      id += 1 + (test_rng() % 8 == 0 ? test_rng() % 1000 : 0);
+      time += test_rng() % 8 == 0 ? test_rng() % (1ull << 40) : 500 + test_rng() % 3000;
+      in[i] = (struct entry){id, parent, test_rng() % 3 ? 0x5555 : 0x6666, time};
+      if (!task_pack_add_timed(&b, in[i].task, in[i].parent, in[i].shape, in[i].time))
+        n = i;
+    }
+    entries += n;
+    bytes += b.len;
+    if (unpack_entries(&b, out, 1) != (int)n || memcmp(in, out, n * sizeof in[0]) != 0)
+      bad++;
+  }
+  CHECK(bad == 0, "%d of 2000 region batches did not round-trip", bad);
+  printf("task_pack: %.1f bytes per random region\n", (double)bytes / (double)entries);
+}
+
 int main(void)
 {
   test_rng_seed(42);
   known_vector();
+  known_region_vector();
+  region_round_trips();
   limits();
   round_trips();
   printf("task_pack_test: %d passed, %d failed\n", passed, failed);

@@ -1,10 +1,13 @@
 package org.ompprof.sampler.collect;
 
+import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import org.ompprof.sampler.record.ParallelBegin;
+import org.ompprof.sampler.record.RecordEncoder;
 import org.ompprof.sampler.recording.RingStats;
 import org.ompprof.sampler.ring.Region;
 import org.ompprof.sampler.ring.RingCounters;
@@ -113,6 +116,7 @@ public final class Drainer implements AutoCloseable {
                 while (drainOnce() > 0) {
                     // until empty: freeing ENDED slots can reveal nothing new, but be thorough
                 }
+                writeLeftOpen();
             } catch (RuntimeException | Error e) {
                 failure = e;
             }
@@ -121,6 +125,23 @@ public final class Drainer implements AutoCloseable {
         if (failure instanceof RuntimeException r) throw r;
         if (failure instanceof Error e) throw e;
         if (failure != null) throw new IllegalStateException(failure);
+    }
+
+    /**
+     * Writes the begins of the regions the program left open when it died ({@link Slot#leftOpen})
+     * to their threads' streams: without them, the samples in those regions would have no creation
+     * context.
+     */
+    private void writeLeftOpen() {
+        long now = System.nanoTime(); // CLOCK_MONOTONIC, the agent's clock: after each of its records
+        boolean inspected = (eventSink.inspected() & (1L << Wire.REC_PARALLEL_BEGIN)) != 0;
+        for (Slot slot : region.slots()) {
+            for (ParallelBegin b : slot.leftOpen(now)) {
+                MemorySegment rec = MemorySegment.ofArray(RecordEncoder.encode(b));
+                if (inspected) eventSink.record(rec);
+                eventSink.run(b.threadSeq(), rec, 1, now, now);
+            }
+        }
     }
 
     /** One pass over all slots; returns the bytes consumed. */

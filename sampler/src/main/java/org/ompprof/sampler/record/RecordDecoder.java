@@ -120,6 +120,7 @@ public final class RecordDecoder {
             case Wire.REC_MASKED -> masked(rec, seq);
             case Wire.REC_TASK_BATCH -> taskBatch(rec, seq);
             case Wire.REC_TASK_BATCH_PACKED -> packedTaskBatch(rec, seq);
+            case Wire.REC_REGION_BATCH_PACKED -> packedRegionBatch(rec, seq);
             case Wire.REC_DEVICE -> device(rec, seq);
             case Wire.REC_TARGET -> target(rec, seq);
             case Wire.REC_MUTEX_SITE -> mutexSite(rec, seq);
@@ -270,6 +271,7 @@ public final class RecordDecoder {
             case Wire.REC_TASK_BATCH_PACKED -> "task_batch_packed";
             case Wire.REC_MPI -> "mpi";
             case Wire.REC_MUTEX_SITE -> "mutex_site";
+            case Wire.REC_REGION_BATCH_PACKED -> "region_batch_packed";
             default -> "type " + type;
         };
     }
@@ -287,7 +289,8 @@ public final class RecordDecoder {
             case Wire.REC_TASK_CREATE -> withContext(rec, fixed, P + Wire.TaskCreate.CTX);
             case Wire.REC_MODULE -> moduleSize(rec);
             case Wire.REC_TASK_BATCH -> taskBatchSize(rec, fixed);
-            case Wire.REC_TASK_BATCH_PACKED -> packedTaskBatchSize(rec, fixed);
+            case Wire.REC_TASK_BATCH_PACKED -> packedBatchSize(rec, fixed, false);
+            case Wire.REC_REGION_BATCH_PACKED -> packedBatchSize(rec, fixed, true);
             case Wire.REC_TARGET -> withContext(rec, fixed, P + Wire.Target.CTX);
             case Wire.REC_MUTEX_SITE -> withContext(rec, fixed, P + Wire.MutexSite.CTX);
             case Wire.REC_DEVICE_TRACE -> deviceTraceSize(rec, fixed);
@@ -324,6 +327,7 @@ public final class RecordDecoder {
             case Wire.REC_TASK_BATCH_PACKED -> Wire.TaskBatchPacked.SIZEOF;
             case Wire.REC_MPI -> Wire.Mpi.SIZEOF;
             case Wire.REC_MUTEX_SITE -> Wire.MutexSite.SIZEOF;
+            case Wire.REC_REGION_BATCH_PACKED -> Wire.RegionBatchPacked.SIZEOF;
             default -> 0;
         };
     }
@@ -334,12 +338,15 @@ public final class RecordDecoder {
         return fixed + count * Wire.TaskBatchEntry.SIZEOF;
     }
 
-    /** The header's byte count, if the entries it holds take exactly that many bytes. */
-    private static long packedTaskBatchSize(WireBytes rec, long fixed) {
+    /**
+     * The header's byte count, if the entries it holds take exactly that many bytes (a task batch's
+     * and a region batch's count and bytes lie at the same places).
+     */
+    private static long packedBatchSize(WireBytes rec, long fixed, boolean regions) {
         long count = Integer.toUnsignedLong(u32(rec, P + Wire.TaskBatchPacked.COUNT));
         long bytes = Integer.toUnsignedLong(u32(rec, P + Wire.TaskBatchPacked.BYTES));
-        if (count == 0 || count > Wire.MAX_TASK_BATCH || bytes > TaskBatchPacking.maxBytes(count)) return -1;
-        if (TaskBatchPacking.walk(rec.segment(), fixed, fixed + bytes, (int) count) != bytes) return -1;
+        if (count == 0 || count > Wire.MAX_TASK_BATCH || bytes > TaskBatchPacking.maxBytes(count, regions)) return -1;
+        if (TaskBatchPacking.walk(rec.segment(), fixed, fixed + bytes, (int) count, regions) != bytes) return -1;
         return fixed + bytes;
     }
 
@@ -587,6 +594,22 @@ public final class RecordDecoder {
                 TaskBatchPacking.decode(
                         rec.segment(), off, off + bytes, count, u64(rec, P + Wire.TaskBatchPacked.BASE_TASK_ID)),
                 true);
+    }
+
+    private static RegionBatch packedRegionBatch(WireBytes rec, int seq) {
+        int count = u32(rec, P + Wire.RegionBatchPacked.COUNT); // count and bytes checked by problem()
+        long bytes = Integer.toUnsignedLong(u32(rec, P + Wire.RegionBatchPacked.BYTES));
+        long off = P + Wire.RegionBatchPacked.SIZEOF;
+        return new RegionBatch(
+                seq,
+                u64(rec, P + Wire.RegionBatchPacked.TIME_NS),
+                TaskBatchPacking.decodeRegions(
+                        rec.segment(),
+                        off,
+                        off + bytes,
+                        count,
+                        u64(rec, P + Wire.RegionBatchPacked.BASE_PARALLEL_ID),
+                        u64(rec, P + Wire.RegionBatchPacked.BASE_END_NS)));
     }
 
     private static TaskBatch taskBatch(WireBytes rec, int seq) {

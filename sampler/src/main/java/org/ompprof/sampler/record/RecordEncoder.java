@@ -41,6 +41,7 @@ public final class RecordEncoder {
             case WorkEvent w -> work(w);
             case MaskedEvent m -> masked(m);
             case TaskBatch b -> b.packed() ? packedTaskBatch(b) : taskBatch(b);
+            case RegionBatch b -> packedRegionBatch(b);
             case DeviceEvent d -> device(d);
             case TargetEvent t -> target(t);
             case TargetSubmit t -> targetSubmit(t);
@@ -317,6 +318,17 @@ public final class RecordEncoder {
         put32(s, P + Wire.TaskBatchPacked.BYTES, packed.length);
         put64(s, P + Wire.TaskBatchPacked.BASE_TASK_ID, TaskBatchPacking.baseTaskId(r.entries()));
         MemorySegment.copy(MemorySegment.ofArray(packed), 0, s, P + Wire.TaskBatchPacked.SIZEOF, packed.length);
+        return bytes(s);
+    }
+
+    private static byte[] packedRegionBatch(RegionBatch r) {
+        byte[] packed = TaskBatchPacking.encodeRegions(r.entries());
+        MemorySegment s = start(r, P + Wire.RegionBatchPacked.SIZEOF + (long) packed.length);
+        put32(s, P + Wire.RegionBatchPacked.COUNT, r.entries().size());
+        put32(s, P + Wire.RegionBatchPacked.BYTES, packed.length);
+        put64(s, P + Wire.RegionBatchPacked.BASE_PARALLEL_ID, TaskBatchPacking.baseParallelId(r.entries()));
+        put64(s, P + Wire.RegionBatchPacked.BASE_END_NS, r.entries().getFirst().endNs());
+        MemorySegment.copy(MemorySegment.ofArray(packed), 0, s, P + Wire.RegionBatchPacked.SIZEOF, packed.length);
         return bytes(s);
     }
 

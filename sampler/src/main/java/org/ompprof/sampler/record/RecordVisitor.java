@@ -43,6 +43,8 @@ public interface RecordVisitor {
 
     default void taskBatch(TaskBatch r) {}
 
+    default void regionBatch(RegionBatch r) {}
+
     default void device(DeviceEvent r) {}
 
     default void target(TargetEvent r) {}
@@ -79,6 +81,7 @@ public interface RecordVisitor {
             case WorkEvent x -> work(x);
             case MaskedEvent x -> masked(x);
             case TaskBatch x -> taskBatch(x);
+            case RegionBatch x -> regionBatch(x);
             case DeviceEvent x -> device(x);
             case TargetEvent x -> target(x);
             case TargetSubmit x -> targetSubmit(x);

@@ -17,6 +17,10 @@ import org.ompprof.sampler.wire.Wire;
  * start, the latest first): a smaller code names one of them, which moves to the front; the
  * largest brings a new one to the front and drops the last. A recursion cycles through a few
  * shapes (its creation sites, each reached directly or from inside a taskwait).
+ *
+ * <p>A packed region batch ({@code OMPPROF_REC_REGION_BATCH_PACKED}) packs its regions the same
+ * way (the region's id for the task's, its encountering task for the parent), each followed by
+ * {@code varint(zigzag(end - previous end))}, the previous end starting at the header's base end.
  */
 public final class TaskBatchPacking {
     private static final int NEW_SHAPE = Wire.PACKED_SHAPES;
@@ -36,9 +40,9 @@ public final class TaskBatchPacking {
      * {@code limit}; -1 if they break the encoding. Builds no entries: every record the drainer
      * reads is checked.
      */
-    static long walk(MemorySegment rec, long off, long limit, int count) {
+    static long walk(MemorySegment rec, long off, long limit, int count, boolean timed) {
         try {
-            return new Reader(rec, off, limit, 0).skip(count) - off;
+            return new Reader(rec, off, limit, 0, timed, 0).skip(count) - off;
         } catch (Malformed e) {
             return -1;
         }
@@ -46,12 +50,31 @@ public final class TaskBatchPacking {
 
     /** The entries, already checked by {@link #walk}. */
     static List<TaskBatch.Entry> decode(MemorySegment rec, long off, long limit, int count, long baseTaskId) {
-        Reader r = new Reader(rec, off, limit, baseTaskId);
+        Reader r = new Reader(rec, off, limit, baseTaskId, false, 0);
         List<TaskBatch.Entry> out = new ArrayList<>(count);
         try {
-            for (int i = 0; i < count; i++) out.add(r.next());
+            for (int i = 0; i < count; i++) {
+                long shape = r.step();
+                out.add(new TaskBatch.Entry(r.id, r.parent, shape));
+            }
         } catch (Malformed e) {
             throw new MalformedRecordException("packed task batch: bad entry " + out.size());
+        }
+        return out;
+    }
+
+    /** A region batch's entries, already checked by {@link #walk}. */
+    static List<RegionBatch.Entry> decodeRegions(
+            MemorySegment rec, long off, long limit, int count, long baseParallelId, long baseEndNs) {
+        Reader r = new Reader(rec, off, limit, baseParallelId, true, baseEndNs);
+        List<RegionBatch.Entry> out = new ArrayList<>(count);
+        try {
+            for (int i = 0; i < count; i++) {
+                long shape = r.step();
+                out.add(new RegionBatch.Entry(r.id, r.parent, shape, r.time));
+            }
+        } catch (Malformed e) {
+            throw new MalformedRecordException("packed region batch: bad entry " + out.size());
         }
         return out;
     }
@@ -67,27 +90,58 @@ public final class TaskBatchPacking {
      * @throws IllegalArgumentException if an id does not follow the one before by 1 to 2^61-1
      */
     static byte[] encode(List<TaskBatch.Entry> entries) {
+        return encode(entries.size(), i -> {
+            TaskBatch.Entry e = entries.get(i);
+            return new long[] {e.taskId(), e.parentTaskId(), e.shape()};
+        });
+    }
+
+    /** A region batch's entries packed as the agent packs them; the base end is the first's. */
+    static byte[] encodeRegions(List<RegionBatch.Entry> entries) {
+        return encode(entries.size(), i -> {
+            RegionBatch.Entry e = entries.get(i);
+            return new long[] {e.parallelId(), e.parentTaskId(), e.shape(), e.endNs()};
+        });
+    }
+
+    /** The base parallel id the agent would write for {@code entries}: one below the first. */
+    static long baseParallelId(List<RegionBatch.Entry> entries) {
+        return entries.getFirst().parallelId() - 1;
+    }
+
+    /** @param entry the i-th entry's id, parent, shape and, for a region, its end */
+    private static byte[] encode(int count, java.util.function.IntFunction<long[]> entry) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        long task = baseTaskId(entries);
+        long[] first = entry.apply(0);
+        long id = first[0] - 1;
         long parent = 0;
+        long time = first.length > 3 ? first[3] : 0;
         RecentShapes recent = new RecentShapes();
-        for (TaskBatch.Entry e : entries) {
-            long step = e.taskId() - task;
+        for (int i = 0; i < count; i++) {
+            long[] e = entry.apply(i);
+            long step = e[0] - id;
             if (step == 0 || Long.compareUnsigned(step, STEP_LIMIT) >= 0) {
-                throw new IllegalArgumentException("task " + Long.toUnsignedString(e.taskId()) + " does not follow "
-                        + Long.toUnsignedString(task) + " in a packed batch");
+                throw new IllegalArgumentException("id " + Long.toUnsignedString(e[0]) + " does not follow "
+                        + Long.toUnsignedString(id) + " in a packed batch");
             }
-            int code = recent.use(e.shape());
+            int code = recent.use(e[2]);
             putVarint(out, (step << 3) | code);
-            long d = e.parentTaskId() - parent;
-            putVarint(out, (d << 1) ^ (d >> 63));
+            putVarint(out, zigzag(e[1] - parent));
             if (code == NEW_SHAPE) {
-                for (int k = 0; k < 8; k++) out.write((int) (e.shape() >>> (8 * k)));
+                for (int k = 0; k < 8; k++) out.write((int) (e[2] >>> (8 * k)));
             }
-            task = e.taskId();
-            parent = e.parentTaskId();
+            if (e.length > 3) {
+                putVarint(out, zigzag(e[3] - time));
+                time = e[3];
+            }
+            id = e[0];
+            parent = e[1];
         }
         return out.toByteArray();
+    }
+
+    private static long zigzag(long d) {
+        return (d << 1) ^ (d >> 63);
     }
 
     /** The batch's most recent shapes, the latest first; encoder and decoder keep them alike. */
@@ -129,20 +183,24 @@ public final class TaskBatchPacking {
         out.write((int) v);
     }
 
-    /** Reads entries in order, keeping the running task, parent and the recent shapes. */
+    /** Reads entries in order, keeping the running id, parent, end (regions only) and the recent shapes. */
     private static final class Reader {
         private final MemorySegment rec;
         private final long limit;
+        private final boolean timed;
         private long at;
         private final RecentShapes recent = new RecentShapes();
-        private long task;
-        private long parent;
+        long id;
+        long parent;
+        long time;
 
-        Reader(MemorySegment rec, long off, long limit, long baseTaskId) {
+        Reader(MemorySegment rec, long off, long limit, long baseId, boolean timed, long baseTime) {
             this.rec = rec;
             this.at = off;
             this.limit = Math.min(limit, rec.byteSize());
-            this.task = baseTaskId;
+            this.id = baseId;
+            this.timed = timed;
+            this.time = baseTime;
         }
 
         long skip(int count) throws Malformed {
@@ -150,23 +208,27 @@ public final class TaskBatchPacking {
             return at;
         }
 
-        TaskBatch.Entry next() throws Malformed {
-            long shape = step();
-            return new TaskBatch.Entry(task, parent, shape);
-        }
-
         /** Advances over one entry; returns its shape. */
-        private long step() throws Malformed {
+        long step() throws Malformed {
             long a = varint();
             long z = varint();
-            if (a >>> 3 == 0) throw new Malformed(); // task ids grow within a batch
-            task += a >>> 3;
-            parent += (z >>> 1) ^ -(z & 1);
+            if (a >>> 3 == 0) throw new Malformed(); // ids grow within a batch
+            id += a >>> 3;
+            parent += unzigzag(z);
             int code = (int) (a & 7);
-            if (code != NEW_SHAPE) return recent.named(code);
-            long shape = u64();
-            recent.add(shape);
+            long shape;
+            if (code != NEW_SHAPE) {
+                shape = recent.named(code);
+            } else {
+                shape = u64();
+                recent.add(shape);
+            }
+            if (timed) time += unzigzag(varint());
             return shape;
+        }
+
+        private static long unzigzag(long z) {
+            return (z >>> 1) ^ -(z & 1);
         }
 
         private long varint() throws Malformed {
@@ -194,7 +256,7 @@ public final class TaskBatchPacking {
     }
 
     /** The largest {@code bytes} field {@code count} entries can have. */
-    static long maxBytes(long count) {
-        return count * Wire.MAX_PACKED_TASK_ENTRY;
+    static long maxBytes(long count, boolean timed) {
+        return count * (timed ? Wire.MAX_PACKED_REGION_ENTRY : Wire.MAX_PACKED_TASK_ENTRY);
     }
 }

@@ -24,6 +24,7 @@ public sealed interface WireRecord
                 WorkEvent,
                 MaskedEvent,
                 TaskBatch,
+                RegionBatch,
                 DeviceEvent,
                 TargetEvent,
                 TargetSubmit,

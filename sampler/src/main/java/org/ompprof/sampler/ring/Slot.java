@@ -1,6 +1,10 @@
 package org.ompprof.sampler.ring;
 
 import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+import org.ompprof.sampler.record.Context;
+import org.ompprof.sampler.record.ParallelBegin;
 import org.ompprof.sampler.wire.Wire;
 import org.ompprof.sampler.wire.Wire.RingProd;
 import org.ompprof.sampler.wire.Wire.SlotHeader;
@@ -134,5 +138,34 @@ public final class Slot {
         for (int i = 0; i < Wire.HIST_BUCKETS; i++) {
             into[i] += Integer.toUnsignedLong(Atomics.getOpaqueInt(region, base + SlotHeader.HIST + 4L * i));
         }
+    }
+
+    /**
+     * The regions the owner opened in contexts of shapes it had sent and not ended, the outermost
+     * first, each as its same-shape begin at {@code timeNs}: the agent writes such a region's begin
+     * with its end, which a program that died inside it never reached. Only for a slot still owned
+     * once the program has exited (a thread that ends writes its open regions itself).
+     */
+    public List<ParallelBegin> leftOpen(long timeNs) {
+        int n = Atomics.getOpaqueInt(region, base + SlotHeader.OPEN_REGIONS);
+        if (state() != Wire.SLOT_OWNED || n <= 0 || n > Wire.OPEN_REGIONS) return List.of();
+        List<ParallelBegin> out = new ArrayList<>(n);
+        Context none = new Context(0, 0, 0, Wire.CTX_SAME_SHAPE, MemorySegment.ofArray(new byte[0]));
+        for (int i = 0; i < n; i++) {
+            long at = base + SlotHeader.OPEN_REGION + (long) i * Wire.OpenRegion.SIZEOF;
+            out.add(new ParallelBegin(
+                    threadSeq(),
+                    timeNs,
+                    Atomics.getOpaqueLong(region, at + Wire.OpenRegion.PARALLEL_ID),
+                    Atomics.getOpaqueLong(region, at + Wire.OpenRegion.PARENT_TASK_ID),
+                    Atomics.getOpaqueLong(region, at + Wire.OpenRegion.CODEPTR_RA),
+                    0,
+                    0,
+                    0,
+                    0,
+                    Atomics.getOpaqueLong(region, at + Wire.OpenRegion.SHAPE),
+                    none));
+        }
+        return out;
     }
 }

@@ -92,12 +92,16 @@ public final class Wire {
     public static final int REC_MPI = 26;
     /** Where a written mutex hold was released, with the holder's calling context. */
     public static final int REC_MUTEX_SITE = 27;
+    /** Regions of shapes the thread sent before, begin and end, packed. */
+    public static final int REC_REGION_BATCH_PACKED = 28;
     /** Entries in one TASK_BATCH or TASK_BATCH_PACKED record at most. */
     public static final int MAX_TASK_BATCH = 64;
     /** Recent shapes a packed task entry can name. */
     public static final int PACKED_SHAPES = 7;
     /** Bytes of one packed task entry at most: two 10-byte varints and a shape. */
     public static final int MAX_PACKED_TASK_ENTRY = 28;
+    /** Bytes of one packed region entry at most: a task entry and a 10-byte varint. */
+    public static final int MAX_PACKED_REGION_ENTRY = 38;
 
     public static final int REC_VERSION = 2;
 
@@ -236,7 +240,24 @@ public final class Wire {
         public static final int HIST = 320;
         public static final int SIZEOF_HIST = 4 * HIST_BUCKETS;
         public static final int SAMPLE_BYTES = 1440;
-        public static final int SIZEOF = 1448;
+        public static final int OPEN_REGIONS = 1472;
+        public static final int OPEN_REGION = 1480;
+        public static final int SIZEOF = 1608;
+    }
+
+    /** Open regions of known shapes a thread keeps in its slot's header before it writes their begins. */
+    public static final int OPEN_REGIONS = 4;
+
+    /** {@code struct ompprof_open_region}: a region its same-shape PARALLEL_BEGIN would give. */
+    public static final class OpenRegion {
+        private OpenRegion() {}
+
+        public static final String C_STRUCT = "ompprof_open_region";
+        public static final int PARALLEL_ID = 0;
+        public static final int PARENT_TASK_ID = 8;
+        public static final int SHAPE = 16;
+        public static final int CODEPTR_RA = 24;
+        public static final int SIZEOF = 32;
     }
 
     /** {@code struct ompprof_record_header}: the first 16 bytes of every record. */
@@ -517,6 +538,22 @@ public final class Wire {
         public static final int BYTES = 12;
         public static final int BASE_TASK_ID = 16;
         public static final int SIZEOF = 24;
+    }
+
+    /**
+     * {@code struct ompprof_region_batch_packed}, followed by {@code bytes} bytes of packed
+     * entries (the encoding is described in the header and in {@code TaskBatchPacking}).
+     */
+    public static final class RegionBatchPacked {
+        private RegionBatchPacked() {}
+
+        public static final String C_STRUCT = "ompprof_region_batch_packed";
+        public static final int TIME_NS = 0;
+        public static final int COUNT = 8;
+        public static final int BYTES = 12;
+        public static final int BASE_PARALLEL_ID = 16;
+        public static final int BASE_END_NS = 24;
+        public static final int SIZEOF = 32;
     }
 
     /** {@code struct ompprof_task_batch_entry}. */
@@ -803,7 +840,7 @@ public final class Wire {
 
     /** Whether this mirror knows record type {@code type}. */
     public static boolean isKnownRecordType(int type) {
-        return type >= REC_PAD && type <= REC_MUTEX_SITE;
+        return type >= REC_PAD && type <= REC_REGION_BATCH_PACKED;
     }
 
     /** The smallest legal record (a PAD of size, type and version only). */

@@ -78,7 +78,7 @@ class RecordDecoderTest {
         MemorySegment s = MemorySegment.ofArray(junk);
         int size = junk.length & ~7;
         Le.put32(s, 0, rnd.nextInt(4) == 0 ? rnd.nextInt() : size);
-        Le.put16(s, 4, rnd.nextInt(0, Wire.REC_MUTEX_SITE + 2));
+        Le.put16(s, 4, rnd.nextInt(0, Wire.REC_REGION_BATCH_PACKED + 2));
         Le.put16(s, 6, rnd.nextInt(10) == 0 ? Wire.REC_VERSION + 1 : Wire.REC_VERSION);
         if (rnd.nextBoolean() && size >= 16 + 48) Le.put32(s, 16 + Wire.Sample.TASK_LEVELS, rnd.nextInt(3));
         if (rnd.nextBoolean() && size >= 16 + 80)

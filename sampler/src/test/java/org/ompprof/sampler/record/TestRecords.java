@@ -201,6 +201,7 @@ public final class TestRecords {
                                 .toList());
             case Wire.REC_DEVICE_CLOCK -> new DeviceClock(seq, t, rnd.nextLong(), rnd.nextInt());
             case Wire.REC_TASK_BATCH_PACKED -> new TaskBatch(seq, t, packableEntries(rnd), true);
+            case Wire.REC_REGION_BATCH_PACKED -> new RegionBatch(seq, t, packableRegions(rnd));
             case Wire.REC_MPI ->
                 new MpiEvent(
                         seq,
@@ -233,7 +234,7 @@ public final class TestRecords {
 
     /** Any record type but PAD. */
     public static WireRecord random(Random rnd) {
-        return random(rnd, rnd.nextInt(Wire.REC_SAMPLE, Wire.REC_MUTEX_SITE + 1));
+        return random(rnd, rnd.nextInt(Wire.REC_SAMPLE, Wire.REC_REGION_BATCH_PACKED + 1));
     }
 
     /**
@@ -260,6 +261,17 @@ public final class TestRecords {
             task += rnd.nextInt(8) == 0 ? rnd.nextLong(1, 1L << 61) : rnd.nextInt(1, 5);
             if (rnd.nextInt(4) == 0) parent = rnd.nextBoolean() ? rnd.nextLong() : parent + rnd.nextInt(-50, 50);
             out.add(new TaskBatch.Entry(task, parent, shapes[rnd.nextInt(shapes.length)]));
+        }
+        return out;
+    }
+
+    /** Ended regions as a thread packs them: creations' ids, parents and shapes, with ends anywhere. */
+    public static List<RegionBatch.Entry> packableRegions(Random rnd) {
+        long end = rnd.nextLong();
+        List<RegionBatch.Entry> out = new ArrayList<>();
+        for (TaskBatch.Entry e : packableEntries(rnd)) {
+            end += rnd.nextInt(8) == 0 ? rnd.nextLong() : rnd.nextInt(-10, 5000);
+            out.add(new RegionBatch.Entry(e.taskId(), e.parentTaskId(), e.shape(), end));
         }
         return out;
     }

@@ -188,6 +188,36 @@ class RecordEndToEndTest {
         assertFalse(Recorded.read(work.resolve("a.ompprof")).samples().isEmpty());
     }
 
+    /**
+     * The agent writes a region of a shape it sent before with the region's end; a program that dies inside such a
+     * region (here, a last one of 0.5 s after 30 of 1 ms from the same place) never gets there. The JVM writes that
+     * region's begin from the agent's slot once the program is gone: every sample in it is still under the
+     * function that opened it (without, 95% of them were under {@code <unknown context>}).
+     */
+    @Test
+    void aProgramDyingInsideARegionKeepsItsContext() throws Exception {
+        Path program = CPrograms.clang("exit_with");
+        Ompprof.Result r =
+                Ompprof.run(work, TWO_THREADS, "record", "-o", "inside.ompprof", "--", program.toString(), "inside");
+        assertEquals(4, r.status(), r.err());
+        Ompprof.Result paths = Ompprof.run(
+                work,
+                Map.of(),
+                "export",
+                "--format",
+                "collapsed",
+                work.resolve("inside.ompprof").toString());
+        assertEquals(0, paths.status(), paths.err());
+        long all = 0, underStep = 0;
+        for (String line : paths.out().lines().toList()) {
+            long n = Long.parseLong(line.substring(line.lastIndexOf(' ') + 1));
+            all += n;
+            if (line.startsWith("main;step;")) underStep += n;
+        }
+        assertTrue(all > 300, "samples: " + paths.out());
+        assertTrue(underStep * 100 >= 99 * all, underStep + " of " + all + " samples under main;step:\n" + paths.out());
+    }
+
     @ParameterizedTest
     @ValueSource(ints = {6, 11})
     void deathBySignalIs128PlusSignalAndTheRecordingIsWritten(int signal) throws Exception {

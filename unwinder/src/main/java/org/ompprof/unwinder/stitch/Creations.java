@@ -10,6 +10,7 @@ import org.ompprof.sampler.record.ImplicitTask;
 import org.ompprof.sampler.record.MutexSite;
 import org.ompprof.sampler.record.ParallelBegin;
 import org.ompprof.sampler.record.ParallelEnd;
+import org.ompprof.sampler.record.RegionBatch;
 import org.ompprof.sampler.record.TargetEvent;
 import org.ompprof.sampler.record.TaskBatch;
 import org.ompprof.sampler.record.TaskCreate;
@@ -50,6 +51,8 @@ final class Creations {
     final IntIntHashMap threadTypes = new IntIntHashMap();
     /** Creation segments by the agent's shape key, for the records that carry no stack. */
     private final LongObjectHashMap<Segment> byShape = new LongObjectHashMap<>();
+    /** A region shape's call site: the shape covers it, and packed regions do not carry it. */
+    private final LongLongHashMap callSiteOfShape = new LongLongHashMap();
     /** Same-shape records whose full record was never seen (dropped): their tasks stay unknown. */
     long shapesMissing;
 
@@ -68,6 +71,7 @@ final class Creations {
                     Wire.REC_TASK_BATCH_PACKED,
                     Wire.REC_IMPLICIT_TASK,
                     Wire.REC_PARALLEL_END,
+                    Wire.REC_REGION_BATCH_PACKED,
                     Wire.REC_THREAD_BEGIN,
                     Wire.REC_TARGET,
                     Wire.REC_MUTEX_SITE -> true;
@@ -82,6 +86,7 @@ final class Creations {
             case TaskBatch b -> b.entries().forEach(e -> sameShape(e.taskId(), e.parentTaskId(), e.shape()));
             case ImplicitTask i -> implicitTask(i);
             case ParallelEnd e -> regionEndNs.put(e.parallelId(), e.timeNs());
+            case RegionBatch b -> b.entries().forEach(this::packedRegion);
             case ThreadBegin b -> threadTypes.put(b.threadSeq(), b.threadType());
             case MutexSite m -> releaseSite(m);
             case TargetEvent t
@@ -99,9 +104,22 @@ final class Creations {
      */
     private void region(ParallelBegin p) {
         regionCallSite.put(p.parallelId(), p.codeptrRa());
+        if (!p.sameShape() && p.shape() != 0) callSiteOfShape.put(p.shape(), p.codeptrRa());
         Segment segment = shaped(
                 p.sameShape(), p.shape(), () -> segments.creation(p.context(), p.encExitFrame(), p.encEnterFrame()));
         if (segment != null) regions.put(p.parallelId(), new Origin(p.parentTaskId(), segment));
+    }
+
+    /** A region the agent packed with its end: a same-shape ParallelBegin and its ParallelEnd in one. */
+    private void packedRegion(RegionBatch.Entry e) {
+        regionEndNs.put(e.parallelId(), e.endNs());
+        Segment segment = byShape.get(e.shape());
+        if (segment == null) {
+            shapesMissing++;
+            return;
+        }
+        regionCallSite.put(e.parallelId(), callSiteOfShape.get(e.shape()));
+        regions.put(e.parallelId(), new Origin(e.parentTaskId(), segment));
     }
 
     /**

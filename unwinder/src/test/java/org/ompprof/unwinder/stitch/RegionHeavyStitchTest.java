@@ -4,20 +4,25 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.ompprof.sampler.omp.TaskFlags;
 import org.ompprof.sampler.record.ImplicitTask;
 import org.ompprof.sampler.record.ParallelBegin;
+import org.ompprof.sampler.record.ParallelEnd;
+import org.ompprof.sampler.record.RegionBatch;
 import org.ompprof.sampler.record.ThreadBegin;
 import org.ompprof.sampler.recording.Recording;
 
 /**
  * region_heavy.c: 20,000 short regions from one call site in step(), reached from advance()
- * and from correct(). The agent sends a region's creation stack once per shape; the
- * stitcher must still place every worker sample under the caller that opened its region.
+ * and from correct(). The agent sends a region's creation stack once per shape, and packs the
+ * regions of shapes it sent, begin and end, a few bytes each; the stitcher must still place
+ * every worker sample under the caller that opened its region.
  */
 class RegionHeavyStitchTest {
     private static final int WORK_PARALLEL = 0x1;
@@ -53,15 +58,35 @@ class RegionHeavyStitchTest {
                 0,
                 eventsDropped,
                 "callback records lost to full event rings (at most " + eventRingPeak + " bytes waiting)");
-        assertEquals(20_000, run.events(ParallelBegin.class).size());
+        Set<Long> begun = new HashSet<>(), ended = new HashSet<>();
+        run.events(ParallelBegin.class).forEach(b -> begun.add(b.parallelId()));
+        run.events(ParallelEnd.class).forEach(e -> ended.add(e.parallelId()));
+        for (RegionBatch b : run.events(RegionBatch.class))
+            for (RegionBatch.Entry e : b.entries()) {
+                assertTrue(begun.add(e.parallelId()), "region " + e.parallelId() + " written twice");
+                assertTrue(ended.add(e.parallelId()), "region " + e.parallelId() + " ended twice");
+            }
+        assertEquals(20_000, begun.size(), "regions begun");
+        assertEquals(begun, ended, "every region begun ended");
     }
 
-    /** A few dozen stacks for 20,000 regions: one per shape per thread, the rest refer to it. */
+    /**
+     * A few dozen stacks for 20,000 regions: one per shape per thread; the regions of the shapes
+     * sent are packed with their ends, all but the ones that sent the stacks.
+     */
     @Test
     void creationStacksAreSentOncePerShape() {
         List<ParallelBegin> begins = run.events(ParallelBegin.class);
         long withStack = begins.stream().filter(b -> !b.sameShape()).count();
         assertTrue(withStack >= 2 && withStack <= 20, withStack + " of " + begins.size() + " regions sent their stack");
+        long packed = run.events(RegionBatch.class).stream()
+                .mapToLong(b -> b.entries().size())
+                .sum();
+        assertTrue(begins.size() - withStack <= 20, (begins.size() - withStack) + " same-shape begins not packed");
+        assertEquals(20_000 - begins.size(), packed, "regions packed");
+        assertTrue(
+                run.events(ParallelEnd.class).size() == begins.size(),
+                run.events(ParallelEnd.class).size() + " ends written for " + begins.size() + " begins written");
     }
 
     /**
