@@ -1,9 +1,7 @@
 package org.ompprof.sampler.record;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.foreign.MemorySegment;
@@ -18,7 +16,6 @@ import org.ompprof.sampler.wire.Wire;
 
 /** The packed region batch: the agent's bytes (the C test packs the same vector), its size, and broken batches. */
 class RegionBatchPackingTest {
-    private static final int P = Wire.RecordHeader.SIZEOF;
     /** native-sigprof/tests/task_pack_test.c, known_region_vector(): base 99, base end 5000. */
     private static final String AGENT_BYTES = "0f0eaaaa00000000000000" + "0800d00f" + "080003";
 
@@ -30,7 +27,8 @@ class RegionBatchPackingTest {
     @Test
     void readsWhatTheAgentPacks() {
         byte[] packed = HexFormat.of().parseHex(AGENT_BYTES);
-        RegionBatch b = (RegionBatch) RecordDecoder.decode(MemorySegment.ofArray(record(3, packed.length, packed)));
+        RegionBatch b = (RegionBatch) RecordDecoder.decode(MemorySegment.ofArray(
+                PackedBatchRecords.record(Wire.REC_REGION_BATCH_PACKED, 3, packed.length, 99, packed)));
         assertEquals(AGENT_ENTRIES, b.entries());
         assertEquals(Wire.REC_REGION_BATCH_PACKED, b.type());
         assertEquals(42, b.timeNs());
@@ -90,31 +88,10 @@ class RegionBatchPackingTest {
     }
 
     private static void assertBad(int count, int bytes, byte[] packed) {
-        assertNotNull(
-                problem(count, bytes, packed),
-                count + " entries in " + bytes + " bytes: " + HexFormat.of().formatHex(packed));
-        byte[] rec = record(count, bytes, packed);
-        assertThrows(MalformedRecordException.class, () -> RecordDecoder.decode(MemorySegment.ofArray(rec)));
+        PackedBatchRecords.assertBad(Wire.REC_REGION_BATCH_PACKED, count, bytes, packed);
     }
 
     private static String problem(int count, int bytes, byte[] packed) {
-        return RecordDecoder.problem(MemorySegment.ofArray(record(count, bytes, packed)));
-    }
-
-    /** A packed region batch record around {@code packed}, base id 99 and base end 5000, count and bytes as given. */
-    private static byte[] record(int count, int bytes, byte[] packed) {
-        int size = (int) Wire.align(P + Wire.RegionBatchPacked.SIZEOF + packed.length);
-        MemorySegment s = MemorySegment.ofArray(new byte[size]);
-        Le.put32(s, Wire.RecordHeader.SIZE, size);
-        Le.put16(s, Wire.RecordHeader.TYPE, Wire.REC_REGION_BATCH_PACKED);
-        Le.put16(s, Wire.RecordHeader.VERSION, Wire.REC_VERSION);
-        Le.put32(s, Wire.RecordHeader.THREAD_SEQ, 1);
-        Le.put64(s, P + Wire.RegionBatchPacked.TIME_NS, 42);
-        Le.put32(s, P + Wire.RegionBatchPacked.COUNT, count);
-        Le.put32(s, P + Wire.RegionBatchPacked.BYTES, bytes);
-        Le.put64(s, P + Wire.RegionBatchPacked.BASE_PARALLEL_ID, 99);
-        Le.put64(s, P + Wire.RegionBatchPacked.BASE_END_NS, 5000);
-        MemorySegment.copy(MemorySegment.ofArray(packed), 0, s, P + Wire.RegionBatchPacked.SIZEOF, packed.length);
-        return (byte[]) s.heapBase().orElseThrow();
+        return PackedBatchRecords.problem(Wire.REC_REGION_BATCH_PACKED, count, bytes, packed);
     }
 }

@@ -1,7 +1,6 @@
 package org.ompprof.sampler.record;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -18,7 +17,6 @@ import org.ompprof.sampler.wire.Wire;
 
 /** The packed task batch: the agent's bytes (the C test packs the same vector), its size, and broken batches. */
 class TaskBatchPackingTest {
-    private static final int P = Wire.RecordHeader.SIZEOF;
     /** native-sigprof/tests/task_pack_test.c, known_vector(): base 99. */
     private static final String AGENT_BYTES =
             "0f0eaaaa000000000000" + "1700bbbb000000000000" + "0900" + "a80c03" + "0a00";
@@ -33,7 +31,8 @@ class TaskBatchPackingTest {
     @Test
     void readsWhatTheAgentPacks() {
         byte[] packed = HexFormat.of().parseHex(AGENT_BYTES);
-        TaskBatch b = (TaskBatch) RecordDecoder.decode(MemorySegment.ofArray(record(5, packed.length, 99, packed)));
+        TaskBatch b = (TaskBatch) RecordDecoder.decode(MemorySegment.ofArray(
+                PackedBatchRecords.record(Wire.REC_TASK_BATCH_PACKED, 5, packed.length, 99, packed)));
         assertEquals(AGENT_ENTRIES, b.entries());
         assertTrue(b.packed());
         assertEquals(Wire.REC_TASK_BATCH_PACKED, b.type());
@@ -112,30 +111,10 @@ class TaskBatchPackingTest {
     }
 
     private static void assertBad(int count, int bytes, byte[] packed) {
-        assertNotNull(
-                problem(count, bytes, packed),
-                count + " entries in " + bytes + " bytes: " + HexFormat.of().formatHex(packed));
-        byte[] rec = record(count, bytes, 1, packed);
-        assertThrows(MalformedRecordException.class, () -> RecordDecoder.decode(MemorySegment.ofArray(rec)));
+        PackedBatchRecords.assertBad(Wire.REC_TASK_BATCH_PACKED, count, bytes, packed);
     }
 
     private static String problem(int count, int bytes, byte[] packed) {
-        return RecordDecoder.problem(MemorySegment.ofArray(record(count, bytes, 1, packed)));
-    }
-
-    /** A packed batch record around {@code packed}, with the header's count and byte count as given. */
-    private static byte[] record(int count, int bytes, long base, byte[] packed) {
-        int size = (int) Wire.align(P + Wire.TaskBatchPacked.SIZEOF + packed.length);
-        MemorySegment s = MemorySegment.ofArray(new byte[size]);
-        Le.put32(s, Wire.RecordHeader.SIZE, size);
-        Le.put16(s, Wire.RecordHeader.TYPE, Wire.REC_TASK_BATCH_PACKED);
-        Le.put16(s, Wire.RecordHeader.VERSION, Wire.REC_VERSION);
-        Le.put32(s, Wire.RecordHeader.THREAD_SEQ, 1);
-        Le.put64(s, P + Wire.TaskBatchPacked.TIME_NS, 42);
-        Le.put32(s, P + Wire.TaskBatchPacked.COUNT, count);
-        Le.put32(s, P + Wire.TaskBatchPacked.BYTES, bytes);
-        Le.put64(s, P + Wire.TaskBatchPacked.BASE_TASK_ID, base);
-        MemorySegment.copy(MemorySegment.ofArray(packed), 0, s, P + Wire.TaskBatchPacked.SIZEOF, packed.length);
-        return (byte[]) s.heapBase().orElseThrow();
+        return PackedBatchRecords.problem(Wire.REC_TASK_BATCH_PACKED, count, bytes, packed);
     }
 }
