@@ -62,7 +62,10 @@ class RecordEndToEndTest {
      * spinning inside one region: rate x (region length) timer expirations each, within 15%; no
      * drops. An expiration that falls while the thread waits for a CPU (a busy 2-core host) is
      * merged by the kernel into the next signal, whose weight counts it: so the expirations are
-     * the samples' weights over the period, and at least half of them arrive as samples of their own.
+     * the samples' weights over the period, and at least a third of them arrive as samples of their
+     * own (on a machine loaded twice over, as under {@code under-load 2}, a thread runs about half
+     * the time and the expirations of the other half come merged: 721 to 744 samples of 1,503
+     * expirations in three of five runs there, on this code and on the code before it alike).
      */
     @ParameterizedTest
     @ValueSource(ints = {1000, 200})
@@ -84,7 +87,7 @@ class RecordEndToEndTest {
                     0.15 * expected,
                     () -> "thread " + thread + ": " + e + " timer expirations (" + n + " samples), expected " + expected
                             + " at " + rate + " Hz");
-            assertTrue(n >= 0.5 * expected, () -> "thread " + thread + ": " + n + " samples of " + expected);
+            assertTrue(n >= expected / 3, () -> "thread " + thread + ": " + n + " samples of " + expected);
         });
         assertTrue(during(rec, span).stream().allMatch(s -> (s.flags() & Wire.SAMPLE_OMPT_READY) != 0), "OMPT ready");
         long working = during(rec, span).stream()
@@ -144,10 +147,14 @@ class RecordEndToEndTest {
                                 && s.parallelLevels().getFirst().parallelId() == region.parallelId()
                                 && s.taskLevels().getFirst().parallelId() == region.parallelId()),
                 "barrier samples name the region");
+        // by the time the samples stand for: on a loaded machine a thread waiting for a CPU has its
+        // expirations merged into fewer samples (the spinning worker more so than the waiter)
         long working = during(rec, rec.regionSpan(region.parallelId())).stream()
                 .filter(s -> s.ompThreadNum() == 0 && s.state() == STATE_WORK_PARALLEL)
-                .count();
-        assertTrue(working >= 0.8 * waiter.size(), "thread 0 works meanwhile: " + working);
+                .mapToLong(SampleRecord::weightNs)
+                .sum();
+        long waited = waiting.stream().mapToLong(SampleRecord::weightNs).sum();
+        assertTrue(working >= 0.8 * waited, "thread 0 works meanwhile: " + working + " ns, " + waited + " ns waited");
     }
 
     /**
@@ -269,11 +276,13 @@ class RecordEndToEndTest {
         assertTrue(r.err().contains("GCC OpenMP program"), r.err());
         Recorded rec = Recorded.read(work.resolve("g.ompprof"));
         assertEquals("true", rec.recording().metadata().get(Metadata.OMPT_CONNECTED, "?"));
+        // by the time the samples stand for (under load, expirations while a thread waits for a CPU come merged)
         Map<Integer, Long> working = rec.samples().stream()
                 .filter(s -> s.state() == STATE_WORK_PARALLEL)
-                .collect(Collectors.groupingBy(SampleRecord::threadSeq, Collectors.counting()));
+                .collect(
+                        Collectors.groupingBy(SampleRecord::threadSeq, Collectors.summingLong(SampleRecord::weightNs)));
         assertEquals(2, working.size(), "both threads work in parallel: " + working);
-        working.values().forEach(n -> assertTrue(n > 0.5 * 0.5 * 1000, "samples " + n));
+        working.values().forEach(ns -> assertTrue(ns > 0.5 * 0.5e9, "work " + ns + " ns of 0.5 s"));
     }
 
     @Test
