@@ -131,7 +131,8 @@ struct ompprof_open_region {
   uint64_t codeptr_ra;
 };
 
-#define OMPPROF_OPEN_REGIONS 4u /* open regions of known shapes a thread keeps before it writes their begins */
+#define OMPPROF_OPEN_REGIONS         4u /* open regions of known shapes a thread keeps before it writes their begins */
+#define OMPPROF_PENDING_REGION_BYTES 2432u /* a full region batch's entries at most: 64 of 38 bytes */
 
 struct ompprof_slot_header {
   struct ompprof_ring_prod sample_prod; /* 0   */
@@ -162,6 +163,15 @@ struct ompprof_slot_header {
   uint32_t open_regions;                                        /* 1472 entries of open_region in use */
   uint32_t pad_open2;                                           /* 1476 */
   struct ompprof_open_region open_region[OMPPROF_OPEN_REGIONS]; /* 1480 */
+  /* The owner's ended regions not yet written: the OMPPROF_REC_REGION_BATCH_PACKED
+   * payload it is making (count 0: none). Should the program die, the JVM
+   * writes them from here once it has exited (bytes that do not hold exactly
+   * count entries are left out). */
+  uint32_t pending_count;                               /* 1608 */
+  uint32_t pending_bytes;                               /* 1612 */
+  uint64_t pending_base_parallel_id;                    /* 1616 */
+  uint64_t pending_base_end_ns;                         /* 1624 */
+  uint8_t pending_region[OMPPROF_PENDING_REGION_BYTES]; /* 1632 */
 };
 
 /* ---------- records ---------- */

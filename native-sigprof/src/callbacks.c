@@ -388,9 +388,8 @@ static void on_thread_end(ompt_data_t *thread_data)
   slot_end(p);
 }
 
-/* How long ended regions may wait to be written: a program killed meanwhile
- * leaves the samples in them without a creation context. */
-#define REGION_BATCH_NS 2000000u
+_Static_assert(OMPPROF_PENDING_REGION_BYTES == OMPPROF_MAX_TASK_BATCH * OMPPROF_MAX_PACKED_REGION_ENTRY,
+               "a full region batch fits the slot's header");
 
 /* The PARALLEL_BEGIN an open region of a known shape stands for, written
  * when its end will not come: the thread or the program ends inside it. */
@@ -430,6 +429,8 @@ static void flush_pack(struct priv *p, uint16_t type, struct task_pack *t)
     record_commit(&p->cb.event, &res, size);
   }
   task_pack_reset(t);
+  if (type == OMPPROF_REC_REGION_BATCH_PACKED)
+    p->slot->pending_count = 0;
 }
 
 /* Writes the thread's batched task creations and ended regions (on a full
@@ -486,6 +487,20 @@ static void on_parallel_begin(ompt_data_t *encountering_task_data, const ompt_fr
   emit_shaped(p, OMPPROF_REC_PARALLEL_BEGIN, &b, sizeof b, &b.ctx, frames, n, b.shape);
 }
 
+/* The batch's newest entry and its counts, copied to the slot's header for
+ * the JVM should the program die before the batch is written: the bytes
+ * first, the count last. */
+static void pending_mirror(struct ompprof_slot_header *s, const struct task_pack *t)
+{
+  uint32_t from = s->pending_count ? s->pending_bytes : 0;
+  sig_copy(s->pending_region + from, t->bytes + from, t->len - from);
+  s->pending_base_parallel_id = t->base_task_id;
+  s->pending_base_end_ns = t->base_time;
+  s->pending_bytes = t->len;
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  s->pending_count = t->count;
+}
+
 /* Whether the region was this thread's innermost open one of a known shape,
  * now packed with its end: it then needs no record of its own. */
 static int region_packed(struct priv *p, uint64_t id)
@@ -502,9 +517,10 @@ static int region_packed(struct priv *p, uint64_t id)
     flush_pack(p, OMPPROF_REC_REGION_BATCH_PACKED, t);
     task_pack_add_timed(t, o.parallel_id, o.parent_task_id, o.shape, end); /* an empty batch takes any entry */
   }
-  /* full, or old enough that a program dying now would leave many samples' regions unknown */
-  if (t->count == OMPPROF_MAX_TASK_BATCH || end - t->base_time >= REGION_BATCH_NS)
+  if (t->count == OMPPROF_MAX_TASK_BATCH)
     flush_pack(p, OMPPROF_REC_REGION_BATCH_PACKED, t);
+  else
+    pending_mirror(s, t);
   return 1;
 }
 

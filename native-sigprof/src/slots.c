@@ -56,6 +56,7 @@ struct priv *slot_claim(void) /* signal-safe */
     task_pack_reset(&p->cb.tasks);
     task_pack_reset(&p->cb.regions);
     s->open_regions = 0;
+    s->pending_count = 0;
     p->sig.acq_id = 0;
     p->sig.acq_first_ns = 0;
     p->sig.held_n = 0;

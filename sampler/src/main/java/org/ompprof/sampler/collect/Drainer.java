@@ -128,20 +128,25 @@ public final class Drainer implements AutoCloseable {
     }
 
     /**
-     * Writes the begins of the regions the program left open when it died ({@link Slot#leftOpen})
-     * to their threads' streams: without them, the samples in those regions would have no creation
-     * context.
+     * Writes what the program's threads had not written of their regions when it died, to their
+     * threads' streams: the ended regions still in the batch a thread was making ({@link
+     * Slot#pendingRegions}) and the begins of those left open ({@link Slot#leftOpen}). Without
+     * them, the samples in those regions would have no creation context.
      */
     private void writeLeftOpen() {
         long now = System.nanoTime(); // CLOCK_MONOTONIC, the agent's clock: after each of its records
-        boolean inspected = (eventSink.inspected() & (1L << Wire.REC_PARALLEL_BEGIN)) != 0;
         for (Slot slot : region.slots()) {
-            for (ParallelBegin b : slot.leftOpen(now)) {
-                MemorySegment rec = MemorySegment.ofArray(RecordEncoder.encode(b));
-                if (inspected) eventSink.record(rec);
-                eventSink.run(b.threadSeq(), rec, 1, now, now);
-            }
+            byte[] pending = slot.pendingRegions(now);
+            if (pending != null) write(slot.threadSeq(), Wire.REC_REGION_BATCH_PACKED, pending, now);
+            for (ParallelBegin b : slot.leftOpen(now))
+                write(b.threadSeq(), Wire.REC_PARALLEL_BEGIN, RecordEncoder.encode(b), now);
         }
+    }
+
+    private void write(int threadSeq, int type, byte[] record, long timeNs) {
+        MemorySegment rec = MemorySegment.ofArray(record);
+        if ((eventSink.inspected() & (1L << type)) != 0) eventSink.record(rec);
+        eventSink.run(threadSeq, rec, 1, timeNs, timeNs);
     }
 
     /** One pass over all slots; returns the bytes consumed. */

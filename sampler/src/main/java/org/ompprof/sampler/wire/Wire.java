@@ -242,11 +242,19 @@ public final class Wire {
         public static final int SAMPLE_BYTES = 1440;
         public static final int OPEN_REGIONS = 1472;
         public static final int OPEN_REGION = 1480;
-        public static final int SIZEOF = 1608;
+        public static final int PENDING_COUNT = 1608;
+        public static final int PENDING_BYTES = 1612;
+        public static final int PENDING_BASE_PARALLEL_ID = 1616;
+        public static final int PENDING_BASE_END_NS = 1624;
+        public static final int PENDING_REGION = 1632;
+        public static final int SIZEOF = 4064;
     }
 
     /** Open regions of known shapes a thread keeps in its slot's header before it writes their begins. */
     public static final int OPEN_REGIONS = 4;
+
+    /** Bytes of a slot's pending region batch at most (a full batch's entries). */
+    public static final int PENDING_REGION_BYTES = 2432;
 
     /** {@code struct ompprof_open_region}: a region its same-shape PARALLEL_BEGIN would give. */
     public static final class OpenRegion {
