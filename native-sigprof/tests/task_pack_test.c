@@ -135,8 +135,9 @@ static void limits(void)
         "worst decodes");
 }
 
-/* Random creations in the forms programs make: small steps, shared parents, a few shapes. */
-static void round_trips(void)
+/* Random creations in the forms programs make: small steps, shared parents, a few shapes; timed
+ * (regions as a thread ends them), with ends a few microseconds apart, now and then far. */
+static void round_trips(int timed)
 {
   static const uint64_t shapes[] = {0, 0x1111, 0x2222, 0x3333, 0x4444, 0x5555, 0x6666, 0x7777, 0x8888, UINT64_MAX};
   int bad = 0;
@@ -145,50 +146,27 @@ static void round_trips(void)
     struct task_pack b;
     struct entry in[OMPPROF_MAX_TASK_BATCH], out[OMPPROF_MAX_TASK_BATCH];
     task_pack_reset(&b);
-    uint64_t task = test_rng(), parent = test_rng();
+    uint64_t task = test_rng(), parent = test_rng(), time = timed ? test_rng() >> 1 : 0;
     uint32_t n = 1 + (uint32_t)(test_rng() % OMPPROF_MAX_TASK_BATCH);
     for (uint32_t i = 0; i < n; i++) {
       task += 1 + (test_rng() % 8 == 0 ? test_rng() % (1ull << 40) : test_rng() % 4);
       if (test_rng() % 4 == 0)
         parent = test_rng() % 2 ? test_rng() : parent + test_rng() % 100;
-      in[i] = (struct entry){task, parent, shapes[test_rng() % 10], 0};
-      if (!task_pack_add(&b, in[i].task, in[i].parent, in[i].shape))
+      if (timed)
+        time += test_rng() % 8 == 0 ? test_rng() % (1ull << 40) : 500 + test_rng() % 3000;
+      in[i] = (struct entry){task, parent, shapes[test_rng() % 10], time};
+      int added = timed ? task_pack_add_timed(&b, in[i].task, in[i].parent, in[i].shape, time)
+                        : task_pack_add(&b, in[i].task, in[i].parent, in[i].shape);
+      if (!added)
         n = i; /* a step past 2^61: this batch ends here */
     }
     entries += n;
     bytes += b.len;
-    if (unpack(&b, out) != (int)n || memcmp(in, out, n * sizeof in[0]) != 0)
+    if (unpack_entries(&b, out, timed) != (int)n || memcmp(in, out, n * sizeof in[0]) != 0)
       bad++;
   }
-  CHECK(bad == 0, "%d of 2000 batches did not round-trip", bad);
-  printf("task_pack: %.1f bytes per random entry\n", (double)bytes / (double)entries);
-}
-
-/* Random regions as a thread ends them: ids grow but for nesting, ends a microsecond or so apart. */
-static void region_round_trips(void)
-{
-  int bad = 0;
-  uint64_t entries = 0, bytes = 0;
-  for (int trial = 0; trial < 2000; trial++) {
-    struct task_pack b;
-    struct entry in[OMPPROF_MAX_TASK_BATCH], out[OMPPROF_MAX_TASK_BATCH];
-    task_pack_reset(&b);
-    uint64_t id = test_rng(), parent = test_rng() % 1000, time = test_rng() >> 1;
-    uint32_t n = 1 + (uint32_t)(test_rng() % OMPPROF_MAX_TASK_BATCH);
-    for (uint32_t i = 0; i < n; i++) {
-      id += 1 + (test_rng() % 8 == 0 ? test_rng() % 1000 : 0);
-      time += test_rng() % 8 == 0 ? test_rng() % (1ull << 40) : 500 + test_rng() % 3000;
-      in[i] = (struct entry){id, parent, test_rng() % 3 ? 0x5555 : 0x6666, time};
-      if (!task_pack_add_timed(&b, in[i].task, in[i].parent, in[i].shape, in[i].time))
-        n = i;
-    }
-    entries += n;
-    bytes += b.len;
-    if (unpack_entries(&b, out, 1) != (int)n || memcmp(in, out, n * sizeof in[0]) != 0)
-      bad++;
-  }
-  CHECK(bad == 0, "%d of 2000 region batches did not round-trip", bad);
-  printf("task_pack: %.1f bytes per random region\n", (double)bytes / (double)entries);
+  CHECK(bad == 0, "%d of 2000 %s batches did not round-trip", bad, timed ? "region" : "task");
+  printf("task_pack: %.1f bytes per random %s\n", (double)bytes / (double)entries, timed ? "region" : "task");
 }
 
 int main(void)
@@ -196,9 +174,9 @@ int main(void)
   test_rng_seed(42);
   known_vector();
   known_region_vector();
-  region_round_trips();
+  round_trips(1);
   limits();
-  round_trips();
+  round_trips(0);
   printf("task_pack_test: %d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;
 }
