@@ -433,6 +433,27 @@ static void flush_pack(struct priv *p, uint16_t type, struct task_pack *t)
     p->slot->pending_count = 0;
 }
 
+static int pack_entry(struct task_pack *t, int timed, uint64_t id, uint64_t parent_id, uint64_t shape,
+                      uint64_t time_ns)
+{
+  return timed ? task_pack_add_timed(t, id, parent_id, shape, time_ns) : task_pack_add(t, id, parent_id, shape);
+}
+
+/* Adds an entry to the thread's pack for a record of `type` (a region's with
+ * its end's time), writing the pack first when the entry belongs in the next
+ * one, and after when it is full. */
+static void pack(struct priv *p, uint16_t type, struct task_pack *t, uint64_t id, uint64_t parent_id, uint64_t shape,
+                 uint64_t time_ns)
+{
+  int timed = type == OMPPROF_REC_REGION_BATCH_PACKED;
+  if (!pack_entry(t, timed, id, parent_id, shape, time_ns)) {
+    flush_pack(p, type, t);
+    pack_entry(t, timed, id, parent_id, shape, time_ns); /* an empty batch takes any entry */
+  }
+  if (t->count == OMPPROF_MAX_TASK_BATCH)
+    flush_pack(p, type, t);
+}
+
 /* Writes the thread's batched task creations and ended regions (on a full
  * batch, when the tool is paused and at finalize); at the thread's end, its
  * open regions' begins too. */
@@ -511,15 +532,9 @@ static int region_packed(struct priv *p, uint64_t id)
     return 0;
   const struct ompprof_open_region o = s->open_region[n - 1];
   s->open_regions = n - 1;
-  uint64_t end = now_ns();
   struct task_pack *t = &p->cb.regions;
-  if (!task_pack_add_timed(t, o.parallel_id, o.parent_task_id, o.shape, end)) {
-    flush_pack(p, OMPPROF_REC_REGION_BATCH_PACKED, t);
-    task_pack_add_timed(t, o.parallel_id, o.parent_task_id, o.shape, end); /* an empty batch takes any entry */
-  }
-  if (t->count == OMPPROF_MAX_TASK_BATCH)
-    flush_pack(p, OMPPROF_REC_REGION_BATCH_PACKED, t);
-  else
+  pack(p, OMPPROF_REC_REGION_BATCH_PACKED, t, o.parallel_id, o.parent_task_id, o.shape, now_ns());
+  if (t->count) /* not written yet */
     pending_mirror(s, t);
   return 1;
 }
@@ -582,17 +597,6 @@ void callbacks_task_referenced(struct priv *p, uint64_t task_id)
   record_write(&p->cb.event, OMPPROF_REC_IMPLICIT_TASK, &rec, sizeof rec, p->thread_seq);
 }
 
-/* Batches a creation of a shape the JVM already has the stack of. */
-static void batch_task(struct priv *p, uint64_t task_id, uint64_t parent_task_id, uint64_t shape)
-{
-  if (!task_pack_add(&p->cb.tasks, task_id, parent_task_id, shape)) {
-    flush_pack(p, OMPPROF_REC_TASK_BATCH_PACKED, &p->cb.tasks);
-    task_pack_add(&p->cb.tasks, task_id, parent_task_id, shape); /* an empty batch takes any entry */
-  }
-  if (p->cb.tasks.count == OMPPROF_MAX_TASK_BATCH)
-    flush_pack(p, OMPPROF_REC_TASK_BATCH_PACKED, &p->cb.tasks);
-}
-
 static void on_task_create(ompt_data_t *encountering_task_data, const ompt_frame_t *encountering_task_frame,
                            ompt_data_t *new_task_data, int flags, int has_dependences, const void *codeptr_ra)
 {
@@ -622,7 +626,8 @@ static void on_task_create(ompt_data_t *encountering_task_data, const ompt_frame
   b.shape = 0; /* in the hashed stack itself: no stale value */
   b.shape = creation_identify(p, &p->cb.task_walks, &b.ctx, b.codeptr_ra, b.enc_exit_frame, frames, &n);
   if (shape_sent(p, b.shape)) {
-    batch_task(p, b.task_id, b.parent_task_id, b.shape); /* a batch has one time: its own */
+    /* a batch has one time: its own */
+    pack(p, OMPPROF_REC_TASK_BATCH_PACKED, &p->cb.tasks, b.task_id, b.parent_task_id, b.shape, 0);
     return;
   }
   b.time_ns = now_ns();
