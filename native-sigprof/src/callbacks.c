@@ -433,8 +433,7 @@ static void flush_pack(struct priv *p, uint16_t type, struct task_pack *t)
     p->slot->pending_count = 0;
 }
 
-static int pack_entry(struct task_pack *t, int timed, uint64_t id, uint64_t parent_id, uint64_t shape,
-                      uint64_t time_ns)
+static int pack_entry(struct task_pack *t, int timed, uint64_t id, uint64_t parent_id, uint64_t shape, uint64_t time_ns)
 {
   return timed ? task_pack_add_timed(t, id, parent_id, shape, time_ns) : task_pack_add(t, id, parent_id, shape);
 }

@@ -6,8 +6,9 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
-import org.ompprof.sampler.record.ParallelBegin;
 import org.ompprof.sampler.record.RecordEncoder;
+import org.ompprof.sampler.record.RegionBatch;
+import org.ompprof.sampler.record.WireRecord;
 import org.ompprof.sampler.recording.RingStats;
 import org.ompprof.sampler.ring.Region;
 import org.ompprof.sampler.ring.RingCounters;
@@ -136,17 +137,17 @@ public final class Drainer implements AutoCloseable {
     private void writeLeftOpen() {
         long now = System.nanoTime(); // CLOCK_MONOTONIC, the agent's clock: after each of its records
         for (Slot slot : region.slots()) {
-            byte[] pending = slot.pendingRegions(now);
-            if (pending != null) write(slot.threadSeq(), Wire.REC_REGION_BATCH_PACKED, pending, now);
-            for (ParallelBegin b : slot.leftOpen(now))
-                write(b.threadSeq(), Wire.REC_PARALLEL_BEGIN, RecordEncoder.encode(b), now);
+            RegionBatch pending = slot.pendingRegions(now);
+            if (pending != null) write(pending);
+            slot.leftOpen(now).forEach(this::write);
         }
     }
 
-    private void write(int threadSeq, int type, byte[] record, long timeNs) {
-        MemorySegment rec = MemorySegment.ofArray(record);
-        if ((eventSink.inspected() & (1L << type)) != 0) eventSink.record(rec);
-        eventSink.run(threadSeq, rec, 1, timeNs, timeNs);
+    /** A record of the agent's that the JVM makes, as the drainer hands on one it read from a ring. */
+    private void write(WireRecord r) {
+        MemorySegment rec = MemorySegment.ofArray(RecordEncoder.encode(r));
+        if ((eventSink.inspected() & (1L << r.type())) != 0) eventSink.record(rec);
+        eventSink.run(r.threadSeq(), rec, 1, r.timeNs(), r.timeNs());
     }
 
     /** One pass over all slots; returns the bytes consumed. */

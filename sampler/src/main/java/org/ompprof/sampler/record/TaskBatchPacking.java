@@ -79,6 +79,17 @@ public final class TaskBatchPacking {
         return out;
     }
 
+    /**
+     * A region batch from its packed entries as they lie in {@code packed} (all of it); null unless
+     * they are exactly {@code count} well-formed entries (1 to {@link Wire#MAX_TASK_BATCH}).
+     */
+    public static RegionBatch regionBatch(
+            int threadSeq, long timeNs, MemorySegment packed, int count, long baseParallelId, long baseEndNs) {
+        long n = packed.byteSize();
+        if (count <= 0 || count > Wire.MAX_TASK_BATCH || walk(packed, 0, n, count, true) != n) return null;
+        return new RegionBatch(threadSeq, timeNs, decodeRegions(packed, 0, n, count, baseParallelId, baseEndNs));
+    }
+
     /** The base task id the agent would write for {@code entries}: one below the first. */
     static long baseTaskId(List<TaskBatch.Entry> entries) {
         return entries.getFirst().taskId() - 1;

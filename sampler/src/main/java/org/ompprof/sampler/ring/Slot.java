@@ -4,9 +4,9 @@ import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 import org.ompprof.sampler.record.Context;
-import org.ompprof.sampler.record.Le;
 import org.ompprof.sampler.record.ParallelBegin;
-import org.ompprof.sampler.record.RecordDecoder;
+import org.ompprof.sampler.record.RegionBatch;
+import org.ompprof.sampler.record.TaskBatchPacking;
 import org.ompprof.sampler.wire.Wire;
 import org.ompprof.sampler.wire.Wire.RingProd;
 import org.ompprof.sampler.wire.Wire.SlotHeader;
@@ -172,35 +172,22 @@ public final class Slot {
     }
 
     /**
-     * The regions the owner ended and had not written yet, as the packed region batch record it was making, stamped
-     * {@code timeNs}; null if there are none, or if they do not make a record a reader takes (the program died
-     * between the writes of one entry). Only for a slot still owned once the program has exited.
+     * The regions the owner ended and had not written yet, as the packed region batch it was making, stamped
+     * {@code timeNs}; null if there are none, or if its bytes do not hold exactly its count of entries (the program
+     * died between the writes of one entry). Only for a slot still owned once the program has exited.
      */
-    public byte[] pendingRegions(long timeNs) {
+    public RegionBatch pendingRegions(long timeNs) {
         int count = Atomics.getOpaqueInt(region, base + SlotHeader.PENDING_COUNT);
         long bytes = Integer.toUnsignedLong(Atomics.getOpaqueInt(region, base + SlotHeader.PENDING_BYTES));
-        if (state() != Wire.SLOT_OWNED || count <= 0 || count > Wire.MAX_TASK_BATCH) return null;
-        if (bytes == 0 || bytes > Wire.PENDING_REGION_BYTES) return null;
-        int head = Wire.RecordHeader.SIZEOF + Wire.RegionBatchPacked.SIZEOF;
-        int size = (int) Wire.align(head + bytes);
-        MemorySegment rec = MemorySegment.ofArray(new byte[size]);
-        Le.put32(rec, Wire.RecordHeader.SIZE, size);
-        Le.put16(rec, Wire.RecordHeader.TYPE, Wire.REC_REGION_BATCH_PACKED);
-        Le.put16(rec, Wire.RecordHeader.VERSION, Wire.REC_VERSION);
-        Le.put32(rec, Wire.RecordHeader.THREAD_SEQ, threadSeq());
-        int p = Wire.RecordHeader.SIZEOF;
-        Le.put64(rec, p + Wire.RegionBatchPacked.TIME_NS, timeNs);
-        Le.put32(rec, p + Wire.RegionBatchPacked.COUNT, count);
-        Le.put32(rec, p + Wire.RegionBatchPacked.BYTES, (int) bytes);
-        Le.put64(
-                rec,
-                p + Wire.RegionBatchPacked.BASE_PARALLEL_ID,
-                Atomics.getOpaqueLong(region, base + SlotHeader.PENDING_BASE_PARALLEL_ID));
-        Le.put64(
-                rec,
-                p + Wire.RegionBatchPacked.BASE_END_NS,
+        if (state() != Wire.SLOT_OWNED || count <= 0 || bytes > Wire.PENDING_REGION_BYTES) return null;
+        MemorySegment packed = MemorySegment.ofArray(new byte[(int) bytes]);
+        MemorySegment.copy(region, base + SlotHeader.PENDING_REGION, packed, 0, bytes);
+        return TaskBatchPacking.regionBatch(
+                threadSeq(),
+                timeNs,
+                packed,
+                count,
+                Atomics.getOpaqueLong(region, base + SlotHeader.PENDING_BASE_PARALLEL_ID),
                 Atomics.getOpaqueLong(region, base + SlotHeader.PENDING_BASE_END_NS));
-        MemorySegment.copy(region, base + SlotHeader.PENDING_REGION, rec, head, bytes);
-        return RecordDecoder.problem(rec) == null ? (byte[]) rec.heapBase().orElseThrow() : null;
     }
 }
