@@ -9,12 +9,12 @@ import org.ompprof.sampler.recording.ReadAhead;
 
 /**
  * The threads one profile build uses: its own, which aggregates every sample in order; with more
- * than one, another that stitches the samples ahead of it ({@link SamplesAhead}) and, before and
- * after the samples, does work whose result the build takes later ({@link Later}), one that
- * computes blame behind it ({@link BlameBehind}), and {@code
- * threads - 1} that inflate and decode the recording's sections ahead of both (where they fall
- * behind, the reader decodes the next section itself). The profile is the same for any count:
- * only where the work runs changes.
+ * than one, another that merges the stitched samples in time order ahead of it ({@link
+ * SamplesAhead}) and, before and after the samples, does work whose result the build takes later
+ * ({@link Later}), one that computes blame behind it ({@link BlameBehind}), and {@code threads - 1}
+ * that inflate and decode the recording's sections, and stitch their samples, ahead of both (where
+ * they fall behind, the reader takes the next section on itself). The profile is the same for any
+ * count: only where the work runs changes.
  */
 final class BuildThreads implements AutoCloseable {
     /** {@code -Dompprof.build.threads=N}: how many threads a build uses (default: one per core). */
@@ -62,7 +62,7 @@ final class BuildThreads implements AutoCloseable {
         return ahead;
     }
 
-    /** The thread that stitches samples ahead of the building one; null for a build on one thread. */
+    /** The thread that merges stitched samples ahead of the building one; null for a build on one thread. */
     ExecutorService stitching() {
         return stitching;
     }

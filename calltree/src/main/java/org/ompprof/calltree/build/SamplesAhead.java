@@ -13,9 +13,9 @@ import org.ompprof.unwinder.clock.Stage;
 import org.ompprof.unwinder.clock.StageClock;
 
 /**
- * Samples stitched on another thread, ahead of the building thread, handed over in their order in
- * batches: the building thread aggregates one batch while the next is unwound and stitched (and
- * its frames' names asked for, see {@code prepare}). What the building thread waits for counts as
+ * Samples taken on another thread, ahead of the building thread, handed over in their order in
+ * batches: the building thread aggregates one batch while the next is merged from the stitched
+ * sections (and its frames' names asked for, see {@code prepare}). What the building thread waits for counts as
  * stitching. A failure on the other thread is rethrown where its sample would have come.
  */
 final class SamplesAhead<T> implements Iterator<T> {

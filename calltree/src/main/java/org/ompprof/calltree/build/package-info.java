@@ -16,9 +16,9 @@
  * ({@link org.ompprof.calltree.build.BuildCost}).
  *
  * <p>A build uses one thread per core unless {@code -Dompprof.build.threads=N} says otherwise
- * ({@link org.ompprof.calltree.build.BuildThreads}): the recording's sections are decoded ahead
- * on the others, and the samples stitched and their names asked of llvm-symbolizer ahead on one
- * ({@link org.ompprof.calltree.build.SamplesAhead}), while this thread aggregates them in order:
- * the profile is the same, byte for byte, for any count.
+ * ({@link org.ompprof.calltree.build.BuildThreads}): the recording's sections are decoded and
+ * their samples stitched ahead on the others, merged in time order and their names asked of
+ * llvm-symbolizer ahead on one ({@link org.ompprof.calltree.build.SamplesAhead}), while this
+ * thread aggregates them in order: the profile is the same, byte for byte, for any count.
  */
 package org.ompprof.calltree.build;

@@ -22,6 +22,7 @@ import java.util.Spliterator;
 import java.util.Spliterators;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.Function;
 import java.util.function.IntPredicate;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
@@ -189,7 +190,7 @@ public final class Recording implements AutoCloseable {
      * sections inflated here in {@code keep}, while its budget lasts, for a later {@link #keptBatches} of them.
      */
     public Iterator<RecordBatch> recordBatches(long threadSeq, IntPredicate types, ReadAhead ahead, KeptRecords keep) {
-        return batches(threadSeq, types, ahead, keep, null);
+        return batches(threadSeq, types, ahead, keep, null, Function.identity());
     }
 
     /**
@@ -198,13 +199,31 @@ public final class Recording implements AutoCloseable {
      * same either way.
      */
     public Iterator<RecordBatch> keptBatches(long threadSeq, KeptRecords kept, ReadAhead ahead) {
-        return batches(threadSeq, kept.types(), ahead, KeptRecords.NONE, kept);
+        return keptBatches(threadSeq, kept, ahead, Function.identity());
     }
 
-    /** The batches of {@code types}, leaving records in {@code keep}, or taking them from {@code kept} if not null. */
-    private Iterator<RecordBatch> batches(
-            long threadSeq, IntPredicate types, ReadAhead ahead, KeptRecords keep, KeptRecords kept) {
-        List<Supplier<RecordBatch>> jobs = new ArrayList<>();
+    /**
+     * As {@link #keptBatches(long, KeptRecords, ReadAhead)}, each batch turned into what {@code then} makes of it on
+     * the thread that decoded it: work on a section's records (stitching its samples) runs ahead, in parallel, with
+     * its decoding. {@code then} may run on several threads at once; the results come in the sections' order.
+     */
+    public <T> Iterator<T> keptBatches(
+            long threadSeq, KeptRecords kept, ReadAhead ahead, Function<RecordBatch, T> then) {
+        return batches(threadSeq, kept.types(), ahead, KeptRecords.NONE, kept, then);
+    }
+
+    /**
+     * The batches of {@code types}, leaving records in {@code keep}, or taking them from {@code kept} if not null, as
+     * {@code then} makes them.
+     */
+    private <T> Iterator<T> batches(
+            long threadSeq,
+            IntPredicate types,
+            ReadAhead ahead,
+            KeptRecords keep,
+            KeptRecords kept,
+            Function<RecordBatch, T> then) {
+        List<Supplier<T>> jobs = new ArrayList<>();
         for (int i : recordSections(threadSeq)) {
             if (!mayHold(i, types)) continue;
             jobs.add(() -> {
@@ -223,7 +242,7 @@ public final class Recording implements AutoCloseable {
                 // a section with none of the kept types (all callback records) is not even looked through
                 if (payload != null && batch.count(keep.types()) > 0)
                     keep.offer(i, payload, RecordingFormat.RECORDS_PREFIX);
-                return batch;
+                return then.apply(batch);
             });
         }
         return new InOrderAhead<>(jobs, ahead);

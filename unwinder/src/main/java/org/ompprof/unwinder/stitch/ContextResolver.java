@@ -11,7 +11,8 @@ import org.ompprof.sampler.record.TaskLevel;
  * The calling context of a parallel region or task: the creating task's segment under the
  * creating task's own context, recursively up to the initial task (the program's root).
  * Nested regions go through the implicit task that encountered them, tasks through the task
- * that created them. Each context is computed once, when a sample first needs it, and shared.
+ * that created them. Each context is computed once, when a sample first needs it, and shared:
+ * by every thread that stitches, one at a time.
  */
 final class ContextResolver {
     private enum Kind {
@@ -39,7 +40,7 @@ final class ContextResolver {
      * is known stands in for it, followed by a {@link Placeholder#UNKNOWN_CONTEXT} for the
      * frames in between: part of a path with its gap marked, rather than nothing.
      */
-    ContextNode ofLevels(List<TaskLevel> levels) {
+    synchronized ContextNode ofLevels(List<TaskLevel> levels) {
         ContextNode c = ofTask(levels.getFirst());
         for (int i = 1; !c.isKnown() && i < levels.size(); i++) {
             ContextNode outer = ofTask(levels.get(i));
@@ -54,7 +55,7 @@ final class ContextResolver {
      * task whose creation was not recorded has an unknown context: its region's would silently
      * drop the frames of the code that created it.
      */
-    ContextNode ofTask(TaskLevel task) {
+    synchronized ContextNode ofTask(TaskLevel task) {
         if ((task.taskFlags() & TaskFlags.INITIAL) != 0) return ContextNode.ROOT;
         long id = task.taskId();
         if (creations.tasks.containsKey(id)) return resolve(Kind.TASK, id);
@@ -65,7 +66,7 @@ final class ContextResolver {
     }
 
     /** The context in which a parallel region was created (the root for the program's implicit outermost region). */
-    ContextNode ofRegion(long regionId) {
+    synchronized ContextNode ofRegion(long regionId) {
         return resolve(Kind.REGION, regionId);
     }
 
@@ -74,7 +75,7 @@ final class ContextResolver {
      * same contexts (and the same links cached and counted), without a walk per region, since a
      * region's context is its segment under its creating task's, and that task's is cached.
      */
-    void forEachRecordedRegion(LongObjectProcedure<ContextNode> action) {
+    synchronized void forEachRecordedRegion(LongObjectProcedure<ContextNode> action) {
         Creations.Origin[] last = {null}; // regions come in runs from one task and one call site
         ContextNode[] lastNode = {null};
         creations.regions.forEachKeyValue((id, origin) -> {
@@ -98,7 +99,7 @@ final class ContextResolver {
     }
 
     /** The context that launched a target construct: its segment under the encountering task's context. */
-    ContextNode ofTarget(long targetId) {
+    synchronized ContextNode ofTarget(long targetId) {
         Creations.Origin o = creations.targets.get(targetId);
         if (o == null) return ContextNode.UNKNOWN;
         return interner.child(resolve(Kind.TASK, o.parentTaskId()), o.segment());
@@ -108,11 +109,16 @@ final class ContextResolver {
      * Where {@code thread} released a written mutex hold at {@code releaseNs}: the release site's segment under the
      * holding task's context; null if the agent sent no site for that release.
      */
-    ContextNode ofReleaseSite(int thread, long releaseNs) {
+    synchronized ContextNode ofReleaseSite(int thread, long releaseNs) {
         LongObjectHashMap<Creations.Origin> sites = creations.releaseSites.get(thread);
         Creations.Origin o = sites == null ? null : sites.get(releaseNs);
         if (o == null) return null;
         return interner.child(resolve(Kind.TASK, o.parentTaskId()), o.segment());
+    }
+
+    /** How many distinct contexts there are so far (they are interned as they are resolved). */
+    synchronized int distinctContexts() {
+        return interner.distinctContexts();
     }
 
     /** Walks up until a known context, then builds the chain back down, caching every link. */

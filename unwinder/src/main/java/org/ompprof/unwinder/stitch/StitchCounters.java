@@ -99,6 +99,20 @@ public record StitchCounters(
             weight[s.kind().ordinal()] += s.weightNs();
         }
 
+        /** Adds another tally's counts to this one's. */
+        void add(Tally o) {
+            for (int i = 0; i < samples.length; i++) {
+                samples[i] += o.samples[i];
+                weight[i] += o.weight[i];
+            }
+            regions += o.regions;
+            tasks += o.tasks;
+            contextsResolved += o.contextsResolved;
+            distinctContexts += o.distinctContexts;
+            inexactFrameMatches += o.inexactFrameMatches;
+            unknownContexts += o.unknownContexts;
+        }
+
         StitchCounters snapshot() {
             Map<StitchedSample.Kind, Long> n = new EnumMap<>(StitchedSample.Kind.class),
                     w = new EnumMap<>(StitchedSample.Kind.class);

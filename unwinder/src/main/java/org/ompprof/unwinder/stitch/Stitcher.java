@@ -9,9 +9,11 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Spliterator;
 import java.util.Spliterators;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 import org.ompprof.sampler.record.SampleRecord;
+import org.ompprof.sampler.record.WireRecord;
 import org.ompprof.sampler.recording.KeptRecords;
 import org.ompprof.sampler.recording.ReadAhead;
 import org.ompprof.sampler.recording.RecordBatch;
@@ -31,7 +33,9 @@ import org.ompprof.unwinder.stack.StackUnwinder;
  * <p>{@link #of} reads the recording's callback records once and unwinds every region's and
  * task's creation context; {@link #samples()} then unwinds and stitches samples as they are
  * consumed. The samples' stream is consumed by one thread at a time; while it is, other threads
- * may ask for contexts and counters (what stitching changes is guarded by the stitcher's lock).
+ * may ask for contexts and counters (the contexts resolved so far are guarded by their resolver's
+ * lock, the rest by the stitcher's). {@link #samplesInTimeOrder()} stitches each record section
+ * on the thread that decodes it, with a stitcher of that thread's own.
  *
  * <pre>{@code
  * try (Recording r = Recording.open(path)) {
@@ -53,6 +57,12 @@ public final class Stitcher {
     private final ContextResolver contexts;
     private final Creations creations;
     private final StageClock clock;
+
+    /** A thread's stitcher for the samples in time order, and its counts. */
+    private record Worker(SampleStitcher stitcher, StitchCounters.Tally tally) {}
+
+    /** The stitchers of the threads that stitched sections ({@link #stitchSection}). */
+    private final Map<Thread, Worker> workers = new ConcurrentHashMap<>();
 
     private final ReadAhead ahead;
     /**
@@ -128,36 +138,56 @@ public final class Stitcher {
     /**
      * As {@link #samples()}, all threads' samples merged into one stream in time order, reading
      * every thread's records side by side (one chunk of each at a time): for stages that look
-     * across threads at one moment and must not hold the whole run.
+     * across threads at one moment and must not hold the whole run. With threads to decode on
+     * ({@link ReadAhead}), a section's samples are stitched where it is decoded, ahead and in
+     * parallel: the stream is the same on any number of threads.
      */
     public Stream<StitchedSample> samplesInTimeOrder() {
-        List<Iterator<SampleRecord>> threads = new ArrayList<>();
+        List<Iterator<StitchedSample>> threads = new ArrayList<>();
         List<Integer> seqs = recording.recordThreads();
         ReadAhead each = ahead.split(seqs.size());
         for (int thread : seqs) {
-            threads.add(new TimedRecords<>(
-                    recording.keptBatches(Integer.toUnsignedLong(thread), keptSamples, each),
-                    type -> type == Wire.REC_SAMPLE,
+            threads.add(new StitchedSections(
+                    recording.keptBatches(Integer.toUnsignedLong(thread), keptSamples, each, this::stitchSection),
                     clock));
         }
-        Iterator<SampleRecord> merged = new TimeOrder(threads);
+        Iterator<StitchedSample> merged = new TimeOrder<>(threads, StitchedSample::timeNs);
         return StreamSupport.stream(
-                        Spliterators.spliteratorUnknownSize(merged, Spliterator.ORDERED | Spliterator.NONNULL), false)
-                .map(this::stitch);
+                Spliterators.spliteratorUnknownSize(merged, Spliterator.ORDERED | Spliterator.NONNULL), false);
     }
 
     private synchronized StitchedSample stitchUntimed(SampleRecord r) {
         return samples.stitch(r);
     }
 
-    private synchronized StitchedSample stitch(SampleRecord r) {
+    /**
+     * A section's samples, stitched on the thread that decoded it by that thread's own stitcher: a sample's path
+     * depends on the index alone, so sections are stitched in parallel, in any order, to the same paths.
+     */
+    private List<StitchedSample> stitchSection(RecordBatch section) {
+        clock.count(Stage.DECODE, section.count(type -> type == Wire.REC_SAMPLE));
+        SampleStitcher own =
+                workers.computeIfAbsent(Thread.currentThread(), t -> worker()).stitcher();
         Stage was = clock.enter(Stage.STITCH);
         try {
-            return samples.stitch(r);
+            List<StitchedSample> out = new ArrayList<>(section.records().size());
+            for (WireRecord r : section.records()) out.add(own.stitch((SampleRecord) r));
+            clock.count(Stage.STITCH, out.size());
+            return out;
         } finally {
-            clock.count(Stage.STITCH, 1);
             clock.enter(was);
         }
+    }
+
+    /**
+     * A stitcher for one thread: its own unwinder (which holds the unwind's state) and counts, the index and its
+     * contexts shared.
+     */
+    private Worker worker() {
+        StitchCounters.Tally own = new StitchCounters.Tally();
+        ContextUnwinder unwinder = new ContextUnwinder(new StackUnwinder(modules.space()), clock);
+        SegmentMaker segments = new SegmentMaker(modules, unwinder, interner, own);
+        return new Worker(new SampleStitcher(modules, unwinder, segments, creations, contexts, own), own);
     }
 
     /**
@@ -225,10 +255,18 @@ public final class Stitcher {
                 returnAddress, org.ompprof.unwinder.stack.FrameKind.RETURN_ADDRESS, m)));
     }
 
+    /** How many threads have stitched sections of {@link #samplesInTimeOrder()} so far, each with its own stitcher. */
+    int stitchingThreads() {
+        return workers.size();
+    }
+
     /** Counts so far: the index's from {@link #of}, the samples' from what {@link #samples()} produced. */
     public synchronized StitchCounters counters() {
-        tally.distinctContexts = interner.distinctContexts();
-        return tally.snapshot();
+        StitchCounters.Tally all = new StitchCounters.Tally();
+        all.add(tally);
+        for (Worker w : workers.values()) all.add(w.tally());
+        all.distinctContexts = contexts.distinctContexts();
+        return all.snapshot();
     }
 
     /**

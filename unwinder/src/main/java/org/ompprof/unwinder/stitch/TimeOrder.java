@@ -4,7 +4,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.PriorityQueue;
-import org.ompprof.sampler.record.SampleRecord;
+import java.util.function.ToLongFunction;
 
 /**
  * Several threads' samples, each thread's already in time order, as one stream in time order:
@@ -12,19 +12,23 @@ import org.ompprof.sampler.record.SampleRecord;
  * buffers: one decoded chunk of the recording), so that stages which look across threads at
  * the same moment can work on a window instead of the whole run. Ties keep the thread order.
  */
-final class TimeOrder implements Iterator<SampleRecord> {
-    private record Head(SampleRecord sample, int stream, Iterator<SampleRecord> rest) {}
+final class TimeOrder<T> implements Iterator<T> {
+    private record Head<T>(T sample, long timeNs, int stream, Iterator<T> rest) {}
 
-    private final PriorityQueue<Head> heads = new PriorityQueue<>((a, b) -> a.sample.timeNs() != b.sample.timeNs()
-            ? Long.compare(a.sample.timeNs(), b.sample.timeNs())
-            : Integer.compare(a.stream, b.stream));
+    private final PriorityQueue<Head<T>> heads = new PriorityQueue<>(
+            (a, b) -> a.timeNs != b.timeNs ? Long.compare(a.timeNs, b.timeNs) : Integer.compare(a.stream, b.stream));
+    private final ToLongFunction<T> timeNs;
 
-    TimeOrder(List<Iterator<SampleRecord>> threads) {
+    /** @param timeNs a sample's time */
+    TimeOrder(List<Iterator<T>> threads, ToLongFunction<T> timeNs) {
+        this.timeNs = timeNs;
         for (int i = 0; i < threads.size(); i++) advance(i, threads.get(i));
     }
 
-    private void advance(int stream, Iterator<SampleRecord> it) {
-        if (it.hasNext()) heads.add(new Head(it.next(), stream, it));
+    private void advance(int stream, Iterator<T> it) {
+        if (!it.hasNext()) return;
+        T s = it.next();
+        heads.add(new Head<>(s, timeNs.applyAsLong(s), stream, it));
     }
 
     @Override
@@ -33,8 +37,8 @@ final class TimeOrder implements Iterator<SampleRecord> {
     }
 
     @Override
-    public SampleRecord next() {
-        Head h = heads.poll();
+    public T next() {
+        Head<T> h = heads.poll();
         if (h == null) throw new NoSuchElementException();
         advance(h.stream, h.rest);
         return h.sample;
