@@ -85,9 +85,13 @@ public final class Stitcher {
         ContextUnwinder unwinder = new ContextUnwinder(new StackUnwinder(modules.space()), clock);
         SegmentMaker segments = new SegmentMaker(modules, unwinder, interner, tally);
         Creations creations = new Creations(segments);
-        new TimedRecords<>(
+        new TimedSections<RecordBatch, WireRecord>(
                         callbacks,
-                        type -> type != Wire.REC_SAMPLE, // every callback record is read here, if not decoded
+                        section -> {
+                            // every callback record is read here, if not decoded
+                            clock.count(Stage.DECODE, section.count(type -> type != Wire.REC_SAMPLE));
+                            return section.records().iterator();
+                        },
                         clock)
                 .forEachRemaining(creations::add);
         clock.enter(was);
@@ -147,8 +151,9 @@ public final class Stitcher {
         List<Integer> seqs = recording.recordThreads();
         ReadAhead each = ahead.split(seqs.size());
         for (int thread : seqs) {
-            threads.add(new StitchedSections(
+            threads.add(new TimedSections<List<StitchedSample>, StitchedSample>(
                     recording.keptBatches(Integer.toUnsignedLong(thread), keptSamples, each, this::stitchSection),
+                    List::iterator,
                     clock));
         }
         Iterator<StitchedSample> merged = new TimeOrder<>(threads, StitchedSample::timeNs);
