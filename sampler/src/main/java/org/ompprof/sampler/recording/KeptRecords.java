@@ -94,15 +94,13 @@ public final class KeptRecords {
     }
 
     /**
-     * The offset of the first record of a kept type from {@code off} on, or -1. Read from the array byte by byte:
-     * this runs in a build's cold JVM, where memory segment reads are slow until compiled.
+     * The offset of the first record of a kept type from {@code off} on, or -1. Read from the array byte by byte, as
+     * {@link RecordingFormat#recordType} reads.
      */
     private int next(byte[] records, int off) {
         for (; off + Wire.RecordHeader.SIZEOF <= records.length; off += size(records, off)) {
             if (size(records, off) < Wire.RecordHeader.SIZEOF) return -1; // cannot be: the read checked every size
-            int type = (records[off + Wire.RecordHeader.TYPE] & 0xff)
-                    | (records[off + Wire.RecordHeader.TYPE + 1] & 0xff) << 8;
-            if (types.test(type)) return off;
+            if (types.test(RecordingFormat.recordType(records, off))) return off;
         }
         return -1;
     }

@@ -36,6 +36,7 @@ import org.ompprof.sampler.record.RecordDecoder;
 import org.ompprof.sampler.record.RecordVisitor;
 import org.ompprof.sampler.record.WireRecord;
 import org.ompprof.sampler.recording.PayloadReader.BadPayload;
+import org.ompprof.sampler.wire.Wire;
 
 /**
  * A recording opened for reading. {@link #open} checks the whole container up front (magic,
@@ -84,6 +85,13 @@ public final class Recording implements AutoCloseable {
         this.modules = List.copyOf(table(SectionKind.MODULES, SectionCodec::modules));
         this.stats = table(SectionKind.STATS, SectionCodec::stats);
         this.recordTypes = new AtomicLongArray(sections.size());
+        for (int i = 0; i < sections.size(); i++)
+            if (samplesOnly(sections.get(i))) recordTypes.set(i, 1L << Wire.REC_SAMPLE | TYPES_KNOWN);
+    }
+
+    /** A RECORDS section its writer marked as holding samples alone: known without inflating it. */
+    private static boolean samplesOnly(SectionRef s) {
+        return (s.flags() & RecordingFormat.FLAG_SAMPLES_ONLY) != 0;
     }
 
     /** Opens and checks a recording; throws {@link UserError}s with one-line messages. */
@@ -447,6 +455,8 @@ public final class Recording implements AutoCloseable {
             throw RecordingFormatException.corrupt(path, pos, "unknown section kind " + Integer.toUnsignedString(code));
         if ((flags & ~RecordingFormat.KNOWN_FLAGS) != 0)
             throw RecordingFormatException.corrupt(path, pos, "unknown flags " + Integer.toHexString(flags));
+        if ((flags & RecordingFormat.FLAG_SAMPLES_ONLY) != 0 && kind != SectionKind.RECORDS)
+            throw RecordingFormatException.corrupt(path, pos, "a " + kind + " section marked as holding samples");
         if (raw < 0 || raw > RecordingFormat.MAX_RAW || stored < 0)
             throw RecordingFormatException.corrupt(path, pos, "impossible length " + raw);
         boolean deflated = (flags & RecordingFormat.FLAG_DEFLATE) != 0;
@@ -576,7 +586,12 @@ public final class Recording implements AutoCloseable {
             int index, MemorySegment records, IntPredicate types, long[] byType, boolean allOfThem) {
         SectionRef s = sections.get(index);
         long[] seen = {0};
+        boolean samplesOnly = samplesOnly(s);
         IntPredicate noting = type -> {
+            // a read of other types has skipped this section on its mark's word: a false mark lost records
+            if (samplesOnly && type != Wire.REC_SAMPLE)
+                throw RecordingFormatException.corrupt(
+                        path, s.offset(), "a record of type " + type + " in a section marked as holding samples alone");
             seen[0] |= type < MASK_TYPES ? 1L << type : ~TYPES_KNOWN;
             if (byType != null) byType[Math.min(type, MASK_TYPES)]++;
             return types.test(type);

@@ -1,6 +1,7 @@
 package org.ompprof.sampler.recording;
 
 import java.nio.charset.StandardCharsets;
+import org.ompprof.sampler.wire.Wire;
 
 /**
  * The {@code .ompprof} container. All integers little-endian.
@@ -9,7 +10,8 @@ import java.nio.charset.StandardCharsets;
  * file    = header section* END-section
  * header  = "OMPPROF\0" u32:format_version u32:reserved(0)                      16 bytes
  * section = u32:kind u32:flags u64:raw_length u64:stored_length u32:crc32c     28 bytes
- *           stored_length bytes (deflated when flags has DEFLATE; the CRC covers these bytes)
+ *           stored_length bytes (deflated when flags has DEFLATE; the CRC covers these bytes;
+ *           SAMPLES_ONLY: a RECORDS section holding samples alone)
  * </pre>
  *
  * Section payloads (after inflating): METADATA, THREADS, MODULES, STATS are tables (see
@@ -20,15 +22,21 @@ import java.nio.charset.StandardCharsets;
  *
  * <p>Version 2 adds the profile sections (FRAMES, METRICS, TREE, TIMELINE = u32 thread_seq,
  * u32 reserved, then samples; STITCH = a counter table); their payloads are calltree's codecs.
- * Version 1 files (raw recordings only) still read.
+ * Version 1 files (raw recordings only) still read. Version 3 adds the SAMPLES_ONLY flag.
  */
 public final class RecordingFormat {
     static final byte[] MAGIC = "OMPPROF\0".getBytes(StandardCharsets.US_ASCII);
-    public static final int VERSION = 2;
+    public static final int VERSION = 3;
     static final int FILE_HEADER_SIZE = 16;
     static final int SECTION_HEADER_SIZE = 28;
     static final int FLAG_DEFLATE = 1;
-    static final int KNOWN_FLAGS = FLAG_DEFLATE;
+    /**
+     * A RECORDS section whose records are all samples: a read of other records (the stitcher's index, for the
+     * callback records) skips it without inflating it. A sample-heavy run's sections are nearly all of this kind.
+     */
+    static final int FLAG_SAMPLES_ONLY = 2;
+
+    static final int KNOWN_FLAGS = FLAG_DEFLATE | FLAG_SAMPLES_ONLY;
     /** Big sections are cut into chunks of about this many raw bytes so memory stays bounded. */
     static final int CHUNK = 4 << 20;
     /**
@@ -45,4 +53,13 @@ public final class RecordingFormat {
     static final int IMAGE_PREFIX = 16;
 
     private RecordingFormat() {}
+
+    /**
+     * The type of the wire record whose header is at {@code at} (little-endian), read from the array byte by byte:
+     * this runs in a cold JVM too, where memory segment reads are slow until compiled.
+     */
+    static int recordType(byte[] records, int at) {
+        int t = at + Wire.RecordHeader.TYPE;
+        return (records[t] & 0xff) | (records[t + 1] & 0xff) << 8;
+    }
 }

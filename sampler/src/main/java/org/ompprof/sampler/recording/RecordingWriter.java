@@ -17,6 +17,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.zip.CRC32C;
 import java.util.zip.Deflater;
+import org.ompprof.sampler.wire.Wire;
 
 /**
  * Streams a recording to a temporary file next to the output; {@link #commit()} makes it durable
@@ -161,6 +162,8 @@ public final class RecordingWriter implements AutoCloseable {
         private byte[] buf = new byte[RecordingFormat.RECORDS_PREFIX + 64 * 1024];
         private int length = RecordingFormat.RECORDS_PREFIX;
         private long records;
+        /** Whether the section being filled holds samples alone (RecordingFormat.FLAG_SAMPLES_ONLY). */
+        private boolean samplesOnly = true;
 
         /** This thread's own, so chunks are compressed outside the writer's lock; none for stored records. */
         private final Deflater chunkDeflater = recordsLevel < 0 ? null : new Deflater();
@@ -182,6 +185,7 @@ public final class RecordingWriter implements AutoCloseable {
             System.arraycopy(array, at, buf, length, n);
             length += n;
             records++;
+            samplesOnly &= n >= Wire.RecordHeader.SIZEOF && RecordingFormat.recordType(array, at) == Wire.REC_SAMPLE;
         }
 
         public long records() {
@@ -203,8 +207,10 @@ public final class RecordingWriter implements AutoCloseable {
             if (length == RecordingFormat.RECORDS_PREFIX) return;
             putInt(buf, 0, threadSeq);
             putInt(buf, 4, 0);
-            append(encode(SectionKind.RECORDS, buf, length, recordsLevel, chunkDeflater));
+            int flags = samplesOnly ? RecordingFormat.FLAG_SAMPLES_ONLY : 0;
+            append(encode(SectionKind.RECORDS, buf, length, recordsLevel, chunkDeflater, flags));
             length = RecordingFormat.RECORDS_PREFIX;
+            samplesOnly = true;
         }
 
         @Override
@@ -223,22 +229,25 @@ public final class RecordingWriter implements AutoCloseable {
 
     /** Writes one section; a negative level stores the payload as it is. */
     private void section(SectionKind kind, byte[] raw, int rawLength, int level) throws IOException {
-        append(encode(kind, raw, rawLength, level, deflater));
+        append(encode(kind, raw, rawLength, level, deflater, 0));
     }
 
     /** A section as it goes into the file: its header, and its payload as stored. */
     private record Encoded(byte[] header, byte[] stored, int storedLength) {}
 
-    /** Compresses (unless the level is negative, or it does not shrink) and checksums a section; no file access. */
-    private static Encoded encode(SectionKind kind, byte[] raw, int rawLength, int level, Deflater deflater) {
+    /**
+     * Compresses (unless the level is negative, or it does not shrink) and checksums a section, with {@code flags}
+     * besides the compression's; no file access.
+     */
+    private static Encoded encode(
+            SectionKind kind, byte[] raw, int rawLength, int level, Deflater deflater, int flags) {
         byte[] stored = raw;
         int storedLength = rawLength;
-        int flags = 0;
         byte[] packed = level < 0 ? null : deflate(deflater, raw, rawLength, level);
         if (packed != null && packed.length < rawLength) {
             stored = packed;
             storedLength = packed.length;
-            flags = RecordingFormat.FLAG_DEFLATE;
+            flags |= RecordingFormat.FLAG_DEFLATE;
         }
         CRC32C crc = new CRC32C();
         crc.update(stored, 0, storedLength);

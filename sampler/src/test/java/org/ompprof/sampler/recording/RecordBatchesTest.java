@@ -102,6 +102,91 @@ class RecordBatchesTest {
         }
     }
 
+    /**
+     * The writer marks the sections that hold samples alone (a sample-heavy run's are nearly all such), and a first
+     * read of other records skips them without inflating them: it takes as many sections as are not marked, and
+     * finds every record it wants.
+     */
+    @Test
+    void sectionsOfSamplesAloneAreMarkedAndSkippedUnread() throws IOException {
+        for (long seed = 11; seed <= 13; seed++) {
+            Path file;
+            List<WireRecord> others;
+            try (Recording r = recording(seed)) {
+                file = r.path();
+                List<RecordBatch> sections = new ArrayList<>();
+                r.recordBatches(Recording.ALL_THREADS, t -> true, ReadAhead.NONE)
+                        .forEachRemaining(sections::add);
+                List<Recording.SectionRef> refs = recordSections(r);
+                assertEquals(refs.size(), sections.size());
+                for (int i = 0; i < refs.size(); i++) {
+                    boolean samplesAlone =
+                            sections.get(i).records().stream().allMatch(x -> x.type() == Wire.REC_SAMPLE);
+                    assertEquals(samplesAlone, isMarked(refs.get(i)), "seed " + seed + ", section " + i);
+                }
+                others = sections.stream()
+                        .flatMap(b -> b.records().stream())
+                        .filter(x -> x.type() != Wire.REC_SAMPLE)
+                        .toList();
+            }
+            try (Recording r = Recording.open(file)) { // nothing read yet: only the marks tell what to skip
+                long marked = recordSections(r).stream()
+                        .filter(RecordBatchesTest::isMarked)
+                        .count();
+                assertTrue(marked >= 2, "thread 4's samples take several sections: " + marked + " marked");
+                List<RecordBatch> read = new ArrayList<>();
+                r.recordBatches(Recording.ALL_THREADS, t -> t != Wire.REC_SAMPLE, ReadAhead.on(pool, 3))
+                        .forEachRemaining(read::add);
+                assertEquals(recordSections(r).size() - marked, read.size(), "sections taken");
+                assertSame(
+                        others, read.stream().flatMap(b -> b.records().stream()).toList(), "seed " + seed);
+            }
+        }
+    }
+
+    /**
+     * A mark that lies (a section marked as holding samples alone that holds another record) hid that record from the
+     * reads that trusted it: a read of the section's records refuses the file, naming the mark.
+     */
+    @Test
+    void aFalseMarkIsRefusedWhereTheSectionIsRead() throws IOException {
+        Path file;
+        long header;
+        try (Recording r = recording(21)) {
+            file = r.path();
+            header = recordSections(r).stream()
+                    .filter(x -> !isMarked(x))
+                    .findFirst()
+                    .orElseThrow()
+                    .offset();
+        }
+        try (var ch = java.nio.channels.FileChannel.open(
+                file, java.nio.file.StandardOpenOption.WRITE, java.nio.file.StandardOpenOption.READ)) {
+            java.nio.ByteBuffer flags = java.nio.ByteBuffer.allocate(4).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+            ch.read(flags, header + 4);
+            flags.flip();
+            int marked = flags.getInt() | RecordingFormat.FLAG_SAMPLES_ONLY;
+            flags.clear();
+            flags.putInt(marked).flip();
+            ch.write(flags, header + 4); // the checksum covers the payload alone: only the mark changed
+        }
+        try (Recording r = Recording.open(file)) {
+            RecordingFormatException e = assertThrows(
+                    RecordingFormatException.class, () -> r.records().toList());
+            assertTrue(e.getMessage().contains("marked as holding samples alone"), e.getMessage());
+        }
+    }
+
+    private static List<Recording.SectionRef> recordSections(Recording r) {
+        return r.sections().stream()
+                .filter(x -> x.kind() == SectionKind.RECORDS)
+                .toList();
+    }
+
+    private static boolean isMarked(Recording.SectionRef s) {
+        return (s.flags() & RecordingFormat.FLAG_SAMPLES_ONLY) != 0;
+    }
+
     /** Each batch counts all its section's records by type, those it decoded and those it skipped. */
     @Test
     void batchesCountTheirSectionsRecordsByType() throws IOException {
