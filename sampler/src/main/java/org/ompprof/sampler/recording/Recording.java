@@ -204,16 +204,9 @@ public final class Recording implements AutoCloseable {
     /**
      * As {@link #recordBatches(long, IntPredicate, ReadAhead)} for the records of {@code kept}'s types: a section whose
      * records an earlier read left in {@code kept} is decoded from those, not inflated again. The batches are the
-     * same either way.
-     */
-    public Iterator<RecordBatch> keptBatches(long threadSeq, KeptRecords kept, ReadAhead ahead) {
-        return keptBatches(threadSeq, kept, ahead, Function.identity());
-    }
-
-    /**
-     * As {@link #keptBatches(long, KeptRecords, ReadAhead)}, each batch turned into what {@code then} makes of it on
-     * the thread that decoded it: work on a section's records (stitching its samples) runs ahead, in parallel, with
-     * its decoding. {@code then} may run on several threads at once; the results come in the sections' order.
+     * same either way. Each is turned into what {@code then} makes of it on the thread that decoded it: work on a
+     * section's records (stitching its samples) runs ahead, in parallel, with its decoding. {@code then} may run on
+     * several threads at once; the results come in the sections' order.
      */
     public <T> Iterator<T> keptBatches(
             long threadSeq, KeptRecords kept, ReadAhead ahead, Function<RecordBatch, T> then) {

@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.Function;
 import java.util.function.IntPredicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -89,7 +90,8 @@ class KeptRecordsTest {
                 if (budget == 0) assertEquals(0, kept.held(), "none kept");
                 for (int thread : r.recordThreads()) {
                     long[] counted = {0};
-                    List<WireRecord> read = flat(r.keptBatches(Integer.toUnsignedLong(thread), kept, ahead), counted);
+                    List<WireRecord> read = flat(
+                            r.keptBatches(Integer.toUnsignedLong(thread), kept, ahead, Function.identity()), counted);
                     List<WireRecord> expected = r.records(thread, SAMPLES).toList();
                     assertSame(expected, read, "thread " + thread + ", round " + round);
                     assertEquals(expected.size(), counted[0], "samples counted");
@@ -147,7 +149,7 @@ class KeptRecordsTest {
             assertEquals(held, kept.held(), "nothing taken or kept by a read without them");
             assertSame(
                     r.records(SAMPLES).toList(),
-                    flat(r.keptBatches(Recording.ALL_THREADS, kept, ReadAhead.NONE), null),
+                    flat(r.keptBatches(Recording.ALL_THREADS, kept, ReadAhead.NONE, Function.identity()), null),
                     "then the samples, from what was kept");
             assertEquals(0, kept.held());
         }
@@ -159,13 +161,17 @@ class KeptRecordsTest {
             flat(r.recordBatches(Recording.ALL_THREADS, CALLBACKS, ReadAhead.NONE, KeptRecords.NONE), null);
             assertEquals(0, KeptRecords.NONE.held());
             assertSame(
-                    List.of(), flat(r.keptBatches(Recording.ALL_THREADS, KeptRecords.NONE, ReadAhead.NONE), null), "");
+                    List.of(),
+                    flat(
+                            r.keptBatches(Recording.ALL_THREADS, KeptRecords.NONE, ReadAhead.NONE, Function.identity()),
+                            null),
+                    "");
             KeptRecords none = KeptRecords.of(SAMPLES, 0);
             flat(r.recordBatches(Recording.ALL_THREADS, CALLBACKS, ReadAhead.NONE, none), null);
             assertEquals(0, none.held());
             assertSame(
                     r.records(SAMPLES).toList(),
-                    flat(r.keptBatches(Recording.ALL_THREADS, none, ReadAhead.NONE), null),
+                    flat(r.keptBatches(Recording.ALL_THREADS, none, ReadAhead.NONE, Function.identity()), null),
                     "");
         }
     }

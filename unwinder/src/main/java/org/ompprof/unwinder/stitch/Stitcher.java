@@ -98,8 +98,8 @@ public final class Stitcher {
         tally.regions = creations.regions.size();
         tally.tasks = creations.tasks.size();
         this.contexts = new ContextResolver(creations, interner, tally);
-        this.samples = new SampleStitcher(modules, unwinder, segments, creations, contexts, tally);
         this.creations = creations;
+        this.samples = stitcher(tally);
     }
 
     /** Indexes the recording's regions and tasks; images are loaded for this recording alone. */
@@ -184,15 +184,20 @@ public final class Stitcher {
         }
     }
 
-    /**
-     * A stitcher for one thread: its own unwinder (which holds the unwind's state) and counts, the index and its
-     * contexts shared.
-     */
+    /** A stitcher for one thread, with counts of its own. */
     private Worker worker() {
         StitchCounters.Tally own = new StitchCounters.Tally();
+        return new Worker(stitcher(own), own);
+    }
+
+    /**
+     * A stitcher of samples counting into {@code counts}: its own unwinder (which holds the unwind's state), the index
+     * and its contexts shared.
+     */
+    private SampleStitcher stitcher(StitchCounters.Tally counts) {
         ContextUnwinder unwinder = new ContextUnwinder(new StackUnwinder(modules.space()), clock);
-        SegmentMaker segments = new SegmentMaker(modules, unwinder, interner, own);
-        return new Worker(new SampleStitcher(modules, unwinder, segments, creations, contexts, own), own);
+        SegmentMaker segments = new SegmentMaker(modules, unwinder, interner, counts);
+        return new SampleStitcher(modules, unwinder, segments, creations, contexts, counts);
     }
 
     /**
