@@ -50,6 +50,14 @@ enum ompprof_signal_problem {
 
 enum ompprof_mode { OMPPROF_MODE_WALL = 0, OMPPROF_MODE_CPU = 1 };
 
+/* Wall mode: how the agent finds the frame of a task the runtime switches to (header task_frame_layout; agent
+ * src/wall.c): by asking the runtime, until its answers showed the frame lies just before the task's data. */
+enum ompprof_task_frame {
+  OMPPROF_TASK_FRAME_ASKED = 0,   /* asked of the runtime at every switch (too few answers yet) */
+  OMPPROF_TASK_FRAME_FOUND = 1,   /* found from the task's data; the runtime still asked now and then */
+  OMPPROF_TASK_FRAME_REFUTED = 2, /* an answer disagreed: asked at every switch for the rest of the run */
+};
+
 enum ompprof_region_flags {
   /* sampling starts paused: only omp_control_tool(omp_control_tool_start) starts it */
   OMPPROF_REGION_START_PAUSED = 1u << 8, /* above the signal number in the low 8 bits */
@@ -92,6 +100,10 @@ struct ompprof_region_header {
   /* cpu mode (agent src/switch_watch.h) */
   uint32_t cpu_moved_threads; /* 416 atomic: threads moved from their perf event to a CPU-clock timer */
   uint32_t cpu_switch_limit;  /* 420 written at attach: the context switches per CPU-second that move a thread */
+  /* wall mode (agent src/wall.c), atomics */
+  uint64_t task_views_asked;  /* 424 views of a switched-to task made by asking the runtime */
+  uint32_t task_frame_layout; /* 432 enum ompprof_task_frame */
+  uint32_t pad_task_frame;    /* 436 */
 };
 
 enum ompprof_slot_state {

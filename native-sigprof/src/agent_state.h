@@ -56,6 +56,7 @@ struct agent {
   ompt_set_callback_t set_callback;
   ompt_get_state_t get_state;
   ompt_get_task_info_t get_task_info;
+  uint32_t task_frame_layout; /* enum ompprof_task_frame (wall.c): whether a task's frame is found from its data */
   ompt_get_parallel_info_t get_parallel_info;
   ompt_get_thread_data_t get_thread_data;
 
@@ -72,6 +73,7 @@ struct agent {
     uint64_t next_parallel_id;
     uint64_t next_task_id;      /* by blocks of TASK_ID_BLOCK per thread (callbacks.c) */
     uint64_t next_device_op_id; /* target and host-op ids (device.c) */
+    uint64_t task_frame_agreed; /* the runtime's answers that agreed with the task frame layout (wall.c) */
   } __attribute__((aligned(64))) ids;
 };
 

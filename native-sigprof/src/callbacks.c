@@ -50,6 +50,17 @@ static inline uint64_t frame_ptr(const ompt_frame_t *f, int enter)
   return f ? ptr_value(enter ? f->enter_frame.ptr : f->exit_frame.ptr) : 0;
 }
 
+/* priv_for_callback, inlined for the callbacks that come by the million (tasks, mutexes) */
+static inline struct priv *priv_fast(void)
+{
+  struct priv *p = __atomic_load_n(&ompprof_tls, __ATOMIC_RELAXED);
+  if (__builtin_expect(PRIV_VALID(p) && !(__atomic_load_n(&ompprof_g.gate, __ATOMIC_RELAXED) & GATE_DISABLED) &&
+                           agent_attached(),
+                       1))
+    return p;
+  return priv_for_callback();
+}
+
 static uint64_t new_parallel_id(void)
 {
   return __atomic_add_fetch(&ompprof_g.ids.next_parallel_id, 1, __ATOMIC_RELAXED);
@@ -137,10 +148,12 @@ static int creation_replays(const struct creation_walk *w, const void *tables, c
       exit_offset(exit_frame, sp) != w->exit_off || (w->bp_matters && ctx->rbp - sp != w->bp_off) ||
       p->sig.stack_hi <= sp || p->sig.stack_hi - sp < w->max_off)
     return 0;
-  for (uint32_t i = 0; i < w->reads; i++) {
+  /* outermost first: creations at one site differ in where they were called from (fib's two task bodies), not in the
+   * runtime's frames under the callback, so a way that does not match fails at its first word */
+  for (const struct creation_read *r = w->read + w->reads; r-- != w->read;) {
     uint64_t v;
-    __builtin_memcpy(&v, (const void *)(uintptr_t)(sp + w->read[i].off), sizeof v);
-    if ((w->frame_ptrs >> i & 1u ? v - sp : v) != w->read[i].val)
+    __builtin_memcpy(&v, (const void *)(uintptr_t)(sp + r->off), sizeof v);
+    if (v - (sp & r->rel) != r->val)
       return 0;
   }
   return 1;
@@ -188,9 +201,9 @@ static void creation_remember(struct creation_walks *k, const struct ompprof_con
   k->last[set] = (uint8_t)way;
   for (uint32_t i = 0; i < log->n; i++) {
     w->read[i].off = log->addr[i] - at->rsp;
-    w->read[i].val = log->frame_ptrs >> i & 1u ? log->val[i] - at->rsp : log->val[i];
+    w->read[i].rel = log->frame_ptrs >> i & 1u ? ~0ull : 0;
+    w->read[i].val = log->val[i] - (at->rsp & w->read[i].rel);
   }
-  w->frame_ptrs = log->frame_ptrs;
   w->reads = log->n;
   w->rip = at->rip;
   w->codeptr = codeptr;
@@ -313,6 +326,9 @@ static void shape_mark_sent(struct priv *p, uint64_t shape)
  * shape the JVM has (ctx and *n then stay as captured: nothing to send), else
  * walked now (ctx becomes where the walk stopped, frames and *n what to send)
  * and kept for the creations to come. */
+static uint64_t creation_walked(struct priv *p, struct creation_walks *k, struct ompprof_context *ctx, uint64_t codeptr,
+                                uint64_t exit_frame, struct ompprof_frame *frames, uint32_t *n);
+
 static uint64_t creation_identify(struct priv *p, struct creation_walks *k, struct ompprof_context *ctx,
                                   uint64_t codeptr, uint64_t exit_frame, struct ompprof_frame *frames, uint32_t *n)
 {
@@ -320,6 +336,15 @@ static uint64_t creation_identify(struct priv *p, struct creation_walks *k, stru
   *n = 0;
   if (kept && shape_sent(p, kept->shape))
     return kept->shape;
+  return creation_walked(p, k, ctx, codeptr, exit_frame, frames, n);
+}
+
+/* The rare creation no kept walk stands for: walked now. Apart, so that the replay's loop keeps its registers. */
+__attribute__((noinline, cold)) static uint64_t creation_walked(struct priv *p, struct creation_walks *k,
+                                                                struct ompprof_context *ctx, uint64_t codeptr,
+                                                                uint64_t exit_frame, struct ompprof_frame *frames,
+                                                                uint32_t *n)
+{
   struct ompprof_context captured = *ctx;
   struct walk_log log = {0};
   *n = context_walk(p, ctx, exit_frame, frames, &log);
@@ -551,9 +576,15 @@ static void on_parallel_end(ompt_data_t *parallel_data, ompt_data_t *encounterin
 static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data, ompt_data_t *task_data,
                              unsigned int actual_parallelism, unsigned int index, int flags)
 {
-  /* the end says nothing the profile uses: libomp passes no region there */
-  if (!agent_attached() || endpoint != ompt_scope_begin)
+  if (!agent_attached())
     return;
+  if (endpoint != ompt_scope_begin) {
+    /* the end says nothing the profile uses (libomp passes no region there); the thread leaves the team */
+    struct priv *ended = __atomic_load_n(&ompprof_tls, __ATOMIC_RELAXED);
+    if (PRIV_VALID(ended))
+      ended->cb.team.known = 0;
+    return;
+  }
   struct priv *p = priv_for_callback();
   if (task_data && task_data->value == 0)
     task_data->value = new_task_id(p);
@@ -576,9 +607,14 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
    * no parallel_begin announced) is written at once; a region's ordinary
    * implicit tasks, one per thread per region, only if something refers to
    * them. */
-  if ((flags & ompt_task_initial) || unannounced)
+  uint32_t view_flags = 0; /* an initial task, or a league's: its view is asked of the runtime */
+  if ((flags & ompt_task_initial) || unannounced) {
     callbacks_task_referenced(p, t->task_id);
-  wall_view_switch(p, task_data);
+  } else {
+    p->cb.team = (struct wall_team){t->parallel_id, (int32_t)index, 1, p->cb.team.switches};
+    view_flags = (uint32_t)flags;
+  }
+  wall_view_switch(p, task_data, view_flags, &p->cb.team);
 }
 
 void callbacks_task_referenced(struct priv *p, uint64_t task_id)
@@ -603,7 +639,7 @@ static void on_task_create(ompt_data_t *encountering_task_data, const ompt_frame
   CAPTURE_HERE(&b.ctx);
   if (!agent_attached())
     return;
-  struct priv *p = priv_for_callback();
+  struct priv *p = priv_fast();
   uint64_t id = 0;
   if (new_task_data) {
     if (new_task_data->value == 0)
@@ -660,17 +696,6 @@ static void on_task_create(ompt_data_t *encountering_task_data, const ompt_frame
 static inline void bump(uint64_t *c, uint64_t by)
 {
   __atomic_store_n(c, __atomic_load_n(c, __ATOMIC_RELAXED) + by, __ATOMIC_RELAXED);
-}
-
-/* priv_for_callback, inlined for the mutex callbacks' common case */
-static inline struct priv *priv_fast(void)
-{
-  struct priv *p = __atomic_load_n(&ompprof_tls, __ATOMIC_RELAXED);
-  if (__builtin_expect(PRIV_VALID(p) && !(__atomic_load_n(&ompprof_g.gate, __ATOMIC_RELAXED) & GATE_DISABLED) &&
-                           agent_attached(),
-                       1))
-    return p;
-  return priv_for_callback();
 }
 
 static void mutex_record(struct priv *p, uint64_t time_ns, uint32_t event, ompt_mutex_t kind, unsigned hint,
@@ -866,7 +891,10 @@ static void on_task_schedule(ompt_data_t *prior_task_data, ompt_task_status_t pr
     return;
   int ended = prior_task_status == ompt_task_complete || prior_task_status == ompt_task_cancel ||
               prior_task_status == ompt_task_detach || prior_task_status == ompt_task_late_fulfill;
-  wall_view_switch(p, ended ? NULL : next_task_data);
+  if (ended || next_task_data == NULL)
+    wall_view_drop(p);
+  else
+    wall_view_switch(p, next_task_data, ompt_task_explicit, &p->cb.team);
 }
 
 static int on_control_tool(uint64_t command, uint64_t modifier, void *arg, const void *codeptr_ra)

@@ -39,9 +39,14 @@ static uint32_t shape_code(struct task_pack *b, uint64_t shape)
   uint32_t code = i;
   if (i == OMPPROF_PACKED_SHAPES)
     i--; /* a new one: the oldest goes */
-  for (; i > 0; i--)
-    b->shapes[i] = b->shapes[i - 1];
-  b->shapes[0] = shape;
+  /* carried word by word: the few words a recursion's shapes move (fib's two take turns) cost less than the memmove
+   * call a shifting loop compiles to */
+  uint64_t carry = shape;
+  for (uint32_t j = 0; j <= i; j++) {
+    uint64_t was = b->shapes[j];
+    b->shapes[j] = carry;
+    carry = was;
+  }
   return code;
 }
 

@@ -29,6 +29,15 @@ struct wall_view {
   uint8_t levels[OMPPROF_MAX_LEVELS * (sizeof(struct ompprof_task_level) + sizeof(struct ompprof_parallel_level))];
 };
 
+/* The team a thread's current implicit task belongs to, as a view of one of its explicit tasks
+ * needs it (wall.c); known from an implicit task's begin to its end, or from the runtime. */
+struct wall_team {
+  uint64_t parallel_id;
+  int32_t thread_num;
+  uint32_t known;
+  uint32_t switches; /* views made since the runtime was last asked */
+};
+
 /* Agent-private per-slot state, in three parts by who may touch them: the
  * signal handler (and the thread's own callbacks, which the handler may
  * interrupt), the thread's callbacks alone, and the wall sampler thread. The
@@ -84,9 +93,10 @@ struct creation_walk {
   const void *tables; /* the row set it walked with; NULL: nothing kept */
   uint64_t rip, codeptr, exit_off, bp_off, max_off, shape;
   int bp_matters;
-  uint32_t reads, frame_ptrs; /* frame_ptrs: bit i, read[i].val is relative to sp */
-  struct {
-    uint64_t off, val; /* off from sp: a word the walk read, and its value */
+  uint32_t reads;
+  struct creation_read {
+    uint64_t off, val; /* off from sp: a word the walk read, and its value, */
+    uint64_t rel;      /* less sp where this is all ones (a saved rbp: a stack address), else 0 */
   } read[WALK_LOG_READS];
 };
 
@@ -126,6 +136,7 @@ struct callback_state {
   int implicit_pending;
   /* The thread's block of task ids: the last one given out, and the block's last. */
   uint64_t task_id_last, task_id_end;
+  struct wall_team team; /* wall mode: the team the thread's tasks run in, for their views */
 };
 
 /* What /proc/self/task/TID/syscall says of a thread blocked in a system call. */

@@ -219,21 +219,96 @@ void wall_view_resumed(struct priv *p)
   wall_view_refresh(p, (flags & ompt_task_initial) != 0);
 }
 
+/* Whether the frame of a task the runtime names by its data is found without asking it
+ * (enum ompprof_task_frame): libomp keeps both in one ompt_task_info_t, the frame just before the
+ * data (get_task_info hands out &info->frame and &info->task_data). That is learnt from the
+ * runtime's own answers: once TASK_FRAME_AGREED of them agreed, views are made without calling
+ * it; one answer that disagrees ends that for the run. A thread still asks at every
+ * TASK_FRAME_RECHECK-th view. The state is the agent's to read on every switch, and mirrored in
+ * the header for the JVM. */
+#define TASK_FRAME_AGREED  16u
+#define TASK_FRAME_RECHECK 1024u
+
+static ompt_frame_t *task_frame_of(const ompt_data_t *task)
+{
+  return (ompt_frame_t *)((uintptr_t)task - sizeof(ompt_frame_t));
+}
+
+/* Asked to found once, in the agent's copy and the header's alike; refuted wins over both. */
+static void task_frame_found(uint32_t *layout)
+{
+  uint32_t asked = OMPPROF_TASK_FRAME_ASKED;
+  __atomic_compare_exchange_n(layout, &asked, OMPPROF_TASK_FRAME_FOUND, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+}
+
+static void task_frame_learn(const ompt_data_t *task, const ompt_frame_t *frame)
+{
+  struct agent *g = &ompprof_g;
+  __atomic_add_fetch(&g->hdr->task_views_asked, 1, __ATOMIC_RELAXED);
+  if (task_frame_of(task) != frame) {
+    __atomic_store_n(&g->task_frame_layout, OMPPROF_TASK_FRAME_REFUTED, __ATOMIC_RELAXED);
+    __atomic_store_n(&g->hdr->task_frame_layout, OMPPROF_TASK_FRAME_REFUTED, __ATOMIC_RELAXED);
+  } else if (__atomic_add_fetch(&g->ids.task_frame_agreed, 1, __ATOMIC_RELAXED) >= TASK_FRAME_AGREED) {
+    task_frame_found(&g->task_frame_layout);
+    task_frame_found(&g->hdr->task_frame_layout);
+  }
+}
+
+/* The next task's level 0, from what the callback knows: its flags, and the team the thread runs its tasks in. */
+static int view_known(struct wall_team *team, const ompt_data_t *next, uint32_t task_flags,
+                      struct ompprof_task_level *l, ompt_frame_t **frame)
+{
+  if (task_flags == 0 || team == NULL || !team->known || ++team->switches >= TASK_FRAME_RECHECK ||
+      __atomic_load_n(&ompprof_g.task_frame_layout, __ATOMIC_RELAXED) != OMPPROF_TASK_FRAME_FOUND)
+    return 0;
+  *frame = task_frame_of(next);
+  *l = (struct ompprof_task_level){.task_flags = task_flags,
+                                   .thread_num = team->thread_num,
+                                   .task_id = next->value,
+                                   .parallel_id = team->parallel_id,
+                                   .info_result = 2};
+  return 1;
+}
+
+/* The same, asked of the runtime; the team and the layout are learnt from its answer. */
+static int view_asked(struct wall_team *team, const ompt_data_t *next, struct ompprof_task_level *l,
+                      ompt_frame_t **frame)
+{
+  int flags = 0, num = -1;
+  ompt_data_t *task = NULL, *par = NULL;
+  int r = ompprof_g.get_task_info(0, &flags, &task, frame, &par, &num);
+  if (r == 0 || task != next || (uintptr_t)*frame < 65536u)
+    return 0;
+  task_frame_learn(task, *frame);
+  *l = (struct ompprof_task_level){.task_flags = (uint32_t)flags,
+                                   .thread_num = num,
+                                   .task_id = task->value,
+                                   .parallel_id = (uintptr_t)par >= 65536u ? par->value : 0,
+                                   .info_result = (uint32_t)r};
+  if (team)
+    *team = (struct wall_team){l->parallel_id, num, 1, 0};
+  return 1;
+}
+
 /* When a task becomes the thread's current one (a task scheduling point, an
  * implicit task's begin): the thread is about to run the next task's code and
  * may block in it (a sleep in a task body) before a signal samples it. A view
  * still naming the task it left would make the sampler take that sleep for a
  * runtime wait and signal it short (every sleep in a task ran short), and the
- * left task's frame may be freed and reused. libomp makes the next task
- * current before the callback when a task starts, after it when one
- * completes: a view is made of the task found current only if it is the next
- * one; otherwise the view is dropped and the sampler signals the thread (back
- * in the runtime's waits, mostly) until its next sample. The view has level 0
- * alone, which is all the stitching reads of a task whose creation was
- * recorded: the full levels cost a call per level and ancestor (a task
- * recursion runs dozens deep: fib's callbacks doubled its time recorded; and
- * every thread begins an implicit task in every parallel region). */
-void wall_view_switch(struct priv *p, const ompt_data_t *next)
+ * left task's frame may be freed and reused. When a task completes, the view
+ * is dropped without asking (libomp makes the next task current after the
+ * callback then), and the sampler signals the thread (back in the runtime's
+ * waits, mostly) until its next sample. Otherwise the view is of the next
+ * task: made from what the callback knows (`task_flags`, nonzero, and the
+ * thread's `team`) once the task frame's place is learnt; else asked of the
+ * runtime, and made only if the task it finds current is the next one. A view
+ * of a task not yet running is safe: the sampler reads its frame live and
+ * takes it only once the task's code runs. The view has level 0 alone, which
+ * is all the stitching reads of a task whose creation was recorded: the full
+ * levels cost a call per level and ancestor (a task recursion runs dozens
+ * deep: fib's callbacks doubled its time recorded; and every thread begins an
+ * implicit task in every parallel region). */
+void wall_view_switch(struct priv *p, const ompt_data_t *next, uint32_t task_flags, struct wall_team *team)
 {
   if (p->sig.has_timer != TIMER_WALL)
     return;
@@ -241,25 +316,19 @@ void wall_view_switch(struct priv *p, const ompt_data_t *next)
   uint32_t seq = __atomic_load_n(&v->seq, __ATOMIC_RELAXED);
   if (seq & 1u) /* a handler never interrupts this callback's store */
     return;
-  int flags = 0, num = -1;
+  struct ompprof_task_level l;
   ompt_frame_t *frame = NULL;
-  ompt_data_t *task = NULL, *par = NULL;
-  int r = next != NULL ? ompprof_g.get_task_info(0, &flags, &task, &frame, &par, &num) : 0;
+  int made = next != NULL && (view_known(team, next, task_flags, &l, &frame) || view_asked(team, next, &l, &frame));
   __atomic_store_n(&v->seq, seq + 1, __ATOMIC_RELAXED);
   __atomic_thread_fence(__ATOMIC_RELEASE);
-  if (r != 0 && task == next && (uintptr_t)frame >= 65536u) {
-    struct ompprof_task_level *l = (struct ompprof_task_level *)(void *)v->levels;
-    *l = (struct ompprof_task_level){.exit_frame = (uint64_t)(uintptr_t)frame->exit_frame.ptr,
-                                     .exit_frame_flags = (uint32_t)frame->exit_frame_flags,
-                                     .task_flags = (uint32_t)flags,
-                                     .thread_num = num,
-                                     .task_id = task->value,
-                                     .parallel_id = (uintptr_t)par >= 65536u ? par->value : 0,
-                                     .info_result = (uint32_t)r};
+  if (made) {
+    l.exit_frame = (uint64_t)(uintptr_t)frame->exit_frame.ptr;
+    l.exit_frame_flags = (uint32_t)frame->exit_frame_flags;
+    *(struct ompprof_task_level *)(void *)v->levels = l;
     v->frame0 = (uint64_t)(uintptr_t)frame;
-    v->state = (flags & ompt_task_initial) ? ompt_state_work_serial : ompt_state_work_parallel;
+    v->state = (l.task_flags & ompt_task_initial) ? ompt_state_work_serial : ompt_state_work_parallel;
     v->wait_id = 0;
-    v->thread_num = num;
+    v->thread_num = l.thread_num;
     v->task_levels = 1;
     v->parallel_levels = 0;
   } else {

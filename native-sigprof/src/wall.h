@@ -20,6 +20,19 @@ void wall_signal_done(struct priv *p);                                          
 void wall_undo_interrupt(ucontext_t *uc, int running);                                       /* signal-safe */
 void wall_view_store(struct priv *p, const struct ompprof_sample *s, const uint8_t *levels); /* signal-safe */
 void wall_view_resumed(struct priv *p);
-void wall_view_switch(struct priv *p, const ompt_data_t *next);
+void wall_view_switch(struct priv *p, const ompt_data_t *next, uint32_t task_flags, struct wall_team *team);
+
+/* wall_view_switch to no task (one that completed), inline: half of a task program's switches */
+static inline void wall_view_drop(struct priv *p)
+{
+  struct wall_view *v = &p->wall.view;
+  uint32_t seq = __atomic_load_n(&v->seq, __ATOMIC_RELAXED);
+  if (p->sig.has_timer != TIMER_WALL || (seq & 1u))
+    return;
+  __atomic_store_n(&v->seq, seq + 1, __ATOMIC_RELAXED);
+  __atomic_thread_fence(__ATOMIC_RELEASE);
+  v->task_levels = 0; /* view_copy fails: no view */
+  __atomic_store_n(&v->seq, seq + 2, __ATOMIC_RELEASE);
+}
 
 #endif

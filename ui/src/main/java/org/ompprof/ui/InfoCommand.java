@@ -125,6 +125,7 @@ public final class InfoCommand {
                                 : ""));
         cpuClock(m).ifPresent(c -> line(s, "cpu clock", c));
         wallClock(m).ifPresent(c -> line(s, "wall clock", c));
+        taskViews(m).ifPresent(c -> line(s, "task views", c));
         line(s, "runtime", runtime(m));
         signal(s, m);
         if (!merged)
@@ -160,6 +161,24 @@ public final class InfoCommand {
                 m.getLong(Metadata.WALL_RESTARTED, 0) + m.getLong(Metadata.WALL_INTERRUPTED, 0),
                 m.getLong(Metadata.WALL_RESTARTED, 0),
                 m.getLong(Metadata.WALL_INTERRUPTED, 0)));
+    }
+
+    /**
+     * Wall mode: how the agent made the views of the tasks threads switched to (what the wall sampler needs to sample
+     * a thread blocked in a task): by asking the runtime, or from the task's data once the runtime's answers showed
+     * where it keeps a task's frame.
+     */
+    private static java.util.Optional<String> taskViews(Metadata m) {
+        if (m.get(Metadata.TASK_FRAME_LAYOUT).isEmpty()) return java.util.Optional.empty();
+        String asked = String.format(Locale.ROOT, "%,d asked of the runtime", m.getLong(Metadata.TASK_VIEWS_ASKED, 0));
+        return java.util.Optional.of(
+                switch (m.get(Metadata.TASK_FRAME_LAYOUT, "")) {
+                    case "found" ->
+                        asked + " (to learn, then check, that a task's frame lies by its data); the others"
+                                + " made from the tasks' data";
+                    case "refuted" -> asked + ", all of them: an answer put a task's frame elsewhere than by its data";
+                    default -> asked + ", all of them (too few answers to learn where a task's frame lies)";
+                });
     }
 
     /** ", 998 Hz achieved (...)": per thread, samples per second of the time they stand for. */

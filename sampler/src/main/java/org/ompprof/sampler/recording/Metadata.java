@@ -78,6 +78,14 @@ public record Metadata(Map<String, String> entries) {
 
     public static final String WALL_INTERRUPTED = "wall_interrupted";
     public static final String WALL_RESTARTED = "wall_restarted";
+    /**
+     * Wall mode: views of a switched-to task (what the wall sampler needs to sample a thread blocked in it) the agent
+     * made by asking the runtime, and how it found the tasks' frames otherwise ({@code found}: from the task's data,
+     * as the runtime's answers showed; {@code asked}: too few answers yet; {@code refuted}: an answer disagreed).
+     */
+    public static final String TASK_VIEWS_ASKED = "task_views_asked";
+
+    public static final String TASK_FRAME_LAYOUT = "task_frame_layout";
     /** Set when the profile's timelines keep one entry per thread per this many ns (downsampled on request). */
     public static final String TIMELINE_RESOLUTION_NS = "timeline_resolution_ns";
 

@@ -156,6 +156,16 @@ public final class Region implements AutoCloseable {
         return Atomics.getOpaqueLong(segment, RegionHeader.WALL_RESTARTED);
     }
 
+    /** Wall mode: views of a switched-to task the agent made by asking the runtime (the rest it made itself). */
+    public long taskViewsAsked() {
+        return Atomics.getOpaqueLong(segment, RegionHeader.TASK_VIEWS_ASKED);
+    }
+
+    /** Wall mode: how the agent found the frames of the tasks it switched to ({@code Wire.TASK_FRAME_*}). */
+    public int taskFrameLayout() {
+        return Atomics.getOpaqueInt(segment, RegionHeader.TASK_FRAME_LAYOUT);
+    }
+
     /** cpu mode: threads the agent moved from their perf event to a CPU-clock timer (they switched too often). */
     public long cpuMovedThreads() {
         return Integer.toUnsignedLong(Atomics.getOpaqueInt(segment, RegionHeader.CPU_MOVED_THREADS));

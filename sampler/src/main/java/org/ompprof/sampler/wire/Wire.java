@@ -39,12 +39,26 @@ public final class Wire {
     public static final int MODE_WALL = 0;
     public static final int MODE_CPU = 1;
 
+    public static final int TASK_FRAME_ASKED = 0;
+    public static final int TASK_FRAME_FOUND = 1;
+    public static final int TASK_FRAME_REFUTED = 2;
+
     /** The name of a {@code MODE_*} value, as {@code record --mode} takes it. */
     public static String modeName(int mode) {
         return switch (mode) {
             case MODE_WALL -> "wall";
             case MODE_CPU -> "cpu";
             default -> "mode" + mode;
+        };
+    }
+
+    /** The name of a {@code TASK_FRAME_*} value, as a recording's metadata keeps it. */
+    public static String taskFrameName(int layout) {
+        return switch (layout) {
+            case TASK_FRAME_ASKED -> "asked";
+            case TASK_FRAME_FOUND -> "found";
+            case TASK_FRAME_REFUTED -> "refuted";
+            default -> "layout" + layout;
         };
     }
 
@@ -194,7 +208,10 @@ public final class Wire {
         public static final int WALL_RESTARTED = 408;
         public static final int CPU_MOVED_THREADS = 416;
         public static final int CPU_SWITCH_LIMIT = 420;
-        public static final int SIZEOF = 424;
+        public static final int TASK_VIEWS_ASKED = 424;
+        public static final int TASK_FRAME_LAYOUT = 432;
+        public static final int PAD_TASK_FRAME = 436;
+        public static final int SIZEOF = 440;
     }
 
     /** {@code struct ompprof_ring_prod}: the producer's cache line of one ring. */

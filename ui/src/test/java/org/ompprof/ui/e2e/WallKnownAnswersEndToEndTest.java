@@ -163,6 +163,12 @@ class WallKnownAnswersEndToEndTest {
                     && p.get(body - 2).equals("make_tasks");
         });
         assertEquals(inTasks, underCreator, 0, "every sample of a task in its construct, under make_tasks");
+        // The views the sleeping tasks were sampled from outside by were, from the agent's 17th switch to a task on,
+        // made
+        // from the tasks' data, no longer asked of the runtime (whose first answers showed where it keeps a task's
+        // frame): the sleeps that ran whole and the samples under make_tasks above are theirs too.
+        String info = Ompprof.run(work, Map.of(), "info", profile.toString()).out();
+        assertTrue(info.contains("the others made from the tasks' data"), info);
 
         double taskgroup = BlameTotals.totalMs(work, profile, "time.taskgroup", 0, null);
         assertEquals(

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.ompprof.sampler.record.ImplicitTask;
 import org.ompprof.sampler.record.TaskBatch;
 import org.ompprof.sampler.record.TaskCreate;
+import org.ompprof.sampler.recording.Metadata;
 import org.ompprof.sampler.recording.Recording;
 
 /**
@@ -26,6 +27,7 @@ class FibStitchTest {
     static Stitched run;
     static long eventsDropped;
     static long eventRingPeak;
+    static Metadata metadata;
 
     @BeforeAll
     static void record() {
@@ -34,7 +36,21 @@ class FibStitchTest {
         try (Recording r = Recording.open(recording)) {
             eventsDropped = r.stats().eventsDropped();
             eventRingPeak = r.stats().eventRingPeak();
+            metadata = r.metadata();
         }
+    }
+
+    /**
+     * Wall mode views every task a thread switches to (for the wall sampler, should the task block). After the
+     * runtime's first answers agree on where it keeps a task's frame (by the task's data), the agent makes them from
+     * the tasks' data: of 318,000 tasks' starts, the runtime is asked about one in 1,024 (and the first 16).
+     */
+    @Test
+    void tasksAreViewedFromTheirData() {
+        assertEquals("wall", metadata.get(Metadata.MODE, ""));
+        assertEquals("found", metadata.get(Metadata.TASK_FRAME_LAYOUT, ""));
+        long asked = metadata.getLong(Metadata.TASK_VIEWS_ASKED, -1);
+        assertTrue(asked >= 16 && asked < 318_000 / 500, "views asked of the runtime: " + asked);
     }
 
     /**
