@@ -50,7 +50,7 @@ static inline uint64_t frame_ptr(const ompt_frame_t *f, int enter)
   return f ? ptr_value(enter ? f->enter_frame.ptr : f->exit_frame.ptr) : 0;
 }
 
-/* priv_for_callback, inlined for the callbacks that come by the million (tasks, mutexes) */
+/* priv_for_callback, inlined for the callbacks that come by the million (tasks, regions, mutexes) */
 static inline struct priv *priv_fast(void)
 {
   struct priv *p = __atomic_load_n(&ompprof_tls, __ATOMIC_RELAXED);
@@ -504,7 +504,7 @@ static void on_parallel_begin(ompt_data_t *encountering_task_data, const ompt_fr
   uint64_t id = new_parallel_id();
   if (parallel_data)
     parallel_data->value = id;
-  struct priv *p = priv_for_callback();
+  struct priv *p = priv_fast();
   if (!p)
     return;
   /* before the record, so the JVM knows every module the region's code and
@@ -566,7 +566,7 @@ static int region_packed(struct priv *p, uint64_t id)
 static void on_parallel_end(ompt_data_t *parallel_data, ompt_data_t *encountering_task_data, int flags,
                             const void *codeptr_ra)
 {
-  struct priv *p = priv_for_callback();
+  struct priv *p = priv_fast();
   if (!p || region_packed(p, data_value(parallel_data)))
     return;
   EMIT(p, OMPPROF_REC_PARALLEL_END, struct ompprof_parallel_end, now_ns(), data_value(parallel_data),
@@ -585,7 +585,7 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
       ended->cb.team.known = 0;
     return;
   }
-  struct priv *p = priv_for_callback();
+  struct priv *p = priv_fast();
   if (task_data && task_data->value == 0)
     task_data->value = new_task_id(p);
   /* The initial task's implicit parallel region (and a league) has no
