@@ -169,10 +169,13 @@ public final class InfoCommand {
      * where it keeps a task's frame.
      */
     private static java.util.Optional<String> taskViews(Metadata m) {
-        if (m.get(Metadata.TASK_FRAME_LAYOUT).isEmpty()) return java.util.Optional.empty();
-        String asked = String.format(Locale.ROOT, "%,d asked of the runtime", m.getLong(Metadata.TASK_VIEWS_ASKED, 0));
+        String layout = m.get(Metadata.TASK_FRAME_LAYOUT, "");
+        long count = m.getLong(Metadata.TASK_VIEWS_ASKED, 0);
+        if (layout.isEmpty() || (count == 0 && layout.equals("asked")))
+            return java.util.Optional.empty(); // no switches
+        String asked = String.format(Locale.ROOT, "%,d asked of the runtime", count);
         return java.util.Optional.of(
-                switch (m.get(Metadata.TASK_FRAME_LAYOUT, "")) {
+                switch (layout) {
                     case "found" ->
                         asked + " (to learn, then check, that a task's frame lies by its data); the others"
                                 + " made from the tasks' data";

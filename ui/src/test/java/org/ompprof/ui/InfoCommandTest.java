@@ -165,27 +165,27 @@ class InfoCommandTest {
                 text);
     }
 
+    /** Wall mode's task views: made from the tasks' data once learnt, or all asked of the runtime, or none made. */
     @Test
-    void theCollectorsCostIsShownWhenRecordedAndOlderFilesShowNothing() throws Exception {
-        Path older = recording();
-        assertFalse(InfoCommand.report(org.ompprof.sampler.recording.Recording.open(older), 1)
-                .contains("collector cost"));
+    void taskViewsSayHowTheyWereMade() throws Exception {
+        String views = "task views ";
+        assertTrue(reportOf(Map.of(Metadata.TASK_FRAME_LAYOUT, "found", Metadata.TASK_VIEWS_ASKED, "1812"))
+                .contains(views + "1,812 asked of the runtime (to learn, then check, that a task's frame lies by its"
+                        + " data); the others made from the tasks' data\n"));
+        assertTrue(reportOf(Map.of(Metadata.TASK_FRAME_LAYOUT, "refuted", Metadata.TASK_VIEWS_ASKED, "40"))
+                .contains(views + "40 asked of the runtime, all of them: an answer put a task's frame elsewhere"));
+        assertTrue(reportOf(Map.of(Metadata.TASK_FRAME_LAYOUT, "asked", Metadata.TASK_VIEWS_ASKED, "7"))
+                .contains(views + "7 asked of the runtime, all of them (too few answers"));
+        assertFalse(reportOf(Map.of(Metadata.TASK_FRAME_LAYOUT, "asked", Metadata.TASK_VIEWS_ASKED, "0"))
+                .contains(views));
+        assertFalse(reportOf(Map.of()).contains(views), "a cpu-mode or older recording says nothing of task views");
+    }
 
-        Path file = dir.resolve("costed.ompprof");
-        Map<String, String> m = new LinkedHashMap<>();
-        m.put(Metadata.WALL_NS, "4000000000");
-        m.put(Metadata.COLLECTOR_CPU_AT_START_NS, "500000000");
-        m.put(Metadata.COLLECTOR_CPU_AT_END_NS, "700000000");
-        m.put(Metadata.COLLECTOR_CPU_AT_PROFILE_NS, "2200000000");
-        m.put(Metadata.COLLECTOR_PEAK_HEAP_BYTES, "85000000");
-        m.put(Metadata.COLLECTOR_PEAK_RSS_BYTES, "120000000");
-        m.put(Metadata.BUILD_WALL_NS, "1000000000");
-        m.put(Metadata.BUILD_STAGE_NS + "decode", "400000000");
-        m.put(Metadata.BUILD_STAGE_ITEMS + "decode", "52311");
-        m.put(Metadata.BUILD_STAGE_NS + "write", "100000000");
-        m.put(Metadata.BUILD_STAGE_ITEMS + "write", "1200000");
+    /** info of a recording with this metadata and nothing else. */
+    private String reportOf(Map<String, String> metadata) throws IOException {
+        Path file = dir.resolve("metadata-" + metadata.hashCode() + ".ompprof");
         try (RecordingWriter w = RecordingWriter.create(file)) {
-            w.metadata(new Metadata(m));
+            w.metadata(new Metadata(new LinkedHashMap<>(metadata)));
             w.threads(List.of());
             w.modules(List.of());
             w.stats(new Stats(
@@ -201,10 +201,30 @@ class InfoCommandTest {
                     List.of()));
             w.commit();
         }
-        String text;
         try (var r = org.ompprof.sampler.recording.Recording.open(file)) {
-            text = InfoCommand.report(r, 1);
+            return InfoCommand.report(r, 1);
         }
+    }
+
+    @Test
+    void theCollectorsCostIsShownWhenRecordedAndOlderFilesShowNothing() throws Exception {
+        Path older = recording();
+        assertFalse(InfoCommand.report(org.ompprof.sampler.recording.Recording.open(older), 1)
+                .contains("collector cost"));
+
+        Map<String, String> m = new LinkedHashMap<>();
+        m.put(Metadata.WALL_NS, "4000000000");
+        m.put(Metadata.COLLECTOR_CPU_AT_START_NS, "500000000");
+        m.put(Metadata.COLLECTOR_CPU_AT_END_NS, "700000000");
+        m.put(Metadata.COLLECTOR_CPU_AT_PROFILE_NS, "2200000000");
+        m.put(Metadata.COLLECTOR_PEAK_HEAP_BYTES, "85000000");
+        m.put(Metadata.COLLECTOR_PEAK_RSS_BYTES, "120000000");
+        m.put(Metadata.BUILD_WALL_NS, "1000000000");
+        m.put(Metadata.BUILD_STAGE_NS + "decode", "400000000");
+        m.put(Metadata.BUILD_STAGE_ITEMS + "decode", "52311");
+        m.put(Metadata.BUILD_STAGE_NS + "write", "100000000");
+        m.put(Metadata.BUILD_STAGE_ITEMS + "write", "1200000");
+        String text = reportOf(m);
         for (String expected : List.of(
                 "collector cost (the ompprof JVM, all its threads)\n",
                 "  CPU time:           0.50 s starting up, 0.20 s while the program ran (5.0% of one core over "
