@@ -167,11 +167,9 @@ static uint32_t levels_bytes(uint32_t nt, uint32_t np) /* signal-safe */
 void wall_view_store(struct priv *p, const struct ompprof_sample *s, const uint8_t *levels) /* signal-safe */
 {
   struct wall_view *v = &p->wall.view;
-  uint32_t seq = __atomic_load_n(&v->seq, __ATOMIC_RELAXED);
-  if (seq & 1u)
+  uint32_t seq;
+  if (!wall_view_open(v, &seq))
     return;
-  __atomic_store_n(&v->seq, seq + 1, __ATOMIC_RELAXED);
-  __atomic_thread_fence(__ATOMIC_RELEASE);
   ompt_frame_t *frame = NULL;
   ompt_data_t *task = NULL, *par = NULL;
   int flags = 0, num = -1;
@@ -184,7 +182,7 @@ void wall_view_store(struct priv *p, const struct ompprof_sample *s, const uint8
   v->task_levels = s->task_levels;
   v->parallel_levels = s->parallel_levels;
   sig_copy(v->levels, levels, levels_bytes(s->task_levels, s->parallel_levels));
-  __atomic_store_n(&v->seq, seq + 2, __ATOMIC_RELEASE);
+  wall_view_close(v, seq);
 }
 
 /* After a wait a sample saw (wall_view_resumed): the thread is back in its
@@ -258,7 +256,7 @@ static void task_frame_learn(const ompt_data_t *task, const ompt_frame_t *frame)
 static int view_known(struct wall_team *team, const ompt_data_t *next, uint32_t task_flags,
                       struct ompprof_task_level *l, ompt_frame_t **frame)
 {
-  if (task_flags == 0 || team == NULL || !team->known || ++team->switches >= TASK_FRAME_RECHECK ||
+  if (task_flags == 0 || !team->known || ++team->switches >= TASK_FRAME_RECHECK ||
       __atomic_load_n(&ompprof_g.task_frame_layout, __ATOMIC_RELAXED) != OMPPROF_TASK_FRAME_FOUND)
     return 0;
   *frame = task_frame_of(next);
@@ -285,8 +283,7 @@ static int view_asked(struct wall_team *team, const ompt_data_t *next, struct om
                                    .task_id = task->value,
                                    .parallel_id = (uintptr_t)par >= 65536u ? par->value : 0,
                                    .info_result = (uint32_t)r};
-  if (team)
-    *team = (struct wall_team){l->parallel_id, num, 1, 0};
+  *team = (struct wall_team){l->parallel_id, num, 1, 0};
   return 1;
 }
 
@@ -312,29 +309,26 @@ void wall_view_switch(struct priv *p, const ompt_data_t *next, uint32_t task_fla
 {
   if (p->sig.has_timer != TIMER_WALL)
     return;
-  struct wall_view *v = &p->wall.view;
-  uint32_t seq = __atomic_load_n(&v->seq, __ATOMIC_RELAXED);
-  if (seq & 1u) /* a handler never interrupts this callback's store */
-    return;
   struct ompprof_task_level l;
   ompt_frame_t *frame = NULL;
-  int made = next != NULL && (view_known(team, next, task_flags, &l, &frame) || view_asked(team, next, &l, &frame));
-  __atomic_store_n(&v->seq, seq + 1, __ATOMIC_RELAXED);
-  __atomic_thread_fence(__ATOMIC_RELEASE);
-  if (made) {
-    l.exit_frame = (uint64_t)(uintptr_t)frame->exit_frame.ptr;
-    l.exit_frame_flags = (uint32_t)frame->exit_frame_flags;
-    *(struct ompprof_task_level *)(void *)v->levels = l;
-    v->frame0 = (uint64_t)(uintptr_t)frame;
-    v->state = (l.task_flags & ompt_task_initial) ? ompt_state_work_serial : ompt_state_work_parallel;
-    v->wait_id = 0;
-    v->thread_num = l.thread_num;
-    v->task_levels = 1;
-    v->parallel_levels = 0;
-  } else {
-    v->task_levels = 0; /* view_copy fails: no view */
+  if (next == NULL || !(view_known(team, next, task_flags, &l, &frame) || view_asked(team, next, &l, &frame))) {
+    wall_view_drop(p);
+    return;
   }
-  __atomic_store_n(&v->seq, seq + 2, __ATOMIC_RELEASE);
+  struct wall_view *v = &p->wall.view;
+  uint32_t seq;
+  if (!wall_view_open(v, &seq))
+    return;
+  l.exit_frame = (uint64_t)(uintptr_t)frame->exit_frame.ptr;
+  l.exit_frame_flags = (uint32_t)frame->exit_frame_flags;
+  *(struct ompprof_task_level *)(void *)v->levels = l;
+  v->frame0 = (uint64_t)(uintptr_t)frame;
+  v->state = (l.task_flags & ompt_task_initial) ? ompt_state_work_serial : ompt_state_work_parallel;
+  v->wait_id = 0;
+  v->thread_num = l.thread_num;
+  v->task_levels = 1;
+  v->parallel_levels = 0;
+  wall_view_close(v, seq);
 }
 
 /* ---- registration (on the thread, from callbacks) ---- */

@@ -22,17 +22,32 @@ void wall_view_store(struct priv *p, const struct ompprof_sample *s, const uint8
 void wall_view_resumed(struct priv *p);
 void wall_view_switch(struct priv *p, const ompt_data_t *next, uint32_t task_flags, struct wall_team *team);
 
+/* The writer's side of the view's sequence lock, on the thread (a callback or its handler): 0 when
+ * a write is under way already (a handler that interrupted a callback's write leaves the view to it). */
+static inline int wall_view_open(struct wall_view *v, uint32_t *seq) /* signal-safe */
+{
+  *seq = __atomic_load_n(&v->seq, __ATOMIC_RELAXED);
+  if (*seq & 1u)
+    return 0;
+  __atomic_store_n(&v->seq, *seq + 1, __ATOMIC_RELAXED);
+  __atomic_thread_fence(__ATOMIC_RELEASE);
+  return 1;
+}
+
+static inline void wall_view_close(struct wall_view *v, uint32_t seq) /* signal-safe */
+{
+  __atomic_store_n(&v->seq, seq + 2, __ATOMIC_RELEASE);
+}
+
 /* wall_view_switch to no task (one that completed), inline: half of a task program's switches */
 static inline void wall_view_drop(struct priv *p)
 {
   struct wall_view *v = &p->wall.view;
-  uint32_t seq = __atomic_load_n(&v->seq, __ATOMIC_RELAXED);
-  if (p->sig.has_timer != TIMER_WALL || (seq & 1u))
+  uint32_t seq;
+  if (p->sig.has_timer != TIMER_WALL || !wall_view_open(v, &seq))
     return;
-  __atomic_store_n(&v->seq, seq + 1, __ATOMIC_RELAXED);
-  __atomic_thread_fence(__ATOMIC_RELEASE);
   v->task_levels = 0; /* view_copy fails: no view */
-  __atomic_store_n(&v->seq, seq + 2, __ATOMIC_RELEASE);
+  wall_view_close(v, seq);
 }
 
 #endif

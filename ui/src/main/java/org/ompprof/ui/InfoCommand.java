@@ -32,6 +32,7 @@ import org.ompprof.sampler.recording.ModuleInfo;
 import org.ompprof.sampler.recording.Recording;
 import org.ompprof.sampler.recording.Stats;
 import org.ompprof.sampler.recording.ThreadInfo;
+import org.ompprof.sampler.wire.Wire;
 import org.ompprof.ui.report.DeviceTotals;
 import org.ompprof.ui.report.OffloadNote;
 import org.ompprof.ui.report.Report;
@@ -171,17 +172,16 @@ public final class InfoCommand {
     private static java.util.Optional<String> taskViews(Metadata m) {
         String layout = m.get(Metadata.TASK_FRAME_LAYOUT, "");
         long count = m.getLong(Metadata.TASK_VIEWS_ASKED, 0);
-        if (layout.isEmpty() || (count == 0 && layout.equals("asked")))
+        if (layout.isEmpty() || (count == 0 && layout.equals(Wire.taskFrameName(Wire.TASK_FRAME_ASKED))))
             return java.util.Optional.empty(); // no switches
         String asked = String.format(Locale.ROOT, "%,d asked of the runtime", count);
-        return java.util.Optional.of(
-                switch (layout) {
-                    case "found" ->
-                        asked + " (to learn, then check, that a task's frame lies by its data); the others"
-                                + " made from the tasks' data";
-                    case "refuted" -> asked + ", all of them: an answer put a task's frame elsewhere than by its data";
-                    default -> asked + ", all of them (too few answers to learn where a task's frame lies)";
-                });
+        if (layout.equals(Wire.taskFrameName(Wire.TASK_FRAME_FOUND)))
+            return java.util.Optional.of(asked + " (to learn, then check, that a task's frame lies by its data); the"
+                    + " others made from the tasks' data");
+        if (layout.equals(Wire.taskFrameName(Wire.TASK_FRAME_REFUTED)))
+            return java.util.Optional.of(
+                    asked + ", all of them: an answer put a task's frame elsewhere than by its data");
+        return java.util.Optional.of(asked + ", all of them (too few answers to learn where a task's frame lies)");
     }
 
     /** ", 998 Hz achieved (...)": per thread, samples per second of the time they stand for. */
