@@ -25,6 +25,7 @@ test: deps
 bench: build
 	scripts/bench-overhead
 	scripts/bench-rates
+	scripts/bench-instructions
 	scripts/bench-profile
 	scripts/bench-build
 	scripts/bench-blame
