@@ -117,7 +117,7 @@ class BlameEndToEndTest {
     @Test
     void eachLocksWaitingIsBlamedOnItsHolder() throws Exception {
         Path profile = record(Map.of("OMP_NUM_THREADS", "2"), CPrograms.clang("two_locks"), "5", "0.05");
-        Ompprof.Result report = Ompprof.run(work, Map.of(), "report", profile.toString());
+        Ompprof.Result report = Ompprof.read("report", profile.toString());
         assertTrue(
                 report.out().contains("lock `a` at two_locks.c:")
                         && report.out()
@@ -215,7 +215,7 @@ class BlameEndToEndTest {
     @Test
     void reportStatesTheFindings() throws Exception {
         Path imbalance = record(Map.of("OMP_NUM_THREADS", "2"), CPrograms.clang("imbalance_loop"), "0.1", "2");
-        Ompprof.Result r = Ompprof.run(work, Map.of(), "report", "--top", "3", "--thread-table", imbalance.toString());
+        Ompprof.Result r = Ompprof.read("report", "--top", "3", "--thread-table", imbalance.toString());
         assertEquals(0, r.status(), r.err());
         String findings = r.out().substring(r.out().indexOf("findings, by cost"));
         assertTrue(
@@ -235,7 +235,7 @@ class BlameEndToEndTest {
                         "a finding of at most 240 characters: " + l));
 
         Path critical = record(Map.of("OMP_NUM_THREADS", "2"), CPrograms.clang("critical_body"), "10", "0.02");
-        Ompprof.Result c = Ompprof.run(work, Map.of(), "report", critical.toString());
+        Ompprof.Result c = Ompprof.read("report", critical.toString());
         assertEquals(0, c.status(), c.err());
         assertTrue(
                 c.out().contains("critical at critical_body.c:")

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Predicate;
 
 /** Metric totals of a profile read back through {@code ompprof export --format collapsed}, as a user would. */
@@ -31,7 +30,7 @@ final class BlameTotals {
         List<String> args = new ArrayList<>(List.of("export", "--format", "collapsed", "--metric", metric));
         if (thread > 0) args.addAll(List.of("--thread", Integer.toString(thread)));
         args.add(profile.toString());
-        Ompprof.Result r = Ompprof.run(work, Map.of(), args.toArray(String[]::new));
+        Ompprof.Result r = Ompprof.read(args.toArray(String[]::new));
         assertEquals(0, r.status(), r.err());
         return r.out()
                         .lines()

@@ -51,13 +51,13 @@ class ControlToolEndToEndTest {
                             + " ms");
         }
 
-        Ompprof.Result collapsed = Ompprof.run(work, Map.of(), "export", "--format", "collapsed", profile.toString());
+        Ompprof.Result collapsed = Ompprof.read("export", "--format", "collapsed", profile.toString());
         assertEquals(0, collapsed.status(), collapsed.err());
         long inside = weight(collapsed.out(), "inside_span");
         assertTrue(inside >= 300, collapsed.out());
         assertEquals(0, weight(collapsed.out(), "before_start"), collapsed.out());
         assertEquals(0, weight(collapsed.out(), "after_pause"), collapsed.out());
-        Ompprof.Result info = Ompprof.run(work, Map.of(), "info", profile.toString());
+        Ompprof.Result info = Ompprof.read("info", profile.toString());
         assertTrue(info.out().contains("started paused"), info.out());
     }
 
@@ -73,7 +73,7 @@ class ControlToolEndToEndTest {
                 "--",
                 CPrograms.clang("control_tool").toString());
         assertEquals(0, r.status(), r.err());
-        Ompprof.Result collapsed = Ompprof.run(work, Map.of(), "export", "--format", "collapsed", profile.toString());
+        Ompprof.Result collapsed = Ompprof.read("export", "--format", "collapsed", profile.toString());
         assertTrue(weight(collapsed.out(), "before_start") >= 200, collapsed.out());
         assertTrue(weight(collapsed.out(), "inside_span") >= 300, collapsed.out());
         assertEquals(0, weight(collapsed.out(), "after_pause"), collapsed.out());

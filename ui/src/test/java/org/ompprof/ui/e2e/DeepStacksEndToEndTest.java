@@ -40,8 +40,7 @@ class DeepStacksEndToEndTest {
                 program.toString(),
                 "0.5");
         assertEquals(0, rec.status(), rec.err());
-        Ompprof.Result r =
-                Ompprof.run(work, Map.of(), "export", "--format", "collapsed", "--thread", "1", profile.toString());
+        Ompprof.Result r = Ompprof.read("export", "--format", "collapsed", "--thread", "1", profile.toString());
         assertEquals(0, r.status(), r.err());
         List<String> big = new ArrayList<>(List.of("main", "run"));
         big.addAll(Collections.nCopies(6, "descend"));
@@ -66,7 +65,7 @@ class DeepStacksEndToEndTest {
                 if (frames.subList(0, at + 1).equals(paths.get(k))) exact[k] += weight;
             }
         }
-        String info = Ompprof.run(work, Map.of(), "info", profile.toString()).out();
+        String info = Ompprof.read("info", profile.toString()).out();
         for (int k = 0; k < 2; k++) {
             // 0.5 s at 1 kHz; a loaded machine delivers fewer
             assertTrue(inLeaf[k] >= 60, compiler + ": only " + inLeaf[k] + " samples in path " + k + "\n" + info);

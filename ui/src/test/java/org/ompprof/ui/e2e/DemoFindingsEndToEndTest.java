@@ -42,7 +42,7 @@ class DemoFindingsEndToEndTest {
                     dir.resolve("imbalance").toString());
             assertEquals(0, r.status(), r.err());
         }
-        Ompprof.Result report = Ompprof.run(work, Map.of(), "report", profile.toString());
+        Ompprof.Result report = Ompprof.read("report", profile.toString());
         assertEquals(0, report.status(), report.err());
         String findings = report.out().substring(report.out().indexOf("findings, by cost"));
         // cpu mode sees the waiting only while the waiters spin: on a loaded machine they yield, and it may be too

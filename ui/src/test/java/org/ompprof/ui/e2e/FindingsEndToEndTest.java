@@ -36,7 +36,7 @@ class FindingsEndToEndTest {
     }
 
     private String findings(Path profile) throws Exception {
-        Ompprof.Result r = Ompprof.run(work, Map.of(), "report", profile.toString());
+        Ompprof.Result r = Ompprof.read("report", profile.toString());
         assertEquals(0, r.status(), r.err());
         String out = r.out();
         String findings = out.substring(out.indexOf("findings, by cost"));
@@ -90,8 +90,7 @@ class FindingsEndToEndTest {
         assertTrue(m.find(), findings);
         assertEquals(90, Double.parseDouble(m.group(2)), 9, "the mean task, 4.5 units: " + findings);
         Matcher threadTime = Pattern.compile("samples, ([0-9.]+) s of thread time")
-                .matcher(Ompprof.run(work, Map.of(), "report", profile.toString())
-                        .out());
+                .matcher(Ompprof.read("report", profile.toString()).out());
         assertTrue(threadTime.find());
         double expected = 100 * Double.parseDouble(ledger.group(1)) / 1e3 / Double.parseDouble(threadTime.group(1));
         assertEquals(expected, Double.parseDouble(m.group(1)), 3, "the producer's waiting; " + run.out() + findings);
@@ -142,8 +141,8 @@ class FindingsEndToEndTest {
     @Test
     void infoAndReportCountTaskWaitingAlike() throws Exception {
         Path profile = record(2, CPrograms.clang("task_fib"), "25");
-        Ompprof.Result info = Ompprof.run(work, Map.of(), "info", profile.toString());
-        Ompprof.Result report = Ompprof.run(work, Map.of(), "report", profile.toString());
+        Ompprof.Result info = Ompprof.read("info", profile.toString());
+        Ompprof.Result report = Ompprof.read("report", profile.toString());
         Matcher i = Pattern.compile(
                         "time per state \\(as report, exports and the viewer count it\\): .*taskwait ([0-9.]+ m?s)")
                 .matcher(info.out());

@@ -44,15 +44,8 @@ class KnownPathsEndToEndTest {
     private void assertKnownPath(Path profile, List<List<String>> paths) throws Exception {
         String leaf = paths.getFirst().getLast();
         for (int thread = 1; thread <= 2; thread++) {
-            Ompprof.Result r = Ompprof.run(
-                    work,
-                    Map.of(),
-                    "export",
-                    "--format",
-                    "collapsed",
-                    "--thread",
-                    Integer.toString(thread),
-                    profile.toString());
+            Ompprof.Result r = Ompprof.read(
+                    "export", "--format", "collapsed", "--thread", Integer.toString(thread), profile.toString());
             assertEquals(0, r.status(), r.err());
             long inLeaf = 0, exact = 0;
             for (String line : r.out().lines().toList()) {
@@ -113,7 +106,7 @@ class KnownPathsEndToEndTest {
                 CPrograms.sharedLibrary("plugin").toString(),
                 copy.toString());
         assertTrue(Files.notExists(copy), "the program deleted its copy");
-        Ompprof.Result r = Ompprof.run(work, Map.of(), "export", "--format", "collapsed", profile.toString());
+        Ompprof.Result r = Ompprof.read("export", "--format", "collapsed", profile.toString());
         assertEquals(0, r.status(), r.err());
         long inPlugin = 0, onPath = 0, unnamed = 0;
         for (String line : r.out().lines().toList()) {
@@ -123,7 +116,7 @@ class KnownPathsEndToEndTest {
             inPlugin += weight;
             if (line.startsWith("main;plugin_work;spin_for")) onPath += weight;
         }
-        String info = Ompprof.run(work, Map.of(), "info", profile.toString()).out();
+        String info = Ompprof.read("info", profile.toString()).out();
         assertTrue(inPlugin >= 100, "only " + inPlugin + " samples in plugin_work\n" + r.out() + info);
         assertTrue(
                 onPath >= TOLERANCE * inPlugin,

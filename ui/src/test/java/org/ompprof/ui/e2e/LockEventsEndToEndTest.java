@@ -62,7 +62,7 @@ class LockEventsEndToEndTest {
         assertTrue(
                 written <= 4 * rec.samples().size() + 4,
                 written + " records for " + rec.samples().size() + " samples");
-        Ompprof.Result info = Ompprof.run(work, Map.of(), "info", profile.toString());
+        Ompprof.Result info = Ompprof.read("info", profile.toString());
         assertEquals(0, info.status(), info.err());
         assertTrue(
                 info.out().contains("lock events:")

@@ -116,7 +116,7 @@ class LongRunTest {
         assertDownsampled(full, p50, 50_000_000L);
         assertTrue(entries(p50) < entries(p10), "coarser still: " + entries(p50) + " of " + entries(p10));
 
-        Ompprof.Result info = Ompprof.run(work, Map.of(), "info", coarser.toString());
+        Ompprof.Result info = Ompprof.read("info", coarser.toString());
         assertTrue(info.out().contains("timelines downsampled: one entry per thread per 50ms"), info.out());
     }
 

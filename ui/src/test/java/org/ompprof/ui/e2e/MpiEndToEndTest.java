@@ -50,11 +50,8 @@ class MpiEndToEndTest {
                         r.metadata().get(Metadata.JOB_ID).isPresent(),
                         r.metadata().toString());
             }
-            Ompprof.Result info = Ompprof.run(
-                    work,
-                    Map.of(),
-                    "info",
-                    work.resolve("run.rank-" + rank + ".ompprof").toString());
+            Ompprof.Result info = Ompprof.read(
+                    "info", work.resolve("run.rank-" + rank + ".ompprof").toString());
             assertTrue(info.out().contains("mpi        rank " + rank + " of 2, job "), info.out());
         }
     }
@@ -146,7 +143,8 @@ class MpiEndToEndTest {
                 work.resolve("run.rank-0.ompprof").toString(),
                 work.resolve("run.rank-1.ompprof").toString());
         assertEquals(0, merge.status(), merge.err());
-        Ompprof.Result report = Ompprof.run(work, Map.of(), "report", "--thread-table", "job.ompprof");
+        Ompprof.Result report = Ompprof.read(
+                "report", "--thread-table", work.resolve("job.ompprof").toString());
         assertEquals(0, report.status(), report.err());
         String out = report.out();
         assertTrue(out.contains("ranks (2 MPI ranks; threads below are rank.thread)"), out);
@@ -177,7 +175,8 @@ class MpiEndToEndTest {
         assertTrue(out.contains("     0.1 ") && out.contains("     1.1 "), "threads as rank.thread\n" + out);
         assertTrue(out.contains("\n       0.1 ") && out.contains("\n       1.1 "), "region rows too\n" + out);
         // info lists the merged runs by rank and host, each with its own duration (the merge has none of its own)
-        String info = Ompprof.run(work, Map.of(), "info", "job.ompprof").out();
+        String info =
+                Ompprof.read("info", work.resolve("job.ompprof").toString()).out();
         String host = Files.readString(Path.of("/proc/sys/kernel/hostname")).strip();
         for (int rank = 0; rank < 2; rank++)
             assertTrue(
@@ -252,10 +251,10 @@ class MpiEndToEndTest {
     @Test
     void infoAndReportNameTheMpiState() throws Exception {
         Path profile = work.resolve("run.rank-0.ompprof");
-        Ompprof.Result info = Ompprof.run(work, Map.of(), "info", profile.toString());
+        Ompprof.Result info = Ompprof.read("info", profile.toString());
         assertEquals(0, info.status(), info.err());
         assertTrue(info.out().contains("mpi.allreduce " + STEPS + " calls"), info.out());
-        Ompprof.Result report = Ompprof.run(work, Map.of(), "report", profile.toString());
+        Ompprof.Result report = Ompprof.read("report", profile.toString());
         assertEquals(0, report.status(), report.err());
         assertTrue(report.out().contains("mpi.allreduce"), report.out());
     }

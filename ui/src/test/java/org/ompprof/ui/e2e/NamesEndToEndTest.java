@@ -42,7 +42,7 @@ class NamesEndToEndTest {
     }
 
     private String collapsed(Path profile) throws Exception {
-        Ompprof.Result r = Ompprof.run(work, Map.of(), "export", "--format", "collapsed", profile.toString());
+        Ompprof.Result r = Ompprof.read("export", "--format", "collapsed", profile.toString());
         assertEquals(0, r.status(), r.err());
         return r.out();
     }
@@ -100,12 +100,12 @@ class NamesEndToEndTest {
         }
         assertMostlyUnder(out, expected, 100);
         assertNoAgentFrames(out);
-        Ompprof.Result info = Ompprof.run(work, Map.of(), "info", profile.toString());
+        Ompprof.Result info = Ompprof.read("info", profile.toString());
         assertEquals(0, info.status(), info.err());
         assertTrue(
                 info.out().contains("parallel at names_stream.cc:" + STREAM_PRAGMA + "  =  main.omp_outlined"),
                 "info shows the compiler's symbol of the region\n" + info.out());
-        Ompprof.Result report = Ompprof.run(work, Map.of(), "report", profile.toString());
+        Ompprof.Result report = Ompprof.read("report", profile.toString());
         assertEquals(0, report.status(), report.err());
         assertTrue(
                 report.out().contains("main;parallel at names_stream.cc:" + STREAM_PRAGMA + ";format_numbers(double)"),
@@ -126,7 +126,7 @@ class NamesEndToEndTest {
         }
         assertMostlyUnder(out, expected, 50);
         assertNoAgentFrames(out);
-        Ompprof.Result info = Ompprof.run(work, Map.of(), "info", profile.toString());
+        Ompprof.Result info = Ompprof.read("info", profile.toString());
         assertTrue(
                 info.out().contains("parallel at names_heat.f90:" + HEAT_PRAGMA + "  =  __solver_MOD_relax._omp_fn.0"),
                 info.out());

@@ -42,7 +42,7 @@ class NestedRegionsEndToEndTest {
                 "10",
                 Integer.toString(team));
         assertEquals(0, r.status(), r.err());
-        Ompprof.Result paths = Ompprof.run(work, Map.of(), "export", "--format", "collapsed", profile.toString());
+        Ompprof.Result paths = Ompprof.read("export", "--format", "collapsed", profile.toString());
         assertEquals(0, paths.status(), paths.err());
 
         long inner = 0;

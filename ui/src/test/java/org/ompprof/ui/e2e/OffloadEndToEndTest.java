@@ -114,8 +114,7 @@ class OffloadEndToEndTest {
     @Test
     void deviceTimeIsChargedToTheLaunchingPath() throws Exception {
         for (String metric : List.of("device_kernel", "device_transfer")) {
-            Ompprof.Result r = Ompprof.run(
-                    work, Map.of(), "export", "--format", "collapsed", "--metric", metric, profile.toString());
+            Ompprof.Result r = Ompprof.read("export", "--format", "collapsed", "--metric", metric, profile.toString());
             assertEquals(0, r.status(), r.err());
             List<String> lines = r.out().lines().toList();
             assertEquals(1, lines.size(), r.out());
@@ -150,7 +149,7 @@ class OffloadEndToEndTest {
         raw.recording().close();
         Files.deleteIfExists(Path.of(images.getFirst().path()));
         Path rawFile = profile.resolveSibling(profile.getFileName() + ".raw");
-        Ompprof.Result r = Ompprof.run(work, Map.of(), "export", "--format", "collapsed", rawFile.toString());
+        Ompprof.Result r = Ompprof.read("export", "--format", "collapsed", rawFile.toString());
         assertEquals(0, r.status(), r.err());
         // the kernel's outlined body (__omp_offloading_..._launch_kernels_l15_debug__.omp_outlined), named from the
         // image's
@@ -194,9 +193,7 @@ class OffloadEndToEndTest {
                         .toList(),
                 "each thread launched its own kernels");
         for (int thread = 1; thread <= 2; thread++) {
-            Ompprof.Result c = Ompprof.run(
-                    work,
-                    Map.of(),
+            Ompprof.Result c = Ompprof.read(
                     "export",
                     "--format",
                     "collapsed",
@@ -219,7 +216,7 @@ class OffloadEndToEndTest {
 
     @Test
     void infoShowsTheDeviceTotals() throws Exception {
-        Ompprof.Result r = Ompprof.run(work, Map.of(), "info", profile.toString());
+        Ompprof.Result r = Ompprof.read("info", profile.toString());
         assertEquals(0, r.status(), r.err());
         String row = r.out()
                 .lines()
@@ -265,7 +262,7 @@ class OffloadEndToEndTest {
                         "kernel " + k + " on device " + (k.device() + offset));
             }
         }
-        Ompprof.Result info = Ompprof.run(work, Map.of(), "info", merged.toString());
+        Ompprof.Result info = Ompprof.read("info", merged.toString());
         assertTrue(info.out().lines().anyMatch(l -> l.trim().startsWith(span + " generic-64bit")), info.out());
     }
 
@@ -281,12 +278,12 @@ class OffloadEndToEndTest {
         Path viaScript = work.resolve("script.ompprof");
         Ompprof.Result r = Ompprof.run(work, Map.of(), "record", "-o", viaScript.toString(), "--", script.toString());
         assertEquals(0, r.status(), r.err());
-        Ompprof.Result info = Ompprof.run(work, Map.of(), "info", viaScript.toString());
+        Ompprof.Result info = Ompprof.read("info", viaScript.toString());
         assertTrue(
                 info.out().contains("the program loaded libomptarget, but no device connected to OMPT")
                         && info.out().contains("LD_LIBRARY_PATH"),
                 info.out());
-        Ompprof.Result direct = Ompprof.run(work, Map.of(), "info", profile.toString());
+        Ompprof.Result direct = Ompprof.read("info", profile.toString());
         assertFalse(direct.out().contains("no device connected"), direct.out());
     }
 

@@ -1,16 +1,21 @@
 package org.ompprof.ui.e2e;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import org.ompprof.ui.Main;
 
 /**
  * Runs the real {@code ompprof} command line in its own JVM, as a user would, with this
- * test's class path.
+ * test's class path; or, to read a recorded profile back, the same commands in this JVM.
  */
 public final class Ompprof {
     private Ompprof() {}
@@ -62,6 +67,29 @@ public final class Ompprof {
     /** Runs ompprof to completion (at most two minutes). */
     public static Result run(Path work, Map<String, String> env, String... args) throws Exception {
         return runWrapped(work, env, List.of(), args);
+    }
+
+    private static final Set<String> READING = Set.of("info", "export", "report");
+
+    /**
+     * Runs a command that reads profiles ({@code info}, {@code export}, {@code report}) in this JVM, through the
+     * command line's own entry point: what it prints and returns are the command line's, without a JVM's start for
+     * each of the suite's hundreds of read-backs. File arguments must be absolute (this JVM's directory is not the
+     * test's). The tests of the commands themselves run them through {@link #run}.
+     */
+    public static Result read(String... args) {
+        if (args.length == 0 || !READING.contains(args[0]))
+            throw new IllegalArgumentException("not a command that reads profiles: " + List.of(args));
+        for (String a : args)
+            if (a.contains(".ompprof") && !Path.of(a).isAbsolute())
+                throw new IllegalArgumentException("a relative path, read from this JVM's directory: " + a);
+        ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
+        int status;
+        try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
+                PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
+            status = Main.run(List.of(args), o, e);
+        }
+        return new Result(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
     /** Records {@code command} on {@code threads} OpenMP threads into {@code profile} (at most two minutes). */

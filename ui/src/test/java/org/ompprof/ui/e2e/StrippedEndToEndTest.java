@@ -54,8 +54,7 @@ class StrippedEndToEndTest {
                 "--",
                 DIR.resolve(variant).toString());
         assertEquals(0, r.status(), r.err());
-        Ompprof.Result e =
-                Ompprof.run(work, Map.of(), "export", "--format", "collapsed", "-o", "-", profile.toString());
+        Ompprof.Result e = Ompprof.read("export", "--format", "collapsed", "-o", "-", profile.toString());
         assertEquals(0, e.status(), e.err());
         List<String> stacks = e.out().lines().toList();
         long leaf = stacks.stream()
@@ -76,7 +75,7 @@ class StrippedEndToEndTest {
                 "--",
                 DIR.resolve("bare").toString());
         assertEquals(0, r.status(), r.err());
-        Ompprof.Result info = Ompprof.run(work, Map.of(), "info", profile.toString());
+        Ompprof.Result info = Ompprof.read("info", profile.toString());
         assertEquals(0, info.status(), info.err());
         assertTrue(
                 info.out()

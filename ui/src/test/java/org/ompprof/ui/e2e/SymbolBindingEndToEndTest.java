@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
-import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,8 +35,7 @@ class SymbolBindingEndToEndTest {
                 CPrograms.sharedLibrary("bindings").toString(),
                 "0.8");
         assertEquals(0, rec.status(), rec.err());
-        Ompprof.Result r =
-                Ompprof.run(work, Map.of(), "export", "--format", "collapsed", "--thread", "1", profile.toString());
+        Ompprof.Result r = Ompprof.read("export", "--format", "collapsed", "--thread", "1", profile.toString());
         assertEquals(0, r.status(), r.err());
         long all = 0, resolving = 0, cut = 0, unnamed = 0;
         for (String line : r.out().lines().toList()) {

@@ -49,8 +49,8 @@ class TaskSchedulingEndToEndTest {
         assertTrue(ledger.find(), run.out());
         double loopMs = Double.parseDouble(ledger.group(1));
 
-        Ompprof.Result info = Ompprof.run(work, Map.of(), "info", profile.toString());
-        Ompprof.Result report = Ompprof.run(work, Map.of(), "report", profile.toString());
+        Ompprof.Result info = Ompprof.read("info", profile.toString());
+        Ompprof.Result report = Ompprof.read("report", profile.toString());
         Matcher inInfo = Pattern.compile("time per state \\(as report, exports and the viewer count it\\): .*" + STATE
                         + " ([0-9.]+ m?s)")
                 .matcher(info.out());

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
-import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.io.TempDir;
@@ -69,7 +68,7 @@ class WallKnownAnswersEndToEndTest {
         double paperBusy = REGIONS * threads * threads * UNIT_MS;
         assertEquals(paperBusy, busy, TOLERANCE * paperBusy, body + " as work_parallel");
 
-        Ompprof.Result report = Ompprof.run(work, Map.of(), "report", profile.toString());
+        Ompprof.Result report = Ompprof.read("report", profile.toString());
         Matcher m = Pattern.compile("imbalance (\\d+\\.\\d+)").matcher(report.out());
         assertTrue(m.find(), report.out());
         double paperImbalance = (2.0 * threads - 1) / threads;
@@ -167,7 +166,7 @@ class WallKnownAnswersEndToEndTest {
         // made
         // from the tasks' data, no longer asked of the runtime (whose first answers showed where it keeps a task's
         // frame): the sleeps that ran whole and the samples under make_tasks above are theirs too.
-        String info = Ompprof.run(work, Map.of(), "info", profile.toString()).out();
+        String info = Ompprof.read("info", profile.toString()).out();
         assertTrue(info.contains("the others made from the tasks' data"), info);
 
         double taskgroup = BlameTotals.totalMs(work, profile, "time.taskgroup", 0, null);
@@ -208,11 +207,10 @@ class WallKnownAnswersEndToEndTest {
                     "the single's barrier waiting blamed on the tasks");
         // one name for the state in report and info, with one figure
         Matcher inReport = Pattern.compile("\\n  taskgroup +([0-9.]+ m?s)")
-                .matcher(Ompprof.run(work, Map.of(), "report", profile.toString())
-                        .out());
+                .matcher(Ompprof.read("report", profile.toString()).out());
         Matcher inInfo = Pattern.compile("time per state \\(as report, exports and the viewer count it\\): .*taskgroup "
                         + "([0-9.]+ m?s)")
-                .matcher(Ompprof.run(work, Map.of(), "info", profile.toString()).out());
+                .matcher(Ompprof.read("info", profile.toString()).out());
         assertTrue(inReport.find() && inInfo.find(), "the state taskgroup in report and info");
         assertEquals(inReport.group(1), inInfo.group(1), "the same taskgroup time in report and info");
     }

@@ -113,15 +113,8 @@ class WallSleepEndToEndTest {
                 "calls shorter than asked: " + figures);
         assertTrue(recorded.early() <= 1, figures);
 
-        Ompprof.Result r = Ompprof.run(
-                work,
-                Map.of(),
-                "export",
-                "--format",
-                "collapsed",
-                "--metric",
-                "time.work_parallel",
-                profile.toString());
+        Ompprof.Result r =
+                Ompprof.read("export", "--format", "collapsed", "--metric", "time.work_parallel", profile.toString());
         assertEquals(0, r.status(), r.err());
         double inCall = 0, underSleeper = 0;
         for (String line : r.out().lines().toList()) {
@@ -172,7 +165,7 @@ class WallSleepEndToEndTest {
     void infoCountsSamplesTakenFromOutside() throws Exception {
         Path profile = work.resolve("info.ompprof");
         record(profile, "usleep", 2);
-        Ompprof.Result r = Ompprof.run(work, Map.of(), "info", profile.toString());
+        Ompprof.Result r = Ompprof.read("info", profile.toString());
         assertEquals(0, r.status(), r.err());
         Matcher m = Pattern.compile("wall clock +(\\d+) samples of blocked threads taken from outside, "
                         + "(\\d+) signals \\(to threads waiting in the runtime, or running without a CPU-clock"
