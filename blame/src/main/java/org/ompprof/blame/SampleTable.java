@@ -139,13 +139,29 @@ public final class SampleTable {
     /** Collects samples in any order. Not thread-safe. */
     public static final class Builder {
         private int n;
-        private int[] thread = new int[1024];
-        private long[] time = new long[1024];
-        private long[] weight = new long[1024];
-        private byte[] cls = new byte[1024];
-        private long[] waitId = new long[1024];
-        private long[] region = new long[1024];
-        private int[] node = new int[1024];
+        private int[] thread;
+        private long[] time;
+        private long[] weight;
+        private byte[] cls;
+        private long[] waitId;
+        private long[] region;
+        private int[] node;
+
+        public Builder() {
+            this(1024);
+        }
+
+        /** A builder with room for {@code capacity} samples before it grows (a table's size known ahead). */
+        public Builder(int capacity) {
+            int c = Math.max(1, capacity);
+            thread = new int[c];
+            time = new long[c];
+            weight = new long[c];
+            cls = new byte[c];
+            waitId = new long[c];
+            region = new long[c];
+            node = new int[c];
+        }
 
         /**
          * @param region the innermost parallel region (any id that is equal for the same region), 0 if none

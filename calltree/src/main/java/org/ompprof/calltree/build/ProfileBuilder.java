@@ -40,6 +40,7 @@ public final class ProfileBuilder {
     private final CallingContextTree tree = CallingContextTree.create();
     private final TimelineStream timelines;
     private final IntArrayList path = new IntArrayList();
+    private int[] pathIds = new int[64]; // the path's ids for the tree, reused: no array a sample
     private final IntArrayList lines = new IntArrayList();
     private final LineTable.Builder lineTimes = new LineTable.Builder();
     private BlameStage blame;
@@ -201,7 +202,8 @@ public final class ProfileBuilder {
         path.clear();
         lines.clear();
         names.append(stitched.pathRootFirst(), path, lines);
-        int node = tree.path(path.toArray());
+        if (pathIds.length < path.size()) pathIds = new int[2 * path.size()];
+        int node = tree.path(path.toArray(pathIds), path.size());
         addLines(node, stitched.weightNs());
         StitchedSample s = WaitStates.corrected(
                 stitched, path.isEmpty() ? null : tree.frames().frame(path.getLast()), mpi);

@@ -458,7 +458,7 @@ public final class RecordDecoder {
             pcs[i] = u64(rec, off + Wire.WalkedFrame.PC);
             sps[i] = u64(rec, off + Wire.WalkedFrame.SP);
         }
-        return new Walk(pcs, sps, stop);
+        return Walk.owning(pcs, sps, stop);
     }
 
     private static MemorySegment copy(WireBytes rec, long off, long len) {

@@ -10,14 +10,29 @@ import org.ompprof.sampler.wire.Wire;
  * why (a {@code Wire.WALK_*} value); in a checking recording ({@link #isCheck()}) the context is the sampled
  * registers with a plain snapshot instead, and the frames are all the walk found.
  */
-public record Walk(long[] pcs, long[] sps, int stop) {
+public final class Walk {
     /** No walk: the context holds the sampled registers and the snapshot starts there. */
     public static final Walk NONE = new Walk(new long[0], new long[0], Wire.WALK_CONTINUE);
 
-    public Walk {
+    private final long[] pcs;
+    private final long[] sps;
+    private final int stop;
+
+    /** A walk of copies of {@code pcs} and {@code sps}. */
+    public Walk(long[] pcs, long[] sps, int stop) {
+        this(stop, pcs.clone(), sps.clone());
+    }
+
+    private Walk(int stop, long[] pcs, long[] sps) {
         if (pcs.length != sps.length) throw new IllegalArgumentException(pcs.length + " pcs, " + sps.length + " sps");
-        pcs = pcs.clone();
-        sps = sps.clone();
+        this.pcs = pcs;
+        this.sps = sps;
+        this.stop = stop;
+    }
+
+    /** A walk of arrays no one else holds (the decoder's, just filled): not copied, a sample's walk made once. */
+    static Walk owning(long[] pcs, long[] sps, int stop) {
+        return new Walk(stop, pcs, sps);
     }
 
     public int count() {
@@ -41,12 +56,15 @@ public record Walk(long[] pcs, long[] sps, int stop) {
         return (stop & Wire.WALK_CHECK) != 0;
     }
 
-    @Override
+    /** The way the walk ended: {@link #stopKind()}, with {@code Wire.WALK_CHECK} in a checking recording. */
+    public int stop() {
+        return stop;
+    }
+
     public long[] pcs() {
         return pcs.clone();
     }
 
-    @Override
     public long[] sps() {
         return sps.clone();
     }
