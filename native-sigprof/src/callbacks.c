@@ -510,7 +510,6 @@ static void on_parallel_begin(ompt_data_t *encountering_task_data, const ompt_fr
   /* before the record, so the JVM knows every module the region's code and
    * stack can point into by the time it reads PARALLEL_BEGIN */
   modules_rescan(p, 0);
-  b.time_ns = now_ns();
   b.parallel_id = id;
   b.parent_task_id = data_value(encountering_task_data);
   callbacks_task_referenced(p, b.parent_task_id);
@@ -529,6 +528,7 @@ static void on_parallel_begin(ompt_data_t *encountering_task_data, const ompt_fr
     s->open_region[s->open_regions++] = (struct ompprof_open_region){id, b.parent_task_id, b.shape, b.codeptr_ra};
     return;
   }
+  b.time_ns = now_ns(); /* only here: a packed region has its end's time alone (a clock read a region saved) */
   emit_shaped(p, OMPPROF_REC_PARALLEL_BEGIN, &b, sizeof b, &b.ctx, frames, n, b.shape);
 }
 
