@@ -510,6 +510,7 @@ static void on_parallel_begin(ompt_data_t *encountering_task_data, const ompt_fr
   /* before the record, so the JVM knows every module the region's code and
    * stack can point into by the time it reads PARALLEL_BEGIN */
   modules_rescan(p, 0);
+  b.time_ns = 0; /* read below, for a begin record only; until then no stale value in the stack the shape may hash */
   b.parallel_id = id;
   b.parent_task_id = data_value(encountering_task_data);
   callbacks_task_referenced(p, b.parent_task_id);
