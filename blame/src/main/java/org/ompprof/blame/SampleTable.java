@@ -1,6 +1,7 @@
 package org.ompprof.blame;
 
 import java.util.Arrays;
+import java.util.List;
 import org.eclipse.collections.impl.map.mutable.primitive.IntIntHashMap;
 import org.ompprof.sampler.omp.WaitClass;
 
@@ -176,7 +177,7 @@ public final class SampleTable {
                 long regionId,
                 int contextNode) {
             if (weightNs < 0) throw new IllegalArgumentException("negative weight " + weightNs);
-            if (n == time.length) grow();
+            if (n == time.length) grow(2 * n);
             thread[n] = threadSeq;
             time[n] = timeNs;
             weight[n] = weightNs;
@@ -188,18 +189,26 @@ public final class SampleTable {
             return this;
         }
 
-        /** Appends all of {@code other}'s samples. */
+        /** A builder of all of {@code parts}' samples, in order, made at their size at once. */
+        public static Builder joined(List<Builder> parts) {
+            int size = 0;
+            for (Builder b : parts) size += b.n;
+            Builder all = new Builder(size);
+            for (Builder b : parts) all.addAll(b);
+            return all;
+        }
+
+        /** Appends all of {@code other}'s samples (checked when they were added there). */
         public Builder addAll(Builder other) {
-            for (int i = 0; i < other.n; i++) {
-                add(
-                        other.thread[i],
-                        other.time[i],
-                        other.weight[i],
-                        WaitClass.ofOrdinal(other.cls[i]),
-                        other.waitId[i],
-                        other.region[i],
-                        other.node[i]);
-            }
+            if (n + other.n > time.length) grow(Math.max(n + other.n, 2 * n));
+            System.arraycopy(other.thread, 0, thread, n, other.n);
+            System.arraycopy(other.time, 0, time, n, other.n);
+            System.arraycopy(other.weight, 0, weight, n, other.n);
+            System.arraycopy(other.cls, 0, cls, n, other.n);
+            System.arraycopy(other.waitId, 0, waitId, n, other.n);
+            System.arraycopy(other.region, 0, region, n, other.n);
+            System.arraycopy(other.node, 0, node, n, other.n);
+            n += other.n;
             return this;
         }
 
@@ -213,8 +222,7 @@ public final class SampleTable {
                 blame.add(thread[i], time[i], weight[i], WaitClass.ofOrdinal(cls[i]), waitId[i], region[i], node[i]);
         }
 
-        private void grow() {
-            int c = n * 2;
+        private void grow(int c) {
             thread = Arrays.copyOf(thread, c);
             time = Arrays.copyOf(time, c);
             weight = Arrays.copyOf(weight, c);

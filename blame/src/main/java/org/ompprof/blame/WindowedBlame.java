@@ -103,13 +103,10 @@ public final class WindowedBlame {
     /** Charges the first uncharged window with its neighbours in view, then forgets what no later window needs. */
     private void chargeNext() {
         Window w = firstUncharged();
-        // sized ahead: grown by doubling, three windows of a wide run's samples were a tenth of a build's allocation
-        int size = 0;
-        for (Window other : windows)
-            if (Math.abs(other.index() - w.index()) <= 1)
-                size += other.samples().size();
-        SampleTable.Builder view = new SampleTable.Builder(size);
-        for (Window other : windows) if (Math.abs(other.index() - w.index()) <= 1) view.addAll(other.samples());
+        List<SampleTable.Builder> near = new ArrayList<>(3);
+        for (Window other : windows) if (Math.abs(other.index() - w.index()) <= 1) near.add(other.samples());
+        // made at its size at once: grown by doubling, it was a tenth of a wide run's build allocation
+        SampleTable.Builder view = SampleTable.Builder.joined(near);
         long from = w.index() * windowNs;
         calculator.charge(view.build(), from, from + windowNs);
         charged = w.index() + 1;

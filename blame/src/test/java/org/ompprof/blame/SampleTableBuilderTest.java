@@ -11,9 +11,9 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.ompprof.blame.SeededRuns.Row;
 
 /**
- * A builder's starting room changes where it grows, never the table: seeded runs of samples in time order and shuffled
- * (the build sorts them), added one by one and through {@link SampleTable.Builder#addAll}, into builders with room
- * for none, one, fewer than all and all of them, against the default builder.
+ * A builder's starting room changes where it grows, never the table: seeded runs of samples in time order and
+ * shuffled (the build sorts them), added one by one, through {@link SampleTable.Builder#addAll} and joined, into
+ * builders with room for none, one, fewer than all and all of them, against the default builder.
  */
 class SampleTableBuilderTest {
     private static final long MS = SeededRuns.MS;
@@ -53,5 +53,9 @@ class SampleTableBuilderTest {
         half.addAll(filled(new SampleTable.Builder(room), rows.subList(rows.size() / 2, rows.size())));
         assertEquals(expected, dump(half.build()), "in two halves");
         assertEquals(rows.size(), half.size());
+        SampleTable.Builder first = filled(new SampleTable.Builder(room), rows.subList(0, rows.size() / 3));
+        SampleTable.Builder rest = filled(new SampleTable.Builder(room), rows.subList(rows.size() / 3, rows.size()));
+        assertEquals(
+                expected, dump(SampleTable.Builder.joined(List.of(first, rest)).build()), "joined");
     }
 }
