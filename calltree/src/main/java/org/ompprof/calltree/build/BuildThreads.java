@@ -13,8 +13,8 @@ import org.ompprof.sampler.recording.ReadAhead;
  * SamplesAhead}) and, before and after the samples, does work whose result the build takes later
  * ({@link Later}), one that computes blame behind it ({@link BlameBehind}), and {@code threads - 1}
  * that inflate and decode the recording's sections, and stitch their samples, ahead of both (where
- * they fall behind, the reader takes the next section on itself). The profile is the same for any
- * count: only where the work runs changes.
+ * they fall behind, the reader takes the next section on itself), and compress the timelines. The
+ * profile is the same for any count: only where the work runs changes.
  */
 final class BuildThreads implements AutoCloseable {
     /** {@code -Dompprof.build.threads=N}: how many threads a build uses (default: one per core). */
@@ -60,6 +60,14 @@ final class BuildThreads implements AutoCloseable {
 
     ReadAhead readAhead() {
         return ahead;
+    }
+
+    /**
+     * The threads that compress the timelines' runs ({@link org.ompprof.calltree.profile.TimelineStream#encodedOn}):
+     * the decoding ones, which have a section's time for each; null for a build on one thread.
+     */
+    ExecutorService encoding() {
+        return pool;
     }
 
     /** The thread that merges stitched samples ahead of the building one; null for a build on one thread. */

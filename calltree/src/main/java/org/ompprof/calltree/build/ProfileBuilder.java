@@ -168,8 +168,9 @@ public final class ProfileBuilder {
         try (RecordingWriter w = RecordingWriter.create(output);
                 BuildThreads pool = BuildThreads.start(threads);
                 SymbolizerAhead symbolizer = SymbolizerAhead.start(images, pool.aside(), clock)) {
-            TimelineStream timelines =
-                    TimelineStream.to(w, TimelineStream.DEFAULT_BUDGET).downsampled(timelineResolutionNs);
+            TimelineStream timelines = TimelineStream.to(w, TimelineStream.DEFAULT_BUDGET)
+                    .downsampled(timelineResolutionNs)
+                    .encodedOn(pool.encoding());
             profile = ProfileBuilder.build(raw, images, symbolizer, timelines, clock, pool);
             Metadata metadata = timelineResolutionNs == 0
                     ? raw.metadata()

@@ -2,10 +2,16 @@ package org.ompprof.calltree.profile;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
+import java.util.concurrent.Executor;
+import java.util.concurrent.FutureTask;
 import org.eclipse.collections.impl.map.mutable.primitive.IntObjectHashMap;
+import org.ompprof.sampler.recording.Awaited;
 import org.ompprof.sampler.recording.RecordingWriter;
+import org.ompprof.sampler.recording.RecordingWriter.EncodedSection;
 import org.ompprof.unwinder.clock.Stage;
 import org.ompprof.unwinder.clock.StageClock;
 
@@ -30,6 +36,11 @@ public final class TimelineStream {
     private long resolutionNs;
     private StageClock clock = StageClock.off();
     private final List<Timeline> kept = new ArrayList<>();
+    /** Where runs are compressed: null, where they are written. */
+    private Executor encoders;
+    /** The last flush's runs, in the order they go into the file, being compressed. */
+    private final ArrayDeque<FutureTask<EncodedSection>> encoding = new ArrayDeque<>();
+
     private int buffered;
     private long written;
 
@@ -53,6 +64,15 @@ public final class TimelineStream {
     public TimelineStream downsampled(long resolutionNs) {
         if (resolutionNs < 0) throw new IllegalArgumentException("timeline resolution of " + resolutionNs + " ns");
         this.resolutionNs = resolutionNs;
+        return this;
+    }
+
+    /**
+     * This stream, compressing the runs it writes on {@code encoders} (if not null) while the samples after them come
+     * in: runs are appended at the next flush, in the same order, so the file is the same byte for byte.
+     */
+    public TimelineStream encodedOn(Executor encoders) {
+        this.encoders = encoders;
         return this;
     }
 
@@ -89,6 +109,7 @@ public final class TimelineStream {
         downsamplers.forEachValue(TimelineDownsampler::finish);
         if (out != null) {
             flush();
+            write(this::appendEncoded);
             return List.of();
         }
         for (int thread : buffers.keySet().toSortedArray())
@@ -99,19 +120,51 @@ public final class TimelineStream {
 
     private void flush() {
         if (out == null) return;
-        Stage was = clock.enter(Stage.WRITE);
-        try {
+        write(() -> {
+            appendEncoded();
             for (int thread : buffers.keySet().toSortedArray()) {
                 Timeline run = buffers.get(thread).build();
-                ProfileWriter.timeline(out, run);
+                for (int from = 0; from < run.size(); from += TimelineCodec.CHUNK) {
+                    int start = from, end = Math.min(run.size(), from + TimelineCodec.CHUNK);
+                    FutureTask<EncodedSection> task = new FutureTask<>(
+                            () -> RecordingWriter.encodedTimeline(run.thread(), TimelineCodec.encode(run, start, end)));
+                    encoding.addLast(task);
+                    if (encoders != null) encoders.execute(task);
+                }
                 written += run.size();
             }
+        });
+        buffers.clear();
+        buffered = 0;
+    }
+
+    /**
+     * The runs of the last flush, appended in order; one the encoders have not begun is compressed here, and while
+     * they finish one, this thread takes on the next ones rather than wait.
+     */
+    private void appendEncoded() throws IOException {
+        while (!encoding.isEmpty()) {
+            FutureTask<EncodedSection> next = encoding.removeFirst();
+            next.run(); // does nothing if an encoder has begun it
+            for (Iterator<FutureTask<EncodedSection>> later = encoding.iterator(); !next.isDone() && later.hasNext(); )
+                later.next().run();
+            out.append(Awaited.result(next));
+        }
+    }
+
+    private interface Write {
+        void run() throws IOException;
+    }
+
+    /** Writing to the file, accounted to the write stage. */
+    private void write(Write w) {
+        Stage was = clock.enter(Stage.WRITE);
+        try {
+            w.run();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } finally {
             clock.enter(was);
         }
-        buffers.clear();
-        buffered = 0;
     }
 }

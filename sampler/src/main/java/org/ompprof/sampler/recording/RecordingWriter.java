@@ -122,10 +122,34 @@ public final class RecordingWriter implements AutoCloseable {
 
     /** One run of a thread's timeline (calltree's TimelineCodec payload). */
     public void timeline(int threadSeq, byte[] samples) throws IOException {
+        byte[] buf = timelinePayload(threadSeq, samples);
+        section(SectionKind.TIMELINE, buf, buf.length, BULK_LEVEL);
+    }
+
+    /**
+     * One run of a thread's timeline compressed and checksummed, on any thread, for {@link #append(EncodedSection)}:
+     * runs are compressed where they do not hold up the thread that builds them, and appended in its order.
+     */
+    public static EncodedSection encodedTimeline(int threadSeq, byte[] samples) {
+        byte[] buf = timelinePayload(threadSeq, samples);
+        Deflater deflater = new Deflater();
+        try {
+            return new EncodedSection(encode(SectionKind.TIMELINE, buf, buf.length, BULK_LEVEL, deflater, 0));
+        } finally {
+            deflater.end();
+        }
+    }
+
+    private static byte[] timelinePayload(int threadSeq, byte[] samples) {
         byte[] buf = new byte[RecordingFormat.RECORDS_PREFIX + samples.length];
         putInt(buf, 0, threadSeq);
         System.arraycopy(samples, 0, buf, RecordingFormat.RECORDS_PREFIX, samples.length);
-        section(SectionKind.TIMELINE, buf, buf.length, BULK_LEVEL);
+        return buf;
+    }
+
+    /** Writes a section encoded ahead ({@link #encodedTimeline}). */
+    public void append(EncodedSection section) throws IOException {
+        append(section.encoded);
     }
 
     /** Named counters (the stitcher's, for a profile). */
@@ -234,6 +258,15 @@ public final class RecordingWriter implements AutoCloseable {
 
     /** A section as it goes into the file: its header, and its payload as stored. */
     private record Encoded(byte[] header, byte[] stored, int storedLength) {}
+
+    /** A section ready to go into a file, encoded by {@link #encodedTimeline}; opaque, and never changed. */
+    public static final class EncodedSection {
+        private final Encoded encoded;
+
+        private EncodedSection(Encoded encoded) {
+            this.encoded = encoded;
+        }
+    }
 
     /**
      * Compresses (unless the level is negative, or it does not shrink) and checksums a section, with {@code flags}
