@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * One long-lived llvm-symbolizer process in batch mode: {@code "path" 0xaddr} lines in, one
@@ -63,14 +65,44 @@ public final class LlvmSymbolizer implements AutoCloseable {
         return s;
     }
 
-    /** Asks {@code --help} which flags this version has: JSON output is required, the rest optional. */
+    /**
+     * The flags this version has: JSON output is required, the rest optional. Known from the LLVM version its installed
+     * path names, else asked of {@code --help} (a process start, 30 ms of every build).
+     */
     private static List<String> command(Path exe) throws SymbolizerException {
-        String help = helpText(exe);
-        if (!help.contains("JSON")) throw new SymbolizerException(exe + " is too old: it has no --output-style=JSON");
+        boolean known = namedMajorVersion(exe) >= FLAGS_KNOWN_FROM;
+        String help = known ? "" : helpText(exe);
+        if (!known && !help.contains("JSON"))
+            throw new SymbolizerException(exe + " is too old: it has no --output-style=JSON");
         List<String> cmd = new ArrayList<>(List.of(exe.toString(), "--output-style=JSON", "--inlines", "--demangle"));
         // Never wait on the network for debug info during a profile.
-        if (help.contains("--no-debuginfod")) cmd.add("--no-debuginfod");
+        if (known || help.contains("--no-debuginfod")) cmd.add("--no-debuginfod");
         return List.copyOf(cmd);
+    }
+
+    /** The LLVM from which llvm-symbolizer has JSON output and {@code --no-debuginfod} (14 has JSON alone). */
+    static final int FLAGS_KNOWN_FROM = 16;
+
+    private static final Pattern VERSIONED = Pattern.compile("llvm(?:-symbolizer)?-(\\d{1,4})");
+
+    /**
+     * The LLVM major version an executable's name or installed place says it is (llvm-symbolizer-19, or Debian's
+     * /usr/lib/llvm-19/bin/llvm-symbolizer that /usr/bin's links lead to); 0 where neither says.
+     */
+    static int namedMajorVersion(Path exe) {
+        Path real;
+        try {
+            real = exe.toRealPath();
+        } catch (IOException e) {
+            real = exe;
+        }
+        int version = 0;
+        for (Path p : List.of(exe, real))
+            for (Path part : p) {
+                Matcher m = VERSIONED.matcher(part.toString());
+                if (m.matches()) version = Math.max(version, Integer.parseInt(m.group(1)));
+            }
+        return version;
     }
 
     private static String helpText(Path exe) throws SymbolizerException {
