@@ -69,7 +69,8 @@ public final class TimelineStream {
 
     /**
      * This stream, compressing the runs it writes on {@code encoders} (if not null) while the samples after them come
-     * in: runs are appended at the next flush, in the same order, so the file is the same byte for byte.
+     * in: runs are appended at the next flush, in the same order, so the file is the same byte for byte. Without
+     * encoders a flush compresses and appends its runs itself.
      */
     public TimelineStream encodedOn(Executor encoders) {
         this.encoders = encoders;
@@ -133,6 +134,7 @@ public final class TimelineStream {
                 }
                 written += run.size();
             }
+            if (encoders == null) appendEncoded(); // now: nothing would compress them meanwhile
         });
         buffers.clear();
         buffered = 0;
