@@ -251,9 +251,11 @@ class RecordEndToEndTest {
     @Test
     void interruptIsForwardedAndTheRecordingWritten() throws Exception {
         Path program = CPrograms.clang("exit_with");
+        // from a shell that does not ignore SIGINT, as a user's does (a suite started in the background ignores it)
         Process p = Ompprof.start(
                 work,
                 TWO_THREADS,
+                List.of("env", "--default-signal=INT"),
                 List.of("record", "--keep-raw", "-o", "i.ompprof", "--", program.toString(), "sleep", "60"));
         long deadline = System.nanoTime() + 30_000_000_000L;
         while (!java.nio.file.Files.readString(work.resolve("stdout.txt")).contains("sleeping")) {
