@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -37,14 +35,8 @@ class SignalForwarderTest {
         }
     }
 
-    private static boolean ignoredSinceStart(int signal) throws IOException {
-        String ignored = Files.readAllLines(Path.of("/proc/self/status")).stream()
-                .filter(l -> l.startsWith("SigIgn:"))
-                .findFirst()
-                .orElseThrow()
-                .substring("SigIgn:".length())
-                .trim();
-        return (Long.parseUnsignedLong(ignored, 16) >>> (signal - 1) & 1) != 0;
+    private static boolean ignoredSinceStart(int signal) {
+        return (ProgramStart.jvmIgnored(Path.of("/proc/self/status")) >>> (signal - 1) & 1) != 0;
     }
 
     @Test
