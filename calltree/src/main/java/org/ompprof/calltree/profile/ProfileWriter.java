@@ -2,7 +2,9 @@ package org.ompprof.calltree.profile;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.TreeCodec;
 import org.ompprof.sampler.recording.ImageSource;
@@ -10,6 +12,7 @@ import org.ompprof.sampler.recording.Metadata;
 import org.ompprof.sampler.recording.ModuleInfo;
 import org.ompprof.sampler.recording.Recording;
 import org.ompprof.sampler.recording.RecordingWriter;
+import org.ompprof.sampler.recording.RecordingWriter.EncodedSection;
 import org.ompprof.sampler.recording.SectionKind;
 import org.ompprof.sampler.recording.Stats;
 import org.ompprof.sampler.recording.ThreadInfo;
@@ -45,9 +48,17 @@ public final class ProfileWriter {
 
     /** One timeline (or a run of one), cut into sections; the reader joins a thread's sections in file order. */
     public static void timeline(RecordingWriter w, Timeline t) throws IOException {
+        for (Supplier<EncodedSection> section : timelineSections(t)) w.append(section.get());
+    }
+
+    /** The sections of one timeline (or a run of one), in file order, each encoded where it is asked for. */
+    static List<Supplier<EncodedSection>> timelineSections(Timeline t) {
+        List<Supplier<EncodedSection>> sections = new ArrayList<>();
         for (int from = 0; from < t.size(); from += TimelineCodec.CHUNK) {
-            w.timeline(t.thread(), TimelineCodec.encode(t, from, Math.min(t.size(), from + TimelineCodec.CHUNK)));
+            int start = from, end = Math.min(t.size(), from + TimelineCodec.CHUNK);
+            sections.add(() -> RecordingWriter.encodedTimeline(t.thread(), TimelineCodec.encode(t, start, end)));
         }
+        return sections;
     }
 
     /** Everything but the timelines, which may come before or after (sections are found by kind, not place). */

@@ -8,6 +8,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.FutureTask;
+import java.util.function.Supplier;
 import org.eclipse.collections.impl.map.mutable.primitive.IntObjectHashMap;
 import org.ompprof.sampler.recording.Awaited;
 import org.ompprof.sampler.recording.RecordingWriter;
@@ -125,10 +126,8 @@ public final class TimelineStream {
             appendEncoded();
             for (int thread : buffers.keySet().toSortedArray()) {
                 Timeline run = buffers.get(thread).build();
-                for (int from = 0; from < run.size(); from += TimelineCodec.CHUNK) {
-                    int start = from, end = Math.min(run.size(), from + TimelineCodec.CHUNK);
-                    FutureTask<EncodedSection> task = new FutureTask<>(
-                            () -> RecordingWriter.encodedTimeline(run.thread(), TimelineCodec.encode(run, start, end)));
+                for (Supplier<EncodedSection> section : ProfileWriter.timelineSections(run)) {
+                    FutureTask<EncodedSection> task = new FutureTask<>(section::get);
                     encoding.addLast(task);
                     if (encoders != null) encoders.execute(task);
                 }

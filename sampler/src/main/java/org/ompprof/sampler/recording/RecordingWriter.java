@@ -120,36 +120,21 @@ public final class RecordingWriter implements AutoCloseable {
         section(kind, payload, payload.length < (1 << 16) ? SMALL_LEVEL : BULK_LEVEL);
     }
 
-    /** One run of a thread's timeline (calltree's TimelineCodec payload). */
-    public void timeline(int threadSeq, byte[] samples) throws IOException {
-        byte[] buf = timelinePayload(threadSeq, samples);
-        section(SectionKind.TIMELINE, buf, buf.length, BULK_LEVEL);
-    }
-
     /**
-     * One run of a thread's timeline compressed and checksummed, on any thread, for {@link #append(EncodedSection)}:
-     * runs are compressed where they do not hold up the thread that builds them, and appended in its order.
+     * One run of a thread's timeline (calltree's TimelineCodec payload) compressed and checksummed, on any thread, for
+     * {@link #append(EncodedSection)}: runs are compressed where they do not hold up the thread that builds them, and
+     * appended in its order.
      */
     public static EncodedSection encodedTimeline(int threadSeq, byte[] samples) {
-        byte[] buf = timelinePayload(threadSeq, samples);
-        Deflater deflater = new Deflater();
-        try {
-            return new EncodedSection(encode(SectionKind.TIMELINE, buf, buf.length, BULK_LEVEL, deflater, 0));
-        } finally {
-            deflater.end();
-        }
-    }
-
-    private static byte[] timelinePayload(int threadSeq, byte[] samples) {
         byte[] buf = new byte[RecordingFormat.RECORDS_PREFIX + samples.length];
         putInt(buf, 0, threadSeq);
         System.arraycopy(samples, 0, buf, RecordingFormat.RECORDS_PREFIX, samples.length);
-        return buf;
-    }
-
-    /** Writes a section encoded ahead ({@link #encodedTimeline}). */
-    public void append(EncodedSection section) throws IOException {
-        append(section.encoded);
+        Deflater deflater = new Deflater();
+        try {
+            return encode(SectionKind.TIMELINE, buf, buf.length, BULK_LEVEL, deflater, 0);
+        } finally {
+            deflater.end();
+        }
     }
 
     /** Named counters (the stitcher's, for a profile). */
@@ -256,15 +241,19 @@ public final class RecordingWriter implements AutoCloseable {
         append(encode(kind, raw, rawLength, level, deflater, 0));
     }
 
-    /** A section as it goes into the file: its header, and its payload as stored. */
-    private record Encoded(byte[] header, byte[] stored, int storedLength) {}
-
-    /** A section ready to go into a file, encoded by {@link #encodedTimeline}; opaque, and never changed. */
+    /**
+     * A section as it goes into the file: its header, and its payload as stored. Opaque outside this writer (the
+     * timelines' runs are encoded ahead, {@link #encodedTimeline}), and never changed.
+     */
     public static final class EncodedSection {
-        private final Encoded encoded;
+        private final byte[] header;
+        private final byte[] stored;
+        private final int storedLength;
 
-        private EncodedSection(Encoded encoded) {
-            this.encoded = encoded;
+        private EncodedSection(byte[] header, byte[] stored, int storedLength) {
+            this.header = header;
+            this.stored = stored;
+            this.storedLength = storedLength;
         }
     }
 
@@ -272,7 +261,7 @@ public final class RecordingWriter implements AutoCloseable {
      * Compresses (unless the level is negative, or it does not shrink) and checksums a section, with {@code flags}
      * besides the compression's; no file access.
      */
-    private static Encoded encode(
+    private static EncodedSection encode(
             SectionKind kind, byte[] raw, int rawLength, int level, Deflater deflater, int flags) {
         byte[] stored = raw;
         int storedLength = rawLength;
@@ -290,13 +279,14 @@ public final class RecordingWriter implements AutoCloseable {
         putLong(h, 8, rawLength);
         putLong(h, 16, storedLength);
         putInt(h, 24, (int) crc.getValue());
-        return new Encoded(h, stored, storedLength);
+        return new EncodedSection(h, stored, storedLength);
     }
 
-    private synchronized void append(Encoded e) throws IOException {
+    /** Writes a section encoded here or ahead ({@link #encodedTimeline}). */
+    public synchronized void append(EncodedSection e) throws IOException {
         if (committed || closed) throw new IllegalStateException("recording already finished");
-        write(e.header(), 0, e.header().length);
-        write(e.stored(), 0, e.storedLength());
+        write(e.header, 0, e.header.length);
+        write(e.stored, 0, e.storedLength);
         sections++;
     }
 

@@ -80,7 +80,6 @@ class FidelityEndToEndTest {
         return new Seen(p.exitValue(), String.join("\n", out.lines().toList()));
     }
 
-    /** The test JVM's environment replaced by {@code env} (a null value unsets a variable in Ompprof.start). */
     /** Whether this JVM runs with SIGINT ignored, which the shells it starts inherit. */
     private static boolean sigIntIgnoredHere() throws java.io.IOException {
         String mask = Files.readAllLines(Path.of("/proc/self/status")).stream()
@@ -92,6 +91,7 @@ class FidelityEndToEndTest {
         return (Long.parseUnsignedLong(mask, 16) & 0x2L) != 0;
     }
 
+    /** The test JVM's environment replaced by {@code env} (a null value unsets a variable in Ompprof.start). */
     private static Map<String, String> withOnly(Map<String, String> env) {
         Map<String, String> all = new java.util.HashMap<>();
         System.getenv().keySet().forEach(k -> all.put(k, null));

@@ -52,8 +52,8 @@ class LlvmSymbolizerFlagsTest {
 
     @Test
     void anInstalledLlvmSymbolizerSymbolizes() throws Exception {
-        // both kinds where this machine has them: llvm-symbolizer-19 (known), llvm-symbolizer (LLVM 14 on Debian:
-        // asked)
+        // both kinds where this machine has them: llvm-symbolizer-19 (flags known), llvm-symbolizer (asked: LLVM 14
+        // here)
         int ran = 0;
         for (String name : LlvmSymbolizer.EXECUTABLES) {
             Path exe = Path.of("/usr/bin", name);
