@@ -16,11 +16,13 @@ build: deps
 	$(MVN) -q -DskipTests package
 
 # Every test runs: the suite fails if any test skipped (scripts/check-skips), since deps installed what they need.
+# Then the launcher's start-up cache, on the jar the suite built (scripts/check-aot-cache).
 # verify also checks the format (Spotless: palantir-java-format, clang-format-19); `./mvnw spotless:apply` fixes it.
 test: deps
 	scripts/check-line-length
 	$(MVN) verify
 	scripts/check-skips
+	scripts/check-aot-cache
 
 bench: build
 	scripts/bench-overhead

@@ -32,7 +32,9 @@ public final class RecordCommand {
     /** The raw recording becomes the profile: unwound, stitched, symbolized, in a tree with timelines. */
     static long profile(Path raw, Path output, long timelineResolutionNs) throws IOException {
         try (Recording r = Recording.open(raw)) {
-            return ProfileBuilder.buildInto(output, r, timelineResolutionNs);
+            long bytes = ProfileBuilder.buildInto(output, r, timelineResolutionNs);
+            if (!r.threads().isEmpty()) AotTraining.workDone(); // a recording of an OpenMP program, built
+            return bytes;
         }
     }
 }

@@ -17,6 +17,7 @@ import org.ompprof.calltree.build.ReadOrBuild;
 import org.ompprof.calltree.profile.Profile;
 import org.ompprof.sampler.UserError;
 import org.ompprof.sampler.recording.Recording;
+import org.ompprof.ui.AotTraining;
 import org.ompprof.ui.SelfProfile;
 
 /** {@code ompprof view}: the JavaFX viewer in a window, or one of its views rendered to a PNG. */
@@ -43,6 +44,7 @@ public final class ViewCommand {
             try (Recording r = Recording.open(o.file())) {
                 Screenshot.take(load(r), r.metadata(), o);
             }
+            AotTraining.workDone();
             err.println("ompprof: wrote " + (o.screenshot().toString().equals("-") ? "standard output" : o.screenshot())
                     + " (" + o.view().name().toLowerCase() + ", " + o.width() + "x" + o.height() + ")");
             return 0;
@@ -70,7 +72,7 @@ public final class ViewCommand {
         CountDownLatch closed = new CountDownLatch(1);
         CompletableFuture<Throwable> failure = new CompletableFuture<>();
         CompletableFuture<Stage> window = new CompletableFuture<>();
-        WindowLoad.start(o, window, v -> {}, t -> {
+        WindowLoad.start(o, window, v -> AotTraining.workDone(), t -> {
             failure.complete(t);
             Platform.runLater(() -> window.join().close());
         });
