@@ -5,6 +5,7 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
 import org.ompprof.calltree.build.ProfileBuilder;
+import org.ompprof.sampler.collect.DrainWarmup;
 import org.ompprof.sampler.launch.RecordOptions;
 import org.ompprof.sampler.launch.Recorder;
 import org.ompprof.sampler.recording.Recording;
@@ -22,10 +23,11 @@ public final class RecordCommand {
         }
         try (SelfProfile self =
                 SelfProfile.start("record", options.selfProfile().orElse(null), err)) {
+            DrainWarmup warmup = DrainWarmup.start(); // first, to overlap what follows
             return new Recorder(
                             Recorder.Context.system(Version.get(), out, err),
                             (raw, output) -> profile(raw, output, options.timelineResolutionNs()))
-                    .record(options);
+                    .record(options, warmup);
         }
     }
 

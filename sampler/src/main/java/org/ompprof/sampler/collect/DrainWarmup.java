@@ -38,7 +38,33 @@ public final class DrainWarmup {
     /** Region-heavy programs write callback records by the hundred between two drains. */
     private static final int EVENTS_PER_ROUND = 200;
 
-    private DrainWarmup() {}
+    private final Thread thread;
+
+    private DrainWarmup(Thread thread) {
+        this.thread = thread;
+    }
+
+    /**
+     * Starts {@link #run} in the temporary directory on a thread of its own: the recorder's other preparations
+     * (the FFM linker's first calls, the plan, the shared-memory region) take the other core meanwhile, and the
+     * program starts sooner. A warm-up that fails only leaves the JIT its work for later; the recording goes on.
+     */
+    public static DrainWarmup start() {
+        Path dir = Path.of(System.getProperty("java.io.tmpdir"));
+        Thread t = Thread.ofPlatform().name("ompprof-warmup").daemon().start(() -> {
+            try {
+                run(dir);
+            } catch (IOException | RuntimeException e) {
+                // nothing to tell: the recording itself reports what it cannot write
+            }
+        });
+        return new DrainWarmup(t);
+    }
+
+    /** Waits for the warm-up to end: before the program starts, and before the JVM may exit (its files). */
+    public void await() throws InterruptedException {
+        thread.join();
+    }
 
     /**
      * Drains 2,000 synthetic samples, 100,000 callback records and a few module loads (one

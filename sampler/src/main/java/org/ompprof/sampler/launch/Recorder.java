@@ -100,7 +100,16 @@ public final class Recorder {
     }
 
     public int record(RecordOptions options) throws IOException, InterruptedException {
-        return execute(plan(options));
+        return record(options, DrainWarmup.start());
+    }
+
+    /** As {@link #record(RecordOptions)}, with the drain path's warm-up already begun. */
+    public int record(RecordOptions options, DrainWarmup warmup) throws IOException, InterruptedException {
+        try {
+            return execute(plan(options), warmup);
+        } finally {
+            warmup.await();
+        }
     }
 
     /** All the checks; nothing is created yet. */
@@ -156,7 +165,7 @@ public final class Recorder {
                 (o.startPaused() ? Wire.REGION_START_PAUSED : 0) | (o.cpuTimers() ? Wire.REGION_CPU_TIMERS : 0));
     }
 
-    private int execute(Plan plan) throws IOException, InterruptedException {
+    private int execute(Plan plan, DrainWarmup warmup) throws IOException, InterruptedException {
         OffsetDateTime started = OffsetDateTime.now().truncatedTo(ChronoUnit.MILLIS);
         try (Cleanup cleanup = new Cleanup()) {
             Map<String, String> env = childEnvironment(plan, cleanup);
@@ -167,7 +176,7 @@ public final class Recorder {
             Spool spool = Spool.create(
                     plan.output().path().getParent(), "." + plan.output().path().getFileName() + ".");
             cleanup.add(() -> closeSpool(spool));
-            DrainWarmup.run(plan.output().path().getParent());
+            warmup.await();
             if (opensPerfEvents(plan, env)) PerfHooks.hold().ifPresent(h -> cleanup.add(h::close));
             return run(plan, env, region, spool, started);
         }

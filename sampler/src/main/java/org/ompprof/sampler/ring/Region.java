@@ -1,22 +1,22 @@
 package org.ompprof.sampler.ring;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.ompprof.sampler.UserError;
-import org.ompprof.sampler.posix.Posix;
 import org.ompprof.sampler.wire.Wire;
 import org.ompprof.sampler.wire.Wire.RegionHeader;
 
@@ -49,10 +49,8 @@ public final class Region implements AutoCloseable {
 
     /** Creates, reserves and maps {@code dir/ompprof-<jvmpid>-<random>} and fills its header. */
     public static Region create(Path dir, RegionLayout layout) throws IOException {
-        byte[] random = new byte[8];
-        new SecureRandom().nextBytes(random);
         Path path = dir.resolve("ompprof-" + ProcessHandle.current().pid() + "-"
-                + HexFormat.of().formatHex(random));
+                + HexFormat.of().formatHex(random()));
         try {
             // mode 0600 from the start: never readable by others, not even briefly
             Files.createFile(path, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
@@ -61,9 +59,9 @@ public final class Region implements AutoCloseable {
         }
         Arena arena = Arena.ofShared();
         try {
-            reserve(path, dir, layout);
             MemorySegment segment;
             try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+                reserve(ch, dir, layout);
                 segment = ch.map(FileChannel.MapMode.READ_WRITE, 0, layout.totalSize(), arena);
             }
             return new Region(arena, segment, layout, path);
@@ -84,28 +82,32 @@ public final class Region implements AutoCloseable {
      * Reserves the region's headers, which both sides read from the start; the agent reserves each
      * ring's pages as it first reaches them, so a run commits the memory its threads write, not
      * all its slots' rings. The free space must still hold them all: a full tmpfs costs records,
-     * and it is better said now.
+     * and it is better said now. The headers are reserved by writing them (zeros, as a new file
+     * reads): on tmpfs that commits their pages as fallocate would, without a call outside Java.
      */
-    private static void reserve(Path path, Path dir, RegionLayout layout) throws IOException {
+    private static void reserve(FileChannel ch, Path dir, RegionLayout layout) throws IOException {
         long free = Files.getFileStore(dir).getUsableSpace();
         if (free < layout.totalSize()) throw noRoom(dir, layout, free);
-        int fd = Posix.openReadWrite(path);
-        if (fd < 0) throw new IOException("open " + path + ": " + Posix.strerror(-fd));
         try {
-            reserve(fd, path, dir, layout, 0, Wire.REGION_HEADER_SIZE);
-            for (int i = 0; i < layout.slots(); i++)
-                reserve(fd, path, dir, layout, layout.slotOffset(i), Wire.SLOT_HEADER_SIZE);
-        } finally {
-            Posix.close(fd);
+            zero(ch, 0, Wire.REGION_HEADER_SIZE);
+            for (int i = 0; i < layout.slots(); i++) zero(ch, layout.slotOffset(i), Wire.SLOT_HEADER_SIZE);
+        } catch (IOException e) {
+            free = Files.getFileStore(dir).getUsableSpace();
+            if (free < layout.totalSize()) throw noRoom(dir, layout, free); // filled meanwhile
+            throw e;
         }
     }
 
-    private static void reserve(int fd, Path path, Path dir, RegionLayout layout, long offset, long length)
-            throws IOException {
-        int rc = Posix.posixFallocate(fd, offset, length);
-        if (rc == Posix.ENOSPC)
-            throw noRoom(dir, layout, Files.getFileStore(dir).getUsableSpace());
-        if (rc != 0) throw new IOException("posix_fallocate " + path + ": " + Posix.strerror(rc));
+    private static void zero(FileChannel ch, long offset, int length) throws IOException {
+        ByteBuffer zeros = ByteBuffer.allocate(length);
+        while (zeros.hasRemaining()) ch.write(zeros, offset + zeros.position());
+    }
+
+    /** The name's random part: others cannot guess it to take the name first. */
+    private static byte[] random() throws IOException {
+        try (InputStream in = Files.newInputStream(Path.of("/dev/urandom"))) {
+            return in.readNBytes(8);
+        }
     }
 
     private static UserError noRoom(Path dir, RegionLayout layout, long free) {
