@@ -39,6 +39,9 @@ public final class DisplayNames {
         }
     }
 
+    /** In every name these rules match: most names are not, and are told so without a regular expression. */
+    private static final String OMP = "omp";
+
     /** Numbered {@code .N}, or {@code ..N} after an anonymous one ({@code .omp_outlined..1}: a task's body at -O0). */
     private static final Pattern CLANG = Pattern.compile("(.*?)\\.omp_outlined(_debug__|\\._debug__)?(\\.\\.?\\d*)?");
 
@@ -56,13 +59,14 @@ public final class DisplayNames {
      * f(double*).omp_outlined_debug__}).
      */
     private static String clangForm(String symbol) {
+        if (!symbol.endsWith(")")) return symbol;
         Matcher m = DEMANGLED_CLANG.matcher(symbol);
         return m.matches() ? m.group(1) + m.group(2) : symbol;
     }
 
     /** The kind of outlined OpenMP function {@code symbol} is, or null for any other name. */
     static Outlined outlined(String symbol) {
-        if (symbol == null) return null;
+        if (symbol == null || !symbol.contains(OMP)) return null;
         symbol = clangForm(symbol);
         if (symbol.endsWith(".omp.reduction.reduction_func")) return Outlined.REDUCTION;
         Matcher m = CLANG.matcher(symbol);
@@ -78,7 +82,7 @@ public final class DisplayNames {
      * ones; null otherwise.
      */
     static String outlinedFrom(String symbol) {
-        if (symbol == null) return null;
+        if (symbol == null || !symbol.contains(OMP)) return null;
         Matcher m = CLANG.matcher(clangForm(symbol));
         return m.matches() ? m.group(1) : null;
     }

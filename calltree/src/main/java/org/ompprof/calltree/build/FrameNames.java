@@ -1,8 +1,10 @@
 package org.ompprof.calltree.build;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.IntFunction;
 import org.eclipse.collections.impl.list.mutable.primitive.IntArrayList;
 import org.eclipse.collections.impl.map.mutable.primitive.IntObjectHashMap;
@@ -61,6 +63,16 @@ final class FrameNames {
     private final LongObjectHashMap<LongObjectHashMap<Named>> byModule = new LongObjectHashMap<>();
     private final IntObjectHashMap<Role> roles = new IntObjectHashMap<>();
     private final LongObjectHashMap<String> programNames = new LongObjectHashMap<>();
+    /**
+     * By function name, and by what names a construct: a body's name recurs at each of its sampled pcs, and the
+     * naming rules are regular expressions over long C++ names (a sixth of a small build's CPU before these).
+     */
+    private final Map<String, Optional<Role>> rolesByName = new HashMap<>();
+
+    private final Map<ConstructKey, String> constructs = new HashMap<>();
+
+    private record ConstructKey(DisplayNames.Outlined kind, String symbol, String file, int line) {}
+
     private final Named[] placeholders = new Named[Placeholder.values().length];
     private final Demangler demangler;
 
@@ -238,7 +250,7 @@ final class FrameNames {
             SourceFrame s = innermostFirst.get(i);
             FrameKind k = s.inlined() && kind == FrameKind.USER ? FrameKind.INLINED : kind;
             Frame raw = frame(k, c, s);
-            Role role = agent ? AGENT : role(raw);
+            Role role = agent ? AGENT : knownRole(raw);
             Frame shown = role != null && role.outlined() != null
                     ? raw.named(construct(role.outlined(), module, c, s))
                     : fortran(raw, module, c);
@@ -263,6 +275,12 @@ final class FrameNames {
         String base = modulePath.substring(modulePath.lastIndexOf('/') + 1);
         return base.startsWith("libompprof.so")
                 || base.startsWith("libompprof-") && !base.startsWith("libompprof-mpi.");
+    }
+
+    private Role knownRole(Frame raw) {
+        return rolesByName
+                .computeIfAbsent(raw.function(), name -> Optional.ofNullable(role(raw)))
+                .orElse(null);
     }
 
     static Role role(Frame raw) {
@@ -317,7 +335,9 @@ final class FrameNames {
                 }
             }
         }
-        return DisplayNames.construct(kind, symbol, file, line);
+        return constructs.computeIfAbsent(
+                new ConstructKey(kind, symbol, file, line),
+                k -> DisplayNames.construct(k.kind(), k.symbol(), k.file(), k.line()));
     }
 
     private static Frame frame(FrameKind kind, PathFrame.Code c, SourceFrame s) {
