@@ -8,8 +8,9 @@ import org.ompprof.unwinder.symbols.Symbolizer;
 
 /**
  * The build's llvm-symbolizer, started on another thread while the recording is indexed: starting
- * it runs {@code llvm-symbolizer --help} and waits for it (tens of milliseconds, longer in a cold
- * JVM), which nothing before the first sample needs. The building thread takes it once the index
+ * it finds the tool, starts its process and, for one whose version its name does not tell, asks
+ * {@code --help} for its flags (tens of milliseconds, longer in a cold JVM), which nothing before
+ * the first sample needs. The building thread takes it once the index
  * is built; what the build waits for then counts as symbolizing. On one thread it starts at once,
  * as before the index. Closing stops the process (waiting for a start under way) if this started it.
  */

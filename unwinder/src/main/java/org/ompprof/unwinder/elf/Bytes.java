@@ -53,6 +53,14 @@ final class Bytes {
         return out;
     }
 
+    /** Whether the NUL-terminated string at {@code off}, ending before {@code limit}, is {@code want}. */
+    boolean cStringEquals(long off, long limit, byte[] want) {
+        long end = Math.min(limit, size());
+        if (off < 0 || off + want.length >= end) return false;
+        for (int i = 0; i < want.length; i++) if (buf.get((int) (off + i)) != want[i]) return false;
+        return buf.get((int) (off + want.length)) == 0;
+    }
+
     /** A NUL-terminated string starting at {@code off}, not reading past {@code limit}. */
     String cString(long off, long limit) {
         long end = Math.min(limit, size());

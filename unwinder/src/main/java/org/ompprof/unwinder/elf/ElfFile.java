@@ -1,6 +1,7 @@
 package org.ompprof.unwinder.elf;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -144,7 +145,26 @@ public final class ElfFile {
         return out;
     }
 
-    private void readSymbols(Section table, List<Symbol> out) {
+    /**
+     * Whether .symtab or .dynsym defines a function named {@code name}: what {@link #symbols()} would say, read
+     * in the string table's bytes, without a string for every symbol of a library of thousands.
+     */
+    public boolean definesFunction(String name) {
+        byte[] want = name.getBytes(StandardCharsets.UTF_8);
+        for (Section s : sections) {
+            if ((s.type() == SHT_SYMTAB || s.type() == SHT_DYNSYM) && definesFunction(table(s), want)) return true;
+        }
+        return false;
+    }
+
+    /** A symbol table's entries and its string table, checked to lie in the file. */
+    private record SymbolTable(long offset, long entrySize, long count, long strings, long stringsEnd) {
+        long entry(long i) {
+            return offset + i * entrySize;
+        }
+    }
+
+    private SymbolTable table(Section table) {
         if (table.link() <= 0 || table.link() >= sections.size()) {
             throw new ElfFormatException("symbol table " + table.name() + " links to no string table", table.offset());
         }
@@ -153,18 +173,32 @@ public final class ElfFile {
         bytes.require(table.offset(), table.size(), "symbol table " + table.name());
         long entSize = table.entrySize() == 0 ? 24 : table.entrySize();
         if (entSize < 24) throw new ElfFormatException("symbol entry size " + entSize + " too small", table.offset());
-        long count = table.size() / entSize;
-        long strEnd = strings.offset() + strings.size();
-        for (long i = 1; i < count; i++) {
-            long e = table.offset() + i * entSize;
+        return new SymbolTable(
+                table.offset(), entSize, table.size() / entSize, strings.offset(), strings.offset() + strings.size());
+    }
+
+    private void readSymbols(Section section, List<Symbol> out) {
+        SymbolTable table = table(section);
+        for (long i = 1; i < table.count(); i++) {
+            long e = table.entry(i);
             int info = bytes.u8(e + 4);
             int shndx = bytes.u16(e + 6);
             long value = bytes.u64(e + 8);
             if (shndx == 0 || value == 0) continue;
             long nameOff = bytes.u32(e);
-            String name = nameOff == 0 ? "" : bytes.cString(strings.offset() + nameOff, strEnd);
+            String name = nameOff == 0 ? "" : bytes.cString(table.strings() + nameOff, table.stringsEnd());
             out.add(new Symbol(name, value, bytes.u64(e + 16), info & 0xf, info >>> 4, shndx));
         }
+    }
+
+    private boolean definesFunction(SymbolTable table, byte[] name) {
+        for (long i = 1; i < table.count(); i++) {
+            long e = table.entry(i);
+            if ((bytes.u8(e + 4) & 0xf) != Symbol.STT_FUNC || bytes.u16(e + 6) == 0 || bytes.u64(e + 8) == 0) continue;
+            long nameOff = bytes.u32(e);
+            if (nameOff != 0 && bytes.cStringEquals(table.strings() + nameOff, table.stringsEnd(), name)) return true;
+        }
+        return false;
     }
 
     /** The GNU build id as lowercase hex, from the note sections or PT_NOTE segments. */

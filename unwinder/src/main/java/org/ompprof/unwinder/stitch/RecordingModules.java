@@ -90,8 +90,7 @@ final class RecordingModules {
     private static boolean isRuntime(Module m, ModuleInfo info) {
         if (info.has(Wire.MOD_AGENT)) return true;
         try {
-            return m.elf().symbols().stream()
-                    .anyMatch(s -> s.isFunction() && s.name().equals(RUNTIME_MARKER));
+            return m.elf().definesFunction(RUNTIME_MARKER);
         } catch (RuntimeException e) {
             return false; // unreadable symbols: treat as user code, which hides nothing
         }

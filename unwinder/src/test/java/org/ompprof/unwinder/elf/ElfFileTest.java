@@ -8,7 +8,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -26,6 +29,26 @@ class ElfFileTest {
         assertTrue(elf.symbols().stream().anyMatch(s -> s.name().equals("__kmpc_fork_call") && s.isFunction()));
         assertTrue(elf.needed().stream().anyMatch(n -> n.startsWith("libc.so")));
         assertEquals(readelfBuildId(LIBOMP), elf.buildId().orElseThrow());
+    }
+
+    /** A function's name, told in the string table's bytes: as the symbols read whole say, for any name. */
+    @Test
+    void definesFunctionAsTheSymbolsSay() throws Exception {
+        ElfFile omp = ElfFile.read(LIBOMP);
+        assertTrue(omp.definesFunction("__kmpc_fork_call"));
+        for (String notQuite : new String[] {"__kmpc_fork_cal", "__kmpc_fork_call_", "_kmpc_fork_call", "", "x"})
+            assertFalse(omp.definesFunction(notQuite), notQuite);
+        Path libc = Path.of("/lib/x86_64-linux-gnu/libc.so.6");
+        for (Path lib : new Path[] {LIBOMP, libc}) {
+            ElfFile elf = ElfFile.read(lib);
+            List<Symbol> symbols = elf.symbols();
+            Set<String> functions = new HashSet<>(), objects = new HashSet<>();
+            for (Symbol s : symbols) (s.isFunction() ? functions : objects).add(s.name());
+            for (String f : functions) assertTrue(elf.definesFunction(f), lib + ": " + f);
+            objects.removeAll(functions);
+            for (String o : objects) assertFalse(elf.definesFunction(o), lib + ": object " + o);
+        }
+        assertFalse(ElfFile.read(libc).definesFunction("__kmpc_fork_call"));
     }
 
     private static String readelfBuildId(Path file) throws IOException, InterruptedException {
@@ -65,6 +88,7 @@ class ElfFileTest {
             try {
                 ElfFile elf = ElfFile.parse(bad);
                 elf.symbols();
+                elf.definesFunction("__kmpc_fork_call");
                 elf.buildId();
                 elf.needed();
             } catch (ElfFormatException expected) {

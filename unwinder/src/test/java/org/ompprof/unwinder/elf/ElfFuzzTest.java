@@ -39,6 +39,7 @@ class ElfFuzzTest {
         }
         try {
             elf.symbols();
+            elf.definesFunction("__kmpc_fork_call");
             elf.buildId();
             elf.needed();
         } catch (ElfFormatException e) {
