@@ -158,13 +158,13 @@ public final class ElfFile {
     }
 
     /** A symbol table's entries and its string table, checked to lie in the file. */
-    private record SymbolTable(long offset, long entrySize, long count, long strings, long stringsEnd) {
+    private record SymbolEntries(long offset, long entrySize, long count, long strings, long stringsEnd) {
         long entry(long i) {
             return offset + i * entrySize;
         }
     }
 
-    private SymbolTable table(Section table) {
+    private SymbolEntries table(Section table) {
         if (table.link() <= 0 || table.link() >= sections.size()) {
             throw new ElfFormatException("symbol table " + table.name() + " links to no string table", table.offset());
         }
@@ -173,12 +173,12 @@ public final class ElfFile {
         bytes.require(table.offset(), table.size(), "symbol table " + table.name());
         long entSize = table.entrySize() == 0 ? 24 : table.entrySize();
         if (entSize < 24) throw new ElfFormatException("symbol entry size " + entSize + " too small", table.offset());
-        return new SymbolTable(
+        return new SymbolEntries(
                 table.offset(), entSize, table.size() / entSize, strings.offset(), strings.offset() + strings.size());
     }
 
     private void readSymbols(Section section, List<Symbol> out) {
-        SymbolTable table = table(section);
+        SymbolEntries table = table(section);
         for (long i = 1; i < table.count(); i++) {
             long e = table.entry(i);
             int info = bytes.u8(e + 4);
@@ -191,7 +191,7 @@ public final class ElfFile {
         }
     }
 
-    private boolean definesFunction(SymbolTable table, byte[] name) {
+    private boolean definesFunction(SymbolEntries table, byte[] name) {
         for (long i = 1; i < table.count(); i++) {
             long e = table.entry(i);
             if ((bytes.u8(e + 4) & 0xf) != Symbol.STT_FUNC || bytes.u16(e + 6) == 0 || bytes.u64(e + 8) == 0) continue;
