@@ -10,9 +10,9 @@ import org.ompprof.unwinder.symbols.Symbolizer;
  * The build's llvm-symbolizer, started on another thread while the recording is indexed: starting
  * it finds the tool, starts its process and, for one whose version its name does not tell, asks
  * {@code --help} for its flags (tens of milliseconds, longer in a cold JVM), which nothing before
- * the first sample needs. The building thread takes it once the index
- * is built; what the build waits for then counts as symbolizing. On one thread it starts at once,
- * as before the index. Closing stops the process (waiting for a start under way) if this started it.
+ * the first sample needs. The building thread takes it once the index is built; what the build
+ * waits for then counts as symbolizing. On one thread it starts at once, as before the index.
+ * Closing stops the process (waiting for a start under way) if this started it.
  */
 final class SymbolizerAhead implements AutoCloseable {
     private final Later<Symbolizer> symbolizer;

@@ -62,8 +62,8 @@ class TimelineStreamTest {
         }
         // encoders that never begin a run: each is compressed where it is appended
         Path idle = write(dir.resolve("idle.ompprof"), samples, budget, task -> {});
-        if (budget
-                == Integer.MAX_VALUE) { // one flush, at the end: each thread's timeline, as a profile writes it whole
+        // one flush, at the end: each thread's timeline, as a profile writes it whole
+        if (budget == Integer.MAX_VALUE) {
             Path whole = whole(dir.resolve("whole.ompprof"), samples);
             assertArrayEquals(Files.readAllBytes(whole), Files.readAllBytes(here));
         }
