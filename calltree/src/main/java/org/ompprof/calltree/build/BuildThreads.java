@@ -20,8 +20,12 @@ final class BuildThreads implements AutoCloseable {
     /** {@code -Dompprof.build.threads=N}: how many threads a build uses (default: one per core). */
     static final String PROPERTY = "ompprof.build.threads";
 
-    /** Sections decoded ahead per decoding thread: enough to keep it busy, few enough to hold little. */
-    private static final int DEPTH_PER_THREAD = 4;
+    /**
+     * Sections decoded (and their samples stitched) ahead per decoding thread: enough to keep it busy while the
+     * building thread waits for the first names, which wait for llvm-symbolizer to read the C library's debug info
+     * (70 ms of a core), and few enough to hold little (up to 8 MiB of records each, held as stitched samples).
+     */
+    private static final int DEPTH_PER_THREAD = 32;
 
     private final ExecutorService pool;
     private final ExecutorService stitching;

@@ -105,7 +105,7 @@ public final class ProfileBuilder {
             BuildThreads threads) {
         Stage was = clock.enter(Stage.AGGREGATE);
         try {
-            Stitcher stitcher = Stitcher.of(recording, images, clock, threads.readAhead());
+            Stitcher stitcher = Stitcher.of(recording, images, clock, threads.readAhead(), symbolizerAhead::loadAhead);
             Symbolizer symbolizer = symbolizerAhead.get(clock);
             ProfileBuilder b = new ProfileBuilder(recording, timelines.timed(clock), clock);
             FrameNames names = new FrameNames(stitcher, symbolizer, b.tree.frames(), clock);

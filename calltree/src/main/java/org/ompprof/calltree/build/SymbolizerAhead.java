@@ -1,9 +1,11 @@
 package org.ompprof.calltree.build;
 
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import org.ompprof.unwinder.clock.Stage;
 import org.ompprof.unwinder.clock.StageClock;
 import org.ompprof.unwinder.image.ModuleImages;
+import org.ompprof.unwinder.stack.Module;
 import org.ompprof.unwinder.symbols.Symbolizer;
 
 /**
@@ -16,10 +18,12 @@ import org.ompprof.unwinder.symbols.Symbolizer;
  */
 final class SymbolizerAhead implements AutoCloseable {
     private final Later<Symbolizer> symbolizer;
+    private final ExecutorService thread;
     private final boolean owned;
 
-    private SymbolizerAhead(Later<Symbolizer> symbolizer, boolean owned) {
+    private SymbolizerAhead(Later<Symbolizer> symbolizer, ExecutorService thread, boolean owned) {
         this.symbolizer = symbolizer;
+        this.thread = thread;
         this.owned = owned;
     }
 
@@ -28,11 +32,12 @@ final class SymbolizerAhead implements AutoCloseable {
      * clock}'s symbolize stage): the process then starts up while the recording is indexed all the same.
      */
     static SymbolizerAhead start(ModuleImages images, ExecutorService thread, StageClock clock) {
-        if (thread != null) return new SymbolizerAhead(Later.start(thread, () -> Symbolizer.create(images)), true);
+        if (thread != null)
+            return new SymbolizerAhead(Later.start(thread, () -> Symbolizer.create(images)), thread, true);
         Stage was = clock.enter(Stage.SYMBOLIZE);
         try {
             Symbolizer started = Symbolizer.create(images);
-            return new SymbolizerAhead(Later.start(null, () -> started), true);
+            return new SymbolizerAhead(Later.start(null, () -> started), null, true);
         } finally {
             clock.enter(was);
         }
@@ -40,7 +45,25 @@ final class SymbolizerAhead implements AutoCloseable {
 
     /** One started by the caller, who closes it. */
     static SymbolizerAhead of(Symbolizer started) {
-        return new SymbolizerAhead(Later.start(null, () -> started), false);
+        return new SymbolizerAhead(Later.start(null, () -> started), null, false);
+    }
+
+    /**
+     * Has the symbolizer load {@code modules} ahead ({@link Symbolizer#loadAhead}) once it is started, on its thread
+     * (which starts it first), or here if it has none: while the recording is indexed, llvm-symbolizer reads their
+     * debug info on a core of its own, and the first samples' names do not wait for it.
+     */
+    void loadAhead(List<Module> modules) {
+        Runnable load = () -> {
+            try {
+                Symbolizer s = symbolizer.get();
+                modules.forEach(s::loadAhead);
+            } catch (RuntimeException e) {
+                // not started: the build meets the failure where it takes the symbolizer
+            }
+        };
+        if (thread == null) load.run();
+        else thread.execute(load);
     }
 
     /** The symbolizer, once started; the time waited for it goes to {@code clock}'s symbolize stage. */

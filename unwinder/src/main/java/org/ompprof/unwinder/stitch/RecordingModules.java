@@ -26,6 +26,8 @@ import org.ompprof.unwinder.stack.Module;
 final class RecordingModules {
     /** Defined by every libomp build (and its GOMP-compatible aliases), by no user program. */
     private static final String RUNTIME_MARKER = "__kmpc_fork_call";
+    /** Defined by the C library (glibc's and musl's), which starts the program and every thread. */
+    private static final String C_LIBRARY_MARKER = "__libc_start_main";
 
     private final AddressSpace space;
     private final Map<Module, ModuleInfo> infoOf = new IdentityHashMap<>();
@@ -33,11 +35,15 @@ final class RecordingModules {
     private final Map<Long, Module> byId = new HashMap<>();
     private final ModuleByPc byPc;
     private final AddressRange main;
+    private final List<Module> pathRoots = new ArrayList<>();
 
     RecordingModules(Recording recording, ModuleImages images) {
         List<Module> usable = resolve(recording, images);
         space = AddressSpace.of(usable);
-        for (Module m : usable) runtime.put(m, isRuntime(m, infoOf.get(m)));
+        for (Module m : usable) {
+            runtime.put(m, isRuntime(m, infoOf.get(m)));
+            if (infoOf.get(m).has(Wire.MOD_MAIN) || defines(m, C_LIBRARY_MARKER)) pathRoots.add(m);
+        }
         main = findMain(usable);
         byPc = new ModuleByPc(recording.modules());
     }
@@ -88,11 +94,14 @@ final class RecordingModules {
     }
 
     private static boolean isRuntime(Module m, ModuleInfo info) {
-        if (info.has(Wire.MOD_AGENT)) return true;
+        return info.has(Wire.MOD_AGENT) || defines(m, RUNTIME_MARKER); // unreadable symbols: user code, hiding nothing
+    }
+
+    private static boolean defines(Module m, String function) {
         try {
-            return m.elf().definesFunction(RUNTIME_MARKER);
+            return m.elf().definesFunction(function);
         } catch (RuntimeException e) {
-            return false; // unreadable symbols: treat as user code, which hides nothing
+            return false;
         }
     }
 
@@ -111,6 +120,14 @@ final class RecordingModules {
             }
         }
         return null;
+    }
+
+    /**
+     * The modules where every path begins, whatever the program: the program's own (its {@code main}) and the C
+     * library (which calls it and starts every thread).
+     */
+    List<Module> pathRoots() {
+        return List.copyOf(pathRoots);
     }
 
     AddressSpace space() {

@@ -10,6 +10,7 @@ import java.util.Optional;
 import java.util.Spliterator;
 import java.util.Spliterators;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 import org.ompprof.sampler.record.SampleRecord;
@@ -71,7 +72,13 @@ public final class Stitcher {
      */
     private final KeptRecords keptSamples;
 
-    private Stitcher(Recording recording, ModuleImages images, StageClock clock, ReadAhead ahead, long keptBytes) {
+    private Stitcher(
+            Recording recording,
+            ModuleImages images,
+            StageClock clock,
+            ReadAhead ahead,
+            long keptBytes,
+            Consumer<List<Module>> pathRoots) {
         this.recording = recording;
         this.clock = clock;
         this.ahead = ahead;
@@ -81,6 +88,7 @@ public final class Stitcher {
                 recording.recordBatches(Recording.ALL_THREADS, Creations::reads, ahead, keptSamples);
         Stage was = clock.enter(Stage.UNWIND); // the images and their CFI
         this.modules = new RecordingModules(recording, images);
+        pathRoots.accept(modules.pathRoots());
         clock.enter(Stage.STITCH);
         ContextUnwinder unwinder = new ContextUnwinder(new StackUnwinder(modules.space()), clock);
         SegmentMaker segments = new SegmentMaker(modules, unwinder, interner, tally);
@@ -104,12 +112,12 @@ public final class Stitcher {
 
     /** Indexes the recording's regions and tasks; images are loaded for this recording alone. */
     public static Stitcher of(Recording recording) {
-        return new Stitcher(recording, new ModuleImages(), StageClock.off(), ReadAhead.NONE, 0);
+        return new Stitcher(recording, new ModuleImages(), StageClock.off(), ReadAhead.NONE, 0, m -> {});
     }
 
     /** As {@link #of(Recording)}, sharing parsed images (and their CFI caches) with other users of {@code images}. */
     public static Stitcher of(Recording recording, ModuleImages images) {
-        return new Stitcher(recording, images, StageClock.off(), ReadAhead.NONE, 0);
+        return new Stitcher(recording, images, StageClock.off(), ReadAhead.NONE, 0, m -> {});
     }
 
     /**
@@ -117,17 +125,24 @@ public final class Stitcher {
      * streams to {@code clock}'s decode, unwind and stitch stages.
      */
     public static Stitcher of(Recording recording, ModuleImages images, StageClock clock) {
-        return new Stitcher(recording, images, clock, ReadAhead.NONE, 0);
+        return new Stitcher(recording, images, clock, ReadAhead.NONE, 0, m -> {});
     }
 
     /**
      * As {@link #of(Recording, ModuleImages, StageClock)}, the recording's sections inflated and
      * decoded as {@code ahead} says, here and in {@link #samplesInTimeOrder()}: what is stitched is
      * the same, in the same order, on one thread or several. For a profile build, which reads the
-     * samples in time order once: the index keeps samples for that read (up to 64 MiB, held until it).
+     * samples in time order once: the index keeps samples for that read (up to 64 MiB, held until it). Once the
+     * recording's modules are loaded, before the index is built, {@code pathRoots} is told the modules every path
+     * begins in (the program's and the C library), which a symbolizer can load meanwhile.
      */
-    public static Stitcher of(Recording recording, ModuleImages images, StageClock clock, ReadAhead ahead) {
-        return new Stitcher(recording, images, clock, ahead, KEPT_SAMPLE_BYTES);
+    public static Stitcher of(
+            Recording recording,
+            ModuleImages images,
+            StageClock clock,
+            ReadAhead ahead,
+            Consumer<List<Module>> pathRoots) {
+        return new Stitcher(recording, images, clock, ahead, KEPT_SAMPLE_BYTES, pathRoots);
     }
 
     /**

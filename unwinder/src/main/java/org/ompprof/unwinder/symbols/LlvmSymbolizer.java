@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -27,14 +28,22 @@ public final class LlvmSymbolizer implements AutoCloseable {
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
     /**
      * Input bytes per round trip. Below the pipe's 64 KiB, and we read every answer before
-     * writing more, so a write never blocks even if the process hangs.
+     * writing more (but those of the few short questions asked ahead), so a write never blocks
+     * even if the process hangs.
      */
     private static final int CHUNK_BYTES = 32 * 1024;
+    /** Questions asked ahead and not yet answered, at most: their answers are small, so they fit the pipe. */
+    private static final int MAX_AHEAD = 8;
 
     private final Path executable;
     private final List<String> command;
     private final Duration answerTimeout;
     private ToolProcess process;
+    /** Questions {@link #askAhead} sent whose answers are still to be read (and dropped), in order. */
+    private final ArrayDeque<Question> ahead = new ArrayDeque<>();
+
+    private record Question(String object, long address) {}
+
     private int restarts;
     private boolean everStarted;
     private boolean closed;
@@ -158,7 +167,7 @@ public final class LlvmSymbolizer implements AutoCloseable {
     public synchronized List<LlvmAnswer> symbolize(Path object, long[] addresses) throws SymbolizerException {
         if (closed) throw new SymbolizerException("the symbolizer is closed");
         String name = object.toString();
-        if (name.indexOf('"') >= 0 || name.indexOf('\n') >= 0 || name.indexOf('\r') >= 0) {
+        if (!nameable(name)) {
             throw new SymbolizerException(
                     "llvm-symbolizer cannot be given a path containing quotes or line breaks: " + name);
         }
@@ -169,6 +178,24 @@ public final class LlvmSymbolizer implements AutoCloseable {
             out.addAll(chunkWithRetry(name, addresses, from, to));
         }
         return out;
+    }
+
+    /**
+     * Sends one question and returns without its answer, which is read (and dropped) before the next questions' ones:
+     * llvm-symbolizer loads {@code object} (its symbols and debug info: 70 ms for glibc's) while the caller goes on,
+     * so that the questions to come about it are answered at once. Does nothing when closed, when {@code object}
+     * cannot be written as input, or with {@value #MAX_AHEAD} answers outstanding.
+     */
+    public synchronized void askAhead(Path object, long address) throws SymbolizerException {
+        String name = object.toString();
+        if (closed || ahead.size() >= MAX_AHEAD || !nameable(name)) return;
+        ensureRunning();
+        try {
+            process.send(question(name, address));
+        } catch (IOException e) {
+            throw failed(e.getMessage(), e);
+        }
+        ahead.addLast(new Question(name, address));
     }
 
     private List<LlvmAnswer> chunkWithRetry(String name, long[] addresses, int from, int to)
@@ -185,17 +212,22 @@ public final class LlvmSymbolizer implements AutoCloseable {
         }
     }
 
+    /** Whether the input syntax can name this file: it cannot quote a double quote or a line break. */
+    private static boolean nameable(String name) {
+        return name.indexOf('"') < 0 && name.indexOf('\n') < 0 && name.indexOf('\r') < 0;
+    }
+
+    private static String question(String name, long address) {
+        return '"' + name + "\" 0x" + Long.toHexString(address) + '\n';
+    }
+
     /** One round trip; on any failure the process is killed, so the next call starts afresh. */
     private List<LlvmAnswer> chunk(String name, long[] addresses, int from, int to) throws SymbolizerException {
         ensureRunning();
         StringBuilder input = new StringBuilder();
-        for (int i = from; i < to; i++)
-            input.append('"')
-                    .append(name)
-                    .append("\" 0x")
-                    .append(Long.toHexString(addresses[i]))
-                    .append('\n');
+        for (int i = from; i < to; i++) input.append(question(name, addresses[i]));
         try {
+            dropAnswersAhead();
             process.send(input.toString());
             List<LlvmAnswer> answers = new ArrayList<>(to - from);
             for (int i = from; i < to; i++) answers.add(answer(name, addresses[i]));
@@ -225,15 +257,25 @@ public final class LlvmSymbolizer implements AutoCloseable {
         return a;
     }
 
+    /** Reads the answers to the questions asked ahead, which nobody waits for, checking that they keep in step. */
+    private void dropAnswersAhead() throws IOException, InterruptedException, SymbolizerException {
+        while (!ahead.isEmpty()) {
+            answer(ahead.getFirst().object(), ahead.getFirst().address());
+            ahead.removeFirst();
+        }
+    }
+
     private SymbolizerException failed(String why, Throwable cause) {
         if (process != null) process.kill();
         process = null;
+        ahead.clear(); // their answers went with the process
         return new SymbolizerException(executable.getFileName() + ": " + why, cause);
     }
 
     private void ensureRunning() throws SymbolizerException {
         if (process != null && process.isAlive()) return;
         if (process != null) process.kill();
+        ahead.clear(); // asked of a process that is gone
         if (everStarted) restarts++;
         try {
             process = ToolProcess.start(command);

@@ -57,7 +57,7 @@ class ParallelStitchTest {
 
     private static Stitch stitch(Path recording, ReadAhead ahead) {
         try (Recording r = Recording.open(recording)) {
-            Stitcher st = Stitcher.of(r, new ModuleImages(), StageClock.off(), ahead);
+            Stitcher st = Stitcher.of(r, new ModuleImages(), StageClock.off(), ahead, roots -> {});
             List<StitchedSample> samples = st.samplesInTimeOrder().toList();
             long sections = r.sections().stream()
                     .filter(s -> s.kind() == SectionKind.RECORDS)

@@ -148,6 +148,64 @@ class LlvmSymbolizerTest {
         }
     }
 
+    /** Answers to questions asked ahead are read and dropped in order: the next answers are the ones asked for. */
+    @Test
+    void questionsAskedAheadKeepTheAnswersInStep() throws Exception {
+        long main = mainPc();
+        long[] pcs = {main, main + 4, main + 8};
+        try (LlvmSymbolizer own = LlvmSymbolizer.start()) {
+            own.askAhead(bins.debug(), main);
+            own.askAhead(bins.stripped(), main);
+            own.askAhead(Path.of("/nonexistent/libgone.so"), 0x1000); // an error answer is dropped too
+            assertEquals(llvm.symbolize(bins.debug(), pcs), own.symbolize(bins.debug(), pcs));
+            own.askAhead(bins.debug(), main + 12);
+            assertEquals(llvm.symbolize(bins.stripped(), pcs), own.symbolize(bins.stripped(), pcs));
+            assertEquals(0, own.restarts());
+        }
+    }
+
+    /** A process killed with answers outstanding: they went with it, and the next questions restart it. */
+    @Test
+    void questionsAskedAheadOfAKilledProcessAreForgotten() throws Exception {
+        long[] pcs = {mainPc()};
+        try (LlvmSymbolizer own = LlvmSymbolizer.start()) {
+            own.askAhead(bins.debug(), pcs[0]);
+            ProcessHandle h = ProcessHandle.of(own.pid().orElseThrow()).orElseThrow();
+            h.destroyForcibly();
+            h.onExit().get(10, TimeUnit.SECONDS);
+            assertEquals(llvm.symbolize(bins.debug(), pcs), own.symbolize(bins.debug(), pcs));
+        }
+    }
+
+    /**
+     * A process that reads nothing: asking ahead never blocks (so few questions are kept outstanding that they fit
+     * the pipe), and the next question's wait for the outstanding answers is bounded by the timeout.
+     */
+    @Test
+    void askingAheadOfAHungProcessNeitherBlocksNorHangs() throws Exception {
+        try (LlvmSymbolizer hung = LlvmSymbolizer.start(hangingSymbolizer(), Duration.ofMillis(300))) {
+            long t0 = System.nanoTime();
+            for (int i = 0; i < 20_000; i++) hung.askAhead(bins.debug(), 0x1000 + i); // 1 MB if all were sent
+            SymbolizerException e =
+                    assertThrows(SymbolizerException.class, () -> hung.symbolize(bins.debug(), new long[] {0x1000}));
+            double seconds = (System.nanoTime() - t0) / 1e9;
+            assertTrue(e.getMessage().contains("no answer"), e.getMessage());
+            assertTrue(seconds < 5, "took " + seconds + " s");
+        }
+    }
+
+    @Test
+    void askingAheadOfAClosedOneDoesNothing() throws Exception {
+        LlvmSymbolizer own = LlvmSymbolizer.start();
+        own.close();
+        own.askAhead(bins.debug(), 0x1000);
+        assertTrue(own.pid().isEmpty(), "not started again");
+    }
+
+    private static long mainPc() {
+        return SymbolsFixture.symbol(elf, "main").value();
+    }
+
     @Test
     void hungProcessTimesOut() throws Exception {
         Path fake = hangingSymbolizer();

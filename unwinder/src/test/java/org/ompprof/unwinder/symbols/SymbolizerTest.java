@@ -203,6 +203,38 @@ class SymbolizerTest {
         }
     }
 
+    /**
+     * Loading ahead has llvm-symbolizer read the module's file (it maps it) before any question about it, and what is
+     * then asked is answered as without it; without llvm-symbolizer it does nothing.
+     */
+    @Test
+    void loadingAheadReadsTheFileBeforeAnyQuestion() throws Exception {
+        assumeLlvm();
+        Module module = Module.open(SymbolsFixture.binaries().debug(), BIAS);
+        Symbol main = SymbolsFixture.symbol(module.elf(), "main");
+        long[] pcs = SymbolsFixture.range(main.value(), main.value() + main.size());
+        try (Symbolizer ahead = Symbolizer.create();
+                Symbolizer plain = Symbolizer.create()) {
+            ahead.loadAhead(module);
+            long pid = ahead.llvm().orElseThrow().pid().orElseThrow();
+            long until = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+            while (!maps(pid, SymbolsFixture.binaries().debug()) && System.nanoTime() < until) Thread.sleep(10);
+            assertTrue(maps(pid, SymbolsFixture.binaries().debug()), "llvm-symbolizer has not read the file");
+            assertEquals(plain.symbolizeAll(module, pcs), ahead.symbolizeAll(module, pcs));
+            assertEquals(List.of(), ahead.problems());
+        }
+        try (Symbolizer tables = Symbolizer.symbolTablesOnly(m -> Optional.empty())) {
+            tables.loadAhead(module);
+            assertEquals(
+                    "main", tables.symbolize(module, main.value()).getLast().function());
+        }
+    }
+
+    private static boolean maps(long pid, Path file) throws java.io.IOException {
+        return Files.readAllLines(Path.of("/proc/" + pid + "/maps")).stream()
+                .anyMatch(l -> l.endsWith(file.toString()));
+    }
+
     static void assumeLlvm() {
         assumeTrue(LlvmSymbolizer.locate().isPresent(), "llvm-symbolizer is not installed");
     }
