@@ -35,14 +35,14 @@ final class RecordingModules {
     private final Map<Long, Module> byId = new HashMap<>();
     private final ModuleByPc byPc;
     private final AddressRange main;
-    private final List<Module> pathRoots = new ArrayList<>();
+    private final List<Module> commonlyNamed = new ArrayList<>();
 
     RecordingModules(Recording recording, ModuleImages images) {
         List<Module> usable = resolve(recording, images);
         space = AddressSpace.of(usable);
         for (Module m : usable) {
             runtime.put(m, isRuntime(m, infoOf.get(m)));
-            if (infoOf.get(m).has(Wire.MOD_MAIN) || defines(m, C_LIBRARY_MARKER)) pathRoots.add(m);
+            if (infoOf.get(m).has(Wire.MOD_MAIN) || defines(m, C_LIBRARY_MARKER)) commonlyNamed.add(m);
         }
         main = findMain(usable);
         byPc = new ModuleByPc(recording.modules());
@@ -123,11 +123,11 @@ final class RecordingModules {
     }
 
     /**
-     * The modules where every path begins, whatever the program: the program's own (its {@code main}) and the C
-     * library (which calls it and starts every thread).
+     * The modules nearly every profile names, whatever the program: the program's own (every path from {@code main}
+     * begins there) and the C library (where threads start and many samples end: copies, allocation, system calls).
      */
-    List<Module> pathRoots() {
-        return List.copyOf(pathRoots);
+    List<Module> commonlyNamed() {
+        return List.copyOf(commonlyNamed);
     }
 
     AddressSpace space() {

@@ -78,7 +78,7 @@ public final class Stitcher {
             StageClock clock,
             ReadAhead ahead,
             long keptBytes,
-            Consumer<List<Module>> pathRoots) {
+            Consumer<List<Module>> commonlyNamed) {
         this.recording = recording;
         this.clock = clock;
         this.ahead = ahead;
@@ -88,7 +88,7 @@ public final class Stitcher {
                 recording.recordBatches(Recording.ALL_THREADS, Creations::reads, ahead, keptSamples);
         Stage was = clock.enter(Stage.UNWIND); // the images and their CFI
         this.modules = new RecordingModules(recording, images);
-        pathRoots.accept(modules.pathRoots());
+        commonlyNamed.accept(modules.commonlyNamed());
         clock.enter(Stage.STITCH);
         ContextUnwinder unwinder = new ContextUnwinder(new StackUnwinder(modules.space()), clock);
         SegmentMaker segments = new SegmentMaker(modules, unwinder, interner, tally);
@@ -133,16 +133,16 @@ public final class Stitcher {
      * decoded as {@code ahead} says, here and in {@link #samplesInTimeOrder()}: what is stitched is
      * the same, in the same order, on one thread or several. For a profile build, which reads the
      * samples in time order once: the index keeps samples for that read (up to 64 MiB, held until it). Once the
-     * recording's modules are loaded, before the index is built, {@code pathRoots} is told the modules every path
-     * begins in (the program's and the C library), which a symbolizer can load meanwhile.
+     * recording's modules are loaded, before the index is built, {@code commonlyNamed} is told the modules nearly
+     * every profile names (the program and the C library), for a symbolizer to load meanwhile.
      */
     public static Stitcher of(
             Recording recording,
             ModuleImages images,
             StageClock clock,
             ReadAhead ahead,
-            Consumer<List<Module>> pathRoots) {
-        return new Stitcher(recording, images, clock, ahead, KEPT_SAMPLE_BYTES, pathRoots);
+            Consumer<List<Module>> commonlyNamed) {
+        return new Stitcher(recording, images, clock, ahead, KEPT_SAMPLE_BYTES, commonlyNamed);
     }
 
     /**

@@ -119,9 +119,9 @@ public final class Symbolizer implements AutoCloseable {
     }
 
     /**
-     * Has llvm-symbolizer load the module's file (symbols and debug info) now, on its own core, and returns without
+     * Has llvm-symbolizer load the module's file (symbols and debug info) now, in its own process, and returns without
      * waiting: the first questions about a big library (glibc: 70 ms) are then answered at once. For the modules a
-     * profile surely names, while there is other work to do; the answers are the same either way.
+     * profile is all but sure to name, while there is other work to do; the answers are the same either way.
      */
     public void loadAhead(Module module) {
         if (closed || llvm == null) return;

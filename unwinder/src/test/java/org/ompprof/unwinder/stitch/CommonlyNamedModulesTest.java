@@ -18,14 +18,14 @@ import org.ompprof.unwinder.image.ModuleImages;
 import org.ompprof.unwinder.stack.Module;
 
 /**
- * The modules every path begins in, told once the modules are loaded (for a symbolizer to load them while the index
- * is built): the program and the C library, nothing else, and indeed the outermost module of every sampled path
- * that is known to its root.
+ * The modules nearly every profile names, told once the modules are loaded (for a symbolizer to load them while the
+ * index is built): the program and the C library, nothing else (not the runtime, not the agent); and every sampled
+ * path known to its root begins in one of them.
  */
-class PathRootsTest {
+class CommonlyNamedModulesTest {
     @ParameterizedTest
     @ValueSource(strings = {"fib", "regions"})
-    void everyPathBeginsInTheProgramOrTheCLibrary(String program) {
+    void theProgramAndTheCLibrary(String program) {
         try (Recording r = Recording.open(StitchPrograms.recording(program, Map.of()))) {
             List<List<Module>> told = new ArrayList<>();
             Stitcher st = Stitcher.of(r, new ModuleImages(), StageClock.off(), ReadAhead.NONE, told::add);
