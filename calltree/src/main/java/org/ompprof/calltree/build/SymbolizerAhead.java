@@ -51,7 +51,7 @@ final class SymbolizerAhead implements AutoCloseable {
     /**
      * Has the symbolizer load {@code modules} ahead ({@link Symbolizer#loadAhead}) once it is started, on its thread
      * (which starts it first), or here if it has none: while the recording is indexed, llvm-symbolizer reads their
-     * debug info on a core of its own, and the first samples' names do not wait for it.
+     * debug info in its own process, and the first samples' names do not wait for it.
      */
     void loadAhead(List<Module> modules) {
         Runnable load = () -> {
