@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executor;
 import org.ompprof.sampler.recording.ModuleInfo;
 import org.ompprof.sampler.recording.Recording;
 import org.ompprof.sampler.wire.Wire;
@@ -49,16 +50,27 @@ final class RecordingModules {
     }
 
     /**
+     * Starts loading the recording's images on {@code pool}, last first, while the constructor resolves them first
+     * first on its own thread: the two meet in the middle, each image loaded once ({@link ModuleImages} waits for a
+     * load under way), and reading, checking and parsing the big libraries is shared between two cores.
+     */
+    static void loadAhead(Recording recording, ModuleImages images, Executor pool) {
+        List<ModuleInfo> order = inOrder(recording);
+        for (ModuleInfo info : order.reversed()) {
+            ModuleImage request = request(recording, info);
+            if (request != null) pool.execute(() -> images.resolve(request)); // never throws: unusable images are noted
+        }
+    }
+
+    /**
      * Modules still loaded at the end go first; a module whose code overlaps one already taken
      * (a library unloaded and another loaded at its place) is left out rather than failing the
      * whole recording.
      */
     private List<Module> resolve(Recording recording, ModuleImages images) {
-        List<ModuleInfo> order = new ArrayList<>(recording.modules());
-        order.sort(Comparator.comparing((ModuleInfo m) -> m.unloadNs() != 0).thenComparingLong(ModuleInfo::loadNs));
         List<Module> out = new ArrayList<>();
         List<AddressRange> taken = new ArrayList<>();
-        for (ModuleInfo info : order) {
+        for (ModuleInfo info : inOrder(recording)) {
             ModuleImage request = request(recording, info);
             if (request == null || !(images.resolve(request) instanceof ImageResolution.Resolved r)) continue;
             Module m = r.module();
@@ -70,6 +82,12 @@ final class RecordingModules {
             out.add(m);
         }
         return out;
+    }
+
+    private static List<ModuleInfo> inOrder(Recording recording) {
+        List<ModuleInfo> order = new ArrayList<>(recording.modules());
+        order.sort(Comparator.comparing((ModuleInfo m) -> m.unloadNs() != 0).thenComparingLong(ModuleInfo::loadNs));
+        return order;
     }
 
     private static ModuleImage request(Recording recording, ModuleInfo m) {

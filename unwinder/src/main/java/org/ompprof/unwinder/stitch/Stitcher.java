@@ -83,7 +83,9 @@ public final class Stitcher {
         this.clock = clock;
         this.ahead = ahead;
         this.keptSamples = KeptRecords.of(type -> type == Wire.REC_SAMPLE, keptBytes);
-        // asked for first, so that with threads to decode on, the first sections are decoded while the images load
+        // with threads to decode on, they first share the loading of the images, then decode the first sections
+        // while this thread finishes the images
+        if (ahead.isParallel()) RecordingModules.loadAhead(recording, images, ahead.pool());
         Iterator<RecordBatch> callbacks =
                 recording.recordBatches(Recording.ALL_THREADS, Creations::reads, ahead, keptSamples);
         Stage was = clock.enter(Stage.UNWIND); // the images and their CFI
