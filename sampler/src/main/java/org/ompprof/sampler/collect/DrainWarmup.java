@@ -89,19 +89,38 @@ public final class DrainWarmup {
             RingWriter.claim(region, 0, 1, 1);
             RingWriter samples = RingWriter.sampleRing(region, 0);
             RingWriter events = RingWriter.eventRing(region, 0);
+            // a round's records go in as two blocks: writing them one by one cost more than draining them
+            byte[] sampleBlock = repeat(List.of(sample), SAMPLES_PER_ROUND);
+            byte[] eventBlock = concat(repeat(List.of(sync, mutex), EVENTS_PER_ROUND / 2), tasks);
             for (int round = 0; round < ROUNDS; round++) {
                 if (round % (ROUNDS / MODULE_ROUNDS) == 0) for (byte[] m : modules) events.write(m);
-                for (int i = 0; i < SAMPLES_PER_ROUND; i++) samples.write(sample);
-                for (int i = 0; i < EVENTS_PER_ROUND / 2; i++) {
-                    events.write(sync);
-                    events.write(mutex);
-                }
-                events.write(tasks);
+                samples.write(sampleBlock, SAMPLES_PER_ROUND);
+                events.write(eventBlock, EVENTS_PER_ROUND + 1);
                 drainer.drainOnce();
             }
         } finally {
             Files.deleteIfExists(library);
         }
+    }
+
+    /** {@code records} laid end to end, {@code times} over. */
+    private static byte[] repeat(List<byte[]> records, int times) {
+        byte[] one = concat(records.toArray(byte[][]::new));
+        byte[] all = new byte[one.length * times];
+        for (int i = 0; i < times; i++) System.arraycopy(one, 0, all, i * one.length, one.length);
+        return all;
+    }
+
+    private static byte[] concat(byte[]... parts) {
+        int length = 0;
+        for (byte[] p : parts) length += p.length;
+        byte[] all = new byte[length];
+        int at = 0;
+        for (byte[] p : parts) {
+            System.arraycopy(p, 0, all, at, p.length);
+            at += p.length;
+        }
+        return all;
     }
 
     /** A module load record for {@code file} as the agent would write it. */

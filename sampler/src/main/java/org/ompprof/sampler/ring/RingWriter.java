@@ -63,15 +63,23 @@ public final class RingWriter {
 
     /** Writes one record (its bytes are taken as they are); false if the ring was full. */
     public boolean write(byte[] record) {
+        return write(record, 1);
+    }
+
+    /**
+     * Writes {@code count} records laid end to end as one block (a PAD goes before the block if it does not fit
+     * the ring's end), as if written one by one with nothing read in between; false if the ring was full.
+     */
+    public boolean write(byte[] records, int count) {
         long w = region.get(LONG, prod + Wire.RingProd.WRITE_POS);
         long r = Atomics.getAcquireLong(region, cons + Wire.RingCons.READ_POS);
         long off = w & (size - 1);
         long contiguous = size - off;
-        boolean pad = record.length > contiguous;
-        long need = pad ? contiguous + record.length : record.length;
+        boolean pad = records.length > contiguous;
+        long need = pad ? contiguous + records.length : records.length;
         if (w + need - r > size) {
-            add(Wire.RingProd.DROPPED, 1);
-            add(Wire.RingProd.DROPPED_BYTES, record.length);
+            add(Wire.RingProd.DROPPED, count);
+            add(Wire.RingProd.DROPPED_BYTES, records.length);
             return false;
         }
         if (pad) {
@@ -79,9 +87,9 @@ public final class RingWriter {
             w += contiguous;
             off = 0;
         }
-        copy(record, off);
-        add(Wire.RingProd.RECORDS, 1);
-        Atomics.setReleaseLong(region, prod + Wire.RingProd.WRITE_POS, w + record.length);
+        copy(records, off);
+        add(Wire.RingProd.RECORDS, count);
+        Atomics.setReleaseLong(region, prod + Wire.RingProd.WRITE_POS, w + records.length);
         return true;
     }
 

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.ByteArrayOutputStream;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
@@ -99,6 +100,38 @@ class RingReaderTest {
             assertEquals(0, reader.malformed());
             assertEquals(0, reader.pending());
             RingCounters c = region.slots().get(1).sampleCounters();
+            assertEquals(written.size(), c.records());
+            assertEquals(dropped, c.dropped());
+            assertTrue(dropped > 0, "the test should fill the ring sometimes");
+        }
+    }
+
+    /** Records written as blocks (the warm-up's way) are drained as the records they hold, PAD and drops included. */
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 3})
+    void blocksOfRecordsDrainAsTheirRecords(int seed) {
+        Random rnd = new Random(seed);
+        try (Region region = Region.inMemory(SMALL)) {
+            RingWriter producer = RingWriter.sampleRing(region, 0);
+            RingReader reader = region.slots().get(0).sampleRing();
+            Collected sink = new Collected();
+            List<byte[]> written = new ArrayList<>();
+            long dropped = 0;
+            for (int i = 0; i < 2000; i++) {
+                List<byte[]> block = new ArrayList<>();
+                for (int k = 1 + rnd.nextInt(4); k > 0; k--)
+                    block.add(RecordEncoder.encode(TestRecords.sample(3, i, rnd.nextInt(0, 300))));
+                ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+                block.forEach(bytes::writeBytes);
+                if (producer.write(bytes.toByteArray(), block.size())) written.addAll(block);
+                else dropped += block.size();
+                if (rnd.nextInt(3) == 0) reader.drain(sink);
+            }
+            reader.drain(sink);
+            assertEquals(written.size(), sink.records.size());
+            for (int i = 0; i < written.size(); i++) assertArrayEquals(written.get(i), sink.records.get(i));
+            assertEquals(0, reader.malformed());
+            RingCounters c = region.slots().get(0).sampleCounters();
             assertEquals(written.size(), c.records());
             assertEquals(dropped, c.dropped());
             assertTrue(dropped > 0, "the test should fill the ring sometimes");
