@@ -39,7 +39,7 @@ public final class RecordingBuilder {
 
     /**
      * As {@link #write(Path, Metadata, RunCollector, Drainer, Region)}; unless {@code kept}, the
-     * records go undeflated: a recording read once into the profile and deleted.
+     * records and module images go undeflated: a recording read once into the profile and deleted.
      */
     public static long write(
             Path output, Metadata metadata, RunCollector collector, Drainer drainer, Region region, boolean kept)
@@ -47,7 +47,7 @@ public final class RecordingBuilder {
         Spool spool = collector.spool();
         spool.flush();
         try (RecordingWriter w = RecordingWriter.create(output)) {
-            if (!kept) w.recordsUndeflated();
+            if (!kept) w.bulkUndeflated();
             w.metadata(metadata);
             w.threads(collector.threads());
             w.modules(collector.modules());

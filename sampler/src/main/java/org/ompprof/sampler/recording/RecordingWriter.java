@@ -41,8 +41,8 @@ public final class RecordingWriter implements AutoCloseable {
     private final Deflater deflater = new Deflater();
     private long position;
     private int sections;
-    /** The level records sections are written at: BULK_LEVEL, or stored as they are (-1). */
-    private int recordsLevel = BULK_LEVEL;
+    /** The level records and module image sections are written at: BULK_LEVEL, or stored as they are (-1). */
+    private int bulkLevel = BULK_LEVEL;
 
     private boolean committed;
     private boolean closed;
@@ -55,12 +55,12 @@ public final class RecordingWriter implements AutoCloseable {
     }
 
     /**
-     * Records sections stored as they are, not deflated: for a recording read once and deleted
-     * (record's raw recording on its way to the profile), where deflating and inflating them
-     * would be most of the time it lives.
+     * Records and module image sections stored as they are, not deflated: for a recording read once and deleted
+     * (record's raw recording on its way to the profile), where deflating and inflating them would be most of the
+     * time it lives.
      */
-    public RecordingWriter recordsUndeflated() {
-        recordsLevel = -1;
+    public RecordingWriter bulkUndeflated() {
+        bulkLevel = -1;
         return this;
     }
 
@@ -151,7 +151,7 @@ public final class RecordingWriter implements AutoCloseable {
             if (n == 0 && offset > 0) return offset;
             putLong(buf, 0, moduleId);
             putLong(buf, 8, offset);
-            section(SectionKind.MODULE_IMAGE, buf, RecordingFormat.IMAGE_PREFIX + n, BULK_LEVEL);
+            section(SectionKind.MODULE_IMAGE, buf, RecordingFormat.IMAGE_PREFIX + n, bulkLevel);
             offset += n;
             if (n < RecordingFormat.CHUNK) return offset;
         }
@@ -175,7 +175,7 @@ public final class RecordingWriter implements AutoCloseable {
         private boolean samplesOnly = true;
 
         /** This thread's own, so chunks are compressed outside the writer's lock; none for stored records. */
-        private final Deflater chunkDeflater = recordsLevel < 0 ? null : new Deflater();
+        private final Deflater chunkDeflater = bulkLevel < 0 ? null : new Deflater();
 
         private ThreadRecords(int threadSeq) {
             this.threadSeq = threadSeq;
@@ -217,7 +217,7 @@ public final class RecordingWriter implements AutoCloseable {
             putInt(buf, 0, threadSeq);
             putInt(buf, 4, 0);
             int flags = samplesOnly ? RecordingFormat.FLAG_SAMPLES_ONLY : 0;
-            append(encode(SectionKind.RECORDS, buf, length, recordsLevel, chunkDeflater, flags));
+            append(encode(SectionKind.RECORDS, buf, length, bulkLevel, chunkDeflater, flags));
             length = RecordingFormat.RECORDS_PREFIX;
             samplesOnly = true;
         }

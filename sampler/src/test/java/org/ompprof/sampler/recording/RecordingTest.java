@@ -131,10 +131,10 @@ class RecordingTest {
         return write(out, image, records, true);
     }
 
-    /** As above; unless {@code deflated}, the records sections are stored as they are. */
+    /** As above; unless {@code deflated}, the records and module image sections are stored as they are. */
     Path write(Path out, byte[] image, Map<Integer, List<WireRecord>> records, boolean deflated) throws IOException {
         try (RecordingWriter w = RecordingWriter.create(out)) {
-            if (!deflated) w.recordsUndeflated();
+            if (!deflated) w.bulkUndeflated();
             w.metadata(metadata());
             w.threads(threads());
             w.modules(modules(image.length));
@@ -179,7 +179,7 @@ class RecordingTest {
         Path out = dir.resolve("p.ompprof");
         try (RecordingWriter w = RecordingWriter.create(out);
                 var pool = Executors.newFixedThreadPool(sent.size())) {
-            if (!deflated) w.recordsUndeflated();
+            if (!deflated) w.bulkUndeflated();
             w.metadata(metadata());
             w.threads(threads());
             w.modules(modules(0));
@@ -228,13 +228,18 @@ class RecordingTest {
         }
     }
 
-    /** A recording written for the profile build alone (record's raw recording): the same records, not deflated. */
+    /**
+     * A recording written for the profile build alone (record's raw recording): the same records and module image,
+     * not deflated.
+     */
     @Test
-    void undeflatedRecordsReadTheSame() throws IOException {
+    void undeflatedRecordsAndImagesReadTheSame() throws IOException {
         Random rnd = new Random(7);
         Map<Integer, List<WireRecord>> records = randomRecords(rnd, 200);
-        Path deflated = write(dir.resolve("d.ompprof"), new byte[100], records, true);
-        Path stored = write(dir.resolve("s.ompprof"), new byte[100], records, false);
+        byte[] image = new byte[RecordingFormat.CHUNK + 4321]; // two sections; zeros, so deflating shrinks them
+        for (int i = 0; i < image.length; i += 97) image[i] = (byte) rnd.nextInt();
+        Path deflated = write(dir.resolve("d.ompprof"), image, records, true);
+        Path stored = write(dir.resolve("s.ompprof"), image, records, false);
         try (Recording d = Recording.open(deflated);
                 Recording s = Recording.open(stored)) {
             for (int t = 1; t <= 3; t++) {
@@ -242,13 +247,22 @@ class RecordingTest {
                 assertEquals(a.size(), b.size());
                 for (int i = 0; i < a.size(); i++) assertTrue(TestRecords.same(a.get(i), b.get(i)));
             }
-            assertTrue(s.sections().stream()
-                    .filter(x -> x.kind() == SectionKind.RECORDS)
-                    .allMatch(
-                            x -> (x.flags() & RecordingFormat.FLAG_DEFLATE) == 0 && x.rawLength() == x.storedLength()));
-            assertTrue(d.sections().stream()
-                    .filter(x -> x.kind() == SectionKind.RECORDS)
-                    .allMatch(x -> (x.flags() & RecordingFormat.FLAG_DEFLATE) != 0));
+            assertArrayEquals(image, s.moduleImage(1).orElseThrow());
+            assertArrayEquals(image, d.moduleImage(1).orElseThrow());
+            for (SectionKind kind : List.of(SectionKind.RECORDS, SectionKind.MODULE_IMAGE)) {
+                assertTrue(
+                        s.sections().stream()
+                                .filter(x -> x.kind() == kind)
+                                .allMatch(x -> (x.flags() & RecordingFormat.FLAG_DEFLATE) == 0
+                                        && x.rawLength() == x.storedLength()),
+                        kind + " stored");
+                assertTrue(
+                        d.sections().stream()
+                                .filter(x -> x.kind() == kind)
+                                .allMatch(x -> (x.flags() & RecordingFormat.FLAG_DEFLATE) != 0),
+                        kind + " deflated");
+                assertTrue(s.sections().stream().anyMatch(x -> x.kind() == kind), kind + " present");
+            }
         }
     }
 
