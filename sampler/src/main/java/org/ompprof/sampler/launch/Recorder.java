@@ -58,7 +58,7 @@ public final class Recorder {
             boolean liveProgress,
             Path shmDir) {
         public static Context system(String ompprofVersion, PrintStream out, PrintStream err) {
-            boolean terminal = err == System.err && Posix.isatty(2) && !"dumb".equals(System.getenv("TERM"));
+            boolean terminal = err == System.err && stderrIsTerminal() && !"dumb".equals(System.getenv("TERM"));
             return new Context(
                     Path.of("").toAbsolutePath(),
                     System.getenv(),
@@ -68,6 +68,15 @@ public final class Recorder {
                     err,
                     terminal,
                     Region.DEFAULT_DIR);
+        }
+
+        /**
+         * Whether stderr is a terminal: as the launcher found it (ompprof.stderr.terminal), which spares the start
+         * the FFM linker's first use (20-40 ms before the program could start), else as libc's isatty says.
+         */
+        static boolean stderrIsTerminal() {
+            String told = System.getProperty("ompprof.stderr.terminal");
+            return told != null ? Boolean.parseBoolean(told) : Posix.isatty(2);
         }
     }
 

@@ -17,12 +17,14 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.ompprof.sampler.UserError;
+import org.ompprof.sampler.posix.Posix;
 import org.ompprof.sampler.recording.Metadata;
 import org.ompprof.sampler.recording.Recording;
 import org.ompprof.sampler.ring.Region;
 
 /** The launcher around programs without OpenMP: statuses, messages, files left behind. */
 class RecorderTest {
+
     @TempDir
     Path dir;
 
@@ -111,6 +113,23 @@ class RecorderTest {
         String mine = "ompprof-" + ProcessHandle.current().pid() + "-";
         try (Stream<Path> shm = Files.list(Region.DEFAULT_DIR)) {
             assertTrue(shm.noneMatch(p -> p.getFileName().toString().startsWith(mine)), "region unlinked");
+        }
+    }
+
+    /** The launcher tells whether stderr is a terminal; without it, libc is asked (not a terminal under the tests). */
+    @Test
+    void stderrIsATerminalAsTheLauncherSays() {
+        String key = "ompprof.stderr.terminal", before = System.getProperty(key);
+        try {
+            System.setProperty(key, "true");
+            assertTrue(Recorder.Context.stderrIsTerminal());
+            System.setProperty(key, "false");
+            assertFalse(Recorder.Context.stderrIsTerminal());
+            System.clearProperty(key);
+            assertEquals(Posix.isatty(2), Recorder.Context.stderrIsTerminal());
+        } finally {
+            if (before == null) System.clearProperty(key);
+            else System.setProperty(key, before);
         }
     }
 }
