@@ -1,7 +1,6 @@
 package org.ompprof.sampler.launch;
 
 import java.io.PrintStream;
-import java.util.Locale;
 
 /**
  * What the user sees on stderr: a live line (only on a terminal), and one summary at the end.
@@ -18,15 +17,8 @@ final class Progress {
 
     void update(double seconds, int threads, long samples, long dropped) {
         if (!live) return;
-        err.print("\rompprof: "
-                + String.format(
-                        Locale.ROOT,
-                        "%.1f s, %s, %s samples, %s dropped",
-                        seconds,
-                        plural(threads, "thread"),
-                        count(samples),
-                        count(dropped))
-                + "\033[K");
+        err.print("\rompprof: " + Decimals.fixed(seconds, 1) + " s, " + plural(threads, "thread") + ", "
+                + count(samples) + " samples, " + count(dropped) + " dropped\033[K");
         err.flush();
         shown = true;
     }
@@ -40,19 +32,12 @@ final class Progress {
     }
 
     static String summary(int threads, long samples, long dropped, double seconds, String output, long bytes) {
-        return String.format(
-                Locale.ROOT,
-                "ompprof: recorded %s, %s samples (%s dropped) in %.2f s -> %s (%s)",
-                plural(threads, "thread"),
-                count(samples),
-                count(dropped),
-                seconds,
-                output,
-                size(bytes));
+        return "ompprof: recorded " + plural(threads, "thread") + ", " + count(samples) + " samples (" + count(dropped)
+                + " dropped) in " + Decimals.fixed(seconds, 2) + " s -> " + output + " (" + size(bytes) + ")";
     }
 
     static String count(long n) {
-        return String.format(Locale.ROOT, "%,d", n);
+        return Decimals.grouped(n);
     }
 
     static String plural(long n, String word) {
@@ -69,6 +54,6 @@ final class Progress {
             v /= 1000;
             u++;
         }
-        return String.format(Locale.ROOT, "%.1f %s", v, units[u]);
+        return Decimals.fixed(v, 1) + " " + units[u];
     }
 }

@@ -367,8 +367,8 @@ public final class Recorder {
         m.put(Metadata.RATE_HZ, Integer.toString(plan.layout().rateHz()));
         SamplingRate rate = c.samplingRate();
         if (rate.threads() > 0) {
-            m.put(Metadata.ACHIEVED_RATE_HZ, String.format(java.util.Locale.ROOT, "%.1f", rate.medianHz()));
-            m.put(Metadata.ACHIEVED_RATE_LOWEST_HZ, String.format(java.util.Locale.ROOT, "%.1f", rate.lowestHz()));
+            m.put(Metadata.ACHIEVED_RATE_HZ, Decimals.fixed(rate.medianHz(), 1));
+            m.put(Metadata.ACHIEVED_RATE_LOWEST_HZ, Decimals.fixed(rate.lowestHz(), 1));
             m.put(Metadata.ACHIEVED_RATE_THREADS, Integer.toString(rate.threads()));
         }
         if (plan.layout().mode() == Wire.MODE_CPU) {
