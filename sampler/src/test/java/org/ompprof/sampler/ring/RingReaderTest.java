@@ -77,6 +77,12 @@ class RingReaderTest {
         }
     }
 
+    static byte[] concat(List<byte[]> records) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        records.forEach(bytes::writeBytes);
+        return bytes.toByteArray();
+    }
+
     @ParameterizedTest
     @ValueSource(ints = {1, 2, 3, 4, 5, 6})
     void interleavedWritesAndDrainsDeliverEverythingInOrder(int seed) {
@@ -88,9 +94,15 @@ class RingReaderTest {
             List<byte[]> written = new ArrayList<>();
             long dropped = 0;
             for (int i = 0; i < 5000; i++) {
-                byte[] rec = RecordEncoder.encode(TestRecords.sample(3 + rnd.nextInt(2), i, rnd.nextInt(0, 600)));
-                if (producer.write(rec)) written.add(rec);
-                else dropped++;
+                // now and then a block of records written at once, as the warm-up writes them
+                List<byte[]> block = new ArrayList<>();
+                for (int k = rnd.nextInt(4) == 0 ? 2 + rnd.nextInt(3) : 1; k > 0; k--)
+                    block.add(RecordEncoder.encode(TestRecords.sample(3 + rnd.nextInt(2), i, rnd.nextInt(0, 600))));
+                boolean fitted = block.size() == 1
+                        ? producer.write(block.getFirst())
+                        : producer.write(concat(block), block.size());
+                if (fitted) written.addAll(block);
+                else dropped += block.size();
                 if (rnd.nextInt(6) == 0) reader.drain(sink);
             }
             reader.drain(sink);
@@ -100,38 +112,6 @@ class RingReaderTest {
             assertEquals(0, reader.malformed());
             assertEquals(0, reader.pending());
             RingCounters c = region.slots().get(1).sampleCounters();
-            assertEquals(written.size(), c.records());
-            assertEquals(dropped, c.dropped());
-            assertTrue(dropped > 0, "the test should fill the ring sometimes");
-        }
-    }
-
-    /** Records written as blocks (the warm-up's way) are drained as the records they hold, PAD and drops included. */
-    @ParameterizedTest
-    @ValueSource(ints = {1, 2, 3})
-    void blocksOfRecordsDrainAsTheirRecords(int seed) {
-        Random rnd = new Random(seed);
-        try (Region region = Region.inMemory(SMALL)) {
-            RingWriter producer = RingWriter.sampleRing(region, 0);
-            RingReader reader = region.slots().get(0).sampleRing();
-            Collected sink = new Collected();
-            List<byte[]> written = new ArrayList<>();
-            long dropped = 0;
-            for (int i = 0; i < 2000; i++) {
-                List<byte[]> block = new ArrayList<>();
-                for (int k = 1 + rnd.nextInt(4); k > 0; k--)
-                    block.add(RecordEncoder.encode(TestRecords.sample(3, i, rnd.nextInt(0, 300))));
-                ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-                block.forEach(bytes::writeBytes);
-                if (producer.write(bytes.toByteArray(), block.size())) written.addAll(block);
-                else dropped += block.size();
-                if (rnd.nextInt(3) == 0) reader.drain(sink);
-            }
-            reader.drain(sink);
-            assertEquals(written.size(), sink.records.size());
-            for (int i = 0; i < written.size(); i++) assertArrayEquals(written.get(i), sink.records.get(i));
-            assertEquals(0, reader.malformed());
-            RingCounters c = region.slots().get(0).sampleCounters();
             assertEquals(written.size(), c.records());
             assertEquals(dropped, c.dropped());
             assertTrue(dropped > 0, "the test should fill the ring sometimes");
