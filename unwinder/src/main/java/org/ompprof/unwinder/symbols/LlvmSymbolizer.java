@@ -285,10 +285,11 @@ public final class LlvmSymbolizer implements AutoCloseable {
         }
     }
 
+    /** Tells llvm-symbolizer to exit, without waiting for it (it frees what it read: up to 50 ms). */
     @Override
     public synchronized void close() {
         closed = true;
-        if (process != null) process.close(Duration.ofSeconds(2));
+        if (process != null) process.release(Duration.ofSeconds(2));
         process = null;
     }
 }

@@ -146,6 +146,20 @@ final class ToolProcess implements AutoCloseable {
         joinReaders(Duration.ofSeconds(1));
     }
 
+    /**
+     * Closes stdin, which tells a batch-mode tool to exit, without waiting for it to: a tool that read much
+     * (llvm-symbolizer, a C library's debug info) takes up to 50 ms to free it all, and the caller (a profile just
+     * written) has nothing more to ask. A daemon thread waits out {@code grace} and kills it if it is still there.
+     */
+    void release(Duration grace) {
+        try {
+            stdin.close();
+        } catch (IOException e) {
+            // Already gone: nothing to tell it.
+        }
+        Thread.ofPlatform().daemon().name("tool-release-" + process.pid()).start(() -> close(grace));
+    }
+
     @Override
     public void close() {
         close(Duration.ofSeconds(2));

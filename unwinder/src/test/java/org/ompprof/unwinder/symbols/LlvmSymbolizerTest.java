@@ -220,6 +220,21 @@ class LlvmSymbolizerTest {
         }
     }
 
+    /** Closing does not wait for llvm-symbolizer to exit; one that does not exit is killed after 2 s. */
+    @Test
+    void closingReturnsAtOnceAndAHungProcessIsKilledLater() throws Exception {
+        LlvmSymbolizer hung = LlvmSymbolizer.start(hangingSymbolizer(), Duration.ofMillis(300));
+        hung.askAhead(bins.debug(), 0x1000); // starts it
+        ProcessHandle h = ProcessHandle.of(hung.pid().orElseThrow()).orElseThrow();
+        long t0 = System.nanoTime();
+        hung.close();
+        double ms = (System.nanoTime() - t0) / 1e6;
+        assertTrue(ms < 1000, "close took " + ms + " ms");
+        assertTrue(h.isAlive(), "a process that ignores its closed stdin is still there right after close");
+        h.onExit().get(10, TimeUnit.SECONDS);
+        assertTrue(hung.pid().isEmpty(), "closed");
+    }
+
     @Test
     void missingExecutableIsAClearError() {
         SymbolizerException e = assertThrows(
