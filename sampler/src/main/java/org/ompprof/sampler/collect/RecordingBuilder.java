@@ -47,7 +47,7 @@ public final class RecordingBuilder {
         Spool spool = collector.spool();
         spool.flush();
         try (RecordingWriter w = RecordingWriter.create(output)) {
-            if (!kept) w.bulkUndeflated();
+            if (!kept) w.forOneRead();
             w.metadata(metadata);
             w.threads(collector.threads());
             w.modules(collector.modules());

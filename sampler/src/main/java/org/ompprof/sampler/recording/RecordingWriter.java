@@ -43,6 +43,10 @@ public final class RecordingWriter implements AutoCloseable {
     private int sections;
     /** The level records and module image sections are written at: BULK_LEVEL, or stored as they are (-1). */
     private int bulkLevel = BULK_LEVEL;
+    /** Whether commit forces the file and its rename to disk. */
+    private boolean durable = true;
+    /** A module image's chunk on its way into a section, kept for the next image (4 MiB to clear each time). */
+    private byte[] imageChunk;
 
     private boolean committed;
     private boolean closed;
@@ -55,12 +59,13 @@ public final class RecordingWriter implements AutoCloseable {
     }
 
     /**
-     * Records and module image sections stored as they are, not deflated: for a recording read once and deleted
-     * (record's raw recording on its way to the profile), where deflating and inflating them would be most of the
-     * time it lives.
+     * A recording read once and deleted (record's raw recording on its way to the profile): records and module image
+     * sections are stored as they are, not deflated, which would be most of the time it lives, and commit does not
+     * force it to disk.
      */
-    public RecordingWriter bulkUndeflated() {
+    public RecordingWriter forOneRead() {
         bulkLevel = -1;
+        durable = false;
         return this;
     }
 
@@ -143,8 +148,9 @@ public final class RecordingWriter implements AutoCloseable {
     }
 
     /** Copies a module's image from {@code in} into MODULE_IMAGE sections; returns its length. */
-    public long moduleImage(long moduleId, InputStream in) throws IOException {
-        byte[] buf = new byte[RecordingFormat.IMAGE_PREFIX + RecordingFormat.CHUNK];
+    public synchronized long moduleImage(long moduleId, InputStream in) throws IOException {
+        if (imageChunk == null) imageChunk = new byte[RecordingFormat.IMAGE_PREFIX + RecordingFormat.CHUNK];
+        byte[] buf = imageChunk;
         long offset = 0;
         while (true) {
             int n = in.readNBytes(buf, RecordingFormat.IMAGE_PREFIX, RecordingFormat.CHUNK);
@@ -316,19 +322,19 @@ public final class RecordingWriter implements AutoCloseable {
     }
 
     /**
-     * Ends the recording, forces it to disk and renames it over the output. Returns the size of
-     * the finished file.
+     * Ends the recording, forces it to disk (unless {@link #forOneRead()}) and renames it over the output. Returns the
+     * size of the finished file.
      */
     public synchronized long commit() throws IOException {
         byte[] count = new byte[4];
         putInt(count, 0, sections);
         section(SectionKind.END, count, -1);
         out.flush();
-        channel.force(true);
+        if (durable) channel.force(true);
         channel.close();
         Files.move(temp, output, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         committed = true;
-        syncDirectory(output.toAbsolutePath().getParent());
+        if (durable) syncDirectory(output.toAbsolutePath().getParent());
         return position;
     }
 

@@ -134,7 +134,7 @@ class RecordingTest {
     /** As above; unless {@code deflated}, the records and module image sections are stored as they are. */
     Path write(Path out, byte[] image, Map<Integer, List<WireRecord>> records, boolean deflated) throws IOException {
         try (RecordingWriter w = RecordingWriter.create(out)) {
-            if (!deflated) w.bulkUndeflated();
+            if (!deflated) w.forOneRead();
             w.metadata(metadata());
             w.threads(threads());
             w.modules(modules(image.length));
@@ -179,7 +179,7 @@ class RecordingTest {
         Path out = dir.resolve("p.ompprof");
         try (RecordingWriter w = RecordingWriter.create(out);
                 var pool = Executors.newFixedThreadPool(sent.size())) {
-            if (!deflated) w.bulkUndeflated();
+            if (!deflated) w.forOneRead();
             w.metadata(metadata());
             w.threads(threads());
             w.modules(modules(0));
