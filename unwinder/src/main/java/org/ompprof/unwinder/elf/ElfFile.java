@@ -5,9 +5,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * A 64-bit little-endian ELF image (x86-64): program headers, sections, symbol tables, build
@@ -150,11 +152,18 @@ public final class ElfFile {
      * in the string table's bytes, without a string for every symbol of a library of thousands.
      */
     public boolean definesFunction(String name) {
-        byte[] want = name.getBytes(StandardCharsets.UTF_8);
+        return definedFunctions(Set.of(name)).contains(name);
+    }
+
+    /** Which of {@code names} .symtab or .dynsym defines as functions, as {@link #definesFunction}, in one pass. */
+    public Set<String> definedFunctions(Set<String> names) {
+        List<byte[]> wanted = new ArrayList<>();
+        for (String n : names) wanted.add(n.getBytes(StandardCharsets.UTF_8));
+        Set<String> found = new HashSet<>();
         for (Section s : sections) {
-            if ((s.type() == SHT_SYMTAB || s.type() == SHT_DYNSYM) && definesFunction(table(s), want)) return true;
+            if (s.type() == SHT_SYMTAB || s.type() == SHT_DYNSYM) definedFunctions(table(s), wanted, found);
         }
-        return false;
+        return found;
     }
 
     /** A symbol table's entries and its string table, checked to lie in the file. */
@@ -191,14 +200,17 @@ public final class ElfFile {
         }
     }
 
-    private boolean definesFunction(SymbolEntries table, byte[] name) {
-        for (long i = 1; i < table.count(); i++) {
+    private void definedFunctions(SymbolEntries table, List<byte[]> wanted, Set<String> found) {
+        for (long i = 1; i < table.count() && found.size() < wanted.size(); i++) {
             long e = table.entry(i);
             if ((bytes.u8(e + 4) & 0xf) != Symbol.STT_FUNC || bytes.u16(e + 6) == 0 || bytes.u64(e + 8) == 0) continue;
             long nameOff = bytes.u32(e);
-            if (nameOff != 0 && bytes.cStringEquals(table.strings() + nameOff, table.stringsEnd(), name)) return true;
+            if (nameOff == 0) continue;
+            for (byte[] name : wanted) {
+                if (bytes.cStringEquals(table.strings() + nameOff, table.stringsEnd(), name))
+                    found.add(new String(name, StandardCharsets.UTF_8));
+            }
         }
-        return false;
     }
 
     /** The GNU build id as lowercase hex, from the note sections or PT_NOTE segments. */

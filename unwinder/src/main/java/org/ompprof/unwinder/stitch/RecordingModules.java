@@ -1,11 +1,11 @@
 package org.ompprof.unwinder.stitch;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Executor;
 import org.ompprof.sampler.recording.ModuleInfo;
 import org.ompprof.sampler.recording.Recording;
@@ -42,8 +42,11 @@ final class RecordingModules {
         List<Module> usable = resolve(recording, images);
         space = AddressSpace.of(usable);
         for (Module m : usable) {
-            runtime.put(m, isRuntime(m, infoOf.get(m)));
-            if (infoOf.get(m).has(Wire.MOD_MAIN) || defines(m, C_LIBRARY_MARKER)) commonlyNamed.add(m);
+            ModuleInfo info = infoOf.get(m);
+            Set<String> defined = definedMarkers(m);
+            // unreadable symbols: user code, hiding nothing
+            runtime.put(m, info.has(Wire.MOD_AGENT) || defined.contains(RUNTIME_MARKER));
+            if (info.has(Wire.MOD_MAIN) || defined.contains(C_LIBRARY_MARKER)) commonlyNamed.add(m);
         }
         main = findMain(usable);
         byPc = new ModuleByPc(recording.modules());
@@ -86,8 +89,14 @@ final class RecordingModules {
 
     private static List<ModuleInfo> inOrder(Recording recording) {
         List<ModuleInfo> order = new ArrayList<>(recording.modules());
-        order.sort(Comparator.comparing((ModuleInfo m) -> m.unloadNs() != 0).thenComparingLong(ModuleInfo::loadNs));
+        order.sort(RecordingModules::loadOrder);
         return order;
+    }
+
+    /** Those still loaded at the end first, then by load time (not Comparator.comparing: its lambdas link anew). */
+    private static int loadOrder(ModuleInfo a, ModuleInfo b) {
+        boolean aUnloaded = a.unloadNs() != 0, bUnloaded = b.unloadNs() != 0;
+        return aUnloaded != bUnloaded ? Boolean.compare(aUnloaded, bUnloaded) : Long.compare(a.loadNs(), b.loadNs());
     }
 
     private static ModuleImage request(Recording recording, ModuleInfo m) {
@@ -111,15 +120,12 @@ final class RecordingModules {
         };
     }
 
-    private static boolean isRuntime(Module m, ModuleInfo info) {
-        return info.has(Wire.MOD_AGENT) || defines(m, RUNTIME_MARKER); // unreadable symbols: user code, hiding nothing
-    }
-
-    private static boolean defines(Module m, String function) {
+    /** Which of the runtime's and the C library's marker functions the module defines: one pass over its symbols. */
+    private static Set<String> definedMarkers(Module m) {
         try {
-            return m.elf().definesFunction(function);
+            return m.elf().definedFunctions(Set.of(RUNTIME_MARKER, C_LIBRARY_MARKER));
         } catch (RuntimeException e) {
-            return false;
+            return Set.of();
         }
     }
 

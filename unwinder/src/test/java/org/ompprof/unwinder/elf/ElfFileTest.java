@@ -49,6 +49,9 @@ class ElfFileTest {
             for (String o : objects) assertFalse(elf.definesFunction(o), lib + ": object " + o);
         }
         assertFalse(ElfFile.read(libc).definesFunction("__kmpc_fork_call"));
+        Set<String> asked = Set.of("__kmpc_fork_call", "__libc_start_main", "malloc", "environ", "x");
+        assertEquals(Set.of("__kmpc_fork_call"), omp.definedFunctions(asked));
+        assertEquals(Set.of("__libc_start_main", "malloc"), ElfFile.read(libc).definedFunctions(asked));
     }
 
     private static String readelfBuildId(Path file) throws IOException, InterruptedException {
