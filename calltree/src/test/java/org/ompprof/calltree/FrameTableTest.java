@@ -5,7 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class FrameTableTest {
     @Test
@@ -29,6 +35,41 @@ class FrameTableTest {
         assertNotEquals(base, table.intern(Frame.of(FrameKind.USER, "lib", "f", "f.c", 1)));
         assertNotEquals(base, table.intern(Frame.of(FrameKind.USER, "app", "f", "f.c", 2)));
         assertNotEquals(base, table.intern(Frame.of(FrameKind.USER, "app", "f", null, 1)));
+    }
+
+    /** Frames are equal exactly when every field is, and equal frames hash alike (random frames from small pools). */
+    @ParameterizedTest
+    @ValueSource(longs = {1, 2, 3})
+    void equalExactlyWhenEveryFieldIs(long seed) {
+        Random rnd = new Random(seed);
+        List<Frame> frames = new ArrayList<>();
+        for (int i = 0; i < 400; i++) frames.add(randomFrame(rnd));
+        for (Frame a : frames) {
+            for (Frame b : frames) {
+                boolean same = fields(a).equals(fields(b));
+                assertEquals(same, a.equals(b), a + " / " + b);
+                if (same) assertEquals(a.hashCode(), b.hashCode());
+            }
+        }
+        assertNotEquals(null, frames.getFirst());
+    }
+
+    private static Frame randomFrame(Random rnd) {
+        String[] names = {null, "f", "g"};
+        String function = names[rnd.nextInt(3)];
+        String module = function == null ? "app" : names[rnd.nextInt(3)];
+        return new Frame(
+                FrameKind.values()[rnd.nextInt(2)],
+                module,
+                function,
+                names[rnd.nextInt(3)],
+                rnd.nextInt(2),
+                rnd.nextInt(2),
+                names[rnd.nextInt(3)]);
+    }
+
+    private static List<Object> fields(Frame f) {
+        return Arrays.asList(f.kind(), f.module(), f.function(), f.file(), f.line(), f.offset(), f.symbol());
     }
 
     @Test

@@ -290,11 +290,12 @@ public final class Spool implements AutoCloseable {
 
     /** The streams that received records. */
     public List<Long> streams() {
+        // loops, not lambdas: this runs once, at the program's end, where a lambda's linking is most of its cost
         List<Long> out = new ArrayList<>();
-        index.keySet().forEach(out::add);
-        pending.forEachKeyValue((stream, p) -> {
-            if (p.length > 0 && !index.containsKey(stream)) out.add(stream);
-        });
+        for (long stream : index.keySet().toArray()) out.add(stream);
+        for (long stream : pending.keySet().toArray()) {
+            if (pending.get(stream).length > 0 && !index.containsKey(stream)) out.add(stream);
+        }
         return out;
     }
 

@@ -44,7 +44,8 @@ final class ThreadAccumulator {
 
     ThreadInfo toInfo() {
         Map<Integer, Long> states = new TreeMap<>();
-        byState.forEachKeyValue(states::put);
+        for (int state : byState.keySet().toArray())
+            states.put(state, byState.get(state)); // no lambda to link at the end
         return new ThreadInfo(
                 seq,
                 osTid,

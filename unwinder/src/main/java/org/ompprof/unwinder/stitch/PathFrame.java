@@ -20,6 +20,24 @@ public sealed interface PathFrame permits PathFrame.Code, PathFrame.Unmapped, Pl
             return returnAddress ? relativePc - 1 : relativePc;
         }
 
+        // written out, not the record's own: those link through method handles at their first call (3 ms)
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Code c
+                    && moduleId == c.moduleId
+                    && relativePc == c.relativePc
+                    && returnAddress == c.returnAddress
+                    && modulePath.equals(c.modulePath);
+        }
+
+        @Override
+        public int hashCode() {
+            int h = Long.hashCode(moduleId);
+            h = 31 * h + Long.hashCode(relativePc);
+            return 31 * h + (returnAddress ? 1 : 0);
+        }
+
         @Override
         public String toString() {
             String file = modulePath.substring(modulePath.lastIndexOf('/') + 1);

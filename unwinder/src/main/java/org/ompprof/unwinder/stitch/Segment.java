@@ -15,4 +15,16 @@ record Segment(List<PathFrame> frames, Gap gap) {
     Segment {
         frames = List.copyOf(frames);
     }
+
+    // written out, not the record's own: those link through method handles at their first call (7 ms of a build)
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof Segment s && gap == s.gap && frames.equals(s.frames);
+    }
+
+    @Override
+    public int hashCode() {
+        return 31 * frames.hashCode() + gap.ordinal();
+    }
 }
