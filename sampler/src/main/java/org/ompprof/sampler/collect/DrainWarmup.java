@@ -1,5 +1,6 @@
 package org.ompprof.sampler.collect;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
@@ -89,13 +90,14 @@ public final class DrainWarmup {
             RingWriter.claim(region, 0, 1, 1);
             RingWriter samples = RingWriter.sampleRing(region, 0);
             RingWriter events = RingWriter.eventRing(region, 0);
-            // a round's records go in as two blocks: writing them one by one cost more than draining them
-            byte[] sampleBlock = repeat(List.of(sample), SAMPLES_PER_ROUND);
-            byte[] eventBlock = concat(repeat(List.of(sync, mutex), EVENTS_PER_ROUND / 2), tasks);
+            // a round's samples and sync records go in as two blocks: one by one, writing cost more than draining
+            byte[] sampleBlock = block(SAMPLES_PER_ROUND, sample);
+            byte[] eventBlock = block(EVENTS_PER_ROUND / 2, sync, mutex);
             for (int round = 0; round < ROUNDS; round++) {
                 if (round % (ROUNDS / MODULE_ROUNDS) == 0) for (byte[] m : modules) events.write(m);
                 samples.write(sampleBlock, SAMPLES_PER_ROUND);
-                events.write(eventBlock, EVENTS_PER_ROUND + 1);
+                events.write(eventBlock, EVENTS_PER_ROUND);
+                events.write(tasks);
                 drainer.drainOnce();
             }
         } finally {
@@ -104,23 +106,10 @@ public final class DrainWarmup {
     }
 
     /** {@code records} laid end to end, {@code times} over. */
-    private static byte[] repeat(List<byte[]> records, int times) {
-        byte[] one = concat(records.toArray(byte[][]::new));
-        byte[] all = new byte[one.length * times];
-        for (int i = 0; i < times; i++) System.arraycopy(one, 0, all, i * one.length, one.length);
-        return all;
-    }
-
-    private static byte[] concat(byte[]... parts) {
-        int length = 0;
-        for (byte[] p : parts) length += p.length;
-        byte[] all = new byte[length];
-        int at = 0;
-        for (byte[] p : parts) {
-            System.arraycopy(p, 0, all, at, p.length);
-            at += p.length;
-        }
-        return all;
+    private static byte[] block(int times, byte[]... records) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        for (int i = 0; i < times; i++) for (byte[] r : records) out.writeBytes(r);
+        return out.toByteArray();
     }
 
     /** A module load record for {@code file} as the agent would write it. */

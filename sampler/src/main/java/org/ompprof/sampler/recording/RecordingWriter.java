@@ -21,10 +21,10 @@ import org.ompprof.sampler.wire.Wire;
 
 /**
  * Streams a recording to a temporary file next to the output; {@link #commit()} makes it durable
- * and renames it over the output atomically. Until then the output (an older recording, maybe)
- * is untouched, and closing without committing deletes the temporary file. Memory use is bounded
- * by one chunk of {@link RecordingFormat#CHUNK} bytes, whatever the recording's size (one per
- * thread's records being written at once).
+ * (unless it is {@link #forOneRead()}) and renames it over the output atomically. Until then the
+ * output (an older recording, maybe) is untouched, and closing without committing deletes the
+ * temporary file. Memory use is bounded by one chunk of {@link RecordingFormat#CHUNK} bytes,
+ * whatever the recording's size (one per thread's records being written at once).
  *
  * <p>Several threads' records may be written at once, each through its own {@link ThreadRecords}
  * on its own thread: each compresses its chunks itself, and only appending a finished section
@@ -41,10 +41,8 @@ public final class RecordingWriter implements AutoCloseable {
     private final Deflater deflater = new Deflater();
     private long position;
     private int sections;
-    /** The level records and module image sections are written at: BULK_LEVEL, or stored as they are (-1). */
-    private int bulkLevel = BULK_LEVEL;
-    /** Whether commit forces the file and its rename to disk. */
-    private boolean durable = true;
+    /** See {@link #forOneRead()}. */
+    private boolean readOnce;
     /** A module image's chunk on its way into a section, kept for the next image (4 MiB to clear each time). */
     private byte[] imageChunk;
 
@@ -64,9 +62,13 @@ public final class RecordingWriter implements AutoCloseable {
      * force it to disk.
      */
     public RecordingWriter forOneRead() {
-        bulkLevel = -1;
-        durable = false;
+        readOnce = true;
         return this;
+    }
+
+    /** The level records and module image sections are written at: BULK_LEVEL, or stored as they are (-1). */
+    private int bulkLevel() {
+        return readOnce ? -1 : BULK_LEVEL;
     }
 
     /** Starts a recording that will replace {@code output} on {@link #commit()}. */
@@ -157,7 +159,7 @@ public final class RecordingWriter implements AutoCloseable {
             if (n == 0 && offset > 0) return offset;
             putLong(buf, 0, moduleId);
             putLong(buf, 8, offset);
-            section(SectionKind.MODULE_IMAGE, buf, RecordingFormat.IMAGE_PREFIX + n, bulkLevel);
+            section(SectionKind.MODULE_IMAGE, buf, RecordingFormat.IMAGE_PREFIX + n, bulkLevel());
             offset += n;
             if (n < RecordingFormat.CHUNK) return offset;
         }
@@ -181,7 +183,7 @@ public final class RecordingWriter implements AutoCloseable {
         private boolean samplesOnly = true;
 
         /** This thread's own, so chunks are compressed outside the writer's lock; none for stored records. */
-        private final Deflater chunkDeflater = bulkLevel < 0 ? null : new Deflater();
+        private final Deflater chunkDeflater = readOnce ? null : new Deflater();
 
         private ThreadRecords(int threadSeq) {
             this.threadSeq = threadSeq;
@@ -223,7 +225,7 @@ public final class RecordingWriter implements AutoCloseable {
             putInt(buf, 0, threadSeq);
             putInt(buf, 4, 0);
             int flags = samplesOnly ? RecordingFormat.FLAG_SAMPLES_ONLY : 0;
-            append(encode(SectionKind.RECORDS, buf, length, bulkLevel, chunkDeflater, flags));
+            append(encode(SectionKind.RECORDS, buf, length, bulkLevel(), chunkDeflater, flags));
             length = RecordingFormat.RECORDS_PREFIX;
             samplesOnly = true;
         }
@@ -330,11 +332,11 @@ public final class RecordingWriter implements AutoCloseable {
         putInt(count, 0, sections);
         section(SectionKind.END, count, -1);
         out.flush();
-        if (durable) channel.force(true);
+        if (!readOnce) channel.force(true);
         channel.close();
         Files.move(temp, output, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         committed = true;
-        if (durable) syncDirectory(output.toAbsolutePath().getParent());
+        if (!readOnce) syncDirectory(output.toAbsolutePath().getParent());
         return position;
     }
 
