@@ -633,11 +633,42 @@ void callbacks_task_referenced(struct priv *p, uint64_t task_id)
   record_write(&p->cb.event, OMPPROF_REC_IMPLICIT_TASK, &rec, sizeof rec, p->thread_seq);
 }
 
+/* A creation whose shape the JVM does not have yet (or that no kept walk stands for): the full record, with the
+ * creating context's frames and stack the first time. Apart, so that the usual creation's frame stays small. */
+__attribute__((noinline, cold)) static void task_create_record(struct priv *p, const struct ompprof_context *ctx,
+                                                               const ompt_frame_t *encountering_task_frame,
+                                                               uint64_t parent, uint64_t id, int flags,
+                                                               int has_dependences, uint64_t codeptr)
+{
+  struct ompprof_task_create b;
+  b.ctx = *ctx;
+  b.parent_task_id = parent;
+  b.task_id = id;
+  b.codeptr_ra = codeptr;
+  b.enc_exit_frame = frame_ptr(encountering_task_frame, 0);
+  b.enc_enter_frame = frame_ptr(encountering_task_frame, 1);
+  b.flags = (uint32_t)flags;
+  b.has_dependences = (uint32_t)has_dependences;
+  struct ompprof_frame frames[CONTEXT_WALK_FRAMES];
+  uint32_t n;
+  b.shape = creation_identify(p, &p->cb.task_walks, &b.ctx, codeptr, b.enc_exit_frame, frames, &n);
+  if (shape_sent(p, b.shape)) {
+    pack(p, OMPPROF_REC_TASK_BATCH_PACKED, &p->cb.tasks, id, parent, b.shape, 0);
+    return;
+  }
+  b.time_ns = now_ns();
+  if (emit_with_context(p, OMPPROF_REC_TASK_CREATE, &b, sizeof b, &b.ctx, frames, n)) {
+    shape_mark_sent(p, b.shape);
+  }
+}
+
+/* A task program's millions of creations mostly replay a kept walk of a shape the JVM has: three ids and the shape
+ * go into the thread's batch. The context is captured here, in the frame the kept walks start from. */
 static void on_task_create(ompt_data_t *encountering_task_data, const ompt_frame_t *encountering_task_frame,
                            ompt_data_t *new_task_data, int flags, int has_dependences, const void *codeptr_ra)
 {
-  struct ompprof_task_create b;
-  CAPTURE_HERE(&b.ctx);
+  struct ompprof_context ctx;
+  CAPTURE_HERE(&ctx);
   if (!agent_attached())
     return;
   struct priv *p = priv_fast();
@@ -649,27 +680,15 @@ static void on_task_create(ompt_data_t *encountering_task_data, const ompt_frame
   }
   if (!p)
     return;
-  b.parent_task_id = data_value(encountering_task_data);
-  callbacks_task_referenced(p, b.parent_task_id);
-  b.task_id = id;
-  b.codeptr_ra = ptr_value(codeptr_ra);
-  b.enc_exit_frame = frame_ptr(encountering_task_frame, 0);
-  b.enc_enter_frame = frame_ptr(encountering_task_frame, 1);
-  b.flags = (uint32_t)flags;
-  b.has_dependences = (uint32_t)has_dependences;
-  struct ompprof_frame frames[CONTEXT_WALK_FRAMES];
-  uint32_t n;
-  b.shape = 0; /* in the hashed stack itself: no stale value */
-  b.shape = creation_identify(p, &p->cb.task_walks, &b.ctx, b.codeptr_ra, b.enc_exit_frame, frames, &n);
-  if (shape_sent(p, b.shape)) {
-    /* a batch has one time: its own */
-    pack(p, OMPPROF_REC_TASK_BATCH_PACKED, &p->cb.tasks, b.task_id, b.parent_task_id, b.shape, 0);
-    return;
-  }
-  b.time_ns = now_ns();
-  if (emit_with_context(p, OMPPROF_REC_TASK_CREATE, &b, sizeof b, &b.ctx, frames, n)) {
-    shape_mark_sent(p, b.shape);
-  }
+  uint64_t parent = data_value(encountering_task_data), codeptr = ptr_value(codeptr_ra);
+  if (p->cb.implicit_pending)
+    callbacks_task_referenced(p, parent);
+  const struct creation_walk *kept =
+      creation_replayed(&p->cb.task_walks, p, &ctx, codeptr, frame_ptr(encountering_task_frame, 0));
+  if (kept && shape_sent(p, kept->shape))
+    pack(p, OMPPROF_REC_TASK_BATCH_PACKED, &p->cb.tasks, id, parent, kept->shape, 0);
+  else
+    task_create_record(p, &ctx, encountering_task_frame, parent, id, flags, has_dependences, codeptr);
 }
 
 /*

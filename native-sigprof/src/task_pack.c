@@ -24,11 +24,6 @@ static uint32_t put_varint(uint8_t *out, uint64_t v)
   return n;
 }
 
-static uint64_t zigzag(uint64_t d)
-{
-  return (d << 1) ^ (uint64_t)((int64_t)d >> 63);
-}
-
 /* The shape's place among the recent ones (OMPPROF_PACKED_SHAPES if new);
  * either way it moves to the front. */
 static uint32_t shape_code(struct task_pack *b, uint64_t shape)
@@ -50,7 +45,7 @@ static uint32_t shape_code(struct task_pack *b, uint64_t shape)
   return code;
 }
 
-int task_pack_add(struct task_pack *b, uint64_t task_id, uint64_t parent_task_id, uint64_t shape)
+int task_pack_add_any(struct task_pack *b, uint64_t task_id, uint64_t parent_task_id, uint64_t shape)
 {
   if (b->count == 0) {
     b->base_task_id = task_id - 1;
@@ -67,7 +62,7 @@ int task_pack_add(struct task_pack *b, uint64_t task_id, uint64_t parent_task_id
   uint32_t code = shape_code(b, shape);
   uint8_t *out = b->bytes + b->len;
   uint32_t n = put_varint(out, (step << 3) | code);
-  n += put_varint(out + n, zigzag(parent_task_id - b->prev_parent));
+  n += put_varint(out + n, task_pack_zigzag(parent_task_id - b->prev_parent));
   if (code == OMPPROF_PACKED_SHAPES)
     for (int i = 0; i < 8; i++)
       out[n++] = (uint8_t)(shape >> (8 * i));
@@ -85,7 +80,7 @@ int task_pack_add_timed(struct task_pack *b, uint64_t id, uint64_t parent_id, ui
     return 0;
   if (first)
     b->base_time = b->prev_time = time_ns;
-  b->len += put_varint(b->bytes + b->len, zigzag(time_ns - b->prev_time));
+  b->len += put_varint(b->bytes + b->len, task_pack_zigzag(time_ns - b->prev_time));
   b->prev_time = time_ns;
   return 1;
 }

@@ -135,9 +135,10 @@ static void limits(void)
         "worst decodes");
 }
 
-/* Random creations in the forms programs make: small steps, shared parents, a few shapes; timed
- * (regions as a thread ends them), with ends a few microseconds apart, now and then far. */
-static void round_trips(int timed)
+/* Random creations in the forms programs make: small steps, shared parents, a few shapes (with
+ * `recursion`, three: a recursion's sites taking turns, the two-byte entry's case); timed (regions as
+ * a thread ends them), with ends a few microseconds apart, now and then far. */
+static void round_trips(int timed, int recursion)
 {
   static const uint64_t shapes[] = {0, 0x1111, 0x2222, 0x3333, 0x4444, 0x5555, 0x6666, 0x7777, 0x8888, UINT64_MAX};
   int bad = 0;
@@ -154,7 +155,7 @@ static void round_trips(int timed)
         parent = test_rng() % 2 ? test_rng() : parent + test_rng() % 100;
       if (timed)
         time += test_rng() % 8 == 0 ? test_rng() % (1ull << 40) : 500 + test_rng() % 3000;
-      in[i] = (struct entry){task, parent, shapes[test_rng() % 10], time};
+      in[i] = (struct entry){task, parent, shapes[test_rng() % (recursion ? 3 : 10)], time};
       int added = timed ? task_pack_add_timed(&b, in[i].task, in[i].parent, in[i].shape, time)
                         : task_pack_add(&b, in[i].task, in[i].parent, in[i].shape);
       if (!added)
@@ -166,7 +167,8 @@ static void round_trips(int timed)
       bad++;
   }
   CHECK(bad == 0, "%d of 2000 %s batches did not round-trip", bad, timed ? "region" : "task");
-  printf("task_pack: %.1f bytes per random %s\n", (double)bytes / (double)entries, timed ? "region" : "task");
+  printf("task_pack: %.1f bytes per random %s%s\n", (double)bytes / (double)entries, timed ? "region" : "task",
+         recursion ? " (a recursion's shapes)" : "");
 }
 
 int main(void)
@@ -174,9 +176,11 @@ int main(void)
   test_rng_seed(42);
   known_vector();
   known_region_vector();
-  round_trips(1);
+  round_trips(1, 0);
   limits();
-  round_trips(0);
+  round_trips(0, 0);
+  round_trips(0, 1);
+  round_trips(1, 1);
   printf("task_pack_test: %d passed, %d failed\n", passed, failed);
   return failed ? 1 : 0;
 }
