@@ -42,7 +42,7 @@ public final class TaskBatchPacking {
      */
     static long walk(MemorySegment rec, long off, long limit, int count, boolean timed) {
         try {
-            return new Reader(rec, off, limit, 0, timed, 0).skip(count) - off;
+            return new Reader(rec, off, limit, count, 0, timed, 0).skip(count);
         } catch (Malformed e) {
             return -1;
         }
@@ -50,7 +50,7 @@ public final class TaskBatchPacking {
 
     /** The entries, already checked by {@link #walk}. */
     static List<TaskBatch.Entry> decode(MemorySegment rec, long off, long limit, int count, long baseTaskId) {
-        Reader r = new Reader(rec, off, limit, baseTaskId, false, 0);
+        Reader r = new Reader(rec, off, limit, count, baseTaskId, false, 0);
         List<TaskBatch.Entry> out = new ArrayList<>(count);
         try {
             for (int i = 0; i < count; i++) {
@@ -66,7 +66,7 @@ public final class TaskBatchPacking {
     /** A region batch's entries, already checked by {@link #walk}. */
     static List<RegionBatch.Entry> decodeRegions(
             MemorySegment rec, long off, long limit, int count, long baseParallelId, long baseEndNs) {
-        Reader r = new Reader(rec, off, limit, baseParallelId, true, baseEndNs);
+        Reader r = new Reader(rec, off, limit, count, baseParallelId, true, baseEndNs);
         List<RegionBatch.Entry> out = new ArrayList<>(count);
         try {
             for (int i = 0; i < count; i++) {
@@ -181,7 +181,7 @@ public final class TaskBatchPacking {
         }
 
         private void toFront(int from, long shape) {
-            System.arraycopy(shapes, 0, shapes, 1, from);
+            for (int i = from; i > 0; i--) shapes[i] = shapes[i - 1]; // a word or two: less than arraycopy's call
             shapes[0] = shape;
         }
     }
@@ -194,26 +194,30 @@ public final class TaskBatchPacking {
         out.write((int) v);
     }
 
-    /** Reads entries in order, keeping the running id, parent, end (regions only) and the recent shapes. */
+    /**
+     * Reads entries in order, keeping the running id, parent, end (regions only) and the recent shapes. The bytes are
+     * copied out of the segment first, at most as many as {@code count} entries can take: read one at a time from a
+     * segment, through its checks, they cost the profile build more than the decoding itself.
+     */
     private static final class Reader {
-        private final MemorySegment rec;
-        private final long limit;
+        private final byte[] bytes;
         private final boolean timed;
-        private long at;
+        private int at;
         private final RecentShapes recent = new RecentShapes();
         long id;
         long parent;
         long time;
 
-        Reader(MemorySegment rec, long off, long limit, long baseId, boolean timed, long baseTime) {
-            this.rec = rec;
-            this.at = off;
-            this.limit = Math.min(limit, rec.byteSize());
+        Reader(MemorySegment rec, long off, long limit, int count, long baseId, boolean timed, long baseTime) {
+            long end = Math.min(Math.min(limit, rec.byteSize()), off + maxBytes(Math.max(count, 0), timed));
+            this.bytes = new byte[(int) Math.max(0, end - off)];
+            if (bytes.length > 0) MemorySegment.copy(rec, ValueLayout.JAVA_BYTE, off, bytes, 0, bytes.length);
             this.id = baseId;
             this.timed = timed;
             this.time = baseTime;
         }
 
+        /** Advances over {@code count} entries; returns the bytes they took. */
         long skip(int count) throws Malformed {
             for (int i = 0; i < count; i++) step();
             return at;
@@ -242,7 +246,13 @@ public final class TaskBatchPacking {
             return (z >>> 1) ^ -(z & 1);
         }
 
+        /** A one-byte varint (most of a batch's) read here, small enough for the JIT's first tier to inline. */
         private long varint() throws Malformed {
+            if (at < bytes.length && bytes[at] >= 0) return bytes[at++];
+            return longVarint();
+        }
+
+        private long longVarint() throws Malformed {
             long v = 0;
             for (int shift = 0; shift < 64; shift += 7) {
                 int b = u8();
@@ -253,16 +263,18 @@ public final class TaskBatchPacking {
             throw new Malformed();
         }
 
+        /** Little-endian. */
         private long u64() throws Malformed {
-            if (limit - at < 8) throw new Malformed();
-            long v = Le.u64(rec, at);
+            if (bytes.length - at < 8) throw new Malformed();
+            long v = 0;
+            for (int k = 7; k >= 0; k--) v = v << 8 | (bytes[at + k] & 0xffL);
             at += 8;
             return v;
         }
 
         private int u8() throws Malformed {
-            if (at >= limit) throw new Malformed();
-            return rec.get(ValueLayout.JAVA_BYTE, at++) & 0xff;
+            if (at >= bytes.length) throw new Malformed();
+            return bytes[at++] & 0xff;
         }
     }
 

@@ -2,6 +2,7 @@ package org.ompprof.unwinder.stitch;
 
 import org.eclipse.collections.impl.map.mutable.primitive.IntIntHashMap;
 import org.eclipse.collections.impl.map.mutable.primitive.IntObjectHashMap;
+import org.eclipse.collections.impl.map.mutable.primitive.LongIntHashMap;
 import org.eclipse.collections.impl.map.mutable.primitive.LongLongHashMap;
 import org.eclipse.collections.impl.map.mutable.primitive.LongObjectHashMap;
 import org.eclipse.collections.impl.set.mutable.primitive.LongHashSet;
@@ -25,16 +26,16 @@ import org.ompprof.sampler.wire.Wire;
  * ended; which threads are the runtime's workers. Samples are stitched against this, so
  * it must be complete before the first sample is: records of other threads may come later.
  *
- * <p>Cost per explicit task: one unwind of its creation context while indexing, then one map
- * entry and one {@link Origin} (about 50 bytes); its segment is interned, so tasks created at
- * the same call site in the same context share one.
+ * <p>Cost per explicit task: one unwind of its creation context for the first of its shape, then
+ * an entry in {@link TaskOrigins}' two primitive maps (about 40 bytes, no object); its segment is
+ * interned, so tasks created at the same call site in the same context share one.
  */
 final class Creations {
     /** @param parentTaskId the encountering task */
     record Origin(long parentTaskId, Segment segment) {}
 
     final LongObjectHashMap<Origin> regions = new LongObjectHashMap<>();
-    final LongObjectHashMap<Origin> tasks = new LongObjectHashMap<>();
+    final TaskOrigins tasks = new TaskOrigins();
     /** Target constructs by the agent's target id: the encountering task and the launch segment. */
     final LongObjectHashMap<Origin> targets = new LongObjectHashMap<>();
 
@@ -51,6 +52,8 @@ final class Creations {
     final IntIntHashMap threadTypes = new IntIntHashMap();
     /** Creation segments by the agent's shape key, for the records that carry no stack. */
     private final LongObjectHashMap<Segment> byShape = new LongObjectHashMap<>();
+    /** The {@link TaskOrigins#index} of a shape's segment in {@link #byShape}, once a batched task has used it. */
+    private final LongIntHashMap taskSegmentOfShape = new LongIntHashMap();
     /** A region shape's call site: the shape covers it, and packed regions do not carry it. */
     private final LongLongHashMap callSiteOfShape = new LongLongHashMap();
     /** Same-shape records whose full record was never seen (dropped): their tasks stay unknown. */
@@ -130,7 +133,7 @@ final class Creations {
     private Segment shaped(boolean sameShape, long shape, java.util.function.Supplier<Segment> make) {
         Segment segment = sameShape ? byShape.get(shape) : make.get();
         if (segment == null) shapesMissing++;
-        else if (!sameShape && shape != 0) byShape.put(shape, segment);
+        else if (!sameShape && shape != 0) keep(shape, segment);
         return segment;
     }
 
@@ -145,8 +148,14 @@ final class Creations {
             return;
         }
         Segment segment = segments.creation(t.context(), t.encExitFrame(), t.encEnterFrame());
-        if (t.shape() != 0) byShape.put(t.shape(), segment);
-        tasks.put(t.taskId(), new Origin(t.parentTaskId(), segment));
+        if (t.shape() != 0) keep(t.shape(), segment);
+        tasks.put(t.taskId(), t.parentTaskId(), tasks.index(segment));
+    }
+
+    /** The segment the records of this shape to come stand for. */
+    private void keep(long shape, Segment segment) {
+        byShape.put(shape, segment);
+        taskSegmentOfShape.remove(shape);
     }
 
     /**
@@ -164,12 +173,17 @@ final class Creations {
 
     /** A creation (batched by the agent) of a shape sent before: it shares that one's segment. */
     private void sameShape(long taskId, long parentTaskId, long shape) {
-        Segment segment = byShape.get(shape);
-        if (segment == null) {
-            shapesMissing++;
-            return;
+        int index = taskSegmentOfShape.getIfAbsent(shape, -1);
+        if (index < 0) {
+            Segment segment = byShape.get(shape);
+            if (segment == null) {
+                shapesMissing++;
+                return;
+            }
+            index = tasks.index(segment);
+            taskSegmentOfShape.put(shape, index);
         }
-        tasks.put(taskId, new Origin(parentTaskId, segment));
+        tasks.put(taskId, parentTaskId, index);
     }
 
     /** Only the begin endpoint carries the region (libomp passes none at the end). */

@@ -42,8 +42,8 @@ class ContextResolverTest {
         index.initialRegions.add(1);
         index.regions.put(2, new Creations.Origin(1, interner.segment(segment(MAIN, COMPUTE))));
         index.regionOfImplicitTask.put(3, 2);
-        index.tasks.put(10, new Creations.Origin(3, interner.segment(segment(OUTLINED, PRODUCER))));
-        index.tasks.put(11, new Creations.Origin(3, interner.segment(segment(OUTLINED, PRODUCER))));
+        index.tasks.put(10, 3, index.tasks.index(interner.segment(segment(OUTLINED, PRODUCER))));
+        index.tasks.put(11, 3, index.tasks.index(interner.segment(segment(OUTLINED, PRODUCER))));
     }
 
     @Test
@@ -93,8 +93,8 @@ class ContextResolverTest {
 
     @Test
     void aCycleInDamagedDataEnds() {
-        index.tasks.put(20, new Creations.Origin(21, segment(PRODUCER)));
-        index.tasks.put(21, new Creations.Origin(20, segment(OUTLINED)));
+        index.tasks.put(20, 21, index.tasks.index(segment(PRODUCER)));
+        index.tasks.put(21, 20, index.tasks.index(segment(OUTLINED)));
         assertEquals(Gap.UNKNOWN, resolver.ofTask(level(20, 2, EXPLICIT)).gap());
     }
 
