@@ -51,13 +51,13 @@
  * </ol>
  *
  * <h2>Cost</h2>
- * Per explicit task recorded: about 50 bytes kept (a map entry and an origin; segments are
- * interned). The agent sends a creation's stack only the first time a thread creates a task
- * of that shape (call site, segment length and the code addresses on the stack, hashed);
- * later ones come as (task, parent, shape) entries in TaskBatch records of up to 64 (packed
- * by the agent in about 3 bytes a task) and
- * share the first one's segment, so only distinct shapes are unwound (1-1.5 us each for a
- * six-frame creation path). Per task that samples need: one more map entry for its
+ * Per explicit task recorded: 12 to 24 bytes kept, in arrays indexed by its id (TaskOrigins: its
+ * parent and its segment's index; segments are interned), no object. The agent sends a
+ * creation's stack only the first time a thread creates a task of that shape (call site,
+ * segment length and the code addresses on the stack, hashed); later ones come as (task,
+ * parent, shape) entries in TaskBatch records of up to 64 (packed by the agent in 2 to 3 bytes
+ * a task) and share the first one's segment, so only distinct shapes are unwound (1-1.5 us each
+ * for a six-frame creation path). Per task that samples need: one more map entry for its
  * resolved context.
  */
 package org.ompprof.unwinder.stitch;
