@@ -12,7 +12,7 @@ import org.ompprof.sampler.wire.Wire;
  */
 public record TaskBatch(int threadSeq, long timeNs, List<Entry> entries, boolean packed) implements WireRecord {
     public TaskBatch {
-        entries = List.copyOf(entries);
+        entries = entries instanceof TaskEntries ? entries : List.copyOf(entries);
     }
 
     /** A batch in the plain form (any ids; the packed form needs them to grow). */
@@ -22,6 +22,18 @@ public record TaskBatch(int threadSeq, long timeNs, List<Entry> entries, boolean
 
     /** One created task: its id, the task that created it, the shape of its creation. */
     public record Entry(long taskId, long parentTaskId, long shape) {}
+
+    /** What {@link #forEachEntry} hands each entry to. */
+    @FunctionalInterface
+    public interface EntrySink {
+        void accept(long taskId, long parentTaskId, long shape);
+    }
+
+    /** Each entry in order, without making entry objects of a decoded packed batch. */
+    public void forEachEntry(EntrySink sink) {
+        if (entries instanceof TaskEntries t) t.forEach(sink);
+        else for (Entry e : entries) sink.accept(e.taskId(), e.parentTaskId(), e.shape());
+    }
 
     @Override
     public int type() {

@@ -42,7 +42,7 @@ public final class TaskBatchPacking {
      */
     static long walk(MemorySegment rec, long off, long limit, int count, boolean timed) {
         try {
-            return new Reader(rec, off, limit, count, 0, timed, 0).skip(count);
+            return new Reader(rec, off, limit, count, 0, timed, 0, false).skip(count);
         } catch (Malformed e) {
             return -1;
         }
@@ -50,23 +50,25 @@ public final class TaskBatchPacking {
 
     /** The entries, already checked by {@link #walk}. */
     static List<TaskBatch.Entry> decode(MemorySegment rec, long off, long limit, int count, long baseTaskId) {
-        Reader r = new Reader(rec, off, limit, count, baseTaskId, false, 0);
-        List<TaskBatch.Entry> out = new ArrayList<>(count);
+        Reader r = new Reader(rec, off, limit, count, baseTaskId, false, 0, true);
+        long[] ids = new long[count], parents = new long[count], shapes = new long[count];
+        int i = 0;
         try {
-            for (int i = 0; i < count; i++) {
-                long shape = r.step();
-                out.add(new TaskBatch.Entry(r.id, r.parent, shape));
+            for (; i < count; i++) {
+                shapes[i] = r.step();
+                ids[i] = r.id;
+                parents[i] = r.parent;
             }
         } catch (Malformed e) {
-            throw new MalformedRecordException("packed task batch: bad entry " + out.size());
+            throw new MalformedRecordException("packed task batch: bad entry " + i);
         }
-        return out;
+        return new TaskEntries(ids, parents, shapes);
     }
 
     /** A region batch's entries, already checked by {@link #walk}. */
     static List<RegionBatch.Entry> decodeRegions(
             MemorySegment rec, long off, long limit, int count, long baseParallelId, long baseEndNs) {
-        Reader r = new Reader(rec, off, limit, count, baseParallelId, true, baseEndNs);
+        Reader r = new Reader(rec, off, limit, count, baseParallelId, true, baseEndNs, true);
         List<RegionBatch.Entry> out = new ArrayList<>(count);
         try {
             for (int i = 0; i < count; i++) {
@@ -203,12 +205,21 @@ public final class TaskBatchPacking {
         private final byte[] bytes;
         private final boolean timed;
         private int at;
-        private final RecentShapes recent = new RecentShapes();
+        private final RecentShapes recent; // null: only walked (the bytes checked, the shapes not needed)
         long id;
         long parent;
         long time;
 
-        Reader(MemorySegment rec, long off, long limit, int count, long baseId, boolean timed, long baseTime) {
+        Reader(
+                MemorySegment rec,
+                long off,
+                long limit,
+                int count,
+                long baseId,
+                boolean timed,
+                long baseTime,
+                boolean shapes) {
+            this.recent = shapes ? new RecentShapes() : null;
             long end = Math.min(Math.min(limit, rec.byteSize()), off + maxBytes(Math.max(count, 0), timed));
             this.bytes = new byte[(int) Math.max(0, end - off)];
             if (bytes.length > 0) MemorySegment.copy(rec, ValueLayout.JAVA_BYTE, off, bytes, 0, bytes.length);
@@ -223,7 +234,7 @@ public final class TaskBatchPacking {
             return at;
         }
 
-        /** Advances over one entry; returns its shape. */
+        /** Advances over one entry; returns its shape (0 when walking, unless it is new). */
         long step() throws Malformed {
             long a = varint();
             long z = varint();
@@ -231,12 +242,12 @@ public final class TaskBatchPacking {
             id += a >>> 3;
             parent += unzigzag(z);
             int code = (int) (a & 7);
-            long shape;
-            if (code != NEW_SHAPE) {
-                shape = recent.named(code);
-            } else {
+            long shape = 0;
+            if (code == NEW_SHAPE) {
                 shape = u64();
-                recent.add(shape);
+                if (recent != null) recent.add(shape);
+            } else if (recent != null) {
+                shape = recent.named(code);
             }
             if (timed) time += unzigzag(varint());
             return shape;

@@ -73,8 +73,21 @@ class TaskBatchPackingTest {
                     rnd.nextInt(1, 9), rnd.nextLong(1, Long.MAX_VALUE), TestRecords.packableEntries(rnd), true);
             byte[] bytes = RecordEncoder.encode(b);
             assertNull(RecordDecoder.problem(MemorySegment.ofArray(bytes)));
-            assertEquals(b, RecordDecoder.decode(MemorySegment.ofArray(bytes)));
+            TaskBatch decoded = (TaskBatch) RecordDecoder.decode(MemorySegment.ofArray(bytes));
+            assertEquals(b, decoded);
+            assertEquals(b.hashCode(), decoded.hashCode());
+            assertEquals(sunk(b), sunk(decoded)); // decoded: from its arrays; b: from its entry list
+            assertEquals(b.entries(), sunk(decoded));
+            assertThrows(
+                    UnsupportedOperationException.class,
+                    () -> decoded.entries().set(0, b.entries().getFirst()));
         }
+    }
+
+    private static List<TaskBatch.Entry> sunk(TaskBatch b) {
+        List<TaskBatch.Entry> out = new ArrayList<>();
+        b.forEachEntry((task, parent, shape) -> out.add(new TaskBatch.Entry(task, parent, shape)));
+        return out;
     }
 
     @Test

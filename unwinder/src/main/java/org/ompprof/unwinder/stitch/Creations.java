@@ -86,7 +86,7 @@ final class Creations {
         switch (record) {
             case ParallelBegin p -> region(p);
             case TaskCreate t -> task(t);
-            case TaskBatch b -> b.entries().forEach(e -> sameShape(e.taskId(), e.parentTaskId(), e.shape()));
+            case TaskBatch b -> b.forEachEntry(this::sameShape);
             case ImplicitTask i -> implicitTask(i);
             case ParallelEnd e -> regionEndNs.put(e.parallelId(), e.timeNs());
             case RegionBatch b -> b.entries().forEach(this::packedRegion);
