@@ -3,7 +3,6 @@ package org.ompprof.ui.view;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import javafx.geometry.Point2D;
@@ -17,6 +16,7 @@ import javafx.stage.Stage;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 import org.ompprof.calltree.profile.Profile;
 import org.ompprof.sampler.omp.OmpState;
 import org.ompprof.ui.e2e.CPrograms;
@@ -34,13 +34,16 @@ import org.testfx.util.WaitForAsyncUtils;
 @ExtendWith(ApplicationExtension.class)
 class TaskStateTimelineTest {
     private static final String STATE = OmpState.TASK_SCHEDULING.displayName();
+
+    @TempDir // deleted after the class, with the recording
+    static Path work;
+
     private static Path file;
     private static Profile profile;
     private Viewer viewer;
 
     @BeforeAll
     static void record() throws Exception {
-        Path work = Files.createTempDirectory("task-state-timeline");
         file = work.resolve("task_create.ompprof");
         Ompprof.Result r =
                 Ompprof.record(work, 2, file, CPrograms.clang("task_create").toString(), "300000");

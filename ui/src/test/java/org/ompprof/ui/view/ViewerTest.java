@@ -23,6 +23,7 @@ import javafx.stage.Stage;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.Metric;
 import org.ompprof.calltree.StandardMetrics;
@@ -44,14 +45,16 @@ import org.testfx.util.WaitForAsyncUtils;
 class ViewerTest {
     private static final double UNIT_S = 0.2;
     private static final int REGIONS = 2;
-    private static Path work;
+
+    @TempDir // deleted after the class, with the recording and what the tests write
+    static Path work;
+
     private static Path file;
     private static Profile profile;
     private Viewer viewer;
 
     @BeforeAll
     static void record() throws Exception {
-        work = Files.createTempDirectory("viewer-test");
         Path program = CPrograms.clang("imbalance_loop");
         file = work.resolve("imbalance.ompprof");
         Ompprof.Result r = Ompprof.run(
