@@ -618,10 +618,8 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
   wall_view_switch(p, task_data, view_flags, &p->cb.team);
 }
 
-void callbacks_task_referenced(struct priv *p, uint64_t task_id)
+void callbacks_implicit_write(struct priv *p)
 {
-  if (!p->cb.implicit_pending || p->cb.implicit.task_id != task_id)
-    return;
   p->cb.implicit_pending = 0;
   p->cb.implicit.time_ns = now_ns(); /* not at the begin: a clock read per thread per region that nothing reads */
   struct {
@@ -681,8 +679,7 @@ static void on_task_create(ompt_data_t *encountering_task_data, const ompt_frame
   if (!p)
     return;
   uint64_t parent = data_value(encountering_task_data), codeptr = ptr_value(codeptr_ra);
-  if (p->cb.implicit_pending)
-    callbacks_task_referenced(p, parent);
+  callbacks_task_referenced(p, parent);
   const struct creation_walk *kept =
       creation_replayed(&p->cb.task_walks, p, &ctx, codeptr, frame_ptr(encountering_task_frame, 0));
   if (kept && shape_sent(p, kept->shape))
