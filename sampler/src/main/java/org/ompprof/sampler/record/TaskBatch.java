@@ -31,7 +31,7 @@ public record TaskBatch(int threadSeq, long timeNs, List<Entry> entries, boolean
 
     /** Each entry in order, without making entry objects of a decoded packed batch. */
     public void forEachEntry(EntrySink sink) {
-        if (entries instanceof TaskEntries t) t.forEach(sink);
+        if (entries instanceof TaskEntries t) t.forEachEntry(sink);
         else for (Entry e : entries) sink.accept(e.taskId(), e.parentTaskId(), e.shape());
     }
 

@@ -30,7 +30,7 @@ final class TaskEntries extends AbstractList<TaskBatch.Entry> implements RandomA
         return taskIds.length;
     }
 
-    void forEach(TaskBatch.EntrySink sink) {
+    void forEachEntry(TaskBatch.EntrySink sink) {
         for (int i = 0; i < taskIds.length; i++) sink.accept(taskIds[i], parentTaskIds[i], shapes[i]);
     }
 }
