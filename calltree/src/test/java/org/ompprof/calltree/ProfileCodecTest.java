@@ -160,7 +160,8 @@ class ProfileCodecTest {
                     r.nextBoolean() ? null : "src/f" + i + ".c",
                     r.nextInt(500),
                     1 + r.nextInt(64),
-                    ns));
+                    ns,
+                    r.ints(r.nextInt(4), 0, nodes).distinct().sorted().toArray()));
         }
         return new RegionTable(rows);
     }
@@ -196,14 +197,30 @@ class ProfileCodecTest {
                             a.instances(),
                             String.valueOf(a.callSiteFile()),
                             a.callSiteLine(),
-                            a.thread()),
+                            a.thread(),
+                            java.util.Arrays.toString(a.bodyNodes())),
                     List.of(
                             b.regionNode(),
                             b.instances(),
                             String.valueOf(b.callSiteFile()),
                             b.callSiteLine(),
-                            b.thread()));
+                            b.thread(),
+                            java.util.Arrays.toString(b.bodyNodes())));
             for (RegionTable.Column c : RegionTable.Column.values()) assertEquals(a.ns(c), b.ns(c));
+        }
+        // a format 3 profile's rows, without bodies, still read
+        byte[] v4 = RegionTableCodec.encode(regions);
+        int bodies = 0;
+        for (RegionTable.Row row : regions.rows()) {
+            bodies += varintSize(row.bodyNodes().length);
+            for (int k = 0; k < row.bodyNodes().length; k++)
+                bodies += varintSize(row.bodyNodes()[k] - (k == 0 ? 0 : row.bodyNodes()[k - 1]));
+        }
+        RegionTable v3 = RegionTableCodec.decode(java.util.Arrays.copyOf(v4, v4.length - bodies), 500, 3);
+        assertEquals(regions.rows().size(), v3.rows().size());
+        for (int i = 0; i < v3.rows().size(); i++) {
+            assertEquals(0, v3.rows().get(i).bodyNodes().length);
+            assertEquals(regions.rows().get(i).regionNode(), v3.rows().get(i).regionNode());
         }
         MutexTable mutexes = randomMutexes(r, 500);
         assertEquals(mutexes, MutexTableCodec.decode(MutexTableCodec.encode(mutexes), 500));
@@ -247,18 +264,27 @@ class ProfileCodecTest {
     @ValueSource(longs = {31, 32, 33})
     void lineTableRoundTripsSortedAndFailsCleanly(long seed) {
         Random r = new Random(seed);
-        LineTable.Builder b = new LineTable.Builder();
+        LineTable.Builder b = new LineTable.Builder(), rowsOnly = new LineTable.Builder();
         java.util.Map<List<Integer>, long[]> paper = new java.util.HashMap<>();
         for (int i = 0; i < 2000; i++) {
             int node = r.nextInt(300), line = 1 + r.nextInt(40);
             long ns = 1 + r.nextInt(1_000_000);
             boolean leaf = r.nextBoolean();
             b.add(node, line, ns, leaf);
+            rowsOnly.add(node, line, ns, leaf);
             long[] v = paper.computeIfAbsent(List.of(node, line), k -> new long[2]);
             v[0] += ns;
             if (leaf) v[1] += ns;
         }
         b.add(5, 0, 99, true); // unknown lines are not rows
+        // call lines: node 7 called from line 3 for 60 ns, from 4 for 50: 3 leads; node 8 from 2 and 9 alike: a tie
+        b.call(7, 3, 30);
+        b.call(7, 4, 50);
+        b.call(7, 3, 30);
+        b.call(8, 2, 10);
+        b.call(8, 9, 10);
+        b.call(9, 0, 10); // unknown
+        for (int i = 0; i < 500; i++) b.call(10 + r.nextInt(200), 1 + r.nextInt(3), 1 + r.nextInt(100));
         LineTable t = b.build();
         LineTable back = LineTableCodec.decode(LineTableCodec.encode(t), 300);
         assertEquals(paper.size(), back.size());
@@ -277,9 +303,25 @@ class ProfileCodecTest {
         LineTable.Row[] ofNode = back.of(node);
         assertEquals(paper.keySet().stream().filter(k -> k.get(0) == node).count(), ofNode.length);
         for (LineTable.Row row : ofNode) assertEquals(node, row.node());
+        assertEquals(3, back.callLine(7));
+        assertEquals(0, back.callLine(8));
+        assertEquals(0, back.callLine(9));
+        for (int n = 0; n < 300; n++) assertEquals(t.callLine(n), back.callLine(n), "call line of " + n);
+        // a format 3 profile's table, without call lines, still reads
+        byte[] withoutCalls = LineTableCodec.encode(rowsOnly.build()); // the rows, then a count of 0 call lines
+        LineTable v3 = LineTableCodec.decode(java.util.Arrays.copyOf(withoutCalls, withoutCalls.length - 1), 300, 3);
+        assertEquals(t.size(), v3.size());
+        for (int i = 0; i < t.size(); i++) assertEquals(t.row(i), v3.row(i));
+        assertEquals(0, v3.callLine(7));
         assertTimeoutPreemptively(
                 Duration.ofSeconds(60),
                 () -> damage(r, LineTableCodec.encode(t), bytes -> LineTableCodec.decode(bytes, 300)));
+    }
+
+    private static int varintSize(long v) {
+        int n = 1;
+        while ((v >>>= 7) != 0) n++;
+        return n;
     }
 
     /** Every prefix, and random damage: a clear error or a valid decode, nothing else, and quickly. */

@@ -118,6 +118,7 @@ public final class ProfileBuilder {
                     threads.blaming());
             samples(stitcher, symbolizer, clock, threads).forEachRemaining(s -> b.add(names, s));
             b.blame.end(); // blame charges its last windows on its thread
+            b.regions.placeRecorded(); // names what no sample did: here, before names are used on other threads
             // the region table reads the index and the region sums, neither of which blame, devices or names change;
             // the timelines are complete, and only their stream writes to the file until the tables
             Later<RegionTable> regionTable = Later.start(threads.aside(), b.regions::table);
@@ -211,16 +212,20 @@ public final class ProfileBuilder {
         tree.addSampleAt(node, s.threadSeq(), s.state(), s.weightNs());
         timelines.add(s.threadSeq(), s.timeNs(), node, s.state(), s.weightNs());
         blame.sample(s, node);
-        regions.sample(s);
+        regions.sample(s, node);
         samples++;
         clock.count(Stage.AGGREGATE, 1);
     }
 
-    /** The sample's time on each line of its path: the leaf's executing line, each caller's call line. */
+    /**
+     * The sample's time on each line of its path: the leaf's executing line, each caller's call line; and each
+     * context's time by the line it was called from.
+     */
     private void addLines(int leaf, long weightNs) {
         int n = leaf;
         for (int i = lines.size() - 1; i >= 0 && n != CallingContextTree.ROOT; i--, n = tree.parent(n)) {
             lineTimes.add(n, lines.get(i), weightNs, i == lines.size() - 1);
+            if (i > 0) lineTimes.call(n, lines.get(i - 1), weightNs);
         }
     }
 }

@@ -1,13 +1,15 @@
 package org.ompprof.calltree.build;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.eclipse.collections.impl.map.mutable.primitive.IntIntHashMap;
 import org.eclipse.collections.impl.map.mutable.primitive.IntObjectHashMap;
-import org.eclipse.collections.impl.map.mutable.primitive.LongIntHashMap;
+import org.eclipse.collections.impl.map.mutable.primitive.LongObjectHashMap;
+import org.eclipse.collections.impl.set.mutable.primitive.IntHashSet;
 import org.ompprof.calltree.CallingContextTree;
+import org.ompprof.calltree.FrameKind;
 import org.ompprof.calltree.profile.RegionTable;
 import org.ompprof.sampler.omp.WaitClass;
 import org.ompprof.unwinder.stitch.PathFrame;
@@ -18,11 +20,11 @@ import org.ompprof.unwinder.symbols.Symbolizer;
 
 /**
  * Sums each thread's time in each parallel region by what it did (work, barrier, mutex, idle,
- * other), by the tree node of the context that opened the region, with the source line of the
- * construct: the ompP-style table of the report. A region is placed when its first sample comes
- * and its sums join its context's at once, so what is kept per region instance is its place
- * (a map entry), not its sums: a program opening a region every millisecond for an hour costs
- * a few tens of MB here, not hundreds.
+ * other), by region: the tree node of the context that opened it and the source line of the
+ * construct (two constructs in one function are two regions). The ompP-style table of the
+ * report. A region is placed when its first sample comes and its sums join its region's at once,
+ * so what is kept per region instance is its place (a map entry), not its sums: a program opening
+ * a region every millisecond for an hour costs a few tens of MB here, not hundreds.
  */
 final class RegionStage {
     private static final RegionTable.Column[] BY_CLASS = {
@@ -32,22 +34,39 @@ final class RegionStage {
         RegionTable.Column.MUTEX,
         RegionTable.Column.OTHER
     };
-    private static final int IMPLICIT = -1;
+    /** Body nodes kept per region at most: a body that tail-called the runtime may have made many calls. */
+    private static final int MOST_BODY_NODES = 16;
+    /** Where {@link #placed} keeps the program's implicit outermost region, which the table leaves out. */
+    private static final Sums IMPLICIT = new Sums(new RegionTable.Region(-1, null, 0));
 
     private final Stitcher stitcher;
     private final FrameNames names;
     private final Symbolizer symbolizer;
     private final CallingContextTree tree;
-    /** Region id to the node of its opening context ({@link #IMPLICIT} for the program's outermost region). */
-    private final LongIntHashMap placed = new LongIntHashMap();
-    /** Node to thread to time per column. */
-    private final IntObjectHashMap<IntObjectHashMap<long[]>> byNode = new IntObjectHashMap<>();
+    /** Region id to its region's sums. */
+    private final LongObjectHashMap<Sums> placed = new LongObjectHashMap<>();
 
-    private final IntIntHashMap instances = new IntIntHashMap();
-    /** The node of each opening context seen in samples, to count the regions opened there that were never sampled. */
+    private final Map<RegionTable.Region, Sums> byRegion = new HashMap<>();
+    /** The node of each opening context, sampled or (see {@link #placeRecorded}) not. */
     private final Map<List<PathFrame>, Integer> nodeOfContext = new HashMap<>();
+    /** Each call site's source line, by its address (0 for an unknown site). */
+    private final LongObjectHashMap<SourceFrame> siteOf = new LongObjectHashMap<>();
+    /** Regions opened per region, all of them (see {@link #placeRecorded}); empty before. */
+    private final Map<RegionTable.Region, Integer> recorded = new HashMap<>();
 
-    private final IntObjectHashMap<SourceFrame> site = new IntObjectHashMap<>();
+    /** One region's sums: per thread, time per column; its sampled instances, and its body nodes. */
+    private static final class Sums {
+        final RegionTable.Region region;
+        final IntObjectHashMap<long[]> byThread = new IntObjectHashMap<>();
+        int sampledInstances;
+        final IntHashSet body = new IntHashSet();
+        /** The tree nodes its samples were at, each looked at once for the body node above it. */
+        final IntHashSet seen = new IntHashSet();
+
+        Sums(RegionTable.Region region) {
+            this.region = region;
+        }
+    }
 
     RegionStage(Stitcher stitcher, FrameNames names, Symbolizer symbolizer, CallingContextTree tree) {
         this.stitcher = stitcher;
@@ -56,58 +75,87 @@ final class RegionStage {
         this.tree = tree;
     }
 
-    void sample(StitchedSample s) {
+    /** A sample at tree node {@code node}. */
+    void sample(StitchedSample s, int node) {
         if (s.regionId() == 0) return;
-        int node = place(s.regionId());
-        if (node == IMPLICIT) return;
+        Sums sums = place(s.regionId());
+        if (sums == IMPLICIT) return;
         WaitClass c = WaitClass.of(s.state(), s.kind() == StitchedSample.Kind.IDLE);
-        long[] ns = byNode.getIfAbsentPut(node, IntObjectHashMap::new)
-                .getIfAbsentPut(s.threadSeq(), () -> new long[RegionTable.Column.values().length]);
+        long[] ns = sums.byThread.getIfAbsentPut(s.threadSeq(), () -> new long[RegionTable.Column.values().length]);
         ns[BY_CLASS[c.ordinal()].ordinal()] += s.weightNs();
-    }
-
-    /** The region's context node, found at its first sample; the program's implicit outermost region is left out. */
-    private int place(long region) {
-        int known = placed.getIfAbsent(region, Integer.MIN_VALUE);
-        if (known != Integer.MIN_VALUE) return known;
-        List<PathFrame> context = stitcher.regionContext(region);
-        int node = IMPLICIT;
-        if (!context.isEmpty()) {
-            node = tree.path(names.path(context));
-            instances.addToValue(node, 1);
-            nodeOfContext.putIfAbsent(context, node);
-            if (!site.containsKey(node)) {
-                int n = node;
-                stitcher.regionCallSite(region)
-                        .ifPresent(f -> site.put(n, SourceLines.of(stitcher, symbolizer, f, names.clock())));
-            }
+        if (sums.body.size() < MOST_BODY_NODES && sums.seen.add(node)) {
+            int body = bodyOn(node, sums.region.node());
+            if (body >= 0) sums.body.add(body);
         }
-        placed.put(region, node);
-        return node;
     }
 
     /**
-     * Regions opened in the same context are one row per thread, with how many regions that
-     * context opened in all (short ones are often not sampled at all).
+     * The body node a sample's node lies under: its ancestor right under the opening context, if that is the
+     * program's code (not the runtime, nor a placeholder such as the end barrier's); else -1.
      */
-    RegionTable table() {
-        IntIntHashMap all = new IntIntHashMap();
-        stitcher.regionCountsByContext().forEach((context, n) -> {
-            Integer node = nodeOfContext.get(context);
-            if (node != null) all.addToValue(node, n);
+    private int bodyOn(int node, int context) {
+        int n = node;
+        while (n != CallingContextTree.ROOT && tree.parent(n) != context) n = tree.parent(n);
+        if (n == CallingContextTree.ROOT) return -1;
+        FrameKind kind = tree.frameOf(n).kind();
+        return kind == FrameKind.USER || kind == FrameKind.INLINED ? n : -1;
+    }
+
+    /** The region's sums, found at its first sample; the program's implicit outermost region is {@link #IMPLICIT}. */
+    private Sums place(long regionId) {
+        Sums known = placed.get(regionId);
+        if (known != null) return known;
+        List<PathFrame> context = stitcher.regionContext(regionId);
+        Sums sums = IMPLICIT;
+        if (!context.isEmpty()) {
+            int node = nodeOfContext.computeIfAbsent(context, c -> tree.path(names.path(c)));
+            sums = byRegion.computeIfAbsent(region(node, stitcher.regionCallSiteAddress(regionId)), Sums::new);
+            sums.sampledInstances++;
+        }
+        placed.put(regionId, sums);
+        return sums;
+    }
+
+    /** The region of a construct at {@code callSite} (a return address; 0 unknown) in the context at {@code node}. */
+    private RegionTable.Region region(int node, long callSite) {
+        SourceFrame s =
+                siteOf.getIfAbsentPutWithKey(callSite, a -> SourceLines.of(stitcher, symbolizer, a, names.clock()));
+        return s == null || s.line() <= 0
+                ? new RegionTable.Region(node, null, 0)
+                : new RegionTable.Region(node, s.file(), s.line());
+    }
+
+    /**
+     * Counts every region the recording saw opened (short ones are often not sampled at all) into the region it is
+     * one of, on the building thread once the samples are in (it names contexts no sample named).
+     */
+    void placeRecorded() {
+        stitcher.regionCountsBySite().forEach((site, n) -> {
+            if (site.context().isEmpty()) return;
+            Integer node = nodeOfContext.get(site.context());
+            if (node == null) node = tree.find(names.path(site.context()));
+            if (node >= 0) recorded.merge(region(node, site.callSite()), n, Integer::sum);
         });
+    }
+
+    /** One row per region and thread, with how many times that region was opened in all. */
+    RegionTable table() {
+        List<Sums> regions = new ArrayList<>(byRegion.values());
+        regions.sort(Comparator.comparingInt((Sums r) -> r.region.node())
+                .thenComparingInt(r -> r.region.line())
+                .thenComparing(r -> r.region.file(), Comparator.nullsFirst(Comparator.naturalOrder())));
         List<RegionTable.Row> rows = new ArrayList<>();
-        for (int node : byNode.keySet().toSortedArray()) {
-            SourceFrame s = site.get(node);
-            IntObjectHashMap<long[]> threads = byNode.get(node);
-            for (int thread : threads.keySet().toSortedArray()) {
+        for (Sums r : regions) {
+            int instances = Math.max(recorded.getOrDefault(r.region, 0), r.sampledInstances);
+            for (int thread : r.byThread.keySet().toSortedArray()) {
                 rows.add(new RegionTable.Row(
-                        node,
-                        Math.max(all.get(node), instances.get(node)),
-                        s == null ? null : s.file(),
-                        s == null ? 0 : Math.max(0, s.line()),
+                        r.region.node(),
+                        instances,
+                        r.region.file(),
+                        r.region.line(),
                         thread,
-                        threads.get(thread)));
+                        r.byThread.get(thread),
+                        r.body.toSortedArray()));
             }
         }
         return new RegionTable(rows);

@@ -30,7 +30,7 @@ import org.ompprof.unwinder.stitch.StitchCounters;
 public final class ProfileMerger {
     private final CallingContextTree tree = CallingContextTree.create();
     private final List<RegionTable.Row> regions = new ArrayList<>();
-    private final Map<Integer, Integer> instances = new java.util.HashMap<>();
+    private final Map<RegionTable.Region, Integer> instances = new java.util.HashMap<>();
     private final List<MutexTable.Row> mutexes = new ArrayList<>();
     private final LineTable.Builder lines = new LineTable.Builder();
     private final Map<String, Long> stitch = new TreeMap<>();
@@ -71,8 +71,8 @@ public final class ProfileMerger {
         // every row of a region repeats its run's instance count; the merge's count is the runs' sum
         inputRegions.rows().stream()
                 .collect(java.util.stream.Collectors.toMap(
-                        RegionTable.Row::regionNode, RegionTable.Row::instances, (x, y) -> x))
-                .forEach((node, n) -> instances.merge(node, n, Integer::sum));
+                        RegionTable.Row::region, RegionTable.Row::instances, (x, y) -> x))
+                .forEach((region, n) -> instances.merge(region, n, Integer::sum));
         mutexes.addAll(input.mutexes().remapped(nodeMap).rows());
         lines.addAll(input.lines(), nodeMap);
         input.counters().asMap().forEach((k, v) -> stitch.merge(k, v, Long::sum));
@@ -116,11 +116,12 @@ public final class ProfileMerger {
         List<RegionTable.Row> counted = regions.stream()
                 .map(r -> new RegionTable.Row(
                         r.regionNode(),
-                        instances.get(r.regionNode()),
+                        instances.get(r.region()),
                         r.callSiteFile(),
                         r.callSiteLine(),
                         r.thread(),
-                        r.ns()))
+                        r.ns(),
+                        r.bodyNodes()))
                 .toList();
         List<DeviceTable.Activity> byStart = new ArrayList<>(activities); // stable: equal starts keep input order
         byStart.sort(Comparator.comparingLong(DeviceTable.Activity::startNs));

@@ -15,12 +15,41 @@ public final class LineTable {
     private final int[] line;
     private final long[] inclusiveNs;
     private final long[] exclusiveNs;
+    private final CallLines calls;
 
     LineTable(int[] node, int[] line, long[] inclusiveNs, long[] exclusiveNs) {
+        this(node, line, inclusiveNs, exclusiveNs, CallLines.NONE);
+    }
+
+    LineTable(int[] node, int[] line, long[] inclusiveNs, long[] exclusiveNs, CallLines calls) {
         this.node = node;
         this.line = line;
         this.inclusiveNs = inclusiveNs;
         this.exclusiveNs = exclusiveNs;
+        this.calls = calls;
+    }
+
+    /**
+     * Per context, the line of its caller's function it was called from: the line most of its time was called
+     * from when one line has most of it, else one of them ({@code weight}: what the line's share won by, for merges
+     * to weigh two profiles' lines). A context called from two lines of one function is one node.
+     */
+    record CallLines(int[] node, int[] line, long[] weight) {
+        static final CallLines NONE = new CallLines(new int[0], new int[0], new long[0]);
+
+        int of(int contextNode) {
+            int i = Arrays.binarySearch(node, contextNode);
+            return i < 0 ? 0 : line[i];
+        }
+    }
+
+    /** The line of the caller's function {@code contextNode} was called from (see {@link CallLines}); 0 unknown. */
+    public int callLine(int contextNode) {
+        return calls.of(contextNode);
+    }
+
+    CallLines calls() {
+        return calls;
     }
 
     /** One line of one context. */
@@ -66,6 +95,28 @@ public final class LineTable {
         private long[] inclusive = new long[256];
         private long[] exclusive = new long[256];
         private int n;
+        /** Per node, the call line leading the vote and what it leads by (a weighted majority vote: O(1) a call). */
+        private int[] callLine = new int[256];
+
+        private long[] callLead = new long[256];
+
+        /** Adds {@code ns} of {@code contextNode}'s time called from {@code callerLine} of its caller's function. */
+        public void call(int contextNode, int callerLine, long ns) {
+            if (callerLine <= 0 || contextNode < 0 || ns <= 0) return;
+            if (contextNode >= callLine.length) {
+                int size = Math.max(contextNode + 1, callLine.length * 2);
+                callLine = Arrays.copyOf(callLine, size);
+                callLead = Arrays.copyOf(callLead, size);
+            }
+            if (callLine[contextNode] == callerLine) {
+                callLead[contextNode] += ns;
+            } else if (callLead[contextNode] >= ns) {
+                callLead[contextNode] -= ns;
+            } else {
+                callLead[contextNode] = ns - callLead[contextNode];
+                callLine[contextNode] = callerLine;
+            }
+        }
 
         /**
          * Adds {@code ns} at ({@code contextNode}, {@code sourceLine}); to the exclusive time too when it is the
@@ -89,6 +140,8 @@ public final class LineTable {
                 inclusive[i] += other.inclusiveNs[r];
                 exclusive[i] += other.exclusiveNs[r];
             }
+            CallLines c = other.calls;
+            for (int r = 0; r < c.node().length; r++) call(nodeMap[c.node()[r]], c.line()[r], c.weight()[r]);
         }
 
         private int append(long key) {
@@ -115,7 +168,21 @@ public final class LineTable {
                 inc[i] = inclusive[j];
                 exc[i] = exclusive[j];
             }
-            return new LineTable(node, line, inc, exc);
+            return new LineTable(node, line, inc, exc, callLines());
+        }
+
+        private CallLines callLines() {
+            int count = 0;
+            for (int i = 0; i < callLine.length; i++) if (callLine[i] > 0 && callLead[i] > 0) count++;
+            int[] node = new int[count], line = new int[count];
+            long[] weight = new long[count];
+            for (int i = 0, k = 0; i < callLine.length; i++) {
+                if (callLine[i] <= 0 || callLead[i] <= 0) continue;
+                node[k] = i;
+                line[k] = callLine[i];
+                weight[k++] = callLead[i];
+            }
+            return new CallLines(node, line, weight);
         }
     }
 
@@ -129,5 +196,15 @@ public final class LineTable {
                 throw in.fail("rows out of order");
         }
         return new LineTable(node, line, inclusiveNs, exclusiveNs);
+    }
+
+    /** The same rows with call lines decoded apart, checked: nodes increasing, lines and weights positive. */
+    LineTable withCalls(CallLines calls, ByteSource in) {
+        for (int i = 0; i < calls.node().length; i++) {
+            if (calls.line()[i] <= 0) throw in.fail("call line " + calls.line()[i]);
+            if (calls.weight()[i] <= 0) throw in.fail("call line weight " + calls.weight()[i]);
+            if (i > 0 && calls.node()[i] <= calls.node()[i - 1]) throw in.fail("call lines out of order");
+        }
+        return new LineTable(node, line, inclusiveNs, exclusiveNs, calls);
     }
 }

@@ -44,11 +44,13 @@ public final class ProfileReader {
                 required(file, SectionKind.METRICS, file.section(SectionKind.METRICS, MetricCodec::decode));
         CallingContextTree tree = file.section(SectionKind.TREE, b -> TreeCodec.decode(b, frames, metrics))
                 .orElseThrow();
-        RegionTable regions = file.section(SectionKind.REGIONS, b -> RegionTableCodec.decode(b, tree.size()))
+        RegionTable regions = file.section(
+                        SectionKind.REGIONS, b -> RegionTableCodec.decode(b, tree.size(), file.formatVersion()))
                 .orElse(new RegionTable(List.of()));
         MutexTable mutexes = file.section(SectionKind.MUTEXES, b -> MutexTableCodec.decode(b, tree.size()))
                 .orElse(new MutexTable(List.of()));
-        LineTable lines = file.section(SectionKind.LINES, b -> LineTableCodec.decode(b, tree.size()))
+        LineTable lines = file.section(
+                        SectionKind.LINES, b -> LineTableCodec.decode(b, tree.size(), file.formatVersion()))
                 .orElse(LineTable.EMPTY);
         DeviceTable devices = file.section(SectionKind.DEVICES, b -> DeviceTableCodec.decode(b, tree.size()))
                 .orElse(DeviceTable.empty());

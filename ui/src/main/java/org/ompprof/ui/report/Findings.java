@@ -38,7 +38,7 @@ final class Findings {
     private final Profile p;
     private final CallingContextTree tree;
     private final long total;
-    private final Map<Integer, List<RegionTable.Row>> regions;
+    private final Map<RegionTable.Region, List<RegionTable.Row>> regions;
     /** A thread's name as the report's tables give it (rank.thread in a job profile). */
     private final IntFunction<String> threadName;
 
@@ -46,7 +46,7 @@ final class Findings {
             Profile p,
             CallingContextTree tree,
             long total,
-            Map<Integer, List<RegionTable.Row>> regions,
+            Map<RegionTable.Region, List<RegionTable.Row>> regions,
             IntFunction<String> threadName) {
         this.p = p;
         this.tree = tree;
@@ -57,8 +57,8 @@ final class Findings {
 
     List<Finding> all() {
         List<Finding> out = new ArrayList<>();
-        regions.forEach((node, rows) -> {
-            if (!tooSmall(node, rows, out)) barrier(node, rows, out);
+        regions.forEach((region, rows) -> {
+            if (!tooSmall(region.node(), rows, out)) barrier(region.node(), rows, out);
         });
         for (MutexTable.Row m : p.mutexes().rows()) mutex(m, out);
         idle(out);
@@ -81,7 +81,10 @@ final class Findings {
                 .max(Comparator.comparingLong(r -> r.ns(RegionTable.Column.WORK)))
                 .orElseThrow();
         double ratio = Report.imbalance(rows);
-        int blamed = topIn(BlameKind.BARRIER.metric(), region);
+        // the region's own code, not the rest of the function that opened it (other regions, the calls after it)
+        int[] body = RegionTable.bodyNodes(rows);
+        int blamed = topIn(BlameKind.BARRIER.metric(), body.length > 0 ? body : new int[] {region});
+        boolean ownCode = blamed >= 0 && Names.isConstruct(tree.frameOf(blamed)) && contains(body, blamed);
         String site = Names.site(rows.getFirst().callSiteFile(), rows.getFirst().callSiteLine());
         String who = ratio >= 1.1
                 ? String.format(
@@ -97,9 +100,11 @@ final class Findings {
                     + opener.replace("()", "");
             String blamee = blamed < 0
                     ? ""
-                    : callers
-                            ? Names.call(tree, p.lines(), blamed)
-                            : Names.function(tree.frameOf(blamed).name());
+                    : ownCode
+                            ? "the region's own code (not its calls)"
+                            : callers
+                                    ? Names.call(tree, p.lines(), blamed)
+                                    : Names.function(tree.frameOf(blamed).name());
             String cause = blamed < 0 ? "" : (ratio >= 1.1 ? ": imbalance, caused by " : ": blamed on ") + blamee;
             text = String.format(
                     Locale.ROOT,
@@ -110,7 +115,7 @@ final class Findings {
                     cause);
             if (text.length() <= Finding.MAX_LENGTH) break;
         }
-        out.add(new Finding(barrier, text, blamed >= 0 ? blamed : region));
+        out.add(new Finding(barrier, text, blamed >= 0 ? blamed : body.length > 0 ? body[0] : region));
     }
 
     /**
@@ -154,7 +159,7 @@ final class Findings {
         long ofKind = p.mutexes().rows().stream()
                 .filter(r -> r.metric().equals(m.metric()))
                 .count();
-        int top = ofKind == 1 ? topIn(m.metric(), -1) : -1;
+        int top = ofKind == 1 ? topIn(m.metric(), null) : -1;
         return top >= 0 ? top : Names.ownCode(tree, m.topNode());
     }
 
@@ -165,7 +170,7 @@ final class Findings {
     private void idle(List<Finding> out) {
         long waited = p.blame("waited_ns.idle");
         if (!worth(waited)) return;
-        int blamed = topIn(BlameKind.IDLE.metric(), -1);
+        int blamed = topIn(BlameKind.IDLE.metric(), null);
         String text;
         if (blamed >= 0 && tree.frameOf(blamed).kind() != FrameKind.PLACEHOLDER && !insideConstruct(blamed)) {
             text = String.format(
@@ -188,7 +193,7 @@ final class Findings {
     private void mpi(List<Finding> out) {
         long waited = p.blame("waited_ns.mpi");
         if (!worth(waited)) return;
-        int blamed = topIn(BlameKind.MPI.metric(), -1);
+        int blamed = topIn(BlameKind.MPI.metric(), null);
         String text = String.format(
                 Locale.ROOT,
                 "%s of thread time is MPI ranks waiting for a late rank, mostly for %s: even out the ranks' work or"
@@ -382,12 +387,13 @@ final class Findings {
      * context's blame counted at its own code (a leaf in a system library or the runtime at the user function that
      * called into it, see {@link Names#ownCode}); -1 if none.
      */
-    private int topIn(String metric, int region) {
+    /** The context most of the metric is charged to, under any of {@code scope} (null: anywhere); -1 if none. */
+    private int topIn(String metric, int[] scope) {
         Metric m = tree.metrics().find(metric);
         if (m == null) return -1;
         long[] byNode = new long[tree.size()];
         tree.forEachExclusive(m.index(), (node, thread, value) -> {
-            if (region < 0 || under(node, region)) byNode[Names.ownCode(tree, node)] += value;
+            if (scope == null || underAny(node, scope)) byNode[Names.ownCode(tree, node)] += value;
         });
         int best = -1;
         for (int n = 1; n < byNode.length; n++) {
@@ -396,8 +402,12 @@ final class Findings {
         return best;
     }
 
-    private boolean under(int node, int ancestor) {
-        for (int n = node; n != CallingContextTree.ROOT; n = tree.parent(n)) if (n == ancestor) return true;
+    private boolean underAny(int node, int[] ancestors) {
+        for (int n = node; n != CallingContextTree.ROOT; n = tree.parent(n)) if (contains(ancestors, n)) return true;
         return false;
+    }
+
+    private static boolean contains(int[] sorted, int node) {
+        return java.util.Arrays.binarySearch(sorted, node) >= 0;
     }
 }

@@ -3,6 +3,7 @@ package org.ompprof.ui.report;
 import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.Frame;
 import org.ompprof.calltree.FrameKind;
+import org.ompprof.calltree.build.DisplayNames;
 import org.ompprof.calltree.profile.LineTable;
 import org.ompprof.calltree.profile.MutexTable;
 
@@ -45,7 +46,7 @@ final class Names {
      * heat.c:27} as they are. A context that ends in the system's libraries or the OpenMP runtime
      * ({@code __vdso_clock_gettime} under {@code clock_gettime} under {@code now}) is named by the
      * program's code that called into them ({@code now() called from spin_for() at util.c:12}: the
-     * caller's line with the most time under it).
+     * caller's line most of its time was called from).
      */
     static String call(CallingContextTree tree, LineTable lines, int node) {
         int own = ownCode(tree, node);
@@ -56,8 +57,19 @@ final class Names {
         boolean construct = caller.name().contains(" at "); // parallel at f.c:12 says where already
         String at = caller.kind() == FrameKind.PLACEHOLDER || construct
                 ? null
-                : site(caller.file(), hottestLine(lines, parent));
+                : site(caller.file(), callLine(lines, own, parent));
         return fn + " called from " + function(caller.name()) + (at == null ? "" : " at " + at);
+    }
+
+    /** Whether the frame is a compiler-outlined construct's (a region's body, a task's entry). */
+    static boolean isConstruct(Frame f) {
+        return f.symbol() != null && DisplayNames.isOutlined(f.symbol());
+    }
+
+    /** The line {@code node} was called from in its caller {@code parent}; the caller's hottest if not kept. */
+    private static int callLine(LineTable lines, int node, int parent) {
+        int line = lines.callLine(node);
+        return line > 0 ? line : hottestLine(lines, parent);
     }
 
     /**

@@ -201,14 +201,18 @@ public final class Report {
     }
 
     private void regions() {
-        Map<Integer, List<RegionTable.Row>> byRegion = regionRows();
+        Map<RegionTable.Region, List<RegionTable.Row>> byRegion = regionRows();
         if (byRegion.isEmpty()) return;
         line("parallel regions (time per thread; imbalance = max/mean work)");
-        for (Map.Entry<Integer, List<RegionTable.Row>> e : byRegion.entrySet()) {
+        for (Map.Entry<RegionTable.Region, List<RegionTable.Row>> e : byRegion.entrySet()) {
             RegionTable.Row first = e.getValue().getFirst();
             line(
-                    "  region opened in %s%s, %d instance%s",
-                    Names.path(tree, e.getKey()), site(first), first.instances(), first.instances() == 1 ? "" : "s");
+                    "  region opened in %s%s, %d instance%s%s",
+                    Names.path(tree, first.regionNode()),
+                    site(first),
+                    first.instances(),
+                    first.instances() == 1 ? "" : "s",
+                    body(e.getValue()));
             line("    %6s %10s %10s %10s %10s %10s", "thread", "work", "barrier", "lock/crit", "idle", "other");
             for (RegionTable.Row r : e.getValue()) {
                 line(
@@ -248,15 +252,13 @@ public final class Report {
         s.append('\n');
     }
 
-    /** Rows by region node, the heaviest region first. */
-    private Map<Integer, List<RegionTable.Row>> regionRows() {
-        Map<Integer, List<RegionTable.Row>> by = new LinkedHashMap<>();
-        for (RegionTable.Row r : p.regions().rows())
-            by.computeIfAbsent(r.regionNode(), k -> new ArrayList<>()).add(r);
-        List<Map.Entry<Integer, List<RegionTable.Row>>> sorted = new ArrayList<>(by.entrySet());
+    /** Rows by region, the heaviest region first. */
+    private Map<RegionTable.Region, List<RegionTable.Row>> regionRows() {
+        List<Map.Entry<RegionTable.Region, List<RegionTable.Row>>> sorted =
+                new ArrayList<>(p.regions().byRegion().entrySet());
         sorted.sort(Comparator.comparingLong(
                 e -> -e.getValue().stream().mapToLong(RegionTable.Row::totalNs).sum()));
-        Map<Integer, List<RegionTable.Row>> out = new LinkedHashMap<>();
+        Map<RegionTable.Region, List<RegionTable.Row>> out = new LinkedHashMap<>();
         for (var e : sorted) out.put(e.getKey(), e.getValue());
         return out;
     }
@@ -268,6 +270,17 @@ public final class Report {
             sum += r.ns(RegionTable.Column.WORK);
         }
         return sum == 0 ? 1 : (double) max * rows.size() / sum;
+    }
+
+    /** The region's outlined body where its call site does not name it (a function that tail-called the runtime). */
+    private String body(List<RegionTable.Row> rows) {
+        String site = Names.site(rows.getFirst().callSiteFile(), rows.getFirst().callSiteLine());
+        for (int body : RegionTable.bodyNodes(rows)) {
+            if (!Names.isConstruct(tree.frameOf(body))) continue;
+            String name = tree.frameOf(body).name();
+            return site != null && name.endsWith(site) ? "" : ": " + name;
+        }
+        return "";
     }
 
     private static String site(RegionTable.Row r) {

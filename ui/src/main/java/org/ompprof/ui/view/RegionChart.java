@@ -2,10 +2,10 @@ package org.ompprof.ui.view;
 
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Predicate;
 import javafx.scene.canvas.Canvas;
 import javafx.scene.canvas.GraphicsContext;
 import javafx.scene.layout.Pane;
@@ -38,16 +38,14 @@ final class RegionChart {
 
     private final ViewerState state;
     private final CallingContextTree tree;
-    private final Map<Integer, List<RegionTable.Row>> byRegion = new LinkedHashMap<>();
+    private final Map<RegionTable.Region, List<RegionTable.Row>> byRegion;
     private final Canvas canvas = new Canvas();
     private final Pane holder = new Pane(canvas);
-    private int region = -1;
 
     RegionChart(ViewerState state) {
         this.state = state;
         this.tree = state.tree;
-        for (RegionTable.Row r : state.profile.regions().rows())
-            byRegion.computeIfAbsent(r.regionNode(), k -> new ArrayList<>()).add(r);
+        this.byRegion = state.profile.regions().byRegion();
         holder.setMinSize(0, 0);
         holder.widthProperty().addListener(o -> redraw());
         holder.heightProperty().addListener(o -> redraw());
@@ -58,19 +56,29 @@ final class RegionChart {
         return holder;
     }
 
-    /** The region shown: the node that opened it, or -1 when the profile has none. */
-    int region() {
-        return region;
+    /**
+     * The region whose body holds the node, or the heaviest of those opened in the nearest context of it that
+     * opened any; else the profile's heaviest; null when it has none.
+     */
+    RegionTable.Region regionFor(int node) {
+        for (int n = node; n > 0; n = tree.parent(n)) {
+            int at = n;
+            RegionTable.Region r = heaviest(e ->
+                    java.util.Arrays.stream(RegionTable.bodyNodes(e.getValue())).anyMatch(b -> b == at));
+            if (r == null) r = heaviest(e -> e.getKey().node() == at);
+            if (r != null) return r;
+        }
+        return heaviest(e -> true);
     }
 
-    private int regionFor(int node) {
-        for (int n = node; n > 0; n = tree.parent(n)) if (byRegion.containsKey(n)) return n;
+    private RegionTable.Region heaviest(Predicate<Map.Entry<RegionTable.Region, List<RegionTable.Row>>> which) {
         return byRegion.entrySet().stream()
+                .filter(which)
                 .max(Comparator.comparingLong(e -> e.getValue().stream()
                         .mapToLong(RegionTable.Row::totalNs)
                         .sum()))
                 .map(Map.Entry::getKey)
-                .orElse(-1);
+                .orElse(null);
     }
 
     void redraw() {
@@ -78,8 +86,8 @@ final class RegionChart {
         double w = Math.max(300, holder.getWidth()), h = Math.max(200, holder.getHeight());
         GraphicsContext g = Canvases.clear(canvas, w, h, FONT);
         g.setFill(Color.BLACK);
-        region = regionFor(state.selected.get());
-        if (region < 0) {
+        RegionTable.Region region = regionFor(state.selected.get());
+        if (region == null) {
             g.fillText("This profile has no parallel regions.", 10, 20);
             return;
         }
@@ -94,7 +102,7 @@ final class RegionChart {
                         Locale.ROOT,
                         "Parallel region%s, opened in %s: %d instances, imbalance %.2fx (max/mean work)",
                         site,
-                        tree.frameOf(region).name(),
+                        tree.frameOf(region.node()).name(),
                         first.instances(),
                         Report.imbalance(rows)),
                 10,

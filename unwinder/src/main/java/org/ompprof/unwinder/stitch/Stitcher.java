@@ -13,6 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
+import org.eclipse.collections.impl.map.mutable.primitive.LongIntHashMap;
 import org.ompprof.sampler.record.SampleRecord;
 import org.ompprof.sampler.record.WireRecord;
 import org.ompprof.sampler.recording.KeptRecords;
@@ -227,23 +228,24 @@ public final class Stitcher {
     }
 
     /**
-     * How many parallel regions were opened in each calling context (every region whose creation
-     * was recorded, sampled or not), by the context's path as {@link #regionContext} gives it.
+     * How many parallel regions were opened at each {@link RegionSite} (every region whose creation was recorded,
+     * sampled or not).
      */
-    public synchronized Map<List<PathFrame>, Integer> regionCountsByContext() {
-        Map<ContextNode, int[]> byNode =
+    public synchronized Map<RegionSite, Integer> regionCountsBySite() {
+        Map<ContextNode, LongIntHashMap> byNode =
                 new IdentityHashMap<>(); // contexts are interned: one node per distinct context
         ContextNode[] last = {null};
-        int[][] lastCount = {null};
+        LongIntHashMap[] lastCounts = {null};
         contexts.forEachRecordedRegion((id, node) -> {
             if (node != last[0]) {
                 last[0] = node;
-                lastCount[0] = byNode.computeIfAbsent(node, c -> new int[1]);
+                lastCounts[0] = byNode.computeIfAbsent(node, c -> new LongIntHashMap());
             }
-            lastCount[0][0]++;
+            lastCounts[0].addToValue(creations.regionCallSite.getIfAbsent(id, 0), 1);
         });
-        Map<List<PathFrame>, Integer> out = new HashMap<>();
-        byNode.forEach((node, n) -> out.merge(node.path(), n[0], Integer::sum));
+        Map<RegionSite, Integer> out = new HashMap<>();
+        byNode.forEach((node, counts) ->
+                counts.forEachKeyValue((site, n) -> out.merge(new RegionSite(node.path(), site), n, Integer::sum)));
         return out;
     }
 
@@ -268,7 +270,12 @@ public final class Stitcher {
 
     /** The user's call that opened the region (a return address: its line is the construct's), if known. */
     public Optional<PathFrame> regionCallSite(long regionId) {
-        return callSite(creations.regionCallSite.getIfAbsent(regionId, 0));
+        return callSite(regionCallSiteAddress(regionId));
+    }
+
+    /** The region's call site as {@link RegionSite} keeps it: its codeptr_ra, 0 if unknown. */
+    public long regionCallSiteAddress(long regionId) {
+        return creations.regionCallSite.getIfAbsent(regionId, 0);
     }
 
     /**

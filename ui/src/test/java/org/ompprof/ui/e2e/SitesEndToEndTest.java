@@ -1,0 +1,77 @@
+package org.ompprof.ui.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * sites (see its source): two regions opened in one function are two rows of the report, each counted
+ * with every instance the runtime opened (the one from a call seldom sampled included); the waiting in one is
+ * blamed on its own work, not on a region the function opens after it; and the function is named as called from
+ * the line that called it, not from its caller's busiest line. The 4-thread case runs twice as many threads as
+ * this machine's cores.
+ */
+class SitesEndToEndTest {
+    private static final int ROUNDS = 20;
+    private static final Pattern ROW =
+            Pattern.compile("region opened in (\\S+) \\(sites\\.c:(\\d+)\\), (\\d+) instances?");
+
+    @TempDir
+    Path work;
+
+    @ParameterizedTest
+    @ValueSource(ints = {2, 4})
+    void regionsAreTheirConstructsCountedInAllAndBlamedOnTheirOwnWork(int threads) throws Exception {
+        Path profile = work.resolve("sites-" + threads + ".ompprof");
+        Ompprof.Result run = Ompprof.run(
+                work,
+                Map.of("OMP_NUM_THREADS", Integer.toString(threads)),
+                "record",
+                "-o",
+                profile.toString(),
+                "--",
+                CPrograms.clang("sites").toString(),
+                "0.002",
+                Integer.toString(ROUNDS));
+        assertEquals(0, run.status(), run.err());
+        Ompprof.Result r = Ompprof.read("report", profile.toString());
+        assertEquals(0, r.status(), r.err());
+        String report = r.out();
+
+        Map<Integer, String> rows = new TreeMap<>(); // construct line -> "context, instances"
+        Matcher m = ROW.matcher(report);
+        while (m.find()) rows.put(Integer.parseInt(m.group(2)), m.group(1) + ", " + m.group(3));
+        assertEquals(
+                Map.of(
+                        line("/* light */"), "main;phase, " + (ROUNDS + 1),
+                        line("/* heavy */"), "main;phase, " + (ROUNDS + 1),
+                        line("/* helper */"), "main;phase;helper, " + (ROUNDS + 1)),
+                rows,
+                report);
+
+        String heavyAt = "barrier waiting in the parallel region at sites.c:" + line("/* heavy */");
+        String heavy = report.lines()
+                .filter(l -> l.contains(heavyAt))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no finding for heavy's waiting: " + report));
+        assertTrue(heavy.contains("opened in phase called from main at sites.c:" + line("/* loop */")), heavy);
+        assertTrue(heavy.contains("imbalance, caused by spin_for() called from heavy()"), heavy);
+    }
+
+    /** The line of sites.c that holds {@code marker}. */
+    private static int line(String marker) throws Exception {
+        List<String> source = Files.readAllLines(CPrograms.source("sites"));
+        for (int i = 0; i < source.size(); i++) if (source.get(i).contains(marker)) return i + 1;
+        throw new AssertionError("no " + marker + " in sites.c");
+    }
+}
