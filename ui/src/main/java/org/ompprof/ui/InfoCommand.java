@@ -345,13 +345,17 @@ public final class InfoCommand {
     }
 
     /**
-     * Frames shown otherwise than their compiler named them: OpenMP constructs (with their symbols), and how many
-     * others.
+     * Frames the profile shows otherwise than their compiler named them: OpenMP constructs (with their symbols), and
+     * how many others. Only frames of the tree: a debug body shown as one frame with its wrapper is not listed apart.
      */
-    private static void names(StringBuilder s, FrameTable frames) {
+    private static void names(StringBuilder s, CallingContextTree tree) {
+        FrameTable frames = tree.frames();
+        boolean[] shown = new boolean[frames.size()];
+        for (int n = 1; n < tree.size(); n++) shown[tree.frame(n)] = true;
         List<String> constructs = new ArrayList<>();
         int others = 0, agent = 0;
         for (int i = 0; i < frames.size(); i++) {
+            if (!shown[i]) continue;
             Frame f = frames.frame(i);
             if (f.symbol() == null) {
                 if (f.kind() == FrameKind.PLACEHOLDER && "<ompprof>".equals(f.function())) agent++;
@@ -436,7 +440,7 @@ public final class InfoCommand {
                     .append(count(c.unknownContexts()))
                     .append(" samples in a region or task whose creation was not recorded");
         s.append("\n\n");
-        names(s, p.tree().frames());
+        names(s, p.tree());
         DeviceTotals devices = DeviceTotals.of(p.devices());
         if (!devices.isEmpty()) {
             s.append("devices (target regions, kernels and transfers; times on the host clock)\n")
