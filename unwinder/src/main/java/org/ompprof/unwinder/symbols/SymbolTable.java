@@ -5,12 +5,14 @@ import java.util.Comparator;
 import java.util.List;
 import org.ompprof.unwinder.elf.ElfFile;
 import org.ompprof.unwinder.elf.ElfFormatException;
+import org.ompprof.unwinder.elf.PltStubs;
 import org.ompprof.unwinder.elf.ProgramHeader;
 import org.ompprof.unwinder.elf.Section;
 import org.ompprof.unwinder.elf.Symbol;
 
 /**
- * The function symbols of one module (.symtab and .dynsym), sorted and deduplicated, searched
+ * The function symbols of one module (.symtab and .dynsym, and the PLT's stubs as {@code target@plt}), sorted and
+ * deduplicated, searched
  * by relative pc (an ELF vaddr: runtime pc minus load bias). Immutable and thread-safe.
  *
  * <p>A symbol with a size covers exactly {@code [value, value + size)}; a zero-size one (often
@@ -81,6 +83,7 @@ public final class SymbolTable {
         for (Symbol s : elf.symbols()) {
             if (s.type() == STT_FUNC || s.type() == STT_GNU_IFUNC) functions.add(new Sized(s, elf));
         }
+        for (Symbol stub : PltStubs.of(elf)) functions.add(new Sized(stub, elf));
         return functions;
     }
 

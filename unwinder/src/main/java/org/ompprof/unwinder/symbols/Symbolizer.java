@@ -182,9 +182,12 @@ public final class Symbolizer implements AutoCloseable {
         return out;
     }
 
-    /** llvm-symbolizer's frames; where it names no function the symbol table fills in. */
+    /**
+     * llvm-symbolizer's frames; where it names no function the symbol table fills in, and it names a PLT stub (which
+     * it takes for the symbol before it, {@code _init}).
+     */
     private static List<SourceFrame> frames(ImageSymbols image, String label, long pc, List<LlvmFrame> frames) {
-        if (frames.stream().noneMatch(f -> f.hasFunction() || f.line() > 0))
+        if (frames.stream().noneMatch(f -> f.hasFunction() || f.line() > 0) || inPltStub(image, pc))
             return List.of(fromTable(image, label, pc));
         List<SourceFrame> out = new ArrayList<>(frames.size());
         for (int i = 0; i < frames.size(); i++) {
@@ -195,6 +198,11 @@ public final class Symbolizer implements AutoCloseable {
             out.add(new SourceFrame(function, f.file(), f.line(), f.column(), !outermost, label));
         }
         return List.copyOf(out);
+    }
+
+    private static boolean inPltStub(ImageSymbols image, long pc) {
+        SymbolHit hit = image.table().lookup(pc);
+        return hit != null && hit.name().endsWith("@plt");
     }
 
     private static SourceFrame fromTable(ImageSymbols image, String label, long pc) {

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import org.ompprof.unwinder.cfi.TestProcesses;
 import org.ompprof.unwinder.elf.ElfFile;
 import org.ompprof.unwinder.elf.Symbol;
 import org.ompprof.unwinder.image.ImageResolution;
@@ -80,6 +81,32 @@ class SymbolizerTest {
                             .getFirst()
                             .module());
         }
+    }
+
+    /**
+     * A PLT stub is named for the function it jumps to, as objdump labels it: llvm-symbolizer takes it for the symbol
+     * before it ({@code _init}).
+     */
+    @Test
+    void pltStubsAreNamedForTheirTarget() throws Exception {
+        assumeLlvm();
+        Path binary = SymbolsFixture.binaries().debug();
+        Map<Long, String> labels = new java.util.TreeMap<>();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^([0-9a-f]+) <([^>+-]+@plt)>:")
+                .matcher(TestProcesses.run(List.of("objdump", "-d", "--section=.plt", binary.toString())));
+        while (m.find()) labels.put(Long.parseLong(m.group(1), 16), m.group(2));
+        assertFalse(labels.isEmpty(), "symbols.c calls printf through the PLT");
+        Module module = Module.open(binary, BIAS);
+        try (Symbolizer s = Symbolizer.create()) {
+            for (Map.Entry<Long, String> e : labels.entrySet()) {
+                assertEquals(
+                        e.getValue(),
+                        s.symbolize(module, e.getKey() + 6).getFirst().function());
+            }
+        }
+        Map<Long, String> stubs = new java.util.TreeMap<>();
+        for (Symbol stub : org.ompprof.unwinder.elf.PltStubs.of(module.elf())) stubs.put(stub.value(), stub.name());
+        assertEquals(labels, stubs);
     }
 
     @Test
