@@ -33,16 +33,8 @@ class SitesEndToEndTest {
     @ValueSource(ints = {2, 4})
     void regionsAreTheirConstructsCountedInAllAndBlamedOnTheirOwnWork(int threads) throws Exception {
         Path profile = work.resolve("sites-" + threads + ".ompprof");
-        Ompprof.Result run = Ompprof.run(
-                work,
-                Map.of("OMP_NUM_THREADS", Integer.toString(threads)),
-                "record",
-                "-o",
-                profile.toString(),
-                "--",
-                CPrograms.clang("sites").toString(),
-                "0.002",
-                Integer.toString(ROUNDS));
+        Ompprof.Result run = Ompprof.record(
+                work, threads, profile, CPrograms.clang("sites").toString(), "0.002", Integer.toString(ROUNDS));
         assertEquals(0, run.status(), run.err());
         Ompprof.Result r = Ompprof.read("report", profile.toString());
         assertEquals(0, r.status(), r.err());
