@@ -36,8 +36,6 @@ final class RegionStage {
     };
     /** Body nodes kept per region at most: a body that tail-called the runtime may have made many calls. */
     private static final int MOST_BODY_NODES = 16;
-    /** Where {@link #placed} keeps the program's implicit outermost region, which the table leaves out. */
-    private static final Sums IMPLICIT = new Sums(new RegionTable.Region(-1, null, 0));
 
     private final Stitcher stitcher;
     private final FrameNames names;
@@ -45,6 +43,8 @@ final class RegionStage {
     private final CallingContextTree tree;
     /** Region id to its region's sums. */
     private final LongObjectHashMap<Sums> placed = new LongObjectHashMap<>();
+    /** Where {@link #placed} keeps the program's implicit outermost region, which the table leaves out. */
+    private final Sums implicit = new Sums(new RegionTable.Region(-1, null, 0));
 
     private final Map<RegionTable.Region, Sums> byRegion = new HashMap<>();
     /** The node of each opening context, sampled or (see {@link #placeRecorded}) not. */
@@ -79,7 +79,7 @@ final class RegionStage {
     void sample(StitchedSample s, int node) {
         if (s.regionId() == 0) return;
         Sums sums = place(s.regionId());
-        if (sums == IMPLICIT) return;
+        if (sums == implicit) return;
         WaitClass c = WaitClass.of(s.state(), s.kind() == StitchedSample.Kind.IDLE);
         long[] ns = sums.byThread.getIfAbsentPut(s.threadSeq(), () -> new long[RegionTable.Column.values().length]);
         ns[BY_CLASS[c.ordinal()].ordinal()] += s.weightNs();
@@ -101,12 +101,12 @@ final class RegionStage {
         return kind == FrameKind.USER || kind == FrameKind.INLINED ? n : -1;
     }
 
-    /** The region's sums, found at its first sample; the program's implicit outermost region is {@link #IMPLICIT}. */
+    /** The region's sums, found at its first sample; the program's implicit outermost region is {@link #implicit}. */
     private Sums place(long regionId) {
         Sums known = placed.get(regionId);
         if (known != null) return known;
         List<PathFrame> context = stitcher.regionContext(regionId);
-        Sums sums = IMPLICIT;
+        Sums sums = implicit;
         if (!context.isEmpty()) {
             int node = nodeOfContext.computeIfAbsent(context, c -> tree.path(names.path(c)));
             sums = byRegion.computeIfAbsent(region(node, stitcher.regionCallSiteAddress(regionId)), Sums::new);
