@@ -1,6 +1,7 @@
 /* Known answer (regions): regions told apart by their construct, counted in all, called from the right line.
- * phase() opens two regions: `light`, where every thread works 1 unit, and `heavy`, where thread 0 works 3 and
- * the others 1 (they wait 2 at its end, caused by thread 0's work in it); then calls helper(), whose region has
+ * phase() opens three regions: `light`, where every thread works 1 unit, `heavy`, where thread 0 works 3 and
+ * the others 1 (they wait 2 at its end, caused by thread 0's work in it), and `own`, where thread 0 works 5, in a loop
+ * of the region's own code (the line marked `own loop`); then calls helper(), whose region has
  * thread 0 work 6 units and the others none (more waiting than heavy's, outside it: blamed on work(), not on
  * heavy()).
  * main calls phase() once with a unit 50 times smaller (its regions seldom sampled) at the line marked `warm`,
@@ -31,11 +32,27 @@ __attribute__((noinline)) void helper(double unit) {
   work(omp_get_thread_num() == 0 ? 6 : 0, unit);
 }
 
-__attribute__((noinline)) void phase(double unit) {
+/* Loop iterations a unit takes, measured once: the `own` region works in its body, calling nothing. */
+static unsigned long unit_iterations(double unit) {
+  volatile unsigned long sink = 0;
+  unsigned long n = 0;
+  double end = now_s() + unit;
+  while (now_s() < end)
+    for (int i = 0; i < 1000; i++, n++) sink += i;
+  return n;
+}
+
+__attribute__((noinline)) void phase(double unit, unsigned long iterations) {
 #pragma omp parallel /* light */
   work(1, unit);
 #pragma omp parallel /* heavy */
   heavy(omp_get_thread_num() == 0 ? 3 : 1, unit);
+#pragma omp parallel /* own */
+  {
+    volatile unsigned long sink = 0;
+    unsigned long n = (omp_get_thread_num() == 0 ? 5 : 1) * iterations;
+    for (unsigned long i = 0; i < n; i++) sink += i; /* own loop */
+  }
   helper(unit);
 }
 
@@ -46,9 +63,10 @@ __attribute__((noinline)) void serial(double unit) {
 int main(int argc, char **argv) {
   double unit = argc > 1 ? atof(argv[1]) : 0.002;
   int rounds = argc > 2 ? atoi(argv[2]) : 20;
-  phase(unit / 50); /* warm */
+  unsigned long iterations = unit_iterations(unit);
+  phase(unit / 50, iterations / 50); /* warm */
   for (int r = 0; r < rounds; r++) {
-    phase(unit); /* loop */
+    phase(unit, iterations); /* loop */
     serial(unit); /* serial */
   }
   printf("sites: %d threads, %d units\n", omp_get_max_threads(), units_done);

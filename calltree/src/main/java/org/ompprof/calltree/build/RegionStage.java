@@ -5,9 +5,9 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.eclipse.collections.impl.map.mutable.primitive.IntIntHashMap;
 import org.eclipse.collections.impl.map.mutable.primitive.IntObjectHashMap;
 import org.eclipse.collections.impl.map.mutable.primitive.LongObjectHashMap;
-import org.eclipse.collections.impl.set.mutable.primitive.IntHashSet;
 import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.FrameKind;
 import org.ompprof.calltree.profile.RegionTable;
@@ -34,8 +34,11 @@ final class RegionStage {
         RegionTable.Column.MUTEX,
         RegionTable.Column.OTHER
     };
-    /** Body nodes kept per region at most: a body that tail-called the runtime may have made many calls. */
-    private static final int MOST_BODY_NODES = 16;
+    /**
+     * A body node holds at least this share of the samples its region's heaviest one holds: a sample taken as a
+     * thread passed from one region to the next (a late signal, a stale view) does not make its node a body node.
+     */
+    private static final int BODY_SHARE = 8;
 
     private final Stitcher stitcher;
     private final FrameNames names;
@@ -59,9 +62,10 @@ final class RegionStage {
         final RegionTable.Region region;
         final IntObjectHashMap<long[]> byThread = new IntObjectHashMap<>();
         int sampledInstances;
-        final IntHashSet body = new IntHashSet();
-        /** The tree nodes its samples were at, each looked at once for the body node above it. */
-        final IntHashSet seen = new IntHashSet();
+        /** The body node above each tree node its samples were at (-1: none), each looked for once. */
+        final IntIntHashMap bodyOf = new IntIntHashMap();
+        /** Samples per body node. */
+        final IntIntHashMap bodySamples = new IntIntHashMap();
 
         Sums(RegionTable.Region region) {
             this.region = region;
@@ -83,10 +87,18 @@ final class RegionStage {
         WaitClass c = WaitClass.of(s.state(), s.kind() == StitchedSample.Kind.IDLE);
         long[] ns = sums.byThread.getIfAbsentPut(s.threadSeq(), () -> new long[RegionTable.Column.values().length]);
         ns[BY_CLASS[c.ordinal()].ordinal()] += s.weightNs();
-        if (sums.body.size() < MOST_BODY_NODES && sums.seen.add(node)) {
-            int body = bodyOn(node, sums.region.node());
-            if (body >= 0) sums.body.add(body);
-        }
+        int body = sums.bodyOf.getIfAbsent(node, Integer.MIN_VALUE);
+        if (body == Integer.MIN_VALUE) sums.bodyOf.put(node, body = bodyOn(node, sums.region.node()));
+        if (body >= 0) sums.bodySamples.addToValue(body, 1);
+    }
+
+    /** The region's body nodes, increasing: those with a share of its samples (see {@link #BODY_SHARE}). */
+    private static int[] bodyNodes(Sums sums) {
+        int most = sums.bodySamples.isEmpty() ? 0 : sums.bodySamples.values().max();
+        return sums.bodySamples
+                .select((node, samples) -> (long) samples * BODY_SHARE >= most)
+                .keySet()
+                .toSortedArray();
     }
 
     /**
@@ -147,6 +159,7 @@ final class RegionStage {
         List<RegionTable.Row> rows = new ArrayList<>();
         for (Sums r : regions) {
             int instances = Math.max(recorded.getOrDefault(r.region, 0), r.sampledInstances);
+            int[] body = bodyNodes(r);
             for (int thread : r.byThread.keySet().toSortedArray()) {
                 rows.add(new RegionTable.Row(
                         r.region.node(),
@@ -155,7 +168,7 @@ final class RegionStage {
                         r.region.line(),
                         thread,
                         r.byThread.get(thread),
-                        r.body.toSortedArray()));
+                        body));
             }
         }
         return new RegionTable(rows);

@@ -13,6 +13,7 @@ import org.ompprof.calltree.FrameKind;
 import org.ompprof.calltree.Metric;
 import org.ompprof.calltree.StandardMetrics;
 import org.ompprof.calltree.build.DisplayNames;
+import org.ompprof.calltree.profile.LineTable;
 import org.ompprof.calltree.profile.MutexTable;
 import org.ompprof.calltree.profile.Profile;
 import org.ompprof.calltree.profile.RegionTable;
@@ -101,7 +102,7 @@ final class Findings {
             String blamee = blamed < 0
                     ? ""
                     : ownCode
-                            ? "the region's own code (not its calls)"
+                            ? ownCodeText(blamed)
                             : callers
                                     ? Names.call(tree, p.lines(), blamed)
                                     : Names.function(tree.frameOf(blamed).name());
@@ -116,6 +117,20 @@ final class Findings {
             if (text.length() <= Finding.MAX_LENGTH) break;
         }
         out.add(new Finding(barrier, text, blamed >= 0 ? blamed : body.length > 0 ? body[0] : region));
+    }
+
+    /** The region body's own code, with the line of it that ran longest (where its threads' work mostly was). */
+    private String ownCodeText(int body) {
+        int line = 0;
+        long most = 0;
+        for (LineTable.Row r : p.lines().of(body)) {
+            if (r.exclusiveNs() > most) {
+                most = r.exclusiveNs();
+                line = r.line();
+            }
+        }
+        String at = Names.site(tree.frameOf(body).file(), line);
+        return "the region's own code (not its calls)" + (line > 0 && at != null ? ", busiest at " + at : "");
     }
 
     /**

@@ -15,9 +15,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * sites (see its source): two regions opened in one function are two rows of the report, each counted
+ * sites (see its source): regions opened in one function are rows of their own in the report, each counted
  * with every instance the runtime opened (the one from a call seldom sampled included); the waiting in one is
- * blamed on its own work, not on a region the function opens after it; and the function is named as called from
+ * blamed on its own work (the busiest line of the region's own code when that is where it is), not on a region the
+ * function opens after it; and the function is named as called from
  * the line that called it, not from its caller's busiest line. The 4-thread case runs twice as many threads as
  * this machine's cores.
  */
@@ -47,6 +48,7 @@ class SitesEndToEndTest {
                 Map.of(
                         line("/* light */"), "main;phase, " + (ROUNDS + 1),
                         line("/* heavy */"), "main;phase, " + (ROUNDS + 1),
+                        line("/* own */"), "main;phase, " + (ROUNDS + 1),
                         line("/* helper */"), "main;phase;helper, " + (ROUNDS + 1)),
                 rows,
                 report);
@@ -58,6 +60,15 @@ class SitesEndToEndTest {
                 .orElseThrow(() -> new AssertionError("no finding for heavy's waiting: " + report));
         assertTrue(heavy.contains("opened in phase called from main at sites.c:" + line("/* loop */")), heavy);
         assertTrue(heavy.contains("imbalance, caused by spin_for() called from heavy()"), heavy);
+        String ownAt = "barrier waiting in the parallel region at sites.c:" + line("/* own */");
+        String own = report.lines()
+                .filter(l -> l.contains(ownAt))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no finding for own's waiting: " + report));
+        assertTrue(
+                own.endsWith("imbalance, caused by the region's own code (not its calls), busiest at sites.c:"
+                        + line("/* own loop */")),
+                own);
     }
 
     /** The line of sites.c that holds {@code marker}. */
