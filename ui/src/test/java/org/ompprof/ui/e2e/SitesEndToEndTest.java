@@ -53,22 +53,23 @@ class SitesEndToEndTest {
                 rows,
                 report);
 
-        String heavyAt = "barrier waiting in the parallel region at sites.c:" + line("/* heavy */");
-        String heavy = report.lines()
-                .filter(l -> l.contains(heavyAt))
-                .findFirst()
-                .orElseThrow(() -> new AssertionError("no finding for heavy's waiting: " + report));
+        String heavy = barrierFinding(report, "/* heavy */");
         assertTrue(heavy.contains("opened in phase called from main at sites.c:" + line("/* loop */")), heavy);
         assertTrue(heavy.contains("imbalance, caused by spin_for() called from heavy()"), heavy);
-        String ownAt = "barrier waiting in the parallel region at sites.c:" + line("/* own */");
-        String own = report.lines()
-                .filter(l -> l.contains(ownAt))
-                .findFirst()
-                .orElseThrow(() -> new AssertionError("no finding for own's waiting: " + report));
+        String own = barrierFinding(report, "/* own */");
         assertTrue(
                 own.endsWith("imbalance, caused by the region's own code (not its calls), busiest at sites.c:"
                         + line("/* own loop */")),
                 own);
+    }
+
+    /** The report's finding on the barrier waiting in the region at the line marked {@code region}. */
+    private static String barrierFinding(String report, String region) throws Exception {
+        String at = "barrier waiting in the parallel region at sites.c:" + line(region);
+        return report.lines()
+                .filter(l -> l.contains(at))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no finding on " + region + "'s waiting: " + report));
     }
 
     /** The line of sites.c that holds {@code marker}. */
