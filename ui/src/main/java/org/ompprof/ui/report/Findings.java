@@ -12,7 +12,6 @@ import org.ompprof.calltree.Frame;
 import org.ompprof.calltree.FrameKind;
 import org.ompprof.calltree.Metric;
 import org.ompprof.calltree.StandardMetrics;
-import org.ompprof.calltree.build.DisplayNames;
 import org.ompprof.calltree.profile.LineTable;
 import org.ompprof.calltree.profile.MutexTable;
 import org.ompprof.calltree.profile.Profile;
@@ -257,7 +256,7 @@ final class Findings {
             if (next < 0 || isConstruct(tree.frameOf(next))) return -1;
             Frame f = tree.frameOf(next);
             boolean user = f.kind() == FrameKind.USER || f.kind() == FrameKind.INLINED;
-            if (user && !Names.isSystem(f) && !outlined(f.symbolName())) return next;
+            if (user && !Names.isSystem(f) && !Names.isConstruct(f)) return next;
             n = next;
         }
         return -1;
@@ -346,11 +345,6 @@ final class Findings {
             if (isTask(tree.frameOf(n)) && (best < 0 || time[n] > time[best])) best = n;
         }
         return best;
-    }
-
-    /** A compiler-outlined body. */
-    private static boolean outlined(String symbol) {
-        return symbol != null && DisplayNames.isOutlined(symbol);
     }
 
     private static boolean isTask(Frame f) {

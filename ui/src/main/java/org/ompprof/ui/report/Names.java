@@ -63,7 +63,8 @@ final class Names {
 
     /** Whether the frame is a compiler-outlined construct's (a region's body, a task's entry). */
     static boolean isConstruct(Frame f) {
-        return f.symbol() != null && DisplayNames.isOutlined(f.symbol());
+        String symbol = f.symbolName();
+        return symbol != null && DisplayNames.isOutlined(symbol);
     }
 
     /** The line {@code node} was called from in its caller {@code parent}; the caller's hottest if not kept. */

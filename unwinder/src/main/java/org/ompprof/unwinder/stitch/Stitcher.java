@@ -268,12 +268,10 @@ public final class Stitcher {
         return c == null ? Optional.empty() : Optional.of(c.path());
     }
 
-    /** The user's call that opened the region (a return address: its line is the construct's), if known. */
-    public Optional<PathFrame> regionCallSite(long regionId) {
-        return callSite(regionCallSiteAddress(regionId));
-    }
-
-    /** The region's call site as {@link RegionSite} keeps it: its codeptr_ra, 0 if unknown. */
+    /**
+     * The user's call that opened the region, as {@link RegionSite} keeps it: its codeptr_ra (a return address: its
+     * line is the construct's; {@link #callSite} makes it a path element), 0 if unknown.
+     */
     public long regionCallSiteAddress(long regionId) {
         return creations.regionCallSite.getIfAbsent(regionId, 0);
     }
