@@ -1,11 +1,12 @@
 package org.ompprof.ui.view;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.Predicate;
 import javafx.scene.canvas.Canvas;
 import javafx.scene.canvas.GraphicsContext;
 import javafx.scene.layout.Pane;
@@ -39,6 +40,10 @@ final class RegionChart {
     private final ViewerState state;
     private final CallingContextTree tree;
     private final Map<RegionTable.Region, List<RegionTable.Row>> byRegion;
+    /** The regions, the heaviest (all threads' time) first, and each one's body nodes: worked out once. */
+    private final List<RegionTable.Region> heaviestFirst;
+
+    private final Map<RegionTable.Region, int[]> bodies = new HashMap<>();
     private final Canvas canvas = new Canvas();
     private final Pane holder = new Pane(canvas);
 
@@ -46,6 +51,12 @@ final class RegionChart {
         this.state = state;
         this.tree = state.tree;
         this.byRegion = state.profile.regions().byRegion();
+        byRegion.forEach((region, rows) -> bodies.put(region, RegionTable.bodyNodes(rows)));
+        heaviestFirst = new ArrayList<>(byRegion.keySet());
+        heaviestFirst.sort(Comparator.comparingLong((RegionTable.Region r) -> byRegion.get(r).stream()
+                        .mapToLong(RegionTable.Row::totalNs)
+                        .sum())
+                .reversed()); // stable: of equal ones, the table's first
         holder.setMinSize(0, 0);
         holder.widthProperty().addListener(o -> redraw());
         holder.heightProperty().addListener(o -> redraw());
@@ -62,23 +73,10 @@ final class RegionChart {
      */
     RegionTable.Region regionFor(int node) {
         for (int n = node; n > 0; n = tree.parent(n)) {
-            int at = n;
-            RegionTable.Region r = heaviest(e ->
-                    java.util.Arrays.stream(RegionTable.bodyNodes(e.getValue())).anyMatch(b -> b == at));
-            if (r == null) r = heaviest(e -> e.getKey().node() == at);
-            if (r != null) return r;
+            for (RegionTable.Region r : heaviestFirst) if (Arrays.binarySearch(bodies.get(r), n) >= 0) return r;
+            for (RegionTable.Region r : heaviestFirst) if (r.node() == n) return r;
         }
-        return heaviest(e -> true);
-    }
-
-    private RegionTable.Region heaviest(Predicate<Map.Entry<RegionTable.Region, List<RegionTable.Row>>> which) {
-        return byRegion.entrySet().stream()
-                .filter(which)
-                .max(Comparator.comparingLong(e -> e.getValue().stream()
-                        .mapToLong(RegionTable.Row::totalNs)
-                        .sum()))
-                .map(Map.Entry::getKey)
-                .orElse(null);
+        return heaviestFirst.isEmpty() ? null : heaviestFirst.getFirst();
     }
 
     void redraw() {
