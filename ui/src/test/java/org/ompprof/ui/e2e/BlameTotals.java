@@ -27,17 +27,26 @@ final class BlameTotals {
     /** The metric's total in ms, over all paths of one thread (0: all threads) that {@code path} accepts. */
     static double totalWhereMs(Path work, Path profile, String metric, int thread, Predicate<List<String>> path)
             throws Exception {
+        return totalWhere(profile, metric, thread, path) / 1e6;
+    }
+
+    /** The metric's total in its own unit (ns, or samples) over all threads' paths that contain {@code frame}. */
+    static long total(Path profile, String metric, String frame) throws Exception {
+        return totalWhere(profile, metric, 0, path -> path.contains(frame));
+    }
+
+    private static long totalWhere(Path profile, String metric, int thread, Predicate<List<String>> path)
+            throws Exception {
         List<String> args = new ArrayList<>(List.of("export", "--format", "collapsed", "--metric", metric));
         if (thread > 0) args.addAll(List.of("--thread", Integer.toString(thread)));
         args.add(profile.toString());
         Ompprof.Result r = Ompprof.read(args.toArray(String[]::new));
         assertEquals(0, r.status(), r.err());
         return r.out()
-                        .lines()
-                        .filter(l -> path.test(
-                                List.of(l.substring(0, l.lastIndexOf(' ')).split(";"))))
-                        .mapToLong(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1)))
-                        .sum()
-                / 1e6;
+                .lines()
+                .filter(l ->
+                        path.test(List.of(l.substring(0, l.lastIndexOf(' ')).split(";"))))
+                .mapToLong(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1)))
+                .sum();
     }
 }

@@ -25,28 +25,58 @@ import org.ompprof.sampler.wire.Wire;
  * than 20,000 in one.
  *
  * <p>The program is recorded twice: with the move turned off (OMPPROF_CPU_SWITCHES=0: every sample from the perf
- * events, the precise reference) and at the defaults. Where the kernel allows perf events, every thread moved (info
- * says so; in each thread's samples the perf event's come first, the timer's after, and stand for most of its CPU
- * time), the moved threads' samples stand for their rounds' CPU time within 10%, and work_b's share of the time of
- * work_a and work_b (three times the units on the same code: about 3/4, 0.72-0.81 seen from run to run, the same in
- * both recordings of a run) matches the reference within 10 points: some four standard deviations of the difference
- * of two shares of about 600 samples each (in the two functions, at the kernel's 250 Hz tick on a 2-core machine);
- * 7 points were passed once (0.729 on the timers, 0.809 on the perf events). The reference's samples stand for
- * about 10% less CPU time than the threads used (a perf event counts only while it is scheduled in): printed, not
- * asserted. Where the kernel refuses perf events, every thread is on timers from the start and nothing moves.
+ * events) and at the defaults. Where the kernel allows perf events, every thread moved (info says so; in each
+ * thread's samples the perf event's come first, the timer's after, and stand for most of its CPU time), and the moved
+ * threads' samples stand for their rounds' CPU time within 10%.
+ *
+ * <p>In both recordings work_b's share of the time of work_a and work_b matches the share the program measured in
+ * that run with its own CPU clock (about 3/4, but from 0.75 to 0.81 from run to run: the two recordings are not
+ * compared with each other, which failed CI twice, 0.812 against 0.671 and 0.762 against 0.652). The tolerance is 4.5
+ * standard deviations of a share of as many samples as the profile holds in the two functions, counted as Kish's
+ * effective sample size (the timers fire only at the kernel's 250 Hz tick, and their samples stand for unequal CPU
+ * times), plus 3 points: the samples are not independent draws. About 1,900 samples on the perf events, all
+ * effective: 7 points; 300-450 on the timers, 150-200 effective: 16-19 points. Seen in 27 recordings of each kind,
+ * half of them under load: the perf events -3.9 to +2.7 points from the program's share, the timers -9.8 to +7.9.
+ * The perf events' samples stand for about 10% less CPU time than the threads used (a perf event counts only while
+ * it is scheduled in): printed, not asserted. Where the kernel refuses perf events, every thread is on timers from
+ * the start and nothing moves.
  */
 class CpuSwitchingEndToEndTest {
     private static final Pattern PRINTED =
-            Pattern.compile("tid (\\d+) cpu_ns (\\d+) start_ns (\\d+) end_ns (\\d+) switches_per_cpu_s (\\d+)");
+            Pattern.compile("tid (\\d+) cpu_ns (\\d+) start_ns (\\d+) end_ns (\\d+) switches_per_cpu_s (\\d+)"
+                    + " work_a_ns (\\d+) work_b_ns (\\d+)");
     private static final int THREADS = 4;
     private static final long LIMIT = 2000;
 
     @TempDir
     Path work;
 
-    private record Rounds(int tid, long cpuNs, long startNs, long endNs, long switchesPerCpuSecond) {}
+    private record Rounds(
+            int tid, long cpuNs, long startNs, long endNs, long switchesPerCpuSecond, long workANs, long workBNs) {}
 
     private record Run(Path profile, List<Rounds> threads, List<SampleRecord> samples, String info) {
+        /** work_b's share of the CPU time in work_a and work_b, as the program measured it. */
+        double measuredShare() {
+            double a = threads.stream().mapToLong(Rounds::workANs).sum(),
+                    b = threads.stream().mapToLong(Rounds::workBNs).sum();
+            return b / (a + b);
+        }
+
+        /**
+         * Kish's effective sample size of the rounds' samples as a share of their number: samples that stand for
+         * unequal times are worth fewer equal ones (the timers' stand for 1 to 20 ms under load).
+         */
+        double effectiveShare() {
+            List<SampleRecord> in =
+                    threads.stream().flatMap(t -> inRounds(t).stream()).toList();
+            double sum = in.stream().mapToDouble(SampleRecord::weightNs).sum(),
+                    squares =
+                            in.stream()
+                                    .mapToDouble(s -> (double) s.weightNs() * s.weightNs())
+                                    .sum();
+            return sum * sum / squares / in.size();
+        }
+
         List<SampleRecord> inRounds(Rounds t) {
             return samples.stream()
                     .filter(s -> s.osTid() == t.tid() && s.timeNs() >= t.startNs() && s.timeNs() <= t.endNs())
@@ -81,7 +111,9 @@ class CpuSwitchingEndToEndTest {
                     Long.parseLong(m.group(2)),
                     Long.parseLong(m.group(3)),
                     Long.parseLong(m.group(4)),
-                    Long.parseLong(m.group(5))));
+                    Long.parseLong(m.group(5)),
+                    Long.parseLong(m.group(6)),
+                    Long.parseLong(m.group(7))));
         assertEquals(THREADS, threads.size(), r.out());
         for (Rounds t : threads)
             assertTrue(
@@ -131,10 +163,8 @@ class CpuSwitchingEndToEndTest {
                     t.tid(),
                     weighedSeconds(kept, t),
                     t.cpuNs() / 1e9);
-        double onPerf = workBShare(kept), onTimers = workBShare(moved);
-        assertEquals(onPerf, onTimers, 0.1, "work_b's share on the timers against on the perf events");
-        for (double share : new double[] {onPerf, onTimers})
-            assertTrue(share > 0.6 && share < 0.9, () -> "work_b's share " + share + ": about 3/4 expected");
+        shareMatchesTheProgram(kept);
+        shareMatchesTheProgram(moved);
     }
 
     /** The thread's perf samples all come before its timer's, which stand for most of its CPU time. */
@@ -167,17 +197,33 @@ class CpuSwitchingEndToEndTest {
         return run.inRounds(t).stream().mapToLong(SampleRecord::weightNs).sum() / 1e9;
     }
 
-    /** work_b's share of work_a's and its time in the profile. */
-    private double workBShare(Run run) throws Exception {
-        double a = BlameTotals.totalMs(work, run.profile(), "time", "work_a"),
-                b = BlameTotals.totalMs(work, run.profile(), "time", "work_b");
+    /**
+     * work_b's share of work_a's and its time in the profile is the share the program measured, within 4.5 standard
+     * deviations of a share of the profile's samples in the two functions and 3 points.
+     */
+    private static void shareMatchesTheProgram(Run run) throws Exception {
+        long a = BlameTotals.total(run.profile(), "time", "work_a"),
+                b = BlameTotals.total(run.profile(), "time", "work_b"),
+                samples =
+                        BlameTotals.total(run.profile(), "samples", "work_a")
+                                + BlameTotals.total(run.profile(), "samples", "work_b");
+        double share = b / (double) (a + b), measured = run.measuredShare();
+        double effective = samples * run.effectiveShare();
+        double tolerance = 4.5 * Math.sqrt(measured * (1 - measured) / effective) + 0.03;
         System.out.printf(
                 Locale.ROOT,
-                "switching %s: work_a %.1f ms, work_b %.1f ms, work_b's share %.3f%n",
+                "switching %s: work_a %.1f ms, work_b %.1f ms in %d samples (%.0f effective); work_b's share %.3f,"
+                        + " measured %.3f (tolerance %.3f)%n",
                 run.profile().getFileName(),
-                a,
-                b,
-                b / (a + b));
-        return b / (a + b);
+                a / 1e6,
+                b / 1e6,
+                samples,
+                effective,
+                share,
+                measured,
+                tolerance);
+        assertTrue(samples >= 200, () -> "the premise: a few hundred samples in work_a and work_b, not " + samples);
+        assertEquals(
+                measured, share, tolerance, "work_b's share in " + run.profile().getFileName());
     }
 }
