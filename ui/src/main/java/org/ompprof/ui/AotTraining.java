@@ -5,7 +5,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * The launcher trains JDK 25's ahead-of-time cache on the first {@code record} or {@code view} after a build,
+ * The launcher trains JDK 25's ahead-of-time cache on the first {@code record}, {@code view}, {@code info},
+ * {@code report} or {@code export} after a build,
  * and keeps the cache only if that run did the command's real work: a first {@code record --help}, or a
  * program that was not found, would otherwise fix for good a cache without the classes every later run loads
  * (it held 5 of ompprof's classes instead of 344, and the JVM took 0.2 s longer to start the program).

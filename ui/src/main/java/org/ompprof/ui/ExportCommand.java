@@ -104,6 +104,7 @@ final class ExportCommand {
             err.println("ompprof: wrote " + o.output().shown() + " (" + profile.samples() + " samples, " + tree.size()
                     + " contexts)");
         }
+        AotTraining.workDone();
         return 0;
     }
 

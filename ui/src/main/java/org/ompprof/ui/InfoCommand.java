@@ -69,6 +69,7 @@ public final class InfoCommand {
         try (Recording r = Recording.open(file)) {
             out.print(report(r, Files.size(file)));
         }
+        AotTraining.workDone();
         return 0;
     }
 

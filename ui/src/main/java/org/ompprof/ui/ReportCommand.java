@@ -55,6 +55,7 @@ final class ReportCommand {
             Metadata m = r.metadata();
             out.print(new Report(p, m, r.threads(), file.toString(), top, threadTable).text());
         }
+        AotTraining.workDone();
         return 0;
     }
 
