@@ -229,13 +229,17 @@ final class Findings {
         TaskGranularity g = new TaskGranularity(
                 tasks, inTask[0], inTask[1], total(OmpState.WAIT_TASKWAIT), total(OmpState.WAIT_TASKGROUP));
         if (!worth(g.costNs())) return;
-        int site = topTaskConstruct();
+        TopTask top = topTaskConstruct();
+        int site = top.node();
         int body = site < 0 ? -1 : taskBody(site);
         out.add(new Finding(
                 g.costNs(),
                 g.text(
                         Report.pct(g.costNs(), total),
-                        site < 0 ? null : tree.frameOf(site).name(),
+                        site < 0
+                                ? null
+                                : (top.constructs() > 1 ? "most time in " : "")
+                                        + tree.frameOf(site).name(),
                         site < 0
                                 ? null
                                 : Names.function(tree.frameOf(ownCaller(site)).name()),
@@ -337,15 +341,36 @@ final class Findings {
         return time;
     }
 
-    /** The task construct with the most inclusive time, -1 if none. */
-    private int topTaskConstruct() {
-        long[] time = tree.inclusiveByNode(StandardMetrics.TIME);
+    /**
+     * The task construct whose tasks hold the most time of their own, not counting the tasks they create in turn (a
+     * single producer's outer task holds all the others inclusively, and has one instance), -1 if none. A construct's
+     * time is summed over its contexts (a recursive task's, at every depth); its heaviest context stands for it.
+     */
+    private TopTask topTaskConstruct() {
+        long[] exclusive = tree.exclusiveByNode(StandardMetrics.TIME, t -> true), own = new long[tree.size()];
+        java.util.ArrayDeque<int[]> stack = new java.util.ArrayDeque<>(); // {node, the nearest task at or above it}
+        stack.push(new int[] {CallingContextTree.ROOT, -1});
+        while (!stack.isEmpty()) {
+            int[] e = stack.pop();
+            int n = e[0], task = n != CallingContextTree.ROOT && isTask(tree.frameOf(n)) ? n : e[1];
+            if (task >= 0) own[task] += exclusive[n];
+            for (int c : tree.children(n)) stack.push(new int[] {c, task});
+        }
+        Map<Integer, Long> byConstruct = new java.util.HashMap<>();
+        for (int n = 1; n < tree.size(); n++)
+            if (isTask(tree.frameOf(n))) byConstruct.merge(tree.frame(n), own[n], Long::sum);
         int best = -1;
         for (int n = 1; n < tree.size(); n++) {
-            if (isTask(tree.frameOf(n)) && (best < 0 || time[n] > time[best])) best = n;
+            if (!isTask(tree.frameOf(n))) continue;
+            if (best < 0) best = n;
+            long a = byConstruct.get(tree.frame(n)), b = byConstruct.get(tree.frame(best));
+            if (a > b || (a == b && tree.frame(n) == tree.frame(best) && own[n] > own[best])) best = n;
         }
-        return best;
+        return new TopTask(best, byConstruct.size());
     }
+
+    /** The heaviest task construct's heaviest context (-1 if none), and how many task constructs the profile has. */
+    private record TopTask(int node, int constructs) {}
 
     private static boolean isTask(Frame f) {
         return f.function() != null

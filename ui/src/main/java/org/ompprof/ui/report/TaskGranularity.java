@@ -38,11 +38,12 @@ record TaskGranularity(long tasks, long workNs, long runtimeNs, long taskwaitNs,
     }
 
     /**
-     * The finding's sentence, at most {@link Finding#MAX_LENGTH} characters: what it costs, the task construct that
-     * creates the most of them with the function that creates them and the one they run, and the advice that fits.
+     * The finding's sentence, at most {@link Finding#MAX_LENGTH} characters: what it costs, the task construct whose
+     * tasks hold the most time with the function that creates them and the one they run, and the advice that fits.
      *
      * @param share the cost as a share of all thread time ({@code 12.1%})
-     * @param construct the task construct with the most time ({@code task at q.c:63}), null if none
+     * @param construct the task construct with the most time ({@code task at q.c:63}, or {@code most time in task at
+     *     q.c:63} among several), null if none
      * @param creator the user function that creates them ({@code make_tasks()}), null if unknown
      * @param body the user function the tasks run ({@code task_units()}), null if unknown
      */

@@ -115,6 +115,45 @@ class FindingsTest {
                 found.getFirst().text());
     }
 
+    /**
+     * A single producer (sparselu's shape): one outer task, opened once, creates 100 tasks that run bmod() and waits
+     * for them in taskwait. The outer task holds them all inclusively (320 ms) but only 20 ms of its own, the tasks it
+     * creates 300 ms: the finding names those, among the two constructs, with the function they run.
+     */
+    @Test
+    void nestedTasksAreNamedForTheirOwnTimeNotTheirProducers() {
+        CallingContextTree tree = CallingContextTree.create();
+        int main = frame(tree, "/work/lu", "main", "lu.c", 300);
+        int call = frame(tree, "/work/lu", "par_call", "lu.c", 220);
+        int region = frame(tree, "/work/lu", "parallel at lu.c:221", "lu.c", 221);
+        int outer = frame(tree, "/work/lu", "task at lu.c:223", "lu.c", 223);
+        int inner = frame(tree, "/work/lu", "task at lu.c:246", "lu.c", 246);
+        int bmod = frame(tree, "/work/lu", "bmod", "lu.c", 80);
+        int lu0 = frame(tree, "/work/lu", "lu0", "lu.c", 40);
+        int taskwait = runtime(tree, "__kmpc_omp_taskwait");
+        int work = OmpState.WORK_PARALLEL.code();
+        tree.addSample(1, new int[] {main, call, region, outer, inner, bmod}, work, 150 * MS);
+        tree.addSample(2, new int[] {main, call, region, outer, inner, bmod}, work, 150 * MS);
+        tree.addSample(1, new int[] {main, call, region, outer, lu0}, work, 20 * MS);
+        tree.addSample(1, new int[] {main, call, region, outer, taskwait}, OmpState.WAIT_TASKWAIT.code(), 80 * MS);
+        Profile p = new Profile(
+                tree,
+                List.of(),
+                StitchCounters.fromMap(Map.of("tasks", 101L)),
+                Map.of(),
+                new RegionTable(List.of()),
+                new MutexTable(List.of()),
+                new LineTable.Builder().build(),
+                2);
+        List<Finding> found = Report.findings(p);
+        assertEquals(1, found.size(), found.toString());
+        assertEquals(
+                "20.0% of thread time is waiting in taskwait for the longest tasks: 101 tasks (most time in task at "
+                        + "lu.c:246 in par_call(), running bmod()) take 3.2 ms each on average; create the largest "
+                        + "first, or split them",
+                found.getFirst().text());
+    }
+
     private static int runtime(CallingContextTree tree, String function) {
         return tree.frames().intern(Frame.of(FrameKind.RUNTIME, "/usr/lib/llvm-19/lib/libomp.so.5", function, null, 0));
     }
