@@ -226,10 +226,19 @@ class SimulatedRunTest {
         return b;
     }
 
+    /**
+     * Also as the self-profile's JFR events, one a pass that saw new drops: cause "ring full", the owner's thread
+     * number, the samples and callback records lost since the pass before (the end-to-end test's tiny ring does not
+     * overflow on a loaded machine, where the program's threads get less CPU than the drainer).
+     */
     @Test
     void dropsAreChargedToTheThreadThatOwnedTheRing() throws Exception {
+        Path jfr = dir.resolve("drops.jfr");
         try (Region region = Region.inMemory(LAYOUT);
-                Spool spool = Spool.create(dir, ".spool-")) {
+                Spool spool = Spool.create(dir, ".spool-");
+                jdk.jfr.Recording self = new jdk.jfr.Recording()) {
+            self.enable("ompprof.RecordsDropped");
+            self.start();
             RunCollector collector = new RunCollector(spool, () -> 1, n -> {});
             Drainer drainer = new Drainer(region, collector);
             MemorySegment s = region.segment();
@@ -249,7 +258,15 @@ class SimulatedRunTest {
             assertEquals(6, drainer.ringStats().getFirst().sampleDropped());
             assertEquals(2, drainer.ringStats().getFirst().slot());
             drainer.finish();
+            self.stop();
+            self.dump(jfr);
         }
+        List<String> events = jdk.jfr.consumer.RecordingFile.readAllEvents(jfr).stream()
+                .map(e -> e.getString("cause") + " thread " + e.getInt("thread") + ": " + e.getLong("samples")
+                        + " samples, " + e.getLong("events") + " events")
+                .toList();
+        assertEquals(
+                List.of("ring full thread 7: 5 samples, 2 events", "ring full thread 7: 1 samples, 0 events"), events);
     }
 
     /** Unused fields keep the record constructors honest. */
