@@ -35,8 +35,8 @@ import org.ompprof.sampler.wire.Wire;
  * standard deviations of a share of as many samples as the profile holds in the two functions, counted as Kish's
  * effective sample size (the timers fire only at the kernel's 250 Hz tick, and their samples stand for unequal CPU
  * times), plus 3 points: the samples are not independent draws. About 1,900 samples on the perf events, all
- * effective: 7 points; 300-450 on the timers, 150-200 effective: 16-19 points. Seen in 27 recordings of each kind,
- * half of them under load: the perf events -3.9 to +2.7 points from the program's share, the timers -9.8 to +7.9.
+ * effective: 7 points; 300-450 on the timers, 150-200 effective: 16-19 points. Seen in 21 recordings on the perf
+ * events and 27 on the timers, about half under load: -3.9 to +2.7 points from the program's share, and -9.8 to +7.9.
  * The perf events' samples stand for about 10% less CPU time than the threads used (a perf event counts only while
  * it is scheduled in): printed, not asserted. Where the kernel refuses perf events, every thread is on timers from
  * the start and nothing moves.
