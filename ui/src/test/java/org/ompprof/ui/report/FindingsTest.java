@@ -97,22 +97,11 @@ class FindingsTest {
         tree.addSample(1, new int[] {main, fib, task, fib, create}, scheduling, 30 * MS);
         tree.addSample(2, new int[] {main, fib, create}, scheduling, 20 * MS);
         tree.addSample(2, new int[] {main, fib, taskwait}, OmpState.WAIT_TASKWAIT.code(), 60 * MS);
-        Profile p = new Profile(
-                tree,
-                List.of(),
-                StitchCounters.fromMap(Map.of("tasks", 100L)),
-                Map.of(),
-                new RegionTable(List.of()),
-                new MutexTable(List.of()),
-                new LineTable.Builder().build(),
-                2);
-        List<Finding> found = Report.findings(p);
-        assertEquals(1, found.size(), found.toString());
         assertEquals(
                 "75.0% of thread time is task waiting and task overhead: 100 tasks (task at fib.c:12 in fib(), "
                         + "running fib()) do 100 us of work each on average; make them larger (a cut-off, an if or "
                         + "final clause)",
-                found.getFirst().text());
+                onlyFinding(tree, 100));
     }
 
     /**
@@ -136,10 +125,19 @@ class FindingsTest {
         tree.addSample(2, new int[] {main, call, region, outer, inner, bmod}, work, 150 * MS);
         tree.addSample(1, new int[] {main, call, region, outer, lu0}, work, 20 * MS);
         tree.addSample(1, new int[] {main, call, region, outer, taskwait}, OmpState.WAIT_TASKWAIT.code(), 80 * MS);
+        assertEquals(
+                "20.0% of thread time is waiting in taskwait for the longest tasks: 101 tasks (most time in task at "
+                        + "lu.c:246 in par_call(), running bmod()) take 3.2 ms each on average; create the largest "
+                        + "first, or split them",
+                onlyFinding(tree, 101));
+    }
+
+    /** The text of the one finding of a profile of {@code tree} with {@code tasks} explicit tasks. */
+    private static String onlyFinding(CallingContextTree tree, long tasks) {
         Profile p = new Profile(
                 tree,
                 List.of(),
-                StitchCounters.fromMap(Map.of("tasks", 101L)),
+                StitchCounters.fromMap(Map.of("tasks", tasks)),
                 Map.of(),
                 new RegionTable(List.of()),
                 new MutexTable(List.of()),
@@ -147,11 +145,7 @@ class FindingsTest {
                 2);
         List<Finding> found = Report.findings(p);
         assertEquals(1, found.size(), found.toString());
-        assertEquals(
-                "20.0% of thread time is waiting in taskwait for the longest tasks: 101 tasks (most time in task at "
-                        + "lu.c:246 in par_call(), running bmod()) take 3.2 ms each on average; create the largest "
-                        + "first, or split them",
-                found.getFirst().text());
+        return found.getFirst().text();
     }
 
     private static int runtime(CallingContextTree tree, String function) {
