@@ -342,12 +342,20 @@ final class Findings {
     }
 
     /**
-     * The task construct whose tasks hold the most time of their own, not counting the tasks they create in turn (a
-     * single producer's outer task holds all the others inclusively, and has one instance), -1 if none. A construct's
-     * time is summed over its contexts (a recursive task's, at every depth); its heaviest context stands for it.
+     * The task construct whose tasks do the most work of their own (the runtime's task code they call included), not
+     * counting the tasks they create in turn nor their waiting (a single producer's outer task holds all the others
+     * inclusively, has one instance, and waits in taskwait), -1 if none. A construct's work is summed over its
+     * contexts (a recursive task's, at every depth); its heaviest context stands for it.
      */
     private TopTask topTaskConstruct() {
-        long[] exclusive = tree.exclusiveByNode(StandardMetrics.TIME, t -> true), own = new long[tree.size()];
+        long[]
+                exclusive =
+                        exclusive(
+                                OmpState.WORK_SERIAL,
+                                OmpState.WORK_PARALLEL,
+                                OmpState.WORK_REDUCTION,
+                                OmpState.TASK_SCHEDULING),
+                own = new long[tree.size()];
         java.util.ArrayDeque<int[]> stack = new java.util.ArrayDeque<>(); // {node, the nearest task at or above it}
         stack.push(new int[] {CallingContextTree.ROOT, -1});
         while (!stack.isEmpty()) {
