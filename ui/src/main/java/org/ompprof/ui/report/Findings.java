@@ -225,11 +225,15 @@ final class Findings {
     private void tasks(List<Finding> out) {
         long tasks = p.counters().tasks();
         if (tasks == 0) return;
-        long[] inTask = workInTasks();
+        TaskWork work = new TaskWork(
+                exclusive(OmpState.WORK_SERIAL, OmpState.WORK_PARALLEL, OmpState.WORK_REDUCTION),
+                exclusive(OmpState.TASK_SCHEDULING),
+                nearestTasks());
+        long[] inTask = workInTasks(work);
         TaskGranularity g = new TaskGranularity(
                 tasks, inTask[0], inTask[1], total(OmpState.WAIT_TASKWAIT), total(OmpState.WAIT_TASKGROUP));
         if (!worth(g.costNs())) return;
-        TopTask top = topTaskConstruct();
+        TopTask top = topTaskConstruct(work);
         int site = top.node();
         int body = site < 0 ? -1 : taskBody(site);
         out.add(new Finding(
@@ -308,25 +312,34 @@ final class Findings {
     }
 
     /**
-     * Work in explicit tasks, the runtime's task code they call included, and that part: the state task_scheduling
-     * (the profile's states already tell the runtime's task code from the tasks' own).
+     * Each node's own work and runtime task code (the state task_scheduling: the profile's states already tell the
+     * runtime's task code from the tasks' own), and the nearest task construct at or above it (-1: in no task).
      */
-    private long[] workInTasks() {
-        long[] work = exclusive(OmpState.WORK_SERIAL, OmpState.WORK_PARALLEL, OmpState.WORK_REDUCTION);
-        long[] scheduling = exclusive(OmpState.TASK_SCHEDULING);
+    private record TaskWork(long[] work, long[] scheduling, int[] nearestTask) {}
+
+    /** Work in explicit tasks, the runtime's task code they call included, and that part. */
+    private static long[] workInTasks(TaskWork w) {
         long inWork = 0, inScheduling = 0;
-        java.util.ArrayDeque<int[]> stack = new java.util.ArrayDeque<>(); // {node, inside a task}
-        stack.push(new int[] {CallingContextTree.ROOT, 0});
+        for (int n = 0; n < w.nearestTask().length; n++) {
+            if (w.nearestTask()[n] < 0) continue;
+            inWork += w.work()[n] + w.scheduling()[n];
+            inScheduling += w.scheduling()[n];
+        }
+        return new long[] {inWork, inScheduling};
+    }
+
+    /** For each node, the nearest task construct at or above it; -1 outside every task. */
+    private int[] nearestTasks() {
+        int[] nearest = new int[tree.size()];
+        java.util.ArrayDeque<int[]> stack = new java.util.ArrayDeque<>(); // {node, the nearest task above it}
+        stack.push(new int[] {CallingContextTree.ROOT, -1});
         while (!stack.isEmpty()) {
             int[] e = stack.pop();
             int n = e[0];
-            boolean in = e[1] == 1 || (n != CallingContextTree.ROOT && isTask(tree.frameOf(n)));
-            for (int c : tree.children(n)) stack.push(new int[] {c, in ? 1 : 0});
-            if (!in) continue;
-            inWork += work[n] + scheduling[n];
-            inScheduling += scheduling[n];
+            nearest[n] = n != CallingContextTree.ROOT && isTask(tree.frameOf(n)) ? n : e[1];
+            for (int c : tree.children(n)) stack.push(new int[] {c, nearest[n]});
         }
-        return new long[] {inWork, inScheduling};
+        return nearest;
     }
 
     /** Each node's own time (not its children's) in the given states. */
@@ -347,29 +360,16 @@ final class Findings {
      * inclusively, has one instance, and waits in taskwait), -1 if none. A construct's work is summed over its
      * contexts (a recursive task's, at every depth); its heaviest context stands for it.
      */
-    private TopTask topTaskConstruct() {
-        long[]
-                exclusive =
-                        exclusive(
-                                OmpState.WORK_SERIAL,
-                                OmpState.WORK_PARALLEL,
-                                OmpState.WORK_REDUCTION,
-                                OmpState.TASK_SCHEDULING),
-                own = new long[tree.size()];
-        java.util.ArrayDeque<int[]> stack = new java.util.ArrayDeque<>(); // {node, the nearest task at or above it}
-        stack.push(new int[] {CallingContextTree.ROOT, -1});
-        while (!stack.isEmpty()) {
-            int[] e = stack.pop();
-            int n = e[0], task = n != CallingContextTree.ROOT && isTask(tree.frameOf(n)) ? n : e[1];
-            if (task >= 0) own[task] += exclusive[n];
-            for (int c : tree.children(n)) stack.push(new int[] {c, task});
-        }
+    private TopTask topTaskConstruct(TaskWork w) {
+        long[] own = new long[tree.size()];
+        for (int n = 0; n < own.length; n++)
+            if (w.nearestTask()[n] >= 0) own[w.nearestTask()[n]] += w.work()[n] + w.scheduling()[n];
         Map<Integer, Long> byConstruct = new java.util.HashMap<>();
-        for (int n = 1; n < tree.size(); n++)
-            if (isTask(tree.frameOf(n))) byConstruct.merge(tree.frame(n), own[n], Long::sum);
+        for (int n = 1; n < own.length; n++)
+            if (w.nearestTask()[n] == n) byConstruct.merge(tree.frame(n), own[n], Long::sum);
         int best = -1;
-        for (int n = 1; n < tree.size(); n++) {
-            if (!isTask(tree.frameOf(n))) continue;
+        for (int n = 1; n < own.length; n++) {
+            if (w.nearestTask()[n] != n) continue;
             if (best < 0) best = n;
             long a = byConstruct.get(tree.frame(n)), b = byConstruct.get(tree.frame(best));
             if (a > b || (a == b && tree.frame(n) == tree.frame(best) && own[n] > own[best])) best = n;
