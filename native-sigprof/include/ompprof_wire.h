@@ -415,13 +415,16 @@ enum ompprof_mutex_event {
 /* Which mutex events are written (agent: src/callbacks.c). An uncontended
  * acquisition writes nothing. A thread sampled while waiting (between its
  * acquire and acquired callbacks) writes ACQUIRE, stamped with the wait's
- * first sample, then ACQUIRED at the acquisition; and it marks the mutex, so
+ * first sample, then ACQUIRED at the acquisition and RELEASED at its release
+ * (nobody may hold a mutex being handed over to a thread off a CPU: blame
+ * charges that waiting to the holds around it); and it marks the mutex, so
  * that whoever held it during the sample writes ACQUIRED (stamped no earlier
  * than the acquisition and no later than the first sample of anyone during
  * the hold) and RELEASED, back to back, at its release. A thread's mutex
  * records are therefore not in time order; each ACQUIRED-RELEASED pair is
  * one hold, each ACQUIRE-ACQUIRED pair one sampled wait. A thread that
- * waited while its mutex was marked (by anyone) is among those the waiters
+ * waited while its mutex was marked (by anyone, or in wall mode by the
+ * sampler thread at each tick of its wait) is among those the waiters
  * were waiting for (libomp hands a queuing lock on in order, often to a thread
  * not running): it writes ACQUIRED at the acquisition and its hold at the
  * release. Every written hold is followed by a MUTEX_SITE record, at the same

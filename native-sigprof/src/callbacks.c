@@ -699,10 +699,13 @@ static void on_task_create(ompt_data_t *encountering_task_data, const ompt_frame
  *    wait's first sample time;
  *  - mutex_acquired pushes the hold with the mark generation of the moment;
  *    after a sampled wait it writes ACQUIRE (at the wait's first sample) and
- *    ACQUIRED;
- *  - mutex_released writes the hold (ACQUIRED, RELEASED) only when its mutex
- *    was marked during it: one load when nothing was marked anywhere, one
- *    look-up when something was.
+ *    ACQUIRED, and after a wait during which its mutex was marked, ACQUIRED;
+ *  - mutex_released writes the hold (ACQUIRED, RELEASED) when its ACQUIRED
+ *    was written, or when its mutex was marked during it: one load when
+ *    nothing was marked anywhere, one look-up when something was. A waiter
+ *    is often handed the mutex while it is off a CPU (more threads than
+ *    cores); nobody holds it at the waiters' samples then, and blame charges
+ *    that waiting to the holds around the hand-over, which these are.
  * The sample that marks takes its time after the mark, so every hold that
  * covers a waiter's sample sees the mark at its release: a holder that
  * acquired before anyone waited is still written. The hold's start is then
@@ -831,7 +834,7 @@ static void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id, const v
       mutex_record(p, now_ns(), OMPPROF_MUTEX_ACQUIRED, kind, 0, 0, wait_id, ptr_value(codeptr_ra));
     return;
   }
-  p->sig.held[n] = (struct held){wait_id, gen, 0, start, (uint64_t)handed};
+  p->sig.held[n] = (struct held){wait_id, gen, 0, start};
   __atomic_signal_fence(__ATOMIC_SEQ_CST);
   p->sig.held_n = n + 1;
 }
@@ -853,8 +856,8 @@ static void on_mutex_released(ompt_mutex_t kind, ompt_wait_id_t wait_id, const v
     p->sig.held[j - 1] = p->sig.held[j];
   __atomic_signal_fence(__ATOMIC_SEQ_CST);
   p->sig.held_n = n - 1;
-  if (!e.wanted && (__builtin_expect(mutex_gen() == e.gen, 1) || mutex_marked_gen(wait_id) <= e.gen)) {
-    bump(&p->slot->mutex_skipped, e.start_ns ? 1 : 2);
+  if (!e.start_ns && (__builtin_expect(mutex_gen() == e.gen, 1) || mutex_marked_gen(wait_id) <= e.gen)) {
+    bump(&p->slot->mutex_skipped, 2);
     return;
   }
   uint64_t end = now_ns();

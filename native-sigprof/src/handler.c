@@ -161,16 +161,15 @@ static void take_sample(struct priv *p, const siginfo_t *si, const ucontext_t *u
   /* A thread between its mutex_acquire and mutex_acquired callbacks waits
    * for that mutex: mark it before taking the sample's time, so that whoever
    * holds it at that time sees the mark when it releases (callbacks.c). */
-  uint64_t waiting_for = p->sig.acq_id, gen = waiting_for ? mutex_mark(waiting_for) : 0;
-  uint64_t t0 = now_ns();
+  uint64_t waiting_for = p->sig.acq_id, t0;
   if (waiting_for) {
-    if (gen)
-      mutex_gen_time(gen, t0);
-    else
+    if (!mutex_mark_now(waiting_for, &t0))
       bump64(&p->slot->mutex_table_full, 1);
     if (!p->sig.acq_first_ns)
       p->sig.acq_first_ns = t0;
     bump64(&p->slot->mutex_marked, 1);
+  } else {
+    t0 = now_ns();
   }
   for (uint32_t i = 0; i < p->sig.held_n && i < HELD_MAX; i++)
     if (!p->sig.held[i].first_own_ns)

@@ -1,6 +1,8 @@
 /* The table of waited-for mutexes (see mutex_table.h). */
 #include "mutex_table.h"
 
+#include "clock.h"
+
 struct mt_slot {
   uint64_t id;  /* 0: empty; set once by CAS, never removed */
   uint64_t gen; /* raised by CAS, never lowered */
@@ -56,6 +58,15 @@ uint64_t mutex_mark(uint64_t wait_id) /* signal-safe */
   while (cur < g && !__atomic_compare_exchange_n(&s->gen, &cur, g, 1, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)) {
   }
   __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  return g;
+}
+
+uint64_t mutex_mark_now(uint64_t wait_id, uint64_t *ns) /* signal-safe */
+{
+  uint64_t g = mutex_mark(wait_id);
+  *ns = now_ns();
+  if (g)
+    mutex_gen_time(g, *ns);
   return g;
 }
 

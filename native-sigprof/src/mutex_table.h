@@ -7,7 +7,11 @@
  * its hold, and with one look-up whether its own mutex was.
  *
  * Marks are made by the SIGPROF handler (a waiter sampled between its
- * mutex_acquire and mutex_acquired callbacks); holders look up at release.
+ * mutex_acquire and mutex_acquired callbacks) and, in wall mode, by the
+ * sampler thread at each tick for every thread between those callbacks
+ * (a waiter that other processes keep off the cores is not sampled by its
+ * cpu-clock event for milliseconds, and the holds that made it wait would go
+ * unwritten); holders look up at release.
  * Everything here is async-signal-safe: no allocation, no locks, only
  * __atomic operations on static memory.
  */
@@ -32,6 +36,12 @@ static inline uint64_t mutex_gen(void) /* signal-safe */
  * look-up reports the newest generation: holds are over-recorded, never
  * lost). */
 uint64_t mutex_mark(uint64_t wait_id); /* signal-safe */
+
+/* Marks `wait_id` as waited for, then reads the clock and notes the mark's
+ * time: returns that time in *ns, and the generation (0: table full). The
+ * clock is read after the mark, so that every hold covering that time sees
+ * the mark when it is released. */
+uint64_t mutex_mark_now(uint64_t wait_id, uint64_t *ns); /* signal-safe */
 
 /* The generation at which `wait_id` was last marked; 0 if never. */
 uint64_t mutex_marked_gen(uint64_t wait_id); /* signal-safe */

@@ -83,8 +83,7 @@ struct handler_state {
     uint64_t wait_id;
     uint64_t gen;          /* mutex_gen() at acquisition */
     uint64_t first_own_ns; /* the handler: this thread's first sample in the hold */
-    uint64_t start_ns;     /* non-zero: ACQUIRED was written, at this time */
-    uint64_t wanted;       /* non-zero: written at its release whatever is marked during it */
+    uint64_t start_ns;     /* non-zero: ACQUIRED was written, at this time, and RELEASED will be */
   } held[HELD_MAX];
 };
 

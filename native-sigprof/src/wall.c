@@ -61,6 +61,7 @@
 #include "clock.h"
 #include "handler.h"
 #include "modules.h"
+#include "mutex_table.h"
 #include "record.h"
 #include "thread_state.h"
 #include "timers.h"
@@ -697,6 +698,11 @@ static void visit(struct priv *p, uint64_t t0)
 {
   if (__atomic_load_n(&p->sig.has_timer, __ATOMIC_ACQUIRE) != TIMER_WALL)
     return;
+  /* waiting for a mutex: marked whether it runs or not, so that the holds it waits behind are
+   * written (mutex_table.h) */
+  uint64_t waiting_for = __atomic_load_n(&p->sig.acq_id, __ATOMIC_RELAXED), marked_ns;
+  if (waiting_for)
+    mutex_mark_now(waiting_for, &marked_ns);
   /* its cpu-clock event sampled it within the period: it runs, nothing to look at (the look's
    * system calls are most of the sampler's cost, on the cores the program computes on) */
   if (p->wall.cpu_fd >= 0 && t0 - __atomic_load_n(&p->wall.cpu_sampled_ns, __ATOMIC_ACQUIRE) < ompprof_g.period_ns)

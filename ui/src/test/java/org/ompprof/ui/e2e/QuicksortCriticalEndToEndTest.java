@@ -40,13 +40,14 @@ import org.ompprof.sampler.wire.Wire;
  * each hold's release, and blame charges that. With 4 threads most waiting is the critical being handed on: libomp's
  * queuing lock passes the released critical to the next waiter in line, which, with more threads than cores, is often
  * not running; that waiting goes to the nearer in time of the holds before and after the hand-over (the agent writes
- * the holds of the threads that waited while a waiter was sampled). In cpu mode waiting is seen only while a waiter
- * spins, which on a loaded machine it hardly does: the share is asserted where at least 10 ms were waited, which the
- * 4-thread wall runs always do. With 2 threads the program's own threads hardly make each other wait (the one spinner
- * has the critical to itself): on a loaded machine, some of the waiting is a waiter that other processes kept off the
- * cores after the critical was released, behind no hold at all, and it stays unattributed (5.6 and 17.0 ms of it in
- * two of six runs under under-load 2, with no hold written). There, what is charged must still be charged inside a
- * hold.
+ * the holds of the threads that waited while a waiter was sampled or, in wall mode, marked at a tick, and of the
+ * sampled waiters themselves: before they were, half the runs under under-load 2 left 20-100% of the waiting
+ * unattributed). In cpu mode waiting is seen only while a waiter spins, which on a loaded machine it hardly does: the
+ * share is asserted where at least 10 ms were waited, which the 4-thread wall runs always do. With 2 threads the
+ * program's own threads hardly make each other wait (the one spinner has the critical to itself): on a loaded machine,
+ * some of the waiting is a waiter that other processes kept off the cores after the critical was released, behind no
+ * hold at all, and it stays unattributed (5.6 and 17.0 ms of it in two of six runs under under-load 2, with no hold
+ * written). There, what is charged must still be charged inside a hold.
  */
 class QuicksortCriticalEndToEndTest {
     private static final Set<String> BODY = Set.of("take_range", "push_range", "finish_range", "all_done");
