@@ -211,6 +211,7 @@ public final class BlameCalculator {
         sums.waited(kind, w);
         waitedByMutex.addToValue(waitId, w);
         MutexHolds.Hold hold = holds.holderAt(waitId, s.time[i], s.thread[i]);
+        if (hold != null && !hold.covers(s.time[i])) sums.handedOver[kind.ordinal()] += w;
         int k = hold == null ? -1 : s.threadIndex(hold.thread());
         int j = k < 0 ? -1 : s.nearestWithin(k, s.time[i], hold.start(), hold.end());
         if (j >= 0) {

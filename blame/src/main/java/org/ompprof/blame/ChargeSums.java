@@ -18,6 +18,7 @@ final class ChargeSums {
     final long[] unattributed = new long[KINDS];
     final long[] latency = new long[KINDS];
     final long[] outsideHold = new long[KINDS];
+    final long[] handedOver = new long[KINDS];
 
     void waited(BlameKind kind, long value) {
         waited[kind.ordinal()] += value;
@@ -89,6 +90,7 @@ final class ChargeSums {
                 unattributed,
                 latency,
                 outsideHold,
+                handedOver,
                 mutexes);
     }
 }

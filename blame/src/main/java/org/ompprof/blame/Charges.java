@@ -21,6 +21,7 @@ public final class Charges {
     private final long[] unattributed;
     private final long[] latency;
     private final long[] outsideHold;
+    private final long[] handedOver;
 
     private final List<Mutex> mutexes;
 
@@ -34,7 +35,14 @@ public final class Charges {
     /** The (node, thread, kind) sums, in columns; a region latency sum's node is the waiter's own context. */
     record Sums(int[] node, int[] thread, byte[] kind, long[] value, boolean[] regionLatency) {}
 
-    Charges(Sums sums, long[] waited, long[] unattributed, long[] latency, long[] outsideHold, List<Mutex> mutexes) {
+    Charges(
+            Sums sums,
+            long[] waited,
+            long[] unattributed,
+            long[] latency,
+            long[] outsideHold,
+            long[] handedOver,
+            List<Mutex> mutexes) {
         this.mutexes = List.copyOf(mutexes);
         this.node = sums.node();
         this.thread = sums.thread();
@@ -45,6 +53,7 @@ public final class Charges {
         this.unattributed = unattributed;
         this.latency = latency;
         this.outsideHold = outsideHold;
+        this.handedOver = handedOver;
         this.charged = new long[waited.length];
         for (int i = 0; i < value.length; i++) charged[kind[i]] += value[i];
     }
@@ -113,6 +122,15 @@ public final class Charges {
      */
     public long outsideHoldNs(BlameKind k) {
         return outsideHold[k.ordinal()];
+    }
+
+    /**
+     * Mutex waiting sampled while no other thread held the mutex: between a release and the next holder's acquisition,
+     * the mutex being handed on to a thread that was not running (more threads than free cores) or not yet seen free.
+     * Charged to the nearer hold around it, and counted here: it is the machine's, not the holder's code.
+     */
+    public long handedOverNs(BlameKind k) {
+        return handedOver[k.ordinal()];
     }
 
     @Override

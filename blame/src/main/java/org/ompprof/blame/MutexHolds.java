@@ -99,7 +99,11 @@ public final class MutexHolds {
         return k == null ? BlameKind.MUTEX_LOCK : k;
     }
 
-    record Hold(int thread, long start, long end) {}
+    record Hold(int thread, long start, long end) {
+        boolean covers(long t) {
+            return start <= t && t < end;
+        }
+    }
 
     /** Collects events thread by thread in time order (as a recording holds them). Not thread-safe. */
     public static final class Builder {

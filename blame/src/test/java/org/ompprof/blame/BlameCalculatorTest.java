@@ -150,6 +150,8 @@ class BlameCalculatorTest {
         assertEquals(5 * MS, charged(c, NODE_HOLDER, 1, BlameKind.MUTEX_CRITICAL));
         assertEquals(MS, c.unattributedNs(BlameKind.MUTEX_LOCK));
         assertEquals(0, c.outsideHoldNs(BlameKind.MUTEX_CRITICAL));
+        assertEquals(0, c.handedOverNs(BlameKind.MUTEX_CRITICAL), "every sample inside the hold");
+        assertEquals(0, c.handedOverNs(BlameKind.MUTEX_LOCK), "no hold at all: unattributed, not handed over");
     }
 
     /**
@@ -270,7 +272,8 @@ class BlameCalculatorTest {
      * A queuing lock handed on: thread 1 holds mutex 42 at 0..1 ms; the runtime hands it to thread 3, descheduled,
      * which takes it at 9 ms and holds it to 9.1 ms; thread 2 waits throughout. Its samples in the hand-over go to
      * the nearer in time of the two holds (those at 1..5 ms to thread 1's, 5 ms being as near to both; those at 6..8
-     * ms to thread 3's), to the holds' release sites since nobody was sampled inside them.
+     * ms to thread 3's), to the holds' release sites since nobody was sampled inside them; all of it is counted as
+     * waiting while nobody held the lock.
      */
     @Test
     void waitingInAHandOverGoesToTheNearerHold() {
@@ -283,6 +286,7 @@ class BlameCalculatorTest {
         assertEquals(5 * MS, charged(c, first, 1, BlameKind.MUTEX_LOCK), "samples at 1..5 ms");
         assertEquals(3 * MS, charged(c, second, 3, BlameKind.MUTEX_LOCK), "samples at 6..8 ms");
         assertEquals(0, c.outsideHoldNs(BlameKind.MUTEX_LOCK));
+        assertEquals(8 * MS, c.handedOverNs(BlameKind.MUTEX_LOCK), "all of it while nobody held the lock");
     }
 
     /**

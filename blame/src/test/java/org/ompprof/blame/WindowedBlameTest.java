@@ -47,8 +47,10 @@ class WindowedBlameTest {
         assertEquals(expected.toString(), actual.toString());
         assertEquals(SeededRuns.table(expected), SeededRuns.table(actual));
         assertEquals(expected.mutexes(), actual.mutexes());
-        for (BlameKind k : BlameKind.values())
+        for (BlameKind k : BlameKind.values()) {
             assertEquals(expected.outsideHoldNs(k), actual.outsideHoldNs(k), k.name());
+            assertEquals(expected.handedOverNs(k), actual.handedOverNs(k), k.name());
+        }
     }
 
     @Test

@@ -208,6 +208,7 @@ final class BlameStage {
             m.put("unattributed_ns." + name, c.unattributedNs(k));
             m.put("region_latency_ns." + name, c.regionLatencyNs(k));
             m.put("outside_hold_ns." + name, c.outsideHoldNs(k));
+            m.put("handed_over_ns." + name, c.handedOverNs(k));
         }
         return m;
     }

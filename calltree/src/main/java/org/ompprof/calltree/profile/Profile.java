@@ -10,7 +10,8 @@ import org.ompprof.unwinder.stitch.StitchCounters;
  * A calling-context tree with each thread's sample timeline (node ids are the tree's) and what
  * stitching found on the way.
  *
- * @param blame blame totals per kind: waited_ns.KIND, charged_ns.KIND, unattributed_ns.KIND, outside_hold_ns.KIND
+ * @param blame blame totals per kind: waited_ns.KIND, charged_ns.KIND, unattributed_ns.KIND, outside_hold_ns.KIND,
+ *     handed_over_ns.KIND (mutex waiting while nobody held it), region_latency_ns.KIND
  * @param regions each thread's time per parallel region (by the context that opened it)
  * @param mutexes the mutexes threads waited for, most waited first
  * @param lines time per source line within each context

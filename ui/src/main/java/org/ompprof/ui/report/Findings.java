@@ -143,12 +143,33 @@ final class Findings {
                 m.waitedNs(),
                 String.format(
                         Locale.ROOT,
-                        "%s: waiters lose %s (%s of thread time), blamed on %s",
+                        "%s: waiters lose %s (%s of thread time), blamed on %s%s",
                         Names.mutex(m),
                         Report.time(m.waitedNs()),
                         Report.pct(m.waitedNs(), total),
-                        holderText(holder)),
+                        holderText(holder),
+                        handedOverText(m)),
                 holder));
+    }
+
+    /**
+     * When more than half of the waiting for the only mutex of its kind happened while nobody held it: the holder's
+     * code is not what to shorten, the hand-over to threads that wait for a CPU is.
+     */
+    private String handedOverText(MutexTable.Row m) {
+        if (p.mutexes().rows().stream()
+                        .filter(r -> r.metric().equals(m.metric()))
+                        .count()
+                != 1) return "";
+        for (BlameKind k : BlameKind.values()) {
+            if (!k.metric().equals(m.metric())) continue;
+            long handedOver = p.blame("handed_over_ns." + k.name().toLowerCase(Locale.ROOT));
+            if (2 * handedOver <= m.waitedNs()) return "";
+            return "; but " + Report.pct(handedOver, m.waitedNs())
+                    + " of it while nobody held it, the next holder not yet running: more threads than free cores "
+                    + "(run fewer, or keep other work off their cores)";
+        }
+        return "";
     }
 
     /** The holder's code; a release site (holds too short to sample) by the function and the line it released at. */

@@ -146,9 +146,14 @@ public final class Report {
             long waited = p.blame("waited_ns." + key);
             if (waited == 0) continue;
             long un = p.blame("unattributed_ns." + key), latency = p.blame("region_latency_ns." + key);
+            long handedOver = p.blame("handed_over_ns." + key);
             line(
-                    "  %-22s %10s waited, %s unattributed%s",
-                    k.metric(), time(waited), pct(un, waited), latency == 0 ? "" : latencyMeaning(k, latency, waited));
+                    "  %-22s %10s waited, %s unattributed%s%s",
+                    k.metric(),
+                    time(waited),
+                    pct(un, waited),
+                    latency == 0 ? "" : latencyMeaning(k, latency, waited),
+                    handedOver == 0 ? "" : ", " + pct(handedOver, waited) + " while nobody held it (between holders)");
         }
         for (MutexTable.Row m :
                 p.mutexes().rows().subList(0, Math.min(top, p.mutexes().rows().size()))) {
