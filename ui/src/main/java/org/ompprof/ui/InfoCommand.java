@@ -37,6 +37,7 @@ import org.ompprof.ui.report.DeviceTotals;
 import org.ompprof.ui.report.OffloadNote;
 import org.ompprof.ui.report.Report;
 import org.ompprof.unwinder.clock.Stage;
+import org.ompprof.unwinder.stitch.RecursionFold;
 import org.ompprof.unwinder.stitch.StitchCounters;
 import org.ompprof.unwinder.stitch.StitchedSample;
 
@@ -436,6 +437,12 @@ public final class InfoCommand {
                 .append(" explicit tasks, ")
                 .append(count(c.distinctContexts()))
                 .append(" distinct");
+        if (c.foldedContexts() > 0)
+            s.append("; ")
+                    .append(count(c.foldedContexts()))
+                    .append(" creations in task recursion deeper than ")
+                    .append(count(RecursionFold.FROM_FRAMES))
+                    .append(" frames folded onto a level above");
         if (c.unknownContexts() > 0)
             s.append("; ")
                     .append(count(c.unknownContexts()))

@@ -9,15 +9,22 @@ import java.util.List;
  * regions and tasks form a tree of these, so a context is stored once however many regions,
  * tasks and samples share it.
  *
+ * @param segment the frames the creating task added (interned: the same instance for the same frames)
+ * @param depth the frames of the whole path
  * @param gap the worst thing missing from this context or an ancestor
  */
-record ContextNode(ContextNode parent, List<PathFrame> frames, int depth, Gap gap) {
-    static final ContextNode ROOT = new ContextNode(null, List.of(), 0, Gap.NONE);
-    static final ContextNode UNKNOWN = new ContextNode(null, List.of(Placeholder.UNKNOWN_CONTEXT), 1, Gap.UNKNOWN);
+record ContextNode(ContextNode parent, Segment segment, int depth, Gap gap) {
+    static final ContextNode ROOT = new ContextNode(null, new Segment(List.of(), Gap.NONE), 0, Gap.NONE);
+    static final ContextNode UNKNOWN = new ContextNode(null, Segment.UNKNOWN, 1, Gap.UNKNOWN);
 
     static ContextNode child(ContextNode parent, Segment segment) {
         return new ContextNode(
-                parent, segment.frames(), parent.depth + segment.frames().size(), parent.gap.worst(segment.gap()));
+                parent, segment, parent.depth + segment.frames().size(), parent.gap.worst(segment.gap()));
+    }
+
+    /** The frames this node's creating task added, root first. */
+    List<PathFrame> frames() {
+        return segment.frames();
     }
 
     /** Root first, this node's frames last. */
@@ -35,7 +42,7 @@ record ContextNode(ContextNode parent, List<PathFrame> frames, int depth, Gap ga
             if (n == chain.length) chain = java.util.Arrays.copyOf(chain, 2 * n);
             chain[n++] = c;
         }
-        for (int i = n - 1; i >= 0; i--) out.addAll(chain[i].frames);
+        for (int i = n - 1; i >= 0; i--) out.addAll(chain[i].segment.frames());
     }
 
     boolean isKnown() {

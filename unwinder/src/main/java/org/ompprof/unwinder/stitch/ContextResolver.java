@@ -121,6 +121,11 @@ final class ContextResolver {
         return interner.distinctContexts();
     }
 
+    /** How many creations had their context folded onto an ancestor's so far ({@link RecursionFold}). */
+    synchronized long foldedContexts() {
+        return interner.folded();
+    }
+
     /** Walks up until a known context, then builds the chain back down, caching every link. */
     private ContextNode resolve(Kind kind, long id) {
         ContextNode known = (kind == Kind.TASK ? taskContexts : regionContexts).get(id);

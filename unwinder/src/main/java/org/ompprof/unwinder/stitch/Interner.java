@@ -23,6 +23,7 @@ final class Interner {
 
     private final Map<Segment, Segment> segments = new HashMap<>();
     private final Map<NodeKey, ContextNode> nodes = new HashMap<>();
+    private long folded;
 
     Segment segment(Segment s) {
         Segment old = segments.putIfAbsent(s, s);
@@ -31,7 +32,21 @@ final class Interner {
 
     /** @param segment an interned segment (from {@link #segment}) or {@link Segment#UNKNOWN} */
     ContextNode child(ContextNode parent, Segment segment) {
-        return nodes.computeIfAbsent(new NodeKey(parent, segment), k -> ContextNode.child(k.parent(), k.segment()));
+        ContextNode child = nodes.get(new NodeKey(parent, segment));
+        if (child != null) return child;
+        ContextNode fold = RecursionFold.of(parent, segment);
+        if (fold != null) {
+            folded++;
+            return fold;
+        }
+        child = ContextNode.child(parent, segment);
+        nodes.put(new NodeKey(parent, segment), child);
+        return child;
+    }
+
+    /** Creations whose context was folded onto an ancestor's ({@link RecursionFold}). */
+    long folded() {
+        return folded;
     }
 
     int distinctSegments() {

@@ -18,6 +18,7 @@ import java.util.Map;
  *     placed by stack position instead (expected 0 with libomp; non-zero means a runtime or
  *     compiler with another frame-address convention)
  * @param unknownContexts samples whose region or task creation was never recorded
+ * @param foldedContexts creations in deep task recursion whose context stands for an ancestor's (see RecursionFold)
  */
 public record StitchCounters(
         Map<StitchedSample.Kind, Long> samples,
@@ -27,7 +28,8 @@ public record StitchCounters(
         long contextsResolved,
         long distinctContexts,
         long inexactFrameMatches,
-        long unknownContexts) {
+        long unknownContexts,
+        long foldedContexts) {
     public StitchCounters {
         samples = Map.copyOf(samples);
         weightNs = Map.copyOf(weightNs);
@@ -61,6 +63,7 @@ public record StitchCounters(
         m.put("distinct_contexts", distinctContexts);
         m.put("inexact_frame_matches", inexactFrameMatches);
         m.put("unknown_contexts", unknownContexts);
+        m.put("folded_contexts", foldedContexts);
         return m;
     }
 
@@ -80,7 +83,8 @@ public record StitchCounters(
                 m.getOrDefault("contexts_resolved", 0L),
                 m.getOrDefault("distinct_contexts", 0L),
                 m.getOrDefault("inexact_frame_matches", 0L),
-                m.getOrDefault("unknown_contexts", 0L));
+                m.getOrDefault("unknown_contexts", 0L),
+                m.getOrDefault("folded_contexts", 0L));
     }
 
     /** Mutable tallies, turned into a {@link StitchCounters} snapshot on request. */
@@ -93,6 +97,7 @@ public record StitchCounters(
         long distinctContexts;
         long inexactFrameMatches;
         long unknownContexts;
+        long foldedContexts;
 
         void count(StitchedSample s) {
             samples[s.kind().ordinal()]++;
@@ -111,6 +116,7 @@ public record StitchCounters(
             distinctContexts += o.distinctContexts;
             inexactFrameMatches += o.inexactFrameMatches;
             unknownContexts += o.unknownContexts;
+            foldedContexts += o.foldedContexts;
         }
 
         StitchCounters snapshot() {
@@ -121,7 +127,15 @@ public record StitchCounters(
                 w.put(k, weight[k.ordinal()]);
             }
             return new StitchCounters(
-                    n, w, regions, tasks, contextsResolved, distinctContexts, inexactFrameMatches, unknownContexts);
+                    n,
+                    w,
+                    regions,
+                    tasks,
+                    contextsResolved,
+                    distinctContexts,
+                    inexactFrameMatches,
+                    unknownContexts,
+                    foldedContexts);
         }
     }
 }

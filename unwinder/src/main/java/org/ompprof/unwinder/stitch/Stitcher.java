@@ -298,6 +298,7 @@ public final class Stitcher {
         all.add(tally);
         for (Worker w : workers.values()) all.add(w.tally());
         all.distinctContexts = contexts.distinctContexts();
+        all.foldedContexts = contexts.foldedContexts();
         return all.snapshot();
     }
 
