@@ -44,8 +44,8 @@ class RecursionFoldTest {
     }
 
     /**
-     * fib's two task constructs, created in any order (a pseudo-random one here): a binary chain always ends in a repeat
-     * of 1 or 2 creations soon, so no context is deeper than the limit and a few levels.
+     * fib's two task constructs, created in any order (a pseudo-random one here): a binary chain always ends in a
+     * repeat of 1 or 2 creations soon, so no context is deeper than the limit and a few levels.
      */
     @Test
     void twoConstructsInAnyOrderStayNearTheLimit() {
