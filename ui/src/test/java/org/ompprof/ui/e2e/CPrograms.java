@@ -1,11 +1,13 @@
 package org.ompprof.ui.e2e;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 
 /** Compiles the known-answer C programs of src/test/c into target/c-bin, once per build. */
 public final class CPrograms {
@@ -17,6 +19,20 @@ public final class CPrograms {
     /** The source of the program {@code name}. */
     static Path source(String name) {
         return SOURCES.resolve(name + ".c");
+    }
+
+    /** The lines (from 1) of the program {@code name}.c that {@code test} accepts, as a profile numbers them. */
+    static List<Integer> lines(String name, Predicate<String> test) {
+        List<String> source;
+        try {
+            source = Files.readAllLines(source(name));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        List<Integer> out = new ArrayList<>();
+        for (int i = 0; i < source.size(); i++) if (test.test(source.get(i))) out.add(i + 1);
+        if (out.isEmpty()) throw new AssertionError("no such line in " + name + ".c");
+        return out;
     }
 
     /** The program {@code name}.c built with clang-19 -fopenmp. */

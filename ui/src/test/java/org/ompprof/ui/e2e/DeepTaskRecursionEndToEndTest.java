@@ -3,7 +3,6 @@ package org.ompprof.ui.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
@@ -42,9 +41,8 @@ class DeepTaskRecursionEndToEndTest {
         assertTrue(rec.out().contains("deep_tasks: 3000 levels"), rec.out());
         Ompprof.Result r = Ompprof.read("export", "--format", "collapsed", profile.toString());
         assertEquals(0, r.status(), r.err());
-        List<String> src = Files.readAllLines(CPrograms.source("deep_tasks"));
-        String region = "parallel at deep_tasks.c:" + (lineOf(src, "#pragma omp parallel")),
-                task = "task at deep_tasks.c:" + lineOf(src, "#pragma omp task ");
+        String region = "parallel at deep_tasks.c:" + pragma("parallel"),
+                task = "task at deep_tasks.c:" + pragma("task ");
         long inLeaf = 0, placed = 0;
         int deepest = 0;
         for (String line : r.out().lines().toList()) {
@@ -74,9 +72,9 @@ class DeepTaskRecursionEndToEndTest {
         return frames.getLast().equals(task);
     }
 
-    /** The 1-based line of the first source line that starts with {@code prefix}. */
-    private static int lineOf(List<String> src, String prefix) {
-        for (int i = 0; i < src.size(); i++) if (src.get(i).trim().startsWith(prefix)) return i + 1;
-        throw new AssertionError("no line starts with " + prefix);
+    /** The line of deep_tasks.c's {@code #pragma omp CONSTRUCT}. */
+    private static int pragma(String construct) {
+        return CPrograms.lines("deep_tasks", l -> l.trim().startsWith("#pragma omp " + construct))
+                .getFirst();
     }
 }

@@ -83,7 +83,7 @@ class KnownPathsEndToEndTest {
         // two regions (before and after the file is deleted), each clang's outlined body and its debug twin shown as
         // one
         // frame: the construct at the line of its pragma
-        List<Integer> pragmas = pragmaLines("dlopen_plugin.c");
+        List<Integer> pragmas = CPrograms.lines("dlopen_plugin", l -> l.trim().startsWith("#pragma omp parallel"));
         assertEquals(3, pragmas.size()); // the first region, before the dlopen, runs no plugin code
         assertKnownPath(
                 profile,
@@ -122,14 +122,5 @@ class KnownPathsEndToEndTest {
                 onPath >= TOLERANCE * inPlugin,
                 onPath + " of " + inPlugin + " on main;plugin_work;spin_for\n" + r.out());
         assertEquals(0, unnamed, r.out());
-    }
-
-    /** The lines of a test program's {@code #pragma omp parallel} constructs, as the profile names them. */
-    private static List<Integer> pragmaLines(String source) throws java.io.IOException {
-        List<String> lines = Files.readAllLines(Path.of("src/test/c", source));
-        List<Integer> out = new java.util.ArrayList<>();
-        for (int i = 0; i < lines.size(); i++)
-            if (lines.get(i).trim().startsWith("#pragma omp parallel")) out.add(i + 1);
-        return out;
     }
 }

@@ -3,9 +3,7 @@ package org.ompprof.ui.e2e;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
@@ -73,9 +71,7 @@ class SitesEndToEndTest {
     }
 
     /** The line of sites.c that holds {@code marker}. */
-    private static int line(String marker) throws Exception {
-        List<String> source = Files.readAllLines(CPrograms.source("sites"));
-        for (int i = 0; i < source.size(); i++) if (source.get(i).contains(marker)) return i + 1;
-        throw new AssertionError("no " + marker + " in sites.c");
+    private static int line(String marker) {
+        return CPrograms.lines("sites", l -> l.contains(marker)).getFirst();
     }
 }
