@@ -58,6 +58,7 @@ final class ContextTable {
         addMetricColumns();
         table.setTableMenuButtonVisible(true);
         table.setFixedCellSize(24); // rows of one height: scrolling need not measure them
+        table.setRowFactory(t -> new IndentedRow());
         table.setShowRoot(false);
         table.getSelectionModel().setSelectionMode(SelectionMode.SINGLE);
         table.setSortPolicy(t -> {
