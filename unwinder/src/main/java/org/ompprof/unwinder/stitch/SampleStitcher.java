@@ -91,7 +91,19 @@ final class SampleStitcher {
         ContextNode context = contexts.ofLevels(levels);
         if (!context.isKnown()) tally.unknownContexts++;
         if (task.exitFrame() == 0) return runtimeWindow(s, context, (task.taskFlags() & TaskFlags.EXPLICIT) == 0);
+        if (returned(s, task.exitFrame())) return runtimeWindow(s, context, false);
         return taskPath(s, context, task.exitFrame(), task.enterFrame(), false);
+    }
+
+    /**
+     * Whether the task's exit frame lies below the sampled frame: the task's code has returned and the runtime has not
+     * yet made another task current (libomp finishing a task it ran at once from its creator's {@code
+     * __kmpc_omp_task}, its deque full). The thread runs the runtime's code under the task's creation context; no
+     * unwind can reach the stale exit frame.
+     */
+    static boolean returned(SampleRecord s, long exitFrame) {
+        long leafSp = s.walk().count() > 0 ? s.walk().sp(0) : s.context().rsp();
+        return Long.compareUnsigned(leafSp, FrameAddresses.cfaOf(exitFrame)) > 0;
     }
 
     private static StitchedSample withKind(StitchedSample s, StitchedSample.Kind kind) {
