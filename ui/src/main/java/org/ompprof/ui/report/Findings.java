@@ -157,19 +157,23 @@ final class Findings {
      * code is not what to shorten, the hand-over to threads that wait for a CPU is.
      */
     private String handedOverText(MutexTable.Row m) {
-        if (p.mutexes().rows().stream()
+        if (!onlyOfItsKind(m)) return "";
+        long handedOver = 0;
+        for (BlameKind k : BlameKind.values())
+            if (k.metric().equals(m.metric()))
+                handedOver = p.blame("handed_over_ns." + k.name().toLowerCase(Locale.ROOT));
+        if (2 * handedOver <= m.waitedNs()) return "";
+        return "; but " + Report.pct(handedOver, m.waitedNs())
+                + " of it while nobody held it, the next holder not yet running: more threads than free cores "
+                + "(run fewer, or keep other work off their cores)";
+    }
+
+    /** Whether no other mutex shares the mutex's blame metric (its kind's totals are then its own). */
+    private boolean onlyOfItsKind(MutexTable.Row m) {
+        return p.mutexes().rows().stream()
                         .filter(r -> r.metric().equals(m.metric()))
                         .count()
-                != 1) return "";
-        for (BlameKind k : BlameKind.values()) {
-            if (!k.metric().equals(m.metric())) continue;
-            long handedOver = p.blame("handed_over_ns." + k.name().toLowerCase(Locale.ROOT));
-            if (2 * handedOver <= m.waitedNs()) return "";
-            return "; but " + Report.pct(handedOver, m.waitedNs())
-                    + " of it while nobody held it, the next holder not yet running: more threads than free cores "
-                    + "(run fewer, or keep other work off their cores)";
-        }
-        return "";
+                == 1;
     }
 
     /** The holder's code; a release site (holds too short to sample) by the function and the line it released at. */
@@ -191,10 +195,7 @@ final class Findings {
      */
     private int holder(MutexTable.Row m) {
         if (m.topNode() < 0) return -1;
-        long ofKind = p.mutexes().rows().stream()
-                .filter(r -> r.metric().equals(m.metric()))
-                .count();
-        int top = ofKind == 1 ? topIn(m.metric(), null) : -1;
+        int top = onlyOfItsKind(m) ? topIn(m.metric(), null) : -1;
         return top >= 0 ? top : Names.ownCode(tree, m.topNode());
     }
 

@@ -32,7 +32,8 @@ final class Interner {
 
     /** @param segment an interned segment (from {@link #segment}) or {@link Segment#UNKNOWN} */
     ContextNode child(ContextNode parent, Segment segment) {
-        ContextNode child = nodes.get(new NodeKey(parent, segment));
+        NodeKey key = new NodeKey(parent, segment);
+        ContextNode child = nodes.get(key);
         if (child != null) return child;
         ContextNode fold = RecursionFold.of(parent, segment);
         if (fold != null) {
@@ -40,7 +41,7 @@ final class Interner {
             return fold;
         }
         child = ContextNode.child(parent, segment);
-        nodes.put(new NodeKey(parent, segment), child);
+        nodes.put(key, child);
         return child;
     }
 
