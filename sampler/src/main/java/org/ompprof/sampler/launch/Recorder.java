@@ -186,6 +186,7 @@ public final class Recorder {
                     plan.output().path().getParent(), "." + plan.output().path().getFileName() + ".");
             cleanup.add(() -> closeSpool(spool));
             warmup.await();
+            CompilerQuiet.await();
             if (opensPerfEvents(plan, env)) PerfHooks.hold().ifPresent(h -> cleanup.add(h::close));
             return run(plan, env, region, spool, started);
         }
