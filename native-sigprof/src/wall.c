@@ -44,6 +44,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/futex.h>
 #include <linux/perf_event.h>
 #include <pthread.h>
 #include <signal.h>
@@ -766,14 +767,24 @@ static uint64_t jittered(uint64_t period, uint64_t *rng)
   return period / 2 + x % (period + 1);
 }
 
+/* Sleeps until `at` (CLOCK_MONOTONIC, ns) or until wall_stop wakes it; 1 if the tick is due. A futex on
+ * the stop flag rather than clock_nanosleep: the program's exit waits for this thread, and at a low
+ * --rate a sleep holds it up to a second and a half. */
+static int sleep_until(uint64_t at)
+{
+  struct timespec ts = {(time_t)(at / 1000000000u), (long)(at % 1000000000u)};
+  long r =
+      syscall(SYS_futex, &sampler.stop, FUTEX_WAIT_BITSET | FUTEX_PRIVATE_FLAG, 0, &ts, NULL, FUTEX_BITSET_MATCH_ANY);
+  return r != 0 && errno == ETIMEDOUT;
+}
+
 static void *sampler_main(void *arg)
 {
   (void)arg;
   struct agent *g = &ompprof_g;
   uint64_t period = g->period_ns, rng = now_ns() | 1, next = now_ns() + jittered(period, &rng);
   while (!__atomic_load_n(&sampler.stop, __ATOMIC_ACQUIRE)) {
-    struct timespec ts = {(time_t)(next / 1000000000u), (long)(next % 1000000000u)};
-    if (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) != 0)
+    if (!sleep_until(next))
       continue;
     uint64_t t0 = now_ns();
     next = t0 + jittered(period, &rng);
@@ -806,6 +817,7 @@ void wall_stop(void)
   if (!sampler.running)
     return;
   __atomic_store_n(&sampler.stop, 1, __ATOMIC_RELEASE);
+  syscall(SYS_futex, &sampler.stop, FUTEX_WAKE | FUTEX_PRIVATE_FLAG, 1, NULL, NULL, 0);
   clockid_t clock;
   struct timespec cpu = {0, 0};
   if (ompprof_g.debug && pthread_getcpuclockid(sampler.thread, &clock) == 0)

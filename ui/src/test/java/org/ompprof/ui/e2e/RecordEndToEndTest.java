@@ -226,6 +226,19 @@ class RecordEndToEndTest {
         assertTrue(underStep * 100 >= 99 * all, underStep + " of " + all + " samples under main;step:\n" + paths.out());
     }
 
+    /**
+     * The wall sampler sleeps a period (jittered to between half and one and a half of it) between
+     * ticks, and the program's exit waits for it to stop: at 1 Hz a program of 50 ms took at least
+     * 0.55 s. The stop wakes it, so the recorded run lasts about what the program does.
+     */
+    @Test
+    void aLowRateDoesNotHoldUpTheProgramsExit() throws Exception {
+        Recorded rec = record(List.of("--rate", "1"), CPrograms.clang("spin"), "0.05");
+        long wallNs = Long.parseLong(rec.recording().metadata().get(Metadata.WALL_NS, "-1"));
+        assertTrue(
+                wallNs > 50_000_000 && wallNs < 450_000_000, "a 50 ms program recorded at 1 Hz ran " + wallNs + " ns");
+    }
+
     @ParameterizedTest
     @ValueSource(ints = {6, 11})
     void deathBySignalIs128PlusSignalAndTheRecordingIsWritten(int signal) throws Exception {
