@@ -26,8 +26,12 @@ import org.ompprof.calltree.export.PprofWriterTest;
  * the agent's own creation callback ({@code <ompprof>}, about a fifth); sampled (100-300 samples) on two cores shared
  * with other work, the state held 49-84% of the loop in eleven runs (2 and 4 threads alternating). So it lies between
  * 35% of the loop and the loop (5% over for the samples at its edges): a list that missed __kmpc_omp_task would give
- * a sixth or less. The other threads wait at the single's end for the tasks it makes: their barrier waiting is
- * blamed on its task code (44-86% of it in those runs; 0 if blame took the state for waiting), at least a quarter.
+ * a sixth or less. The other threads wait at the single's end for the tasks it makes: their barrier waiting while the
+ * loop runs, (threads - 1) x the loop, is blamed on its task code (0 if blame took the state for waiting). After the
+ * loop every thread runs the queued tasks inside the barrier, where nobody's waiting is the task code's: on a loaded
+ * machine that tail stretches to twice the loop, a quarter or less of all the barrier blame is the creation's, and a
+ * bound on the whole (a quarter) failed two runs in eight under {@code under-load 2}. Of the waiting during the loop,
+ * sixteen runs each on 2 and 4 threads under that load blamed 63-108% on the creation: at least 40%.
  * The 4-thread case runs twice as many threads as this machine's cores.
  */
 class TaskSchedulingEndToEndTest {
@@ -74,7 +78,12 @@ class TaskSchedulingEndToEndTest {
         double barrierMs = BlameTotals.totalMs(work, profile, "barrier_blame", null);
         double onCreation = BlameTotals.totalWhereMs(
                 work, profile, "barrier_blame", 0, p -> CREATION_ENTRIES.contains(p.getLast()));
-        assertTrue(barrierMs > 0 && onCreation >= 0.25 * barrierMs, "barrier blame on task creation: " + seen);
+        // the waiting the loop causes: the other threads', for as long as it runs (less if they were not sampled)
+        double duringLoopMs = Math.min(barrierMs, (threads - 1) * loopMs);
+        assertTrue(
+                barrierMs > 0 && onCreation >= 0.4 * duringLoopMs,
+                "barrier blame on task creation " + onCreation + " ms of " + barrierMs + " ms, " + duringLoopMs
+                        + " ms of it during the loop: " + seen);
 
         assertEquals(collapsedMs * 1e6, pprofTotal(profile, "time." + STATE), 1, "pprof's sample type");
         assertEquals(collapsedMs, perfettoStateMs(profile, STATE), 0.1 * collapsedMs + 2, "perfetto's state track");
