@@ -1,6 +1,7 @@
 package org.ompprof.sampler.launch;
 
 import java.io.IOException;
+import java.nio.file.DirectoryIteratorException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -76,7 +77,7 @@ final class CompilerQuiet {
                 sum += ns.getAsLong();
                 any = true;
             }
-        } catch (IOException e) {
+        } catch (IOException | DirectoryIteratorException e) { // a look that failed waits no longer
             return OptionalLong.empty();
         }
         return any ? OptionalLong.of(sum) : OptionalLong.empty();
