@@ -257,7 +257,7 @@ final class Findings {
         if (!worth(g.costNs())) return;
         TopTask top = topTaskConstruct(work);
         int site = top.node();
-        int body = site < 0 ? -1 : taskBody(site);
+        int body = site < 0 ? -1 : constructBody(site, work);
         out.add(new Finding(
                 g.costNs(),
                 g.text(
@@ -274,11 +274,32 @@ final class Findings {
     }
 
     /**
+     * The user function the contexts of {@code site}'s construct run, by their time: a recursion's tasks spread over
+     * many contexts of a few samples each, and the heaviest one alone may hold only the runtime's code (creating tasks,
+     * finishing a returned one) while the others show the body.
+     */
+    private int constructBody(int site, TaskWork w) {
+        long[] time = tree.inclusiveByNode(StandardMetrics.TIME);
+        Map<Integer, Long> byFrame = new java.util.HashMap<>();
+        Map<Integer, Integer> nodeOf = new java.util.HashMap<>();
+        for (int n = 1; n < tree.size(); n++) {
+            if (w.nearestTask()[n] != n || tree.frame(n) != tree.frame(site)) continue;
+            int body = taskBody(n, time);
+            if (body < 0) continue;
+            byFrame.merge(tree.frame(body), time[n], Long::sum);
+            nodeOf.putIfAbsent(tree.frame(body), body);
+        }
+        return byFrame.entrySet().stream()
+                .max(Map.Entry.comparingByValue())
+                .map(e -> nodeOf.get(e.getKey()))
+                .orElse(-1);
+    }
+
+    /**
      * The user function a task construct runs: down its heaviest children, the first that is the program's own code
      * (not the compiler's outlined body, the runtime or a system library); -1 if none before another construct.
      */
-    private int taskBody(int construct) {
-        long[] time = tree.inclusiveByNode(StandardMetrics.TIME);
+    private int taskBody(int construct, long[] time) {
         int n = construct;
         for (int depth = 0; depth < 8; depth++) {
             int next = -1;

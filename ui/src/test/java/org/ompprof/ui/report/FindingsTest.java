@@ -133,6 +133,25 @@ class FindingsTest {
     }
 
     /**
+     * A recursion's tasks on a loaded machine: the construct's heaviest context holds only the runtime's code (the
+     * window in which libomp finishes a returned task), its other contexts the body. The body is what they run.
+     */
+    @Test
+    void aTaskBodyIsNamedFromAllTheConstructsContexts() {
+        CallingContextTree tree = CallingContextTree.create();
+        int main = frame(tree, "/work/fib", "main", "fib.c", 30);
+        int fib = frame(tree, "/work/fib", "fib", "fib.c", 12);
+        int task = frame(tree, "/work/fib", "task at fib.c:12", "fib.c", 12);
+        int create = runtime(tree, "__kmpc_omp_task");
+        tree.addSample(1, new int[] {main, fib, task, create}, OmpState.TASK_SCHEDULING.code(), 40 * MS);
+        tree.addSample(2, new int[] {main, fib, task, fib, task, fib}, OmpState.WORK_PARALLEL.code(), 10 * MS);
+        tree.addSample(
+                2, new int[] {main, fib, runtime(tree, "__kmpc_omp_taskwait")}, OmpState.WAIT_TASKWAIT.code(), 50 * MS);
+        String finding = onlyFinding(tree, 100);
+        assertTrue(finding.contains("(task at fib.c:12 in fib(), running fib())"), finding);
+    }
+
+    /**
      * A single producer (sparselu's shape): one outer task, opened once, creates 100 tasks that run bmod() and waits
      * 400 ms for them in taskwait. The outer task holds them all inclusively (720 ms) but only 20 ms of work of its
      * own, the tasks it creates 300 ms: the finding names those, among the two constructs, with the function they
