@@ -115,16 +115,12 @@ class FindingsTest {
     @Test
     void tasksSpendingTheirTimeInTaskSchedulingAreSmall() {
         CallingContextTree tree = CallingContextTree.create();
-        int main = frame(tree, "/work/fib", "main", "fib.c", 30);
-        int fib = frame(tree, "/work/fib", "fib", "fib.c", 12);
-        int task = frame(tree, "/work/fib", "task at fib.c:12", "fib.c", 12);
-        int create = runtime(tree, "__kmpc_omp_task");
-        int taskwait = runtime(tree, "__kmpc_omp_taskwait");
+        FibFrames f = FibFrames.in(tree);
         int work = OmpState.WORK_PARALLEL.code(), scheduling = OmpState.TASK_SCHEDULING.code();
-        tree.addSample(1, new int[] {main, fib, task, fib}, work, 10 * MS);
-        tree.addSample(1, new int[] {main, fib, task, fib, create}, scheduling, 30 * MS);
-        tree.addSample(2, new int[] {main, fib, create}, scheduling, 20 * MS);
-        tree.addSample(2, new int[] {main, fib, taskwait}, OmpState.WAIT_TASKWAIT.code(), 60 * MS);
+        tree.addSample(1, new int[] {f.main, f.fib, f.task, f.fib}, work, 10 * MS);
+        tree.addSample(1, new int[] {f.main, f.fib, f.task, f.fib, f.create}, scheduling, 30 * MS);
+        tree.addSample(2, new int[] {f.main, f.fib, f.create}, scheduling, 20 * MS);
+        tree.addSample(2, new int[] {f.main, f.fib, f.taskwait}, OmpState.WAIT_TASKWAIT.code(), 60 * MS);
         assertEquals(
                 "75.0% of thread time is task waiting and task overhead: 100 tasks (task at fib.c:12 in fib(), "
                         + "running fib()) do 100 us of work each on average; make them larger (a cut-off, an if or "
@@ -139,14 +135,11 @@ class FindingsTest {
     @Test
     void aTaskBodyIsNamedFromAllTheConstructsContexts() {
         CallingContextTree tree = CallingContextTree.create();
-        int main = frame(tree, "/work/fib", "main", "fib.c", 30);
-        int fib = frame(tree, "/work/fib", "fib", "fib.c", 12);
-        int task = frame(tree, "/work/fib", "task at fib.c:12", "fib.c", 12);
-        int create = runtime(tree, "__kmpc_omp_task");
-        tree.addSample(1, new int[] {main, fib, task, create}, OmpState.TASK_SCHEDULING.code(), 40 * MS);
-        tree.addSample(2, new int[] {main, fib, task, fib, task, fib}, OmpState.WORK_PARALLEL.code(), 10 * MS);
+        FibFrames f = FibFrames.in(tree);
+        tree.addSample(1, new int[] {f.main, f.fib, f.task, f.create}, OmpState.TASK_SCHEDULING.code(), 40 * MS);
         tree.addSample(
-                2, new int[] {main, fib, runtime(tree, "__kmpc_omp_taskwait")}, OmpState.WAIT_TASKWAIT.code(), 50 * MS);
+                2, new int[] {f.main, f.fib, f.task, f.fib, f.task, f.fib}, OmpState.WORK_PARALLEL.code(), 10 * MS);
+        tree.addSample(2, new int[] {f.main, f.fib, f.taskwait}, OmpState.WAIT_TASKWAIT.code(), 50 * MS);
         String finding = onlyFinding(tree, 100);
         assertTrue(finding.contains("(task at fib.c:12 in fib(), running fib())"), finding);
     }
@@ -194,6 +187,18 @@ class FindingsTest {
         List<Finding> found = Report.findings(p);
         assertEquals(1, found.size(), found.toString());
         return found.getFirst().text();
+    }
+
+    /** A task-per-call fib's frames: main, fib, its task construct and the runtime's task entry and taskwait. */
+    private record FibFrames(int main, int fib, int task, int create, int taskwait) {
+        static FibFrames in(CallingContextTree tree) {
+            return new FibFrames(
+                    frame(tree, "/work/fib", "main", "fib.c", 30),
+                    frame(tree, "/work/fib", "fib", "fib.c", 12),
+                    frame(tree, "/work/fib", "task at fib.c:12", "fib.c", 12),
+                    runtime(tree, "__kmpc_omp_task"),
+                    runtime(tree, "__kmpc_omp_taskwait"));
+        }
     }
 
     private static int runtime(CallingContextTree tree, String function) {
