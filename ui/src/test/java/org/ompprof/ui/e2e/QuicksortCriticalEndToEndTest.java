@@ -13,6 +13,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -44,11 +46,12 @@ import org.ompprof.sampler.wire.Wire;
  * sampled waiters themselves: before they were, half the runs under under-load 2 left 20-100% of the waiting
  * unattributed). The report says that most of it passes while nobody holds the critical (92-100% seen, quiet and
  * loaded). In cpu mode waiting is seen only while a waiter spins, which on a loaded machine it hardly does: the
- * share is asserted where at least 10 ms were waited, which the 4-thread wall runs always do. With 2 threads the
- * program's own threads hardly make each other wait (the one spinner has the critical to itself): on a loaded machine,
- * some of the waiting is a waiter that other processes kept off the cores after the critical was released, behind no
- * hold at all, and it stays unattributed (5.6 and 17.0 ms of it in two of six runs under under-load 2, with no hold
- * written). There, what is charged must still be charged inside a hold.
+ * share is asserted where at least 10 ms were waited, which the 4-thread wall runs always do, and the finding's
+ * sentence where the waiting is worth a finding (2% of thread time: 11 ms of 867 ms in one cpu run was not). With 2
+ * threads the program's own threads hardly make each other wait (the one spinner has the critical to itself): on a
+ * loaded machine, some of the waiting is a waiter that other processes kept off the cores after the critical was
+ * released, behind no hold at all, and it stays unattributed (5.6 and 17.0 ms of it in two of six runs under
+ * under-load 2, with no hold written). There, what is charged must still be charged inside a hold.
  */
 class QuicksortCriticalEndToEndTest {
     private static final Set<String> BODY = Set.of("take_range", "push_range", "finish_range", "all_done");
@@ -58,6 +61,13 @@ class QuicksortCriticalEndToEndTest {
 
     @TempDir
     Path work;
+
+    /** The thread time a report's run line gives ("850 samples, 866.9 ms of thread time"), in ns. */
+    private static double threadTimeNs(String report) {
+        Matcher m = Pattern.compile("samples, ([0-9.]+) (ms|s) of thread time").matcher(report);
+        assertTrue(m.find(), report);
+        return Double.parseDouble(m.group(1)) * (m.group(2).equals("s") ? 1e9 : 1e6);
+    }
 
     @ParameterizedTest
     @CsvSource({"wall, 2", "wall, 4", "cpu, 2", "cpu, 4"})
@@ -123,10 +133,11 @@ class QuicksortCriticalEndToEndTest {
             // the critical spends most of its waiting on its way to a thread that waits for a core: the report says so
             assertTrue(handedOver >= 0.5 * waited, "mostly while nobody held it: " + handedOver + " ns");
             Ompprof.Result report = Ompprof.read("report", profile.toString());
-            assertTrue(
-                    report.out().contains("while nobody held it (between holders)")
-                            && report.out().contains("while nobody held it, the next holder not yet running"),
-                    report.out());
+            assertTrue(report.out().contains("while nobody held it (between holders)"), report.out());
+            // the finding, where the waiting is one: 2% of thread time (cpu mode's waiting can be less)
+            if (waited >= 0.02 * threadTimeNs(report.out()))
+                assertTrue(
+                        report.out().contains("while nobody held it, the next holder not yet running"), report.out());
         } else if (waited > 10_000_000) {
             long toCode = waited - unattributed;
             assertTrue(body * 1e6 >= 0.9 * toCode, "at least 90% of what is charged inside the hold: " + body + " ms");
