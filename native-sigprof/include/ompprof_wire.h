@@ -104,6 +104,7 @@ struct ompprof_region_header {
   uint64_t task_views_asked;  /* 424 views of a switched-to task made by asking the runtime */
   uint32_t task_frame_layout; /* 432 enum ompprof_task_frame */
   uint32_t pad_task_frame;    /* 436 */
+  uint64_t wall_repeated;     /* 440 of the wall_outside samples, ones sent as a repeat of the one before */
 };
 
 enum ompprof_slot_state {
@@ -304,6 +305,9 @@ enum ompprof_sample_flags {
   OMPPROF_SAMPLE_OUTSIDE = 16,       /* wall mode: the thread was blocked in a system call and was sampled
                                         from outside, without a signal; ctx.rbp is the agent's guess
                                         (the innermost saved frame pointer on the stack), 0 if none */
+  OMPPROF_SAMPLE_REPEAT = 32,        /* wall mode: the thread's previous sample record again (it blocked in
+                                        the same call since, without running), with this time and weight;
+                                        sent as the sample struct alone: no levels, frames or snapshot */
 };
 
 /* OMPPROF_REC_SAMPLE payload, followed by task_levels x ompprof_task_level,

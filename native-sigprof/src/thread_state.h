@@ -159,6 +159,7 @@ struct wall_state {
   uint8_t *last;           /* the sampler's own: its last sample of the thread from outside (a whole record) */
   uint32_t last_size;      /* 0: none since the thread last ran */
   uint32_t last_seq;       /* the sampler's own: the view's seq at that sample */
+  uint64_t last_records;   /* the sampler's own: the sample ring's record count after that sample (or its repeat) */
   struct wall_view view;
 };
 

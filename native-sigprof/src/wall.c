@@ -561,6 +561,8 @@ static uint64_t guess_rbp(const uint8_t *stack, uint64_t sp, uint32_t n, uint64_
   return 0;
 }
 
+static uint64_t sample_records(const struct priv *p);
+
 /* Writes the sample of a blocked thread into its ring (the caller holds the
  * ring). 1 written or dropped for want of room; 0 the thread moved. */
 static int sample_outside(struct priv *p, const struct wall_view *v, const struct blocked *b, uint64_t t0)
@@ -607,24 +609,43 @@ static int sample_outside(struct priv *p, const struct wall_view *v, const struc
     memcpy(p->wall.last, h, size);
     p->wall.last_size = size;
     p->wall.last_seq = v->seq;
+    p->wall.last_records = sample_records(p);
   }
   return 1;
 }
 
-/* The thread's last sample from outside again, for a tick at which it has
- * woken but not yet run: it is still in the call, on its way out. */
+static uint64_t sample_records(const struct priv *p)
+{
+  return __atomic_load_n(&p->sig.sample.prod->records, __ATOMIC_RELAXED);
+}
+
+/* The thread's last sample from outside again, for a tick at which it is still blocked in that call or has woken
+ * but not yet run. Where it is still the ring's last record, only its sample struct is sent, marked as a repeat (the
+ * collector takes the rest from the record before): a sleeping thread's samples were its stack copied a thousand
+ * times a second, most of a long run's recording. */
 static int sample_again(struct priv *p, uint64_t t0)
 {
   struct ring_res res;
-  uint32_t size = p->wall.last_size;
   const uint32_t hdr = (uint32_t)sizeof(struct ompprof_record_header);
-  if (!size || !record_reserve(&p->sig.sample, OMPPROF_REC_SAMPLE, size, p->thread_seq, &res))
+  int repeat = p->wall.last_records == sample_records(p);
+  uint32_t size = repeat ? hdr + (uint32_t)sizeof(struct ompprof_sample) : p->wall.last_size;
+  if (!p->wall.last_size || !record_reserve(&p->sig.sample, OMPPROF_REC_SAMPLE, size, p->thread_seq, &res))
     return 0;
   memcpy(res.rec + hdr, p->wall.last + hdr, size - hdr);
-  struct ompprof_sample *s = (struct ompprof_sample *)(void *)(res.rec + sizeof(struct ompprof_record_header));
+  struct ompprof_sample *s = (struct ompprof_sample *)(void *)(res.rec + hdr);
   s->time_ns = t0;
   s->weight_ns = wall_sample_weight(p, t0);
+  if (repeat) {
+    s->flags |= OMPPROF_SAMPLE_REPEAT;
+    s->task_levels = 0;
+    s->parallel_levels = 0;
+    s->ctx.frame_count = 0;
+    s->ctx.stack_len = 0;
+  }
   record_commit(&p->sig.sample, &res, size);
+  p->wall.last_records = sample_records(p);
+  if (repeat)
+    __atomic_add_fetch(&ompprof_g.hdr->wall_repeated, 1, __ATOMIC_RELAXED);
   return 1;
 }
 

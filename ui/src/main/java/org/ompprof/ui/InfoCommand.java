@@ -156,10 +156,12 @@ public final class InfoCommand {
         if (m.get(Metadata.WALL_OUTSIDE).isEmpty()) return java.util.Optional.empty();
         return java.util.Optional.of(String.format(
                 Locale.ROOT,
-                "%d samples of blocked threads taken from outside, %d signals (to threads waiting in the runtime,"
-                        + " or running without a CPU-clock sample for two periods); %d signals found the thread just"
-                        + " blocked: %d calls restarted, %d returned EINTR",
+                "%d samples of blocked threads taken from outside (%d of them sent as a repeat of the sample"
+                        + " before), %d signals (to threads waiting in the runtime, or running without a CPU-clock"
+                        + " sample for two periods); %d signals found the thread just blocked: %d calls restarted,"
+                        + " %d returned EINTR",
                 m.getLong(Metadata.WALL_OUTSIDE, 0),
+                m.getLong(Metadata.WALL_REPEATED, 0),
                 m.getLong(Metadata.WALL_SIGNALLED, 0),
                 m.getLong(Metadata.WALL_RESTARTED, 0) + m.getLong(Metadata.WALL_INTERRUPTED, 0),
                 m.getLong(Metadata.WALL_RESTARTED, 0),

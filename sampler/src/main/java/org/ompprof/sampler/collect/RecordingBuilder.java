@@ -13,6 +13,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.ompprof.sampler.record.RecordDecoder;
+import org.ompprof.sampler.record.RepeatedSamples;
 import org.ompprof.sampler.recording.HandlerHistogram;
 import org.ompprof.sampler.recording.Metadata;
 import org.ompprof.sampler.recording.RecordingWriter;
@@ -150,6 +151,7 @@ public final class RecordingBuilder {
     private static final class Stream {
         final Spool.RecordCursor cursor;
         private RecordDecoder.InArray reader;
+        private boolean wholeSample;
 
         Stream(Spool.RecordCursor cursor) {
             this.cursor = cursor;
@@ -165,8 +167,14 @@ public final class RecordingBuilder {
             return reader.time(cursor.at());
         }
 
+        /** Why the current record is not sound, or null; it is sound and a whole sample: a repeat may follow it. */
         String problem() {
-            return reader.problem(cursor.at(), cursor.size());
+            String problem = reader.problem(cursor.at(), cursor.size());
+            if (problem != null) return problem;
+            if (RepeatedSamples.isWholeSample(cursor.bytes(), cursor.at(), cursor.size())) wholeSample = true;
+            else if (!wholeSample && RepeatedSamples.isRepeat(cursor.bytes(), cursor.at(), cursor.size()))
+                return "a repeated sample with no sample before it";
+            return null;
         }
     }
 

@@ -391,6 +391,7 @@ public final class Recorder {
         m.put(Metadata.FOREIGN_SIGNALS, Long.toString(region.foreignSignals()));
         if (plan.layout().mode() == Wire.MODE_WALL) {
             m.put(Metadata.WALL_OUTSIDE, Long.toString(region.wallOutside()));
+            m.put(Metadata.WALL_REPEATED, Long.toString(region.wallRepeated()));
             m.put(Metadata.WALL_SIGNALLED, Long.toString(region.wallSignalled()));
             m.put(Metadata.WALL_INTERRUPTED, Long.toString(region.wallInterrupted()));
             m.put(Metadata.WALL_RESTARTED, Long.toString(region.wallRestarted()));

@@ -79,9 +79,12 @@ public final class RecordDecoder {
         return null;
     }
 
-    /** Decodes exactly one record; throws {@link MalformedRecordException} if it is not valid. */
+    /**
+     * Decodes exactly one record; throws {@link MalformedRecordException} if it is not valid, or if it is a repeated
+     * sample (which only its run of records can resolve: {@link #iterate}).
+     */
     public static WireRecord decode(MemorySegment rec) {
-        return decode(WireBytes.ofRecord(rec), false);
+        return new RepeatedSamples().resolve(decode(WireBytes.ofRecord(rec), false));
     }
 
     /**
@@ -151,11 +154,12 @@ public final class RecordDecoder {
     /** As {@link #decodeAll(MemorySegment, Consumer)}; see {@link #decode(WireBytes, boolean)} for sharing. */
     public static void decodeAll(MemorySegment buf, Consumer<? super WireRecord> sink, boolean shareSampleStacks) {
         WireBytes bytes = WireBytes.ofRun(buf);
+        RepeatedSamples repeats = new RepeatedSamples();
         long off = 0;
         while (off < buf.byteSize()) {
             WireBytes rec = record(bytes, off);
             try {
-                sink.accept(decode(rec, shareSampleStacks));
+                sink.accept(repeats.resolve(decode(rec, shareSampleStacks)));
             } catch (MalformedRecordException e) {
                 throw new MalformedRecordException(e.getMessage() + " at byte " + off);
             }
@@ -179,6 +183,7 @@ public final class RecordDecoder {
      */
     public static Iterator<WireRecord> iterate(MemorySegment buf, boolean shareSampleStacks, IntPredicate types) {
         WireBytes bytes = WireBytes.ofRun(buf);
+        RepeatedSamples repeats = new RepeatedSamples();
         return new Iterator<>() {
             private long off;
             private WireRecord next;
@@ -189,7 +194,7 @@ public final class RecordDecoder {
                     try {
                         long size = recordSize(bytes, off);
                         if (types.test(bytes.u16(off + RecordHeader.TYPE)))
-                            next = decode(bytes.record(off, size), shareSampleStacks);
+                            next = repeats.resolve(decode(bytes.record(off, size), shareSampleStacks));
                         off += size; // a record skipped is neither checked nor allocated
                     } catch (MalformedRecordException e) {
                         throw new MalformedRecordException(e.getMessage() + " at byte " + off);
@@ -360,6 +365,13 @@ public final class RecordDecoder {
         long tasks = Integer.toUnsignedLong(u32(rec, P + Wire.Sample.TASK_LEVELS));
         long parallels = Integer.toUnsignedLong(u32(rec, P + Wire.Sample.PARALLEL_LEVELS));
         if (tasks > Wire.MAX_LEVELS || parallels > Wire.MAX_LEVELS) return -1;
+        boolean repeat = (u32(rec, P + Wire.Sample.FLAGS) & Wire.SAMPLE_REPEAT) != 0;
+        if (repeat
+                && (tasks
+                                | parallels
+                                | u32(rec, P + Wire.Sample.CTX + Wire.Context.FRAME_COUNT)
+                                | u32(rec, P + Wire.Sample.CTX + Wire.Context.STACK_LEN))
+                        != 0) return -1; // a repeat carries nothing of its own but its time and weight
         return withContext(
                 rec,
                 P + Wire.Sample.SIZEOF + tasks * Wire.TaskLevel.SIZEOF + parallels * Wire.ParallelLevel.SIZEOF,

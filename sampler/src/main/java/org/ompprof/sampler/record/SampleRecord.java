@@ -30,6 +30,22 @@ public record SampleRecord(
         parallelLevels = List.copyOf(parallelLevels);
     }
 
+    /** This sample again at another time, standing for {@code weightNs} (a repeated sample's). */
+    SampleRecord at(long timeNs, long weightNs) {
+        return new SampleRecord(
+                threadSeq,
+                timeNs,
+                weightNs,
+                osTid,
+                ompThreadNum,
+                state,
+                flags,
+                waitId,
+                taskLevels,
+                parallelLevels,
+                context);
+    }
+
     /** The frames the handler walked (the context's). */
     public Walk walk() {
         return context.walk();

@@ -17,6 +17,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.zip.CRC32C;
 import java.util.zip.Deflater;
+import org.ompprof.sampler.record.RepeatedSamples;
 import org.ompprof.sampler.wire.Wire;
 
 /**
@@ -181,6 +182,10 @@ public final class RecordingWriter implements AutoCloseable {
         private long records;
         /** Whether the section being filled holds samples alone (RecordingFormat.FLAG_SAMPLES_ONLY). */
         private boolean samplesOnly = true;
+        /** Where in {@link #buf} the section's last whole sample lies, and its size (-1: none yet). */
+        private int lastSampleAt = -1, lastSampleSize;
+        /** The last whole sample of the sections before: a section read apart begins with a whole one. */
+        private byte[] sampleBefore;
 
         /** This thread's own, so chunks are compressed outside the writer's lock; none for stored records. */
         private final Deflater chunkDeflater = readOnce ? null : new Deflater();
@@ -198,6 +203,15 @@ public final class RecordingWriter implements AutoCloseable {
         public void add(byte[] array, int at, int n) throws IOException {
             if (length > RecordingFormat.RECORDS_PREFIX
                     && length + n > RecordingFormat.RECORDS_PREFIX + RecordingFormat.RECORDS_CHUNK) flush();
+            if (lastSampleAt < 0 && sampleBefore != null && RepeatedSamples.isRepeat(array, at, n)) {
+                byte[] whole = RepeatedSamples.expanded(sampleBefore, array, at);
+                add(whole, 0, whole.length);
+                return;
+            }
+            if (RepeatedSamples.isWholeSample(array, at, n)) {
+                lastSampleAt = length;
+                lastSampleSize = n;
+            }
             ensure(length + n);
             System.arraycopy(array, at, buf, length, n);
             length += n;
@@ -226,6 +240,8 @@ public final class RecordingWriter implements AutoCloseable {
             putInt(buf, 4, 0);
             int flags = samplesOnly ? RecordingFormat.FLAG_SAMPLES_ONLY : 0;
             append(encode(SectionKind.RECORDS, buf, length, bulkLevel(), chunkDeflater, flags));
+            if (lastSampleAt >= 0) sampleBefore = Arrays.copyOfRange(buf, lastSampleAt, lastSampleAt + lastSampleSize);
+            lastSampleAt = -1;
             length = RecordingFormat.RECORDS_PREFIX;
             samplesOnly = true;
         }

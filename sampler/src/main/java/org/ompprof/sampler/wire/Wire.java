@@ -151,6 +151,11 @@ public final class Wire {
      * the stack).
      */
     public static final int SAMPLE_OUTSIDE = 16;
+    /**
+     * Wall mode: the thread's previous sample again, with this time and weight, sent as the sample struct alone
+     * (record.RepeatedSamples).
+     */
+    public static final int SAMPLE_REPEAT = 32;
 
     public static final int MUTEX_ACQUIRE = 1;
     public static final int MUTEX_ACQUIRED = 2;
@@ -211,7 +216,8 @@ public final class Wire {
         public static final int TASK_VIEWS_ASKED = 424;
         public static final int TASK_FRAME_LAYOUT = 432;
         public static final int PAD_TASK_FRAME = 436;
-        public static final int SIZEOF = 440;
+        public static final int WALL_REPEATED = 440;
+        public static final int SIZEOF = 448;
     }
 
     /** {@code struct ompprof_ring_prod}: the producer's cache line of one ring. */

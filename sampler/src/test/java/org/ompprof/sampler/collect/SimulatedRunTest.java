@@ -25,6 +25,7 @@ import org.ompprof.sampler.record.ModuleSegment;
 import org.ompprof.sampler.record.RecordEncoder;
 import org.ompprof.sampler.record.SampleRecord;
 import org.ompprof.sampler.record.SyncRegion;
+import org.ompprof.sampler.record.TestRecords;
 import org.ompprof.sampler.record.ThreadBegin;
 import org.ompprof.sampler.record.ThreadEnd;
 import org.ompprof.sampler.record.WireRecord;
@@ -35,6 +36,7 @@ import org.ompprof.sampler.recording.Recording;
 import org.ompprof.sampler.recording.ThreadInfo;
 import org.ompprof.sampler.ring.Region;
 import org.ompprof.sampler.ring.RegionLayout;
+import org.ompprof.sampler.ring.RingWriter;
 import org.ompprof.sampler.ring.TestAgent;
 import org.ompprof.sampler.wire.Wire;
 
@@ -141,6 +143,59 @@ class SimulatedRunTest {
             assertEquals(
                     List.of(dir.resolve("libgone.so") + ": deleted or changed during the run"),
                     r.stats().modulesNotCaptured());
+        }
+    }
+
+    /**
+     * A thread's repeated samples (the agent's for a thread still blocked in one call) go through the drain and the
+     * recording's writing, and read back as the sample before them at their own times; one with no sample before it
+     * (as if that one had been left out) is left out itself and counted, not a recording its reader rejects.
+     */
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void repeatedSamplesReadBackAsTheSampleBeforeThem() throws Exception {
+        try (Region region = Region.inMemory(LAYOUT);
+                Spool spool = Spool.create(dir, ".spool-")) {
+            RunCollector collector =
+                    new RunCollector(spool, () -> ProcessHandle.current().pid(), region::setModulesCaptured);
+            Drainer drainer = new Drainer(region, collector);
+            drainer.start();
+            RingWriter.claim(region, 0, 1, 1001);
+            RingWriter samples = RingWriter.sampleRing(region, 0), events = RingWriter.eventRing(region, 0);
+            TestAgent.put(events, new ThreadBegin(1, 1, 1001, 2, 0x7000, 0x9000, 0));
+            long t = 2;
+            SampleRecord whole = TestAgent.sample(1, t++, 1, 7);
+            TestAgent.put(samples, TestRecords.repeatOf(whole, t++, 5)); // nothing before it
+            int wholes = 40, repeats = 25;
+            for (int i = 0; i < wholes; i++) {
+                whole = TestAgent.sample(1, t++, 1, i);
+                TestAgent.put(samples, whole);
+                for (int k = 0; k < repeats; k++) TestAgent.put(samples, TestRecords.repeatOf(whole, t++, 5));
+            }
+            TestAgent.put(events, new ThreadEnd(1, t));
+            TestAgent.end(region, 0);
+            drainer.finish();
+            assertEquals(1 + wholes * (1 + repeats), collector.samples(), "the drainer counts every sample");
+
+            Path out = dir.resolve("repeats.ompprof");
+            RecordingBuilder.write(out, new Metadata(Map.of("k", "v")), collector, drainer, region);
+            try (Recording r = Recording.open(out)) {
+                assertEquals(1, r.stats().malformed());
+                assertTrue(
+                        r.stats().malformedExamples().getFirst().contains("a repeated sample with no sample before it"),
+                        r.stats().malformedExamples().toString());
+                List<SampleRecord> read = r.records(1)
+                        .filter(w -> w instanceof SampleRecord)
+                        .map(w -> (SampleRecord) w)
+                        .toList();
+                assertEquals(wholes * (1 + repeats), read.size());
+                for (int i = 0; i < read.size(); i++) {
+                    SampleRecord s = read.get(i), first = read.get(i - i % (1 + repeats));
+                    assertEquals(first.context().rip(), s.context().rip());
+                    assertEquals(first.context().stackLength(), s.context().stackLength());
+                    assertEquals(i % (1 + repeats) == 0 ? 1_000_000 : 5, s.weightNs());
+                }
+            }
         }
     }
 

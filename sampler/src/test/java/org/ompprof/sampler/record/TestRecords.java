@@ -29,6 +29,26 @@ public final class TestRecords {
                 new Context(0x401000, 0x7ffd0000, 0x7ffd0100, 0, MemorySegment.ofArray(stack)));
     }
 
+    /**
+     * The wire's repeat of {@code s} at {@code timeNs} for {@code weightNs}, as the agent sends it: the sample struct
+     * (registers and flags included) without levels, frames or stack.
+     */
+    public static SampleRecord repeatOf(SampleRecord s, long timeNs, long weightNs) {
+        Context c = s.context();
+        return new SampleRecord(
+                s.threadSeq(),
+                timeNs,
+                weightNs,
+                s.osTid(),
+                s.ompThreadNum(),
+                s.state(),
+                s.flags() | Wire.SAMPLE_REPEAT,
+                s.waitId(),
+                List.of(),
+                List.of(),
+                new Context(c.rip(), c.rsp(), c.rbp(), c.flags(), MemorySegment.ofArray(new byte[0])));
+    }
+
     public static WireRecord random(Random rnd, int type) {
         int seq = rnd.nextInt(1, 100);
         long t = rnd.nextLong(1, Long.MAX_VALUE);
@@ -41,7 +61,7 @@ public final class TestRecords {
                         rnd.nextInt(),
                         rnd.nextInt(),
                         rnd.nextInt(),
-                        rnd.nextInt(),
+                        rnd.nextInt() & ~Wire.SAMPLE_REPEAT, // whole: a repeat is the sample before it again
                         rnd.nextLong(),
                         taskLevels(rnd),
                         parallelLevels(rnd),

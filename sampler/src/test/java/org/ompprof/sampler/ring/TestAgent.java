@@ -62,8 +62,14 @@ public final class TestAgent {
         Atomics.setReleaseInt(s, base + SlotHeader.STATE, Wire.SLOT_ENDED);
     }
 
-    private static void put(RingWriter ring, WireRecord r) {
+    /** Writes {@code r} into {@code ring}, waiting for room. */
+    public static void put(RingWriter ring, WireRecord r) {
         put(ring, RecordEncoder.encode(r));
+    }
+
+    /** The slot's thread has ended: the drainer hands the slot back once it has read it. */
+    public static void end(Region region, int slot) {
+        Atomics.setReleaseInt(region.segment(), region.layout().slotOffset(slot) + SlotHeader.STATE, Wire.SLOT_ENDED);
     }
 
     private static void put(RingWriter ring, byte[] bytes) {
@@ -77,7 +83,8 @@ public final class TestAgent {
         return out;
     }
 
-    static SampleRecord sample(int seq, long time, int state, int i) {
+    /** A whole sample of thread {@code seq}: its stack and rip vary with {@code i}. */
+    public static SampleRecord sample(int seq, long time, int state, int i) {
         byte[] stack = new byte[8 * (i % 40)];
         return new SampleRecord(
                 seq,
