@@ -104,7 +104,6 @@ struct ompprof_region_header {
   uint64_t task_views_asked;  /* 424 views of a switched-to task made by asking the runtime */
   uint32_t task_frame_layout; /* 432 enum ompprof_task_frame */
   uint32_t pad_task_frame;    /* 436 */
-  uint64_t wall_repeated;     /* 440 of the wall_outside samples, ones sent as a repeat of the one before */
 };
 
 enum ompprof_slot_state {

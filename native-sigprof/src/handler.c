@@ -161,6 +161,43 @@ static uint32_t walk_frames(struct priv *p, struct ompprof_context *ctx, uint64_
   return n;
 }
 
+static int same_bytes(const uint8_t *a, const uint8_t *b, uint32_t n) /* signal-safe */
+{
+  uint64_t x, y;
+  for (; n >= 8; n -= 8, a += 8, b += 8) {
+    __builtin_memcpy(&x, a, 8);
+    __builtin_memcpy(&y, b, 8);
+    if (x != y)
+      return 0;
+  }
+  for (; n; n--)
+    if (*a++ != *b++)
+      return 0;
+  return 1;
+}
+
+/* Whether the sample `s` (its record `body` bytes after the header, no snapshot) is the handler's last one again, in
+ * all but its time and weight, with nothing written to the ring since: a thread waiting in the runtime (idle, or at
+ * a barrier) is sampled where it waits, the same levels and frames a thousand times a second. It then goes as a
+ * repeat of that one (the sample struct alone); else it is kept for the next. */
+static int sample_repeats(struct priv *p, struct ompprof_sample *s, uint32_t body) /* signal-safe */
+{
+  const uint32_t from = (uint32_t)offsetof(struct ompprof_sample, os_tid);
+  const uint8_t *own = (const uint8_t *)s + from;
+  uint32_t len = body - from;
+  uint64_t written = __atomic_load_n(&p->sig.sample.prod->records, __ATOMIC_RELAXED);
+  if (len == p->sig.last_len && written == p->sig.last_records && same_bytes(own, p->sig.last, len)) {
+    s->flags |= OMPPROF_SAMPLE_REPEAT;
+    s->task_levels = s->parallel_levels = 0;
+    s->ctx.frame_count = s->ctx.stack_len = 0;
+    return 1;
+  }
+  p->sig.last_len = len <= HANDLER_REPEAT_BYTES ? len : 0;
+  if (p->sig.last_len)
+    sig_copy(p->sig.last, own, len);
+  return 0;
+}
+
 static void take_sample(struct priv *p, const siginfo_t *si, const ucontext_t *uc) /* signal-safe */
 {
   struct agent *g = &ompprof_g;
@@ -239,7 +276,10 @@ static void take_sample(struct priv *p, const siginfo_t *si, const ucontext_t *u
     if (p->sig.has_timer == TIMER_WALL && (s->flags & OMPPROF_SAMPLE_OMPT_READY))
       wall_view_store(p, s, (const uint8_t *)(s + 1));
     uint32_t bytes = (uint32_t)(snapshot - res.rec + RING_ALIGN8(n));
+    if (n == 0 && sample_repeats(p, s, bytes - (uint32_t)sizeof *h))
+      bytes = (uint32_t)(sizeof *h + sizeof *s);
     record_commit(&p->sig.sample, &res, bytes);
+    p->sig.last_records = __atomic_load_n(&p->sig.sample.prod->records, __ATOMIC_RELAXED);
     bump64(&p->slot->sample_bytes, bytes);
     if (perf)
       timer_watch_switches(p, counted); /* after the sample: it may close the event */

@@ -56,6 +56,10 @@ enum { TIMER_NONE = 0, TIMER_POSIX = 1, TIMER_PERF = 2, TIMER_WALL = 3, TIMER_MO
 enum { RING_FREE = 0, RING_HANDLER = 1, RING_WALL = 2 };
 
 /* What the signal handler reads or writes (everything reachable from it is async-signal-safe). */
+/* A sample this long from its os_tid on (the levels and frames of a thread waiting in the runtime are about 300 bytes)
+ * is kept by the handler for its next one to repeat. */
+#define HANDLER_REPEAT_BYTES 1024u
+
 struct handler_state {
   struct ring sample;
   struct cfi_memo memo;        /* the samples' walks' */
@@ -67,6 +71,11 @@ struct handler_state {
   uint8_t unknown_thread; /* claimed by the handler, no thread_begin since */
   uint8_t end_deferred;   /* thread_end seen, slot kept OWNED for finalize */
   uint8_t in_handler;     /* RING_* */
+  /* The handler's last sample without a snapshot, from its os_tid on (0: none), and the sample ring's record count
+   * after it: a sample the same in all of that, with nothing written since, goes as a repeat of it (handler.c). */
+  uint32_t last_len;
+  uint64_t last_records;
+  uint8_t last[HANDLER_REPEAT_BYTES];
   /* cpu mode: the thread's context-switch rate while on its perf event, and what replaced the
    * event if it moved (TIMER_MOVED): the timer's kernel id, and the event's old descriptor (its
    * last signal may still come) */

@@ -644,8 +644,6 @@ static int sample_again(struct priv *p, uint64_t t0)
   }
   record_commit(&p->sig.sample, &res, size);
   p->wall.last_records = sample_records(p);
-  if (repeat)
-    __atomic_add_fetch(&ompprof_g.hdr->wall_repeated, 1, __ATOMIC_RELAXED);
   return 1;
 }
 

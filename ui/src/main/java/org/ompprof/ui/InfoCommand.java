@@ -156,16 +156,16 @@ public final class InfoCommand {
         if (m.get(Metadata.WALL_OUTSIDE).isEmpty()) return java.util.Optional.empty();
         return java.util.Optional.of(String.format(
                 Locale.ROOT,
-                "%d samples of blocked threads taken from outside (%d of them sent as a repeat of the sample"
-                        + " before), %d signals (to threads waiting in the runtime, or running without a CPU-clock"
-                        + " sample for two periods); %d signals found the thread just blocked: %d calls restarted,"
-                        + " %d returned EINTR",
+                "%d samples of blocked threads taken from outside, %d signals (to threads waiting in the runtime,"
+                        + " or running without a CPU-clock sample for two periods); %d signals found the thread just"
+                        + " blocked: %d calls restarted, %d returned EINTR; %d samples sent as a repeat of the one"
+                        + " before (the thread still waiting where it was)",
                 m.getLong(Metadata.WALL_OUTSIDE, 0),
-                m.getLong(Metadata.WALL_REPEATED, 0),
                 m.getLong(Metadata.WALL_SIGNALLED, 0),
                 m.getLong(Metadata.WALL_RESTARTED, 0) + m.getLong(Metadata.WALL_INTERRUPTED, 0),
                 m.getLong(Metadata.WALL_RESTARTED, 0),
-                m.getLong(Metadata.WALL_INTERRUPTED, 0)));
+                m.getLong(Metadata.WALL_INTERRUPTED, 0),
+                m.getLong(Metadata.REPEATED_SAMPLES, 0)));
     }
 
     /**

@@ -59,6 +59,7 @@ public final class RunCollector {
     private AgentEnd agentEnd;
     private long records;
     private volatile long samples;
+    private volatile long repeatedSamples;
     private volatile long dropped;
     private volatile int threadCount;
 
@@ -129,6 +130,7 @@ public final class RunCollector {
                         Le.u64(rec, p + Wire.Sample.WEIGHT_NS),
                         (Le.u32(rec, p + Wire.Sample.FLAGS) & Wire.SAMPLE_PERF) != 0);
         samples = samples + 1; // single writer
+        if ((Le.u32(rec, p + Wire.Sample.FLAGS) & Wire.SAMPLE_REPEAT) != 0) repeatedSamples = repeatedSamples + 1;
     }
 
     /** A validated event record of one of the {@link #INSPECTED_EVENTS} types. */
@@ -197,6 +199,11 @@ public final class RunCollector {
 
     public long samples() {
         return samples;
+    }
+
+    /** Of {@link #samples()}, those the agent sent as a repeat of the thread's sample before. */
+    public long repeatedSamples() {
+        return repeatedSamples;
     }
 
     /**

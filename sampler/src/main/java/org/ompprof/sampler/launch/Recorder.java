@@ -379,6 +379,7 @@ public final class Recorder {
             m.put(Metadata.CPU_TIMER_SAMPLES, Long.toString(rate.samples() - rate.perfSamples()));
             m.put(Metadata.CPU_SWITCH_LIMIT, Long.toString(region.cpuSwitchLimit()));
         }
+        m.put(Metadata.REPEATED_SAMPLES, Long.toString(c.repeatedSamples()));
         m.put(Metadata.STACK_BYTES, Integer.toString(plan.layout().stackBytes()));
         m.put(Metadata.SLOTS, Integer.toString(plan.layout().slots()));
         if ((plan.layout().flags() & Wire.REGION_START_PAUSED) != 0) m.put(Metadata.START_PAUSED, "true");
@@ -391,7 +392,6 @@ public final class Recorder {
         m.put(Metadata.FOREIGN_SIGNALS, Long.toString(region.foreignSignals()));
         if (plan.layout().mode() == Wire.MODE_WALL) {
             m.put(Metadata.WALL_OUTSIDE, Long.toString(region.wallOutside()));
-            m.put(Metadata.WALL_REPEATED, Long.toString(region.wallRepeated()));
             m.put(Metadata.WALL_SIGNALLED, Long.toString(region.wallSignalled()));
             m.put(Metadata.WALL_INTERRUPTED, Long.toString(region.wallInterrupted()));
             m.put(Metadata.WALL_RESTARTED, Long.toString(region.wallRestarted()));

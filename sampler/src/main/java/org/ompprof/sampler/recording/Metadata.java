@@ -70,8 +70,8 @@ public record Metadata(Map<String, String> entries) {
     public static final String FOREIGN_SIGNALS = "foreign_signals";
     /** Wall mode: samples of threads blocked in a system call, taken from outside without a signal. */
     public static final String WALL_OUTSIDE = "wall_outside_samples";
-    /** Of those, the samples sent as a repeat of the thread's sample before (its stack not copied again). */
-    public static final String WALL_REPEATED = "wall_repeated_samples";
+    /** Samples sent as a repeat of the thread's sample before (record.RepeatedSamples): its stack not copied again. */
+    public static final String REPEATED_SAMPLES = "repeated_samples";
     /**
      * Wall mode: signals sent to running threads; of them, ones that found the thread just blocked: its call returned
      * EINTR, or was restarted.

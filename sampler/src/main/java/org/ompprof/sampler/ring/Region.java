@@ -143,11 +143,6 @@ public final class Region implements AutoCloseable {
         return Atomics.getOpaqueLong(segment, RegionHeader.WALL_OUTSIDE);
     }
 
-    /** Wall mode: of {@link #wallOutside()}, the samples sent as a repeat of the thread's sample before. */
-    public long wallRepeated() {
-        return Atomics.getOpaqueLong(segment, RegionHeader.WALL_REPEATED);
-    }
-
     /** Wall mode: signals the agent's sampler sent to running threads. */
     public long wallSignalled() {
         return Atomics.getOpaqueLong(segment, RegionHeader.WALL_SIGNALLED);

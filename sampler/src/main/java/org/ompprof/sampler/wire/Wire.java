@@ -216,8 +216,7 @@ public final class Wire {
         public static final int TASK_VIEWS_ASKED = 424;
         public static final int TASK_FRAME_LAYOUT = 432;
         public static final int PAD_TASK_FRAME = 436;
-        public static final int WALL_REPEATED = 440;
-        public static final int SIZEOF = 448;
+        public static final int SIZEOF = 440;
     }
 
     /** {@code struct ompprof_ring_prod}: the producer's cache line of one ring. */
