@@ -50,7 +50,7 @@ class RepeatedSamplesEndToEndTest {
         // region) is one whole sample and about 7 repeats
         assertTrue(repeated > samples / 2, repeated + " repeats of " + samples + " samples\n" + info.out());
         assertTrue(
-                recordBytes(raw) * 3 < recordBytes(whole),
+                recordBytes(raw) * 2 < recordBytes(whole),
                 "records: " + recordBytes(raw) + " bytes with repeats, " + recordBytes(whole) + " whole");
 
         Path fromRaw = work.resolve("from-raw.ompprof"), fromWhole = work.resolve("from-whole.ompprof");
