@@ -31,7 +31,7 @@ public record SampleRecord(
     }
 
     /** This sample again at another time, standing for {@code weightNs} (a repeated sample's). */
-    SampleRecord at(long timeNs, long weightNs) {
+    public SampleRecord at(long timeNs, long weightNs) {
         return new SampleRecord(
                 threadSeq,
                 timeNs,

@@ -19,11 +19,12 @@ import org.ompprof.sampler.wire.Wire;
 /** A repeated sample is the sample before it in its run again, at its own time and weight. */
 class RepeatedSamplesTest {
     /** A thread's run: whole random samples, each followed by a few repeats, with other records between. */
-    private static List<WireRecord> run(Random rnd, int seq, List<WireRecord> expected) {
+    private static List<WireRecord> run(Random rnd, List<WireRecord> expected) {
         List<WireRecord> wire = new ArrayList<>();
         long t = 1_000;
         for (int i = 0; i < 30; i++) {
-            SampleRecord whole = withThread((SampleRecord) TestRecords.random(rnd, Wire.REC_SAMPLE), seq, t++);
+            SampleRecord random = (SampleRecord) TestRecords.random(rnd, Wire.REC_SAMPLE);
+            SampleRecord whole = random.at(t++, random.weightNs());
             wire.add(whole);
             expected.add(whole);
             for (int k = rnd.nextInt(4); k > 0; k--) {
@@ -34,36 +35,10 @@ class RepeatedSamplesTest {
                 }
                 long weight = rnd.nextLong(1, 1 << 30);
                 wire.add(TestRecords.repeatOf(whole, t, weight));
-                expected.add(new SampleRecord(
-                        seq,
-                        t++,
-                        weight,
-                        whole.osTid(),
-                        whole.ompThreadNum(),
-                        whole.state(),
-                        whole.flags(),
-                        whole.waitId(),
-                        whole.taskLevels(),
-                        whole.parallelLevels(),
-                        whole.context()));
+                expected.add(whole.at(t++, weight));
             }
         }
         return wire;
-    }
-
-    private static SampleRecord withThread(SampleRecord s, int seq, long time) {
-        return new SampleRecord(
-                seq,
-                time,
-                s.weightNs(),
-                s.osTid(),
-                s.ompThreadNum(),
-                s.state(),
-                s.flags(),
-                s.waitId(),
-                s.taskLevels(),
-                s.parallelLevels(),
-                s.context());
     }
 
     private static MemorySegment bytes(List<WireRecord> records) {
@@ -84,7 +59,7 @@ class RepeatedSamplesTest {
     @ValueSource(ints = {1, 2, 3, 4})
     void aRunResolvesEachRepeatToTheSampleBeforeIt(int seed) {
         List<WireRecord> expected = new ArrayList<>();
-        MemorySegment run = bytes(run(new Random(seed), 5, expected));
+        MemorySegment run = bytes(run(new Random(seed), expected));
         List<WireRecord> all = new ArrayList<>();
         RecordDecoder.decodeAll(run, all::add);
         assertSame(expected, all);

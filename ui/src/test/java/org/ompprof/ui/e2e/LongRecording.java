@@ -42,7 +42,7 @@ public final class LongRecording {
                         long shift = c * span;
                         for (WireRecord rec : records) {
                             if (rec instanceof SampleRecord s) {
-                                t.add(RecordEncoder.encode(shifted(s, shift)));
+                                t.add(RecordEncoder.encode(s.at(s.timeNs() + shift, s.weightNs())));
                                 samples++;
                             } else if (c == 0) {
                                 t.add(RecordEncoder.encode(rec));
@@ -66,21 +66,6 @@ public final class LongRecording {
             range[2] = Math.max(range[2], s.weightNs());
         });
         return range[1] - range[0] + range[2];
-    }
-
-    private static SampleRecord shifted(SampleRecord s, long shift) {
-        return new SampleRecord(
-                s.threadSeq(),
-                s.timeNs() + shift,
-                s.weightNs(),
-                s.osTid(),
-                s.ompThreadNum(),
-                s.state(),
-                s.flags(),
-                s.waitId(),
-                s.taskLevels(),
-                s.parallelLevels(),
-                s.context());
     }
 
     /** {@code LongRecording RAW OUT COPIES}: for benchmarks. */
