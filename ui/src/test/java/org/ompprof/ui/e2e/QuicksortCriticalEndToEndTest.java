@@ -46,7 +46,8 @@ import org.ompprof.sampler.wire.Wire;
  * sampled waiters themselves: before they were, half the runs under under-load 2 left 20-100% of the waiting
  * unattributed). The report says that most of it passes while nobody holds the critical (92-100% seen, quiet and
  * loaded). In cpu mode waiting is seen only while a waiter spins, which on a loaded machine it hardly does: the
- * share is asserted where at least 10 ms were waited, which the 4-thread wall runs always do, and the finding's
+ * share is asserted where at least 10 ms were waited with 4 threads (30 ms with 2, where a sample is a bigger part of
+ * it), which the 4-thread wall runs always do, and the finding's
  * sentence where the waiting is worth a finding (2% of thread time: 11 ms of 867 ms in one cpu run was not). With 2
  * threads the program's own threads hardly make each other wait (the one spinner has the critical to itself): on a
  * loaded machine, some of the waiting is a waiter that other processes kept off the cores after the critical was
@@ -138,7 +139,10 @@ class QuicksortCriticalEndToEndTest {
             if (waited >= 0.02 * threadTimeNs(report.out()))
                 assertTrue(
                         report.out().contains("while nobody held it, the next holder not yet running"), report.out());
-        } else if (waited > 10_000_000) {
+        } else if (waited > 30_000_000) {
+            // with 2 threads the waiting is a few samples, and under load one sample weighs milliseconds (the time
+            // since the thread's previous one): 10.6 ms waited once, 3.9 ms of it charged outside the body's frames.
+            // The share is asserted where one sample cannot swing it by a tenth
             long toCode = waited - unattributed;
             assertTrue(body * 1e6 >= 0.9 * toCode, "at least 90% of what is charged inside the hold: " + body + " ms");
             assertTrue(outside <= 0.01 * waited, "none of it outside a hold");
