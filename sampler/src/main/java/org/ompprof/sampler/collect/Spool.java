@@ -20,6 +20,7 @@ import org.eclipse.collections.api.list.primitive.MutableLongList;
 import org.eclipse.collections.api.map.primitive.MutableLongObjectMap;
 import org.eclipse.collections.impl.list.mutable.primitive.LongArrayList;
 import org.eclipse.collections.impl.map.mutable.primitive.LongObjectHashMap;
+import org.ompprof.sampler.record.Le;
 
 /**
  * Append-only temporary file for everything drained while the program runs, so that memory
@@ -376,10 +377,7 @@ public final class Spool implements AutoCloseable {
                 if (pos == end) return false;
                 throw new IOException("spool stream ends inside a record header");
             }
-            long n = Integer.toUnsignedLong((bytes[pos] & 0xff)
-                    | (bytes[pos + 1] & 0xff) << 8
-                    | (bytes[pos + 2] & 0xff) << 16
-                    | bytes[pos + 3] << 24);
+            long n = Integer.toUnsignedLong(Le.u32(bytes, pos));
             if (n < 8 || n > Integer.MAX_VALUE - BLOCK) throw new IOException("spool record of " + n + " bytes");
             if (!have((int) n)) throw new IOException("spool stream ends inside a record of " + n + " bytes");
             at = pos;

@@ -32,6 +32,19 @@ public final class Le {
         return Short.toUnsignedInt(s.get(SHORT, off));
     }
 
+    /**
+     * The 16 bits at {@code i} of {@code a}, read byte by byte: readers of millions of records in arrays run in a cold
+     * JVM too, where segment reads are slow until compiled.
+     */
+    public static int u16(byte[] a, int i) {
+        return (a[i] & 0xff) | (a[i + 1] & 0xff) << 8;
+    }
+
+    /** As {@link #u16(byte[], int)}, the 32 bits at {@code i}; use {@link Integer#toUnsignedLong} where unsigned. */
+    public static int u32(byte[] a, int i) {
+        return (a[i] & 0xff) | (a[i + 1] & 0xff) << 8 | (a[i + 2] & 0xff) << 16 | (a[i + 3] & 0xff) << 24;
+    }
+
     public static void put64(MemorySegment s, long off, long v) {
         s.set(LONG, off, v);
     }

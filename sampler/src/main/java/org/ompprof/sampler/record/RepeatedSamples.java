@@ -28,22 +28,16 @@ public final class RepeatedSamples {
 
     /** Whether the {@code n} bytes at {@code at} are a repeated sample (a whole, checked record). */
     public static boolean isRepeat(byte[] array, int at, int n) {
-        return isSample(array, at, n) && (u32(array, at + P + Wire.Sample.FLAGS) & Wire.SAMPLE_REPEAT) != 0;
+        return isSample(array, at, n) && (Le.u32(array, at + P + Wire.Sample.FLAGS) & Wire.SAMPLE_REPEAT) != 0;
     }
 
     /** Whether the record at {@code at} of {@code array} is a whole sample: one a repeat may stand on. */
     public static boolean isWholeSample(byte[] array, int at, int n) {
-        return isSample(array, at, n) && (u32(array, at + P + Wire.Sample.FLAGS) & Wire.SAMPLE_REPEAT) == 0;
+        return isSample(array, at, n) && (Le.u32(array, at + P + Wire.Sample.FLAGS) & Wire.SAMPLE_REPEAT) == 0;
     }
 
-    // byte by byte: this runs for every record written, in a JVM that may not have compiled segment reads yet
     private static boolean isSample(byte[] array, int at, int n) {
-        int t = at + RecordHeader.TYPE;
-        return n >= P + Wire.Sample.SIZEOF && ((array[t] & 0xff) | (array[t + 1] & 0xff) << 8) == Wire.REC_SAMPLE;
-    }
-
-    private static int u32(byte[] a, int i) {
-        return (a[i] & 0xff) | (a[i + 1] & 0xff) << 8 | (a[i + 2] & 0xff) << 16 | (a[i + 3] & 0xff) << 24;
+        return n >= P + Wire.Sample.SIZEOF && Le.u16(array, at + RecordHeader.TYPE) == Wire.REC_SAMPLE;
     }
 
     /** The whole sample {@code before} (a record's bytes) again, at the time and weight of the repeat at {@code at}. */

@@ -3,6 +3,7 @@ package org.ompprof.sampler.recording;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntPredicate;
+import org.ompprof.sampler.record.Le;
 import org.ompprof.sampler.wire.Wire;
 
 /**
@@ -107,10 +108,6 @@ public final class KeptRecords {
 
     /** The record's size field (little-endian); the read checked it against the bytes left. */
     private static int size(byte[] records, int off) {
-        int at = off + Wire.RecordHeader.SIZE;
-        return (records[at] & 0xff)
-                | (records[at + 1] & 0xff) << 8
-                | (records[at + 2] & 0xff) << 16
-                | (records[at + 3] & 0xff) << 24;
+        return Le.u32(records, off + Wire.RecordHeader.SIZE);
     }
 }

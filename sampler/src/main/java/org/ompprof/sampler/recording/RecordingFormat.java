@@ -1,6 +1,7 @@
 package org.ompprof.sampler.recording;
 
 import java.nio.charset.StandardCharsets;
+import org.ompprof.sampler.record.Le;
 import org.ompprof.sampler.wire.Wire;
 
 /**
@@ -55,12 +56,8 @@ public final class RecordingFormat {
 
     private RecordingFormat() {}
 
-    /**
-     * The type of the wire record whose header is at {@code at} (little-endian), read from the array byte by byte:
-     * this runs in a cold JVM too, where memory segment reads are slow until compiled.
-     */
+    /** The type of the wire record whose header is at {@code at} (little-endian). */
     static int recordType(byte[] records, int at) {
-        int t = at + Wire.RecordHeader.TYPE;
-        return (records[t] & 0xff) | (records[t + 1] & 0xff) << 8;
+        return Le.u16(records, at + Wire.RecordHeader.TYPE);
     }
 }
