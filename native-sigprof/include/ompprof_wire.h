@@ -304,8 +304,8 @@ enum ompprof_sample_flags {
   OMPPROF_SAMPLE_OUTSIDE = 16,       /* wall mode: the thread was blocked in a system call and was sampled
                                         from outside, without a signal; ctx.rbp is the agent's guess
                                         (the innermost saved frame pointer on the stack), 0 if none */
-  OMPPROF_SAMPLE_REPEAT = 32,        /* wall mode: the thread's previous sample record again (it blocked in
-                                        the same call since, without running), with this time and weight;
+  OMPPROF_SAMPLE_REPEAT = 32,        /* the thread's previous sample record again (still blocked in the same
+                                        call, or the same in all its fields), with this time and weight;
                                         sent as the sample struct alone: no levels, frames or snapshot */
 };
 

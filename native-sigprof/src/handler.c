@@ -185,11 +185,9 @@ static int sample_repeats(struct priv *p, struct ompprof_sample *s, uint32_t bod
   const uint32_t from = (uint32_t)offsetof(struct ompprof_sample, os_tid);
   const uint8_t *own = (const uint8_t *)s + from;
   uint32_t len = body - from;
-  uint64_t written = __atomic_load_n(&p->sig.sample.prod->records, __ATOMIC_RELAXED);
-  if (len == p->sig.last_len && written == p->sig.last_records && same_bytes(own, p->sig.last, len)) {
-    s->flags |= OMPPROF_SAMPLE_REPEAT;
-    s->task_levels = s->parallel_levels = 0;
-    s->ctx.frame_count = s->ctx.stack_len = 0;
+  if (len == p->sig.last_len && record_count(&p->sig.sample) == p->sig.last_records &&
+      same_bytes(own, p->sig.last, len)) {
+    record_sample_as_repeat(s);
     return 1;
   }
   p->sig.last_len = len <= HANDLER_REPEAT_BYTES ? len : 0;
@@ -279,7 +277,7 @@ static void take_sample(struct priv *p, const siginfo_t *si, const ucontext_t *u
     if (n == 0 && sample_repeats(p, s, bytes - (uint32_t)sizeof *h))
       bytes = (uint32_t)(sizeof *h + sizeof *s);
     record_commit(&p->sig.sample, &res, bytes);
-    p->sig.last_records = __atomic_load_n(&p->sig.sample.prod->records, __ATOMIC_RELAXED);
+    p->sig.last_records = record_count(&p->sig.sample);
     bump64(&p->slot->sample_bytes, bytes);
     if (perf)
       timer_watch_switches(p, counted); /* after the sample: it may close the event */

@@ -38,6 +38,22 @@ static inline void record_commit(const struct ring *r, const struct ring_res *re
   ring_commit(r, res, size);
 }
 
+/* Records committed to the ring so far: a writer whose count has not moved since its own last record knows that
+ * record is still the ring's last. */
+static inline uint64_t record_count(const struct ring *r) /* signal-safe */
+{
+  return __atomic_load_n(&r->prod->records, __ATOMIC_RELAXED);
+}
+
+/* Makes `s` a repeat of the sample before it in its ring (OMPPROF_SAMPLE_REPEAT): its time and weight are its own,
+ * the rest the reader takes from that one; it is committed as the sample struct alone. */
+static inline void record_sample_as_repeat(struct ompprof_sample *s) /* signal-safe */
+{
+  s->flags |= OMPPROF_SAMPLE_REPEAT;
+  s->task_levels = s->parallel_levels = 0;
+  s->ctx.frame_count = s->ctx.stack_len = 0;
+}
+
 /* Writes a whole record built elsewhere (it starts with its header); 0 when the ring is full. */
 static inline int record_write(const struct ring *r, uint16_t type, void *rec, uint32_t size,
                                uint32_t thread_seq) /* signal-safe */

@@ -561,8 +561,6 @@ static uint64_t guess_rbp(const uint8_t *stack, uint64_t sp, uint32_t n, uint64_
   return 0;
 }
 
-static uint64_t sample_records(const struct priv *p);
-
 /* Writes the sample of a blocked thread into its ring (the caller holds the
  * ring). 1 written or dropped for want of room; 0 the thread moved. */
 static int sample_outside(struct priv *p, const struct wall_view *v, const struct blocked *b, uint64_t t0)
@@ -609,14 +607,9 @@ static int sample_outside(struct priv *p, const struct wall_view *v, const struc
     memcpy(p->wall.last, h, size);
     p->wall.last_size = size;
     p->wall.last_seq = v->seq;
-    p->wall.last_records = sample_records(p);
+    p->wall.last_records = record_count(&p->sig.sample);
   }
   return 1;
-}
-
-static uint64_t sample_records(const struct priv *p)
-{
-  return __atomic_load_n(&p->sig.sample.prod->records, __ATOMIC_RELAXED);
 }
 
 /* The thread's last sample from outside again, for a tick at which it is still blocked in that call or has woken
@@ -627,7 +620,7 @@ static int sample_again(struct priv *p, uint64_t t0)
 {
   struct ring_res res;
   const uint32_t hdr = (uint32_t)sizeof(struct ompprof_record_header);
-  int repeat = p->wall.last_records == sample_records(p);
+  int repeat = p->wall.last_records == record_count(&p->sig.sample);
   uint32_t size = repeat ? hdr + (uint32_t)sizeof(struct ompprof_sample) : p->wall.last_size;
   if (!p->wall.last_size || !record_reserve(&p->sig.sample, OMPPROF_REC_SAMPLE, size, p->thread_seq, &res))
     return 0;
@@ -635,15 +628,10 @@ static int sample_again(struct priv *p, uint64_t t0)
   struct ompprof_sample *s = (struct ompprof_sample *)(void *)(res.rec + hdr);
   s->time_ns = t0;
   s->weight_ns = wall_sample_weight(p, t0);
-  if (repeat) {
-    s->flags |= OMPPROF_SAMPLE_REPEAT;
-    s->task_levels = 0;
-    s->parallel_levels = 0;
-    s->ctx.frame_count = 0;
-    s->ctx.stack_len = 0;
-  }
+  if (repeat)
+    record_sample_as_repeat(s);
   record_commit(&p->sig.sample, &res, size);
-  p->wall.last_records = sample_records(p);
+  p->wall.last_records = record_count(&p->sig.sample);
   return 1;
 }
 

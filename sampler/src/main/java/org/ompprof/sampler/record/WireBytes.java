@@ -39,10 +39,11 @@ final class WireBytes {
     /** A run of records in {@code memory}, to {@link #record} from, read from its array or through a buffer view. */
     static WireBytes ofRun(MemorySegment memory) {
         if (memory.byteSize() > Integer.MAX_VALUE) throw new MalformedRecordException("records of more than 2 GB");
-        if (memory.heapBase().orElse(null) instanceof byte[] a) // a heap segment's address is its offset in the array
-        return new WireBytes(memory, a, null, (int) memory.address(), (int) memory.byteSize());
-        ByteBuffer b = memory.asByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
-        return new WireBytes(memory, null, b, 0, (int) memory.byteSize());
+        int size = (int) memory.byteSize();
+        // a heap segment's address is its offset in its array
+        if (memory.heapBase().orElse(null) instanceof byte[] a)
+            return new WireBytes(memory, a, null, (int) memory.address(), size);
+        return new WireBytes(memory, null, memory.asByteBuffer().order(ByteOrder.LITTLE_ENDIAN), 0, size);
     }
 
     /** One record, read through its segment. */

@@ -152,8 +152,8 @@ public final class Wire {
      */
     public static final int SAMPLE_OUTSIDE = 16;
     /**
-     * Wall mode: the thread's previous sample again, with this time and weight, sent as the sample struct alone
-     * (record.RepeatedSamples).
+     * The thread's previous sample again (still blocked in the same call, or the same in all its fields), with this
+     * time and weight, sent as the sample struct alone (record.RepeatedSamples).
      */
     public static final int SAMPLE_REPEAT = 32;
 
