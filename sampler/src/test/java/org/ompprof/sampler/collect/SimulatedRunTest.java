@@ -72,10 +72,8 @@ class SimulatedRunTest {
             Files.delete(goneLib);
             Files.delete(heldLib); // only the fd still reaches it
 
-            RunCollector collector =
-                    new RunCollector(spool, () -> ProcessHandle.current().pid(), region::setModulesCaptured);
-            Drainer drainer = new Drainer(region, collector);
-            drainer.start();
+            RunCollector collector = collector(region, spool);
+            Drainer drainer = drainStarted(region, collector);
             TestAgent agent = new TestAgent(region);
             List<Thread> threads = new ArrayList<>();
             int perThread = 3000;
@@ -102,6 +100,17 @@ class SimulatedRunTest {
                     files.map(p -> p.getFileName().toString()).sorted().toList(),
                     "the spool is gone");
         }
+    }
+
+    /** What the recorder collects from the region into the spool, as for a program of this process. */
+    private static RunCollector collector(Region region, Spool spool) {
+        return new RunCollector(spool, () -> ProcessHandle.current().pid(), region::setModulesCaptured);
+    }
+
+    private static Drainer drainStarted(Region region, RunCollector collector) {
+        Drainer drainer = new Drainer(region, collector);
+        drainer.start();
+        return drainer;
     }
 
     private void checkRecording(Path out, int perThread, Path userLib) throws IOException {
@@ -156,10 +165,8 @@ class SimulatedRunTest {
     void repeatedSamplesReadBackAsTheSampleBeforeThem() throws Exception {
         try (Region region = Region.inMemory(LAYOUT);
                 Spool spool = Spool.create(dir, ".spool-")) {
-            RunCollector collector =
-                    new RunCollector(spool, () -> ProcessHandle.current().pid(), region::setModulesCaptured);
-            Drainer drainer = new Drainer(region, collector);
-            drainer.start();
+            RunCollector collector = collector(region, spool);
+            Drainer drainer = drainStarted(region, collector);
             RingWriter.claim(region, 0, 1, 1001);
             RingWriter samples = RingWriter.sampleRing(region, 0), events = RingWriter.eventRing(region, 0);
             TestAgent.put(events, new ThreadBegin(1, 1, 1001, 2, 0x7000, 0x9000, 0));
@@ -210,10 +217,8 @@ class SimulatedRunTest {
         int perThread = 3000, paddedEvery = 7, threads = 3;
         try (Region region = Region.inMemory(LAYOUT);
                 Spool spool = Spool.create(dir, ".spool-")) {
-            RunCollector collector =
-                    new RunCollector(spool, () -> ProcessHandle.current().pid(), region::setModulesCaptured);
-            Drainer drainer = new Drainer(region, collector);
-            drainer.start();
+            RunCollector collector = collector(region, spool);
+            Drainer drainer = drainStarted(region, collector);
             TestAgent agent = new TestAgent(region);
             List<Thread> running = new ArrayList<>();
             for (int t = 0; t < threads; t++) {
