@@ -136,25 +136,45 @@ static uint64_t exit_offset(uint64_t exit_frame, uint64_t sp)
   return exit_frame > sp ? exit_frame - sp : 0;
 }
 
+/* The index of the first of reads [i, end) whose word at its offset from sp, less `less`, is not its value; end if
+ * none. */
+static inline uint32_t creation_mismatch(const struct creation_walk *w, uint32_t i, uint32_t end, uint64_t sp,
+                                         uint64_t less)
+{
+  for (; i < end; i++) {
+    uint64_t v;
+    __builtin_memcpy(&v, (const void *)(uintptr_t)(sp + w->off[i]), sizeof v);
+    if (v - less != w->val[i])
+      break;
+  }
+  return i;
+}
+
 /* Whether a creation captured at `ctx` (before its walk) would walk as `w`
  * did: the same place, the same registers and exit frame relative to sp, and
  * the same words where the walk read (frame_walk.h's walk_log). Its shape is
- * then w's; a task-heavy program's creations mostly take this path. */
-static int creation_replays(const struct creation_walk *w, const void *tables, const struct priv *p,
-                            const struct ompprof_context *ctx, uint64_t codeptr, uint64_t exit_frame)
+ * then w's; a task-heavy program's creations mostly take this path. A way that
+ * does not match mostly fails at the word it failed at last (fib's two task
+ * bodies differ in one return address), so that one is looked at first. */
+static inline __attribute__((always_inline)) int creation_replays(struct creation_walk *w, const void *tables,
+                                                                  const struct priv *p,
+                                                                  const struct ompprof_context *ctx, uint64_t codeptr,
+                                                                  uint64_t exit_frame)
 {
   uint64_t sp = ctx->rsp;
   if (w->tables != tables || w->rip != ctx->rip || w->codeptr != codeptr ||
       exit_offset(exit_frame, sp) != w->exit_off || (w->bp_matters && ctx->rbp - sp != w->bp_off) ||
       p->sig.stack_hi <= sp || p->sig.stack_hi - sp < w->max_off)
     return 0;
-  /* outermost first: creations at one site differ in where they were called from (fib's two task bodies), not in the
-   * runtime's frames under the callback, so a way that does not match fails at its first word */
-  for (const struct creation_read *r = w->read + w->reads; r-- != w->read;) {
-    uint64_t v;
-    __builtin_memcpy(&v, (const void *)(uintptr_t)(sp + r->off), sizeof v);
-    if (v - (sp & r->rel) != r->val)
-      return 0;
+  uint32_t f = w->first;
+  if (f < w->reads && creation_mismatch(w, f, f + 1, sp, f < w->abs ? 0 : sp) == f)
+    return 0;
+  uint32_t at = creation_mismatch(w, 0, w->abs, sp, 0);
+  if (at == w->abs)
+    at = creation_mismatch(w, w->abs, w->reads, sp, sp);
+  if (at != w->reads) {
+    w->first = at;
+    return 0;
   }
   return 1;
 }
@@ -167,15 +187,15 @@ static uint32_t creation_set(uint64_t codeptr)
 
 /* A kept walk the creation at `ctx` replays, or NULL. The way that matched last is tried first: a site's creations
  * mostly repeat one context (a loop's), or alternate between a few (a recursion's). */
-static const struct creation_walk *creation_replayed(struct creation_walks *k, const struct priv *p,
-                                                     const struct ompprof_context *ctx, uint64_t codeptr,
-                                                     uint64_t exit_frame)
+static inline __attribute__((always_inline)) const struct creation_walk *
+creation_replayed(struct creation_walks *k, const struct priv *p, const struct ompprof_context *ctx, uint64_t codeptr,
+                  uint64_t exit_frame)
 {
   const void *tables = cfi_tables_current();
   if (!tables)
     return NULL;
   uint32_t set = creation_set(codeptr), last = k->last[set];
-  const struct creation_walk *ways = k->walk[set];
+  struct creation_walk *ways = k->walk[set];
   if (creation_replays(&ways[last], tables, p, ctx, codeptr, exit_frame))
     return &ways[last];
   for (uint32_t i = 0; i < CREATION_WAYS; i++)
@@ -199,12 +219,19 @@ static void creation_remember(struct creation_walks *k, const struct ompprof_con
   uint32_t way = k->next[set]++ % CREATION_WAYS;
   struct creation_walk *w = &k->walk[set][way];
   k->last[set] = (uint8_t)way;
-  for (uint32_t i = 0; i < log->n; i++) {
-    w->read[i].off = log->addr[i] - at->rsp;
-    w->read[i].rel = log->frame_ptrs >> i & 1u ? ~0ull : 0;
-    w->read[i].val = log->val[i] - (at->rsp & w->read[i].rel);
+  /* absolute reads first, then the saved rbp values (relative to sp) */
+  uint32_t r = 0;
+  for (uint32_t rel = 0; rel < 2; rel++) {
+    if (rel)
+      w->abs = r;
+    for (uint32_t i = 0; i < log->n; i++)
+      if ((log->frame_ptrs >> i & 1u) == rel) {
+        w->off[r] = (uint32_t)(log->addr[i] - at->rsp);
+        w->val[r++] = log->val[i] - (rel ? at->rsp : 0);
+      }
   }
-  w->reads = log->n;
+  w->reads = r;
+  w->first = 0;
   w->rip = at->rip;
   w->codeptr = codeptr;
   w->exit_off = exit_offset(exit_frame, at->rsp);

@@ -96,16 +96,17 @@ struct handler_state {
   } held[HELD_MAX];
 };
 
-/* A creation's walk kept to be replayed (callbacks.c: creation_replays). */
+/* A creation's walk kept to be replayed (callbacks.c: creation_replays). The words the walk read are
+ * kept as two runs, so that each is checked in a loop of a few instructions: [0, abs) must hold val,
+ * [abs, reads) val plus sp (saved rbp values: stack addresses). */
 struct creation_walk {
   const void *tables; /* the row set it walked with; NULL: nothing kept */
   uint64_t rip, codeptr, exit_off, bp_off, max_off, shape;
   int bp_matters;
-  uint32_t reads;
-  struct creation_read {
-    uint64_t off, val; /* off from sp: a word the walk read, and its value, */
-    uint64_t rel;      /* less sp where this is all ones (a saved rbp: a stack address), else 0 */
-  } read[WALK_LOG_READS];
+  uint32_t reads, abs;
+  uint32_t first;               /* the read that last told a creation apart from this walk: looked at first */
+  uint32_t off[WALK_LOG_READS]; /* from sp */
+  uint64_t val[WALK_LOG_READS];
 };
 
 /* The last walks of a kind of creation, by call site: a time step opens its
