@@ -485,24 +485,30 @@ static void flush_pack(struct priv *p, uint16_t type, struct task_pack *t)
     p->slot->pending_count = 0;
 }
 
-static int pack_entry(struct task_pack *t, int timed, uint64_t id, uint64_t parent_id, uint64_t shape, uint64_t time_ns)
+/* Adds an ended region to the thread's pack, writing the pack first when the
+ * entry belongs in the next one, and after when it is full. */
+static void pack_region(struct priv *p, uint64_t id, uint64_t parent_id, uint64_t shape, uint64_t time_ns)
 {
-  return timed ? task_pack_add_timed(t, id, parent_id, shape, time_ns) : task_pack_add(t, id, parent_id, shape);
-}
-
-/* Adds an entry to the thread's pack for a record of `type` (a region's with
- * its end's time), writing the pack first when the entry belongs in the next
- * one, and after when it is full. */
-static void pack(struct priv *p, uint16_t type, struct task_pack *t, uint64_t id, uint64_t parent_id, uint64_t shape,
-                 uint64_t time_ns)
-{
-  int timed = type == OMPPROF_REC_REGION_BATCH_PACKED;
-  if (!pack_entry(t, timed, id, parent_id, shape, time_ns)) {
-    flush_pack(p, type, t);
-    pack_entry(t, timed, id, parent_id, shape, time_ns); /* an empty batch takes any entry */
+  struct task_pack *t = &p->cb.regions;
+  if (!task_pack_add_timed(t, id, parent_id, shape, time_ns)) {
+    flush_pack(p, OMPPROF_REC_REGION_BATCH_PACKED, t);
+    task_pack_add_timed(t, id, parent_id, shape, time_ns); /* an empty batch takes any entry */
   }
   if (t->count == OMPPROF_MAX_TASK_BATCH)
-    flush_pack(p, type, t);
+    flush_pack(p, OMPPROF_REC_REGION_BATCH_PACKED, t);
+}
+
+/* The same for a creation, inlined into the callback that a task program calls by the million. */
+static inline __attribute__((always_inline)) void pack_creation(struct priv *p, uint64_t id, uint64_t parent,
+                                                                uint64_t shape)
+{
+  struct task_pack *t = &p->cb.tasks;
+  if (__builtin_expect(!task_pack_add(t, id, parent, shape), 0)) {
+    flush_pack(p, OMPPROF_REC_TASK_BATCH_PACKED, t);
+    task_pack_add_any(t, id, parent, shape); /* an empty batch takes any entry */
+  }
+  if (__builtin_expect(t->count == OMPPROF_MAX_TASK_BATCH, 0))
+    flush_pack(p, OMPPROF_REC_TASK_BATCH_PACKED, t);
 }
 
 /* Writes the thread's batched task creations and ended regions (on a full
@@ -585,7 +591,7 @@ static int region_packed(struct priv *p, uint64_t id)
   const struct ompprof_open_region o = s->open_region[n - 1];
   s->open_regions = n - 1;
   struct task_pack *t = &p->cb.regions;
-  pack(p, OMPPROF_REC_REGION_BATCH_PACKED, t, o.parallel_id, o.parent_task_id, o.shape, now_ns());
+  pack_region(p, o.parallel_id, o.parent_task_id, o.shape, now_ns());
   if (t->count) /* not written yet */
     pending_mirror(s, t);
   return 1;
@@ -678,7 +684,7 @@ __attribute__((noinline, cold)) static void task_create_record(struct priv *p, c
   uint32_t n;
   b.shape = creation_identify(p, &p->cb.task_walks, &b.ctx, codeptr, b.enc_exit_frame, frames, &n);
   if (shape_sent(p, b.shape)) {
-    pack(p, OMPPROF_REC_TASK_BATCH_PACKED, &p->cb.tasks, id, parent, b.shape, 0);
+    pack_creation(p, id, parent, b.shape);
     return;
   }
   b.time_ns = now_ns();
@@ -710,7 +716,7 @@ static void on_task_create(ompt_data_t *encountering_task_data, const ompt_frame
   const struct creation_walk *kept =
       creation_replayed(&p->cb.task_walks, p, &ctx, codeptr, frame_ptr(encountering_task_frame, 0));
   if (kept && shape_sent(p, kept->shape))
-    pack(p, OMPPROF_REC_TASK_BATCH_PACKED, &p->cb.tasks, id, parent, kept->shape, 0);
+    pack_creation(p, id, parent, kept->shape);
   else
     task_create_record(p, &ctx, encountering_task_frame, parent, id, flags, has_dependences, codeptr);
 }

@@ -18,6 +18,7 @@
 /* What the wall sampler needs to sample a blocked thread from outside: the
  * OpenMP state and task levels the thread published at its last sample or
  * implicit task begin (seqlock: `seq` odd while the thread writes). */
+enum view_made { VIEW_MADE_OTHER, VIEW_MADE_KNOWN };
 struct wall_view {
   uint32_t seq;
   uint32_t state;
@@ -25,7 +26,7 @@ struct wall_view {
   uint64_t frame0; /* level 0's ompt_frame_t in the runtime, read live by the sampler */
   int32_t thread_num;
   uint32_t task_levels, parallel_levels;
-  uint32_t pad;
+  uint32_t made; /* VIEW_MADE_KNOWN: written last by a task switch from what the callback knew (wall.c) */
   uint8_t levels[OMPPROF_MAX_LEVELS * (sizeof(struct ompprof_task_level) + sizeof(struct ompprof_parallel_level))];
 };
 

@@ -178,6 +178,7 @@ void wall_view_store(struct priv *p, const struct ompprof_sample *s, const uint8
   if (s->task_levels == 0 || ompprof_g.get_task_info(0, &flags, &task, &frame, &par, &num) == 0)
     frame = NULL;
   v->frame0 = (uint64_t)(uintptr_t)frame;
+  v->made = VIEW_MADE_OTHER;
   v->state = s->state;
   v->wait_id = s->wait_id;
   v->thread_num = s->omp_thread_num;
@@ -254,20 +255,24 @@ static void task_frame_learn(const ompt_data_t *task, const ompt_frame_t *frame)
   }
 }
 
-/* The next task's level 0, from what the callback knows: its flags, and the team the thread runs its tasks in. */
-static int view_known(struct wall_team *team, const ompt_data_t *next, uint32_t task_flags,
-                      struct ompprof_task_level *l, ompt_frame_t **frame)
+/* Whether the next task's level 0 is made from what the callback knows (its flags, and the team the thread runs its
+ * tasks in) rather than asked of the runtime. */
+static int view_knowable(struct wall_team *team, const ompt_data_t *next, uint32_t task_flags)
 {
-  if (task_flags == 0 || !team->known || ++team->switches >= TASK_FRAME_RECHECK ||
-      __atomic_load_n(&ompprof_g.task_frame_layout, __ATOMIC_RELAXED) != OMPPROF_TASK_FRAME_FOUND)
-    return 0;
+  return next != NULL && task_flags != 0 && team->known && ++team->switches < TASK_FRAME_RECHECK &&
+         __atomic_load_n(&ompprof_g.task_frame_layout, __ATOMIC_RELAXED) == OMPPROF_TASK_FRAME_FOUND;
+}
+
+/* That level 0. */
+static void view_known(const struct wall_team *team, const ompt_data_t *next, uint32_t task_flags,
+                       struct ompprof_task_level *l, ompt_frame_t **frame)
+{
   *frame = task_frame_of(next);
   *l = (struct ompprof_task_level){.task_flags = task_flags,
                                    .thread_num = team->thread_num,
                                    .task_id = next->value,
                                    .parallel_id = team->parallel_id,
                                    .info_result = 2};
-  return 1;
 }
 
 /* The same, asked of the runtime; the team and the layout are learnt from its answer. */
@@ -287,6 +292,35 @@ static int view_asked(struct wall_team *team, const ompt_data_t *next, struct om
                                    .info_result = (uint32_t)r};
   *team = (struct wall_team){l->parallel_id, num, 1, 0};
   return 1;
+}
+
+/* The view made whole: level 0 of the next task (known, or asked of the runtime), the thread's state with it. */
+__attribute__((noinline)) static void view_switch_whole(struct priv *p, const ompt_data_t *next, uint32_t task_flags,
+                                                        struct wall_team *team, int known)
+{
+  struct ompprof_task_level l;
+  ompt_frame_t *frame = NULL;
+  if (known)
+    view_known(team, next, task_flags, &l, &frame);
+  else if (next == NULL || !view_asked(team, next, &l, &frame)) {
+    wall_view_drop(p);
+    return;
+  }
+  struct wall_view *v = &p->wall.view;
+  uint32_t seq;
+  if (!wall_view_open(v, &seq))
+    return;
+  l.exit_frame = (uint64_t)(uintptr_t)frame->exit_frame.ptr;
+  l.exit_frame_flags = (uint32_t)frame->exit_frame_flags;
+  *(struct ompprof_task_level *)(void *)v->levels = l;
+  v->frame0 = (uint64_t)(uintptr_t)frame;
+  v->made = known ? VIEW_MADE_KNOWN : VIEW_MADE_OTHER;
+  v->state = (l.task_flags & ompt_task_initial) ? ompt_state_work_serial : ompt_state_work_parallel;
+  v->wait_id = 0;
+  v->thread_num = l.thread_num;
+  v->task_levels = 1;
+  v->parallel_levels = 0;
+  wall_view_close(v, seq);
 }
 
 /* When a task becomes the thread's current one (a task scheduling point, an
@@ -311,26 +345,30 @@ void wall_view_switch(struct priv *p, const ompt_data_t *next, uint32_t task_fla
 {
   if (p->sig.has_timer != TIMER_WALL)
     return;
-  struct ompprof_task_level l;
-  ompt_frame_t *frame = NULL;
-  if (next == NULL || !(view_known(team, next, task_flags, &l, &frame) || view_asked(team, next, &l, &frame))) {
-    wall_view_drop(p);
-    return;
-  }
+  int known = view_knowable(team, next, task_flags);
   struct wall_view *v = &p->wall.view;
+  struct ompprof_task_level *l = (struct ompprof_task_level *)(void *)v->levels;
+  /* A task program's switches from one task to the next, a region-heavy loop's from one implicit task to the next:
+   * the view holds a known one of the same kind and thread number, and only the task's own fields and its region
+   * change. Every other writer of the view marks it; the mark is looked at again with the view held, as a handler
+   * may have written it in between. */
   uint32_t seq;
-  if (!wall_view_open(v, &seq))
-    return;
-  l.exit_frame = (uint64_t)(uintptr_t)frame->exit_frame.ptr;
-  l.exit_frame_flags = (uint32_t)frame->exit_frame_flags;
-  *(struct ompprof_task_level *)(void *)v->levels = l;
-  v->frame0 = (uint64_t)(uintptr_t)frame;
-  v->state = (l.task_flags & ompt_task_initial) ? ompt_state_work_serial : ompt_state_work_parallel;
-  v->wait_id = 0;
-  v->thread_num = l.thread_num;
-  v->task_levels = 1;
-  v->parallel_levels = 0;
-  wall_view_close(v, seq);
+  if (known && v->made == VIEW_MADE_KNOWN && l->task_flags == task_flags && l->thread_num == team->thread_num &&
+      wall_view_open(v, &seq)) {
+    if (v->made == VIEW_MADE_KNOWN) {
+      const ompt_frame_t *frame = task_frame_of(next);
+      l->exit_frame = (uint64_t)(uintptr_t)frame->exit_frame.ptr;
+      l->exit_frame_flags = (uint32_t)frame->exit_frame_flags;
+      l->task_id = next->value;
+      l->parallel_id = team->parallel_id;
+      v->frame0 = (uint64_t)(uintptr_t)frame;
+      v->task_levels = 1;
+      wall_view_close(v, seq);
+      return;
+    }
+    wall_view_close(v, seq);
+  }
+  view_switch_whole(p, next, task_flags, team, known);
 }
 
 /* ---- registration (on the thread, from callbacks) ---- */
@@ -351,6 +389,7 @@ int wall_register(struct priv *p)
   p->wall.was_blocked = 0;
   __atomic_store_n(&p->wall.view.seq, 0, __ATOMIC_RELAXED);
   p->wall.view.task_levels = 0;
+  p->wall.view.made = VIEW_MADE_OTHER;
   p->wall.cpu_fd = ompprof_g.wall_cpu_clock ? timer_perf_open(p) : -1;
   __atomic_store_n(&p->sig.has_timer, TIMER_WALL, __ATOMIC_RELEASE);
   if (p->wall.cpu_fd >= 0 && ioctl(p->wall.cpu_fd, PERF_EVENT_IOC_ENABLE, 0) != 0) {
