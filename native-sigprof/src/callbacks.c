@@ -61,6 +61,21 @@ static inline struct priv *priv_fast(void)
   return priv_for_callback();
 }
 
+/* priv_fast for a callback that does nothing at all while the agent is detached (*attached 0), not even take an id:
+ * the check the fast path makes is not made twice. */
+static inline struct priv *priv_fast_attached(int *attached)
+{
+  struct priv *p = __atomic_load_n(&ompprof_tls, __ATOMIC_RELAXED);
+  if (__builtin_expect(PRIV_VALID(p) && !(__atomic_load_n(&ompprof_g.gate, __ATOMIC_RELAXED) & GATE_DISABLED) &&
+                           agent_attached(),
+                       1)) {
+    *attached = 1;
+    return p;
+  }
+  *attached = agent_attached();
+  return *attached ? priv_for_callback() : NULL;
+}
+
 static uint64_t new_parallel_id(void)
 {
   return __atomic_add_fetch(&ompprof_g.ids.next_parallel_id, 1, __ATOMIC_RELAXED);
@@ -532,12 +547,13 @@ static void on_parallel_begin(ompt_data_t *encountering_task_data, const ompt_fr
 {
   struct ompprof_parallel_begin b;
   CAPTURE_HERE(&b.ctx);
-  if (!agent_attached())
+  int attached;
+  struct priv *p = priv_fast_attached(&attached);
+  if (!attached)
     return;
   uint64_t id = new_parallel_id();
   if (parallel_data)
     parallel_data->value = id;
-  struct priv *p = priv_fast();
   if (!p)
     return;
   /* before the record, so the JVM knows every module the region's code and
@@ -610,16 +626,17 @@ static void on_parallel_end(ompt_data_t *parallel_data, ompt_data_t *encounterin
 static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parallel_data, ompt_data_t *task_data,
                              unsigned int actual_parallelism, unsigned int index, int flags)
 {
-  if (!agent_attached())
-    return;
   if (endpoint != ompt_scope_begin) {
     /* the end says nothing the profile uses (libomp passes no region there); the thread leaves the team */
     struct priv *ended = __atomic_load_n(&ompprof_tls, __ATOMIC_RELAXED);
-    if (PRIV_VALID(ended))
+    if (agent_attached() && PRIV_VALID(ended))
       ended->cb.team.known = 0;
     return;
   }
-  struct priv *p = priv_fast();
+  int attached;
+  struct priv *p = priv_fast_attached(&attached);
+  if (!attached)
+    return;
   if (task_data && task_data->value == 0)
     task_data->value = new_task_id(p);
   /* The initial task's implicit parallel region (and a league) has no
@@ -700,9 +717,10 @@ static void on_task_create(ompt_data_t *encountering_task_data, const ompt_frame
 {
   struct ompprof_context ctx;
   CAPTURE_HERE(&ctx);
-  if (!agent_attached())
+  int attached;
+  struct priv *p = priv_fast_attached(&attached);
+  if (!attached)
     return;
-  struct priv *p = priv_fast();
   uint64_t id = 0;
   if (new_task_data) {
     if (new_task_data->value == 0)
