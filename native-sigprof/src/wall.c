@@ -178,7 +178,7 @@ void wall_view_store(struct priv *p, const struct ompprof_sample *s, const uint8
   if (s->task_levels == 0 || ompprof_g.get_task_info(0, &flags, &task, &frame, &par, &num) == 0)
     frame = NULL;
   v->frame0 = (uint64_t)(uintptr_t)frame;
-  v->made = VIEW_MADE_OTHER;
+  __atomic_store_n(&v->made, VIEW_MADE_OTHER, __ATOMIC_RELAXED);
   v->state = s->state;
   v->wait_id = s->wait_id;
   v->thread_num = s->omp_thread_num;
@@ -314,7 +314,7 @@ __attribute__((noinline)) static void view_switch_whole(struct priv *p, const om
   l.exit_frame_flags = (uint32_t)frame->exit_frame_flags;
   *(struct ompprof_task_level *)(void *)v->levels = l;
   v->frame0 = (uint64_t)(uintptr_t)frame;
-  v->made = known ? VIEW_MADE_KNOWN : VIEW_MADE_OTHER;
+  __atomic_store_n(&v->made, known ? VIEW_MADE_KNOWN : VIEW_MADE_OTHER, __ATOMIC_RELAXED);
   v->state = (l.task_flags & ompt_task_initial) ? ompt_state_work_serial : ompt_state_work_parallel;
   v->wait_id = 0;
   v->thread_num = l.thread_num;
@@ -355,7 +355,8 @@ void wall_view_switch(struct priv *p, const ompt_data_t *next, uint32_t task_fla
   uint32_t seq;
   if (known && v->made == VIEW_MADE_KNOWN && l->task_flags == task_flags && l->thread_num == team->thread_num &&
       wall_view_open(v, &seq)) {
-    if (v->made == VIEW_MADE_KNOWN) {
+    __atomic_signal_fence(__ATOMIC_SEQ_CST); /* the mark read anew, not the value from before the open */
+    if (__atomic_load_n(&v->made, __ATOMIC_RELAXED) == VIEW_MADE_KNOWN) {
       const ompt_frame_t *frame = task_frame_of(next);
       l->exit_frame = (uint64_t)(uintptr_t)frame->exit_frame.ptr;
       l->exit_frame_flags = (uint32_t)frame->exit_frame_flags;
