@@ -50,25 +50,30 @@ static inline uint64_t frame_ptr(const ompt_frame_t *f, int enter)
   return f ? ptr_value(enter ? f->enter_frame.ptr : f->exit_frame.ptr) : 0;
 }
 
-/* priv_for_callback, inlined for the callbacks that come by the million (tasks, regions, mutexes) */
-static inline struct priv *priv_fast(void)
+/* The thread's state when it is at hand (claimed, the agent enabled and attached), else NULL: the fast path of
+ * priv_for_callback, inlined for the callbacks that come by the million (tasks, regions, mutexes). */
+static inline struct priv *priv_at_hand(void)
 {
   struct priv *p = __atomic_load_n(&ompprof_tls, __ATOMIC_RELAXED);
   if (__builtin_expect(PRIV_VALID(p) && !(__atomic_load_n(&ompprof_g.gate, __ATOMIC_RELAXED) & GATE_DISABLED) &&
                            agent_attached(),
                        1))
     return p;
-  return priv_for_callback();
+  return NULL;
+}
+
+static inline struct priv *priv_fast(void)
+{
+  struct priv *p = priv_at_hand();
+  return p ? p : priv_for_callback();
 }
 
 /* priv_fast for a callback that does nothing at all while the agent is detached (*attached 0), not even take an id:
  * the check the fast path makes is not made twice. */
 static inline struct priv *priv_fast_attached(int *attached)
 {
-  struct priv *p = __atomic_load_n(&ompprof_tls, __ATOMIC_RELAXED);
-  if (__builtin_expect(PRIV_VALID(p) && !(__atomic_load_n(&ompprof_g.gate, __ATOMIC_RELAXED) & GATE_DISABLED) &&
-                           agent_attached(),
-                       1)) {
+  struct priv *p = priv_at_hand();
+  if (__builtin_expect(p != NULL, 1)) {
     *attached = 1;
     return p;
   }
@@ -953,19 +958,35 @@ static void on_nest_lock(ompt_scope_endpoint_t endpoint, ompt_wait_id_t wait_id,
  * specification, so success is 0. */
 /* Wall mode only (wall_view_switch): nothing is recorded, samples carry their task ids. A
  * task that ended is still current here: the view is dropped without asking. */
-static void on_task_schedule(ompt_data_t *prior_task_data, ompt_task_status_t prior_task_status,
-                             ompt_data_t *next_task_data)
+static inline void task_scheduled(struct priv *p, ompt_task_status_t prior_task_status, ompt_data_t *next_task_data)
 {
-  (void)prior_task_data;
-  struct priv *p = priv_fast();
-  if (!p)
-    return;
   int ended = prior_task_status == ompt_task_complete || prior_task_status == ompt_task_cancel ||
               prior_task_status == ompt_task_detach || prior_task_status == ompt_task_late_fulfill;
   if (ended || next_task_data == NULL)
     wall_view_drop(p);
   else
     wall_view_switch(p, next_task_data, ompt_task_explicit, &p->cb.team);
+}
+
+/* The thread's state not at hand (its first callback, or the agent not attached): apart, so that the usual call
+ * saves no registers for it. */
+__attribute__((noinline, cold)) static void task_scheduled_slow(ompt_task_status_t prior_task_status,
+                                                                ompt_data_t *next_task_data)
+{
+  struct priv *p = priv_for_callback();
+  if (p)
+    task_scheduled(p, prior_task_status, next_task_data);
+}
+
+static void on_task_schedule(ompt_data_t *prior_task_data, ompt_task_status_t prior_task_status,
+                             ompt_data_t *next_task_data)
+{
+  (void)prior_task_data;
+  struct priv *p = priv_at_hand();
+  if (__builtin_expect(p != NULL, 1))
+    task_scheduled(p, prior_task_status, next_task_data);
+  else
+    task_scheduled_slow(prior_task_status, next_task_data);
 }
 
 static int on_control_tool(uint64_t command, uint64_t modifier, void *arg, const void *codeptr_ra)
