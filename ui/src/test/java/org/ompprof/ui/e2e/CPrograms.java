@@ -35,6 +35,11 @@ public final class CPrograms {
         return out;
     }
 
+    /** The line of the first {@code #pragma omp CONSTRUCT} in the program {@code name}.c, as a profile names it. */
+    static int pragma(String name, String construct) {
+        return lines(name, l -> l.trim().startsWith("#pragma omp " + construct)).getFirst();
+    }
+
     /** The program {@code name}.c built with clang-19 -fopenmp. */
     public static Path clang(String name) {
         return build(

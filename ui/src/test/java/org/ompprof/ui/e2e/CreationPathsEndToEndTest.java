@@ -35,8 +35,8 @@ class CreationPathsEndToEndTest {
         assertTrue(rec.out().contains("two_paths: " + PAIRS + " pairs of tasks"), rec.out());
         Ompprof.Result r = Ompprof.read("export", "--format", "collapsed", profile.toString());
         assertEquals(0, r.status(), r.err());
-        String region = "parallel at two_paths.c:" + pragma("parallel"),
-                task = "task at two_paths.c:" + pragma("task ");
+        String region = "parallel at two_paths.c:" + CPrograms.pragma("two_paths", "parallel"),
+                task = "task at two_paths.c:" + CPrograms.pragma("two_paths", "task ");
         long inWork = 0, placed = 0, viaLong = 0;
         for (String line : r.out().lines().toList()) {
             List<String> frames =
@@ -57,11 +57,5 @@ class CreationPathsEndToEndTest {
         assertEquals(inWork, placed, "every sample in work under one caller\n" + r.out());
         double share = (double) viaLong / inWork;
         assertTrue(share >= 0.55 && share <= 0.78, "under via_long: " + share + " of " + inWork + "\n" + r.out());
-    }
-
-    /** The line of two_paths.c's {@code #pragma omp CONSTRUCT}. */
-    private static int pragma(String construct) {
-        return CPrograms.lines("two_paths", l -> l.trim().startsWith("#pragma omp " + construct))
-                .getFirst();
     }
 }

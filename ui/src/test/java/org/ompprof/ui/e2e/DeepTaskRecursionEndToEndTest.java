@@ -41,8 +41,8 @@ class DeepTaskRecursionEndToEndTest {
         assertTrue(rec.out().contains("deep_tasks: 3000 levels"), rec.out());
         Ompprof.Result r = Ompprof.read("export", "--format", "collapsed", profile.toString());
         assertEquals(0, r.status(), r.err());
-        String region = "parallel at deep_tasks.c:" + pragma("parallel"),
-                task = "task at deep_tasks.c:" + pragma("task ");
+        String region = "parallel at deep_tasks.c:" + CPrograms.pragma("deep_tasks", "parallel"),
+                task = "task at deep_tasks.c:" + CPrograms.pragma("deep_tasks", "task ");
         long inLeaf = 0, placed = 0;
         int deepest = 0;
         for (String line : r.out().lines().toList()) {
@@ -70,11 +70,5 @@ class DeepTaskRecursionEndToEndTest {
             if (!frames.get(i).equals(i % 2 == 0 ? "descend" : task)) return false;
         }
         return frames.getLast().equals(task);
-    }
-
-    /** The line of deep_tasks.c's {@code #pragma omp CONSTRUCT}. */
-    private static int pragma(String construct) {
-        return CPrograms.lines("deep_tasks", l -> l.trim().startsWith("#pragma omp " + construct))
-                .getFirst();
     }
 }
