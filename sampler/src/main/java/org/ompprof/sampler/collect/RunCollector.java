@@ -122,15 +122,16 @@ public final class RunCollector {
             return;
         }
         int p = RecordHeader.SIZEOF;
+        int flags = Le.u32(rec, p + Wire.Sample.FLAGS);
         thread(seq)
                 .sample(
                         Le.u64(rec, p + Wire.Sample.TIME_NS),
                         Le.u32(rec, p + Wire.Sample.OS_TID),
                         Le.u32(rec, p + Wire.Sample.STATE),
                         Le.u64(rec, p + Wire.Sample.WEIGHT_NS),
-                        (Le.u32(rec, p + Wire.Sample.FLAGS) & Wire.SAMPLE_PERF) != 0);
+                        (flags & Wire.SAMPLE_PERF) != 0);
         samples = samples + 1; // single writer
-        if ((Le.u32(rec, p + Wire.Sample.FLAGS) & Wire.SAMPLE_REPEAT) != 0) repeatedSamples = repeatedSamples + 1;
+        if ((flags & Wire.SAMPLE_REPEAT) != 0) repeatedSamples = repeatedSamples + 1;
     }
 
     /** A validated event record of one of the {@link #INSPECTED_EVENTS} types. */
