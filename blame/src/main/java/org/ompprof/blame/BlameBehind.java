@@ -15,8 +15,11 @@ import org.ompprof.sampler.recording.Awaited;
  */
 public final class BlameBehind {
     private static final int BATCH = 1024;
-    /** Batches handed over and not yet charged: enough to even out windows of uneven cost, and to hold little. */
-    private static final int IN_FLIGHT = 8;
+    /**
+     * Batches handed over and not yet charged: enough to even out windows of uneven cost and blame's thread waiting for
+     * a core (on 2 cores, the build's four threads share them), and to hold little (primitive arrays, 40 kB a batch).
+     */
+    private static final int IN_FLIGHT = 32;
 
     private final WindowedBlame blame;
     private final ExecutorService thread;

@@ -21,11 +21,11 @@ final class BuildThreads implements AutoCloseable {
     static final String PROPERTY = "ompprof.build.threads";
 
     /**
-     * Sections decoded (and their samples stitched) ahead per decoding thread: enough to keep it busy while the
-     * building thread waits for the first names, which wait for llvm-symbolizer to read the C library's debug info
-     * (70 ms of a core), and few enough to hold little (up to 8 MiB of records each, held as stitched samples).
+     * Sections decoded (and their samples stitched) ahead per decoding thread: enough to even out sections of uneven
+     * cost, and few, because what is held ahead is live objects that every young collection copies (at 32, a 2-thread
+     * build's collections cost twice a 1-thread build's, with one core working, the other stopped).
      */
-    private static final int DEPTH_PER_THREAD = 32;
+    private static final int DEPTH_PER_THREAD = 4;
 
     private final ExecutorService pool;
     private final ExecutorService stitching;
