@@ -52,9 +52,8 @@ public final class WindowedBlame {
             throw new IllegalArgumentException(
                     "sample at " + timeNs + " ns after its window was charged: not in time order");
         window(index).samples().add(threadSeq, timeNs, weightNs, c, waitId, regionId, node);
-        while (!windows.isEmpty()
-                && firstUncharged() != null
-                && index >= firstUncharged().index() + 2) chargeNext();
+        for (Window first = firstUncharged(); first != null && index >= first.index() + 2; first = firstUncharged())
+            chargeNext();
     }
 
     /** Samples gathered elsewhere, in the order they were added there: as {@link #add} of each. */
@@ -95,8 +94,8 @@ public final class WindowedBlame {
         return made;
     }
 
-    private Window firstUncharged() {
-        for (Window w : windows) if (w.index() >= charged) return w;
+    private Window firstUncharged() { // by index: called per sample, where an iterator is garbage for the build's GC
+        for (int i = 0; i < windows.size(); i++) if (windows.get(i).index() >= charged) return windows.get(i);
         return null;
     }
 

@@ -109,8 +109,8 @@ final class FrameNames {
      */
     void append(List<? extends PathFrame> rootFirst, IntArrayList path, IntArrayList lines) {
         int start = path.size();
-        for (PathFrame element : rootFirst) {
-            Named named = named(element);
+        for (int e = 0; e < rootFirst.size(); e++) { // by index: no iterator a path, garbage for the build's GC
+            Named named = named(rootFirst.get(e));
             if (!append(named.ids(), named.lines(), roles::get, start, path, lines)) {
                 while (path.size() > start) path.removeAtIndex(path.size() - 1);
                 while (lines.size() > start) lines.removeAtIndex(lines.size() - 1);

@@ -1,6 +1,7 @@
 package org.ompprof.calltree.build;
 
 import java.util.List;
+import org.eclipse.collections.impl.map.mutable.primitive.IntObjectHashMap;
 import org.eclipse.collections.impl.map.mutable.primitive.LongObjectHashMap;
 import org.eclipse.collections.impl.set.mutable.primitive.LongHashSet;
 import org.ompprof.unwinder.stitch.PathFrame;
@@ -19,6 +20,8 @@ final class NamesAhead {
     private final Symbolizer symbolizer;
     /** Pcs asked for, by module: each is asked once. */
     private final LongObjectHashMap<LongHashSet> asked = new LongObjectHashMap<>();
+    /** Per thread, its last sample's path: the stitcher gives a thread's run of samples at one barrier one path. */
+    private final IntObjectHashMap<List<PathFrame>> lastPaths = new IntObjectHashMap<>();
 
     NamesAhead(Stitcher stitcher, Symbolizer symbolizer) {
         this.stitcher = stitcher;
@@ -28,8 +31,10 @@ final class NamesAhead {
     void ask(List<StitchedSample> batch) {
         LongObjectHashMap<LongHashSet> fresh = new LongObjectHashMap<>();
         for (StitchedSample s : batch) {
-            for (PathFrame f : s.pathRootFirst()) {
-                if (!(f instanceof PathFrame.Code c)) continue;
+            List<PathFrame> path = s.pathRootFirst();
+            if (lastPaths.put(s.threadSeq(), path) == path) continue; // a run of samples at one barrier, or idle
+            for (int i = 0; i < path.size(); i++) {
+                if (!(path.get(i) instanceof PathFrame.Code c)) continue;
                 if (asked.getIfAbsentPut(c.moduleId(), LongHashSet::new).add(c.lookupPc()))
                     fresh.getIfAbsentPut(c.moduleId(), LongHashSet::new).add(c.lookupPc());
             }

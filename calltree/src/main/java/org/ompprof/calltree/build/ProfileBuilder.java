@@ -5,8 +5,10 @@ import java.nio.file.Path;
 import java.util.Iterator;
 import java.util.List;
 import org.eclipse.collections.impl.list.mutable.primitive.IntArrayList;
+import org.eclipse.collections.impl.map.mutable.primitive.IntObjectHashMap;
 import org.ompprof.blame.WindowedBlame;
 import org.ompprof.calltree.CallingContextTree;
+import org.ompprof.calltree.Frame;
 import org.ompprof.calltree.StandardMetrics;
 import org.ompprof.calltree.profile.DeviceTable;
 import org.ompprof.calltree.profile.LineTable;
@@ -25,6 +27,7 @@ import org.ompprof.sampler.wire.Wire;
 import org.ompprof.unwinder.clock.Stage;
 import org.ompprof.unwinder.clock.StageClock;
 import org.ompprof.unwinder.image.ModuleImages;
+import org.ompprof.unwinder.stitch.PathFrame;
 import org.ompprof.unwinder.stitch.StitchedSample;
 import org.ompprof.unwinder.stitch.Stitcher;
 import org.ompprof.unwinder.symbols.Symbolizer;
@@ -42,6 +45,12 @@ public final class ProfileBuilder {
     private final IntArrayList path = new IntArrayList();
     private int[] pathIds = new int[64]; // the path's ids for the tree, reused: no array a sample
     private final IntArrayList lines = new IntArrayList();
+    /**
+     * Per thread, its last sample's path as placed: a thread's samples at one barrier or idle share their path list
+     * (see the stitcher), placed once for the run of them.
+     */
+    private final IntObjectHashMap<Placed> lastPlaced = new IntObjectHashMap<>();
+
     private final LineTable.Builder lineTimes = new LineTable.Builder();
     private BlameStage blame;
     private final MpiIntervals mpi;
@@ -201,14 +210,14 @@ public final class ProfileBuilder {
     }
 
     private void add(FrameNames names, StitchedSample stitched) {
-        path.clear();
-        lines.clear();
-        names.append(stitched.pathRootFirst(), path, lines);
-        if (pathIds.length < path.size()) pathIds = new int[2 * path.size()];
-        int node = tree.path(path.toArray(pathIds), path.size());
-        addLines(node, stitched.weightNs());
-        StitchedSample s = WaitStates.corrected(
-                stitched, path.isEmpty() ? null : tree.frames().frame(path.getLast()), mpi);
+        Placed placed = lastPlaced.get(stitched.threadSeq());
+        if (placed == null || placed.path() != stitched.pathRootFirst()) {
+            placed = place(names, stitched.pathRootFirst());
+            lastPlaced.put(stitched.threadSeq(), placed);
+        }
+        addLines(placed, stitched.weightNs());
+        int node = placed.node();
+        StitchedSample s = WaitStates.corrected(stitched, placed.leaf(), mpi);
         tree.addSampleAt(node, s.threadSeq(), s.state(), s.weightNs());
         timelines.add(s.threadSeq(), s.timeNs(), node, s.state(), s.weightNs());
         blame.sample(s, node);
@@ -218,14 +227,34 @@ public final class ProfileBuilder {
     }
 
     /**
+     * A stitched path as the tree holds it: its node, its frames' lines, outermost first, and its leaf frame (null for
+     * an empty path).
+     */
+    private record Placed(List<PathFrame> path, int node, int[] lines, Frame leaf) {}
+
+    private Placed place(FrameNames names, List<PathFrame> rootFirst) {
+        path.clear();
+        lines.clear();
+        names.append(rootFirst, path, lines);
+        if (pathIds.length < path.size()) pathIds = new int[2 * path.size()];
+        int node = tree.path(path.toArray(pathIds), path.size());
+        return new Placed(
+                rootFirst,
+                node,
+                lines.toArray(),
+                path.isEmpty() ? null : tree.frames().frame(path.getLast()));
+    }
+
+    /**
      * The sample's time on each line of its path: the leaf's executing line, each caller's call line; and each
      * context's time by the line it was called from.
      */
-    private void addLines(int leaf, long weightNs) {
-        int n = leaf;
-        for (int i = lines.size() - 1; i >= 0 && n != CallingContextTree.ROOT; i--, n = tree.parent(n)) {
-            lineTimes.add(n, lines.get(i), weightNs, i == lines.size() - 1);
-            if (i > 0) lineTimes.call(n, lines.get(i - 1), weightNs);
+    private void addLines(Placed placed, long weightNs) {
+        int[] at = placed.lines();
+        int n = placed.node();
+        for (int i = at.length - 1; i >= 0 && n != CallingContextTree.ROOT; i--, n = tree.parent(n)) {
+            lineTimes.add(n, at[i], weightNs, i == at.length - 1);
+            if (i > 0) lineTimes.call(n, at[i - 1], weightNs);
         }
     }
 }

@@ -19,12 +19,23 @@ import org.ompprof.unwinder.stack.UnwindResult;
  * of the task's region or creator. The rules are in the package documentation.
  */
 final class SampleStitcher {
+    /** Every idle sample's path: one list, so that the build names it once a run of them. */
+    private static final List<PathFrame> IDLE_PATH = List.of(Placeholder.OMP_IDLE);
+
     private final RecordingModules modules;
     private final ContextUnwinder unwinder;
     private final SegmentMaker segments;
     private final Creations creations;
     private final ContextResolver contexts;
     private final StitchCounters.Tally tally;
+    /**
+     * The last runtime-window path and what it was made of: a thread waiting at a barrier is sampled there again and
+     * again, and its samples share one path list, which the build names once (see ProfileBuilder).
+     */
+    private ContextNode windowContext;
+
+    private boolean windowBarrier;
+    private List<PathFrame> windowPath;
 
     SampleStitcher(
             RecordingModules modules,
@@ -169,13 +180,21 @@ final class SampleStitcher {
      */
     private StitchedSample runtimeWindow(SampleRecord s, ContextNode context, boolean regionEnd) {
         boolean barrier = regionEnd && OmpState.of(s.state()).waitClass() == WaitClass.BARRIER;
-        List<PathFrame> path = new ArrayList<>(context.depth() + 1);
-        context.appendTo(path);
-        path.add(barrier ? Placeholder.OMP_BARRIER : Placeholder.OMP_RUNTIME);
         StitchedSample.Kind kind = !context.isKnown()
                 ? StitchedSample.Kind.UNRESOLVED
                 : barrier ? StitchedSample.Kind.IMPLICIT_BARRIER : StitchedSample.Kind.RUNTIME_WINDOW;
-        return sample(s, path, kind);
+        return sample(s, windowPath(context, barrier), kind);
+    }
+
+    private List<PathFrame> windowPath(ContextNode context, boolean barrier) {
+        if (context == windowContext && barrier == windowBarrier) return windowPath;
+        List<PathFrame> path = new ArrayList<>(context.depth() + 1);
+        context.appendTo(path);
+        path.add(barrier ? Placeholder.OMP_BARRIER : Placeholder.OMP_RUNTIME);
+        windowContext = context;
+        windowBarrier = barrier;
+        windowPath = List.copyOf(path);
+        return windowPath;
     }
 
     /** The innermost region: the current task's, else the sample's innermost parallel level. */
@@ -191,7 +210,7 @@ final class SampleStitcher {
     }
 
     private StitchedSample idle(SampleRecord s) {
-        return sample(s, List.of(Placeholder.OMP_IDLE), StitchedSample.Kind.IDLE);
+        return sample(s, IDLE_PATH, StitchedSample.Kind.IDLE);
     }
 
     private StitchedSample sample(SampleRecord s, List<PathFrame> path, StitchedSample.Kind kind) {
