@@ -27,6 +27,13 @@ final class BuildThreads implements AutoCloseable {
      */
     private static final int DEPTH_PER_THREAD = 4;
 
+    /**
+     * As many, before the building thread takes its first samples: it waits for their names, and so for
+     * llvm-symbolizer to read the debug info of the modules nearly every profile names (the C library's: 70 ms of a
+     * core), time in which the decoding threads get this far ahead.
+     */
+    private static final int START_DEPTH_PER_THREAD = 64;
+
     private final ExecutorService pool;
     private final ExecutorService stitching;
     private final ExecutorService blaming;
@@ -38,7 +45,9 @@ final class BuildThreads implements AutoCloseable {
         pool = decoders == 0 ? null : Executors.newFixedThreadPool(decoders, daemons("decode"));
         stitching = decoders == 0 ? null : Executors.newSingleThreadExecutor(daemons("stitch"));
         blaming = decoders == 0 ? null : Executors.newSingleThreadExecutor(daemons("blame"));
-        ahead = pool == null ? ReadAhead.NONE : ReadAhead.on(pool, DEPTH_PER_THREAD * decoders + 1);
+        ahead = pool == null
+                ? ReadAhead.NONE
+                : ReadAhead.on(pool, DEPTH_PER_THREAD * decoders + 1, START_DEPTH_PER_THREAD * decoders + 1);
     }
 
     /** A build on {@code threads} threads (1: all on the caller's). */

@@ -49,7 +49,7 @@ final class InOrderAhead<T> implements Iterator<T> {
 
     private void fill() {
         if (!ahead.isParallel()) return;
-        while (submitted < jobs.size() && running.size() < ahead.depth()) {
+        while (submitted < jobs.size() && running.size() < ahead.depthAfter(taken)) {
             FutureTask<T> task = new FutureTask<>(jobs.get(submitted++)::get);
             ahead.pool().execute(task);
             running.addLast(task);

@@ -80,7 +80,9 @@ class KeptRecordsTest {
                     ? recording(rnd, "r" + round + ".ompprof", 400, 8000)
                     : recording(rnd, "r" + round + ".ompprof", 40, 32);
             try (Recording r = recording) {
-                ReadAhead ahead = rnd.nextBoolean() ? ReadAhead.NONE : ReadAhead.on(pool, 1 + rnd.nextInt(4));
+                int depth = 1 + rnd.nextInt(4);
+                ReadAhead ahead =
+                        rnd.nextBoolean() ? ReadAhead.NONE : ReadAhead.on(pool, depth, depth + rnd.nextInt(8));
                 KeptRecords kept = KeptRecords.of(SAMPLES, budget);
                 List<WireRecord> callbacks = flat(r.recordBatches(Recording.ALL_THREADS, CALLBACKS, ahead, kept), null);
                 assertSame(r.records(CALLBACKS).toList(), callbacks, "the keeping read itself, round " + round);

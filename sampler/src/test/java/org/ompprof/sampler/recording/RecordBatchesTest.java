@@ -71,11 +71,15 @@ class RecordBatchesTest {
                         List<WireRecord> expected = thread == Recording.ALL_THREADS
                                 ? r.records(types).toList()
                                 : r.records((int) thread, types).toList();
-                        for (ReadAhead ahead : List.of(ReadAhead.NONE, ReadAhead.on(pool, 1), ReadAhead.on(pool, 5))) {
+                        for (ReadAhead ahead : List.of(
+                                ReadAhead.NONE,
+                                ReadAhead.on(pool, 1),
+                                ReadAhead.on(pool, 5),
+                                ReadAhead.on(pool, 1, 7))) {
                             assertSame(
                                     expected,
                                     flat(r.recordBatches(thread, types, ahead)),
-                                    "seed " + seed + ", thread " + thread + ", depth " + ahead.depth());
+                                    "seed " + seed + ", thread " + thread + ", " + ahead);
                         }
                     }
                 }
