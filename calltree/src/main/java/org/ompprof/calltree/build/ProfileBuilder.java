@@ -203,10 +203,9 @@ public final class ProfileBuilder {
     /** The samples in time order, stitched on this thread or, with more threads, ahead on another. */
     private static Iterator<StitchedSample> samples(
             Stitcher stitcher, Symbolizer symbolizer, StageClock clock, BuildThreads threads) {
-        if (threads.stitching() == null) return stitcher.samplesInTimeOrder().iterator();
+        if (threads.stitching() == null) return stitcher.samplesInTimeOrder();
         NamesAhead names = new NamesAhead(stitcher, symbolizer);
-        return SamplesAhead.start(
-                threads.stitching(), stitcher.samplesInTimeOrder().iterator(), names::ask, clock);
+        return SamplesAhead.start(threads.stitching(), stitcher.samplesInTimeOrder(), names::ask, clock);
     }
 
     private void add(FrameNames names, StitchedSample stitched) {

@@ -80,13 +80,7 @@ final class SamplesAhead<T> implements Iterator<T> {
 
     @Override
     public boolean hasNext() {
-        while (!current.hasNext() && !ended) {
-            Handover<T> h = take();
-            if (h.failure() != null) throw h.failure();
-            if (h.error() != null) throw h.error();
-            if (h.samples().isEmpty()) ended = true;
-            current = h.samples().iterator();
-        }
+        while (!current.hasNext() && !ended) current = nextBatch().iterator();
         return current.hasNext();
     }
 
@@ -94,6 +88,25 @@ final class SamplesAhead<T> implements Iterator<T> {
     public T next() {
         if (!hasNext()) throw new NoSuchElementException();
         return current.next();
+    }
+
+    /** Batch by batch, each by index: the building thread takes millions of samples here. */
+    @Override
+    public void forEachRemaining(Consumer<? super T> action) {
+        current.forEachRemaining(action);
+        while (!ended) {
+            List<T> samples = nextBatch();
+            for (int i = 0; i < samples.size(); i++) action.accept(samples.get(i));
+        }
+    }
+
+    /** The next batch handed over (empty at the end), or the other thread's failure. */
+    private List<T> nextBatch() {
+        Handover<T> h = take();
+        if (h.failure() != null) throw h.failure();
+        if (h.error() != null) throw h.error();
+        if (h.samples().isEmpty()) ended = true;
+        return h.samples();
     }
 
     private Handover<T> take() {

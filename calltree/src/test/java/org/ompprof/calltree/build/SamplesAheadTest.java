@@ -1,6 +1,7 @@
 package org.ompprof.calltree.build;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -10,6 +11,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.Consumer;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -29,7 +31,8 @@ class SamplesAheadTest {
     void everyItemInOrderEachPreparedOnTheOtherThread() {
         Random rnd = new Random(14);
         for (int round = 0; round < 20; round++) {
-            int n = rnd.nextInt(1000);
+            int n = rnd.nextInt(5000); // several batches
+            int oneByOne = rnd.nextInt(n + 1); // then the rest by forEachRemaining
             List<Integer> source = IntStream.range(0, n).boxed().toList();
             List<Integer> prepared = new ArrayList<>();
             Thread[] preparer = {null};
@@ -45,21 +48,40 @@ class SamplesAheadTest {
                     },
                     clock);
             List<Integer> got = new ArrayList<>();
-            while (it.hasNext()) {
-                int i = it.next();
+            Consumer<Integer> take = i -> {
                 synchronized (prepared) {
                     assertTrue(prepared.contains(i), "item " + i + " handed over before its batch was prepared");
                 }
                 got.add(i);
-            }
-            assertEquals(source, got);
+            };
+            while (got.size() < oneByOne && it.hasNext()) take.accept(it.next());
+            it.forEachRemaining(take);
+            assertFalse(it.hasNext());
+            assertEquals(source, got, "round " + round + ", " + oneByOne + " one by one");
             assertTrue(preparer[0] != Thread.currentThread());
         }
     }
 
     @Test
     void aFailureArrivesAfterTheItemsBeforeIt() {
-        Iterator<Integer> failing = new Iterator<>() {
+        Iterator<Integer> it = SamplesAhead.start(thread, failingAt300(), b -> {}, StageClock.off());
+        int seen = 0;
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> {
+            while (it.hasNext()) it.next();
+        });
+        assertEquals("bad sample 300", e.getMessage());
+        Iterator<Integer> all = SamplesAhead.start(thread, failingAt300(), b -> {}, StageClock.off());
+        e = assertThrows(IllegalStateException.class, () -> all.forEachRemaining(i -> {}));
+        assertEquals("bad sample 300", e.getMessage(), "rethrown by forEachRemaining too");
+        for (Iterator<Integer> again = SamplesAhead.start(thread, List.of(1, 2).iterator(), b -> {}, StageClock.off());
+                again.hasNext(); ) {
+            seen += again.next();
+        }
+        assertEquals(3, seen);
+    }
+
+    private static Iterator<Integer> failingAt300() {
+        return new Iterator<>() {
             private int i;
 
             @Override
@@ -73,16 +95,5 @@ class SamplesAheadTest {
                 return i++;
             }
         };
-        Iterator<Integer> it = SamplesAhead.start(thread, failing, b -> {}, StageClock.off());
-        int seen = 0;
-        IllegalStateException e = assertThrows(IllegalStateException.class, () -> {
-            while (it.hasNext()) it.next();
-        });
-        assertEquals("bad sample 300", e.getMessage());
-        for (Iterator<Integer> again = SamplesAhead.start(thread, List.of(1, 2).iterator(), b -> {}, StageClock.off());
-                again.hasNext(); ) {
-            seen += again.next();
-        }
-        assertEquals(3, seen);
     }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -37,7 +38,7 @@ class CommonlyNamedModulesTest {
                     names.stream().allMatch(n -> n.endsWith("/" + program) || n.contains("/libc.so")),
                     "nothing else: " + names);
             long rooted = 0;
-            for (StitchedSample s : st.samplesInTimeOrder().toList()) {
+            for (StitchedSample s : all(st.samplesInTimeOrder())) {
                 if (s.pathRootFirst().isEmpty() || !(s.pathRootFirst().getFirst() instanceof PathFrame.Code root))
                     continue;
                 Module m = st.module(root.moduleId()).orElse(null);
@@ -47,5 +48,11 @@ class CommonlyNamedModulesTest {
             }
             assertTrue(rooted > 100, rooted + " samples with a path from its root");
         }
+    }
+
+    private static List<StitchedSample> all(Iterator<StitchedSample> samples) {
+        List<StitchedSample> out = new ArrayList<>();
+        samples.forEachRemaining(out::add);
+        return out;
     }
 }

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.AbstractExecutorService;
@@ -106,11 +108,17 @@ class ParallelStitchTest {
     private static Stitch stitch(Path recording, ReadAhead ahead) {
         try (Recording r = Recording.open(recording)) {
             Stitcher st = Stitcher.of(r, new ModuleImages(), StageClock.off(), ahead, roots -> {});
-            List<StitchedSample> samples = st.samplesInTimeOrder().toList();
+            List<StitchedSample> samples = all(st.samplesInTimeOrder());
             long sections = r.sections().stream()
                     .filter(s -> s.kind() == SectionKind.RECORDS)
                     .count();
             return new Stitch(samples, st.counters(), st.stitchingThreads(), sections);
         }
+    }
+
+    private static List<StitchedSample> all(Iterator<StitchedSample> samples) {
+        List<StitchedSample> out = new ArrayList<>();
+        samples.forEachRemaining(out::add);
+        return out;
     }
 }
