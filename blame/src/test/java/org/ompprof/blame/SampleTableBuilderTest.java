@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -57,5 +58,36 @@ class SampleTableBuilderTest {
         SampleTable.Builder rest = filled(new SampleTable.Builder(room), rows.subList(rows.size() / 3, rows.size()));
         assertEquals(
                 expected, dump(SampleTable.Builder.joined(List.of(first, rest)).build()), "joined");
+    }
+
+    /**
+     * Samples of all threads in time order (as blame's windows get them) come out by thread, then time, whatever the
+     * threads' numbers: a run from 1 (grouped by counting), numbers spread wider than the samples (sorted), the ends
+     * of the int range; against the rows sorted by every column and added in that order.
+     */
+    @ParameterizedTest
+    @CsvSource({"11, 1", "12, 1000003", "13, -2147483648", "14, 2147483000", "15, 7"})
+    void timeOrderedSamplesComeOutByThreadWhateverTheirNumbers(long seed, int spread) {
+        Random r = new Random(seed);
+        List<Row> rows = new ArrayList<>();
+        for (Row x : SeededRuns.samples(r, 200 * MS, 2 * (int) MS)) {
+            int thread = spread == Integer.MIN_VALUE
+                    ? (x.thread() % 2 == 0 ? Integer.MIN_VALUE + x.thread() : Integer.MAX_VALUE - x.thread())
+                    : x.thread() * spread;
+            rows.add(new Row(thread, x.time(), x.weight(), x.c(), x.waitId(), x.region(), x.node()));
+        }
+        rows.sort(Comparator.comparingLong(Row::time));
+        List<Row> sorted = new ArrayList<>(rows);
+        sorted.sort(Comparator.comparingInt(Row::thread)
+                .thenComparingLong(Row::time)
+                .thenComparingInt(Row::node)
+                .thenComparing(Row::c)
+                .thenComparingLong(Row::weight)
+                .thenComparingLong(Row::waitId)
+                .thenComparingLong(Row::region));
+        assertEquals(
+                dump(filled(new SampleTable.Builder(), sorted).build()),
+                dump(filled(new SampleTable.Builder(), rows).build()),
+                "seed " + seed + ", thread numbers times " + spread);
     }
 }
