@@ -7,7 +7,8 @@ import org.ompprof.sampler.omp.WaitClass;
 
 /**
  * The samples blame looks at, as columns, grouped by thread and in time order within each
- * thread (the builder sorts them if they came otherwise). Immutable once built.
+ * thread (the builder sorts them if they came otherwise). Its samples are immutable once built; its searches start
+ * where the thread's last one ended, so a table is read by one thread at a time.
  */
 public final class SampleTable {
     /** How many of a thread's samples on either side of a moment are searched for its work in a region instance. */
@@ -25,6 +26,9 @@ public final class SampleTable {
 
     final int[] from;
     final int[] to;
+    /** Per thread index, where its last search ended: blame asks of each thread at nearby moments. */
+    private final int[] searched;
+
     private final IntIntHashMap threadIndex = new IntIntHashMap();
 
     private SampleTable(
@@ -49,6 +53,7 @@ public final class SampleTable {
             }
             to[k] = i + 1;
         }
+        searched = from.clone();
     }
 
     public int size() {
@@ -82,7 +87,7 @@ public final class SampleTable {
 
     /** The first sample of thread index {@code k} taken at or after {@code t}; {@code to[k]} if none. */
     int firstAtOrAfter(int k, long t) {
-        return SortedLongs.firstAtOrAfter(time, from[k], to[k], t);
+        return searched[k] = SortedLongs.firstAtOrAfter(time, from[k], to[k], searched[k], t);
     }
 
     /**

@@ -14,4 +14,20 @@ public final class SortedLongs {
         }
         return lo;
     }
+
+    /**
+     * As {@link #firstAtOrAfter(long[], int, int, long)}, searched outward from {@code hint} (in [from, to]) in steps
+     * that double: a caller whose answers lie near one another (blame asks of each thread at moment after moment)
+     * pays for the distance from its last answer, not for the range.
+     */
+    public static int firstAtOrAfter(long[] a, int from, int to, int hint, long v) {
+        if (hint < to && a[hint] < v) { // the answer lies above the hint
+            int step = 1;
+            while (hint + step < to && a[hint + step] < v) step <<= 1;
+            return firstAtOrAfter(a, hint + (step >> 1) + 1, Math.min(hint + step, to), v);
+        }
+        int step = 1; // at or below: a[hint] >= v, or hint is to
+        while (hint - step >= from && a[hint - step] >= v) step <<= 1;
+        return firstAtOrAfter(a, Math.max(from, hint - step), hint - (step >> 1), v);
+    }
 }

@@ -7,7 +7,7 @@ import java.util.Random;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** The lower bound against a scan, on seeded arrays with runs of equal values, over random ranges. */
+/** The lower bound against a scan, on seeded arrays with runs of equal values, over random ranges, from any hint. */
 class SortedLongsTest {
     @ParameterizedTest
     @ValueSource(longs = {1, 2, 3, 4})
@@ -24,6 +24,11 @@ class SortedLongsTest {
             for (int i = to - 1; i >= from; i--) if (a[i] >= v) expected = i;
             assertEquals(
                     expected, SortedLongs.firstAtOrAfter(a, from, to, v), "v " + v + " in [" + from + ", " + to + ")");
+            int hint = from + r.nextInt(to - from + 1);
+            assertEquals(
+                    expected,
+                    SortedLongs.firstAtOrAfter(a, from, to, hint, v),
+                    "v " + v + " in [" + from + ", " + to + ") from " + hint);
         }
     }
 }
