@@ -57,16 +57,24 @@ final class BlameStage {
         this.clock = clock;
         Stage was = clock.enter(Stage.BLAME);
         this.blame = new BlameBehind(
-                new WindowedBlame(holds(recording), sites, initialThreads(recording), windowNs), thread);
+                new WindowedBlame(holds(recording), sites, initialThreads(recording), windowNs), thread, this::timed);
         clock.enter(was);
     }
 
     /** The next sample in time order (all threads merged). */
     void sample(StitchedSample s, int node) {
-        Stage was = clock.enter(Stage.BLAME);
         blame.add(s.threadSeq(), s.timeNs(), s.weightNs(), waitClass(s), s.waitId(), s.regionId(), node);
         clock.count(Stage.BLAME, 1);
-        clock.enter(was);
+    }
+
+    /** Blame's work in the building thread's calls (a batch of samples), timed as blame's. */
+    private void timed(Runnable work) {
+        Stage was = clock.enter(Stage.BLAME);
+        try {
+            work.run();
+        } finally {
+            clock.enter(was);
+        }
     }
 
     /** No sample follows: blame may charge its last windows while the build does other work. */

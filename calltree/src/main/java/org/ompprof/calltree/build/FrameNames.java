@@ -62,6 +62,9 @@ final class FrameNames {
     private final StageClock clock;
     private final LongObjectHashMap<LongObjectHashMap<Named>> byModule = new LongObjectHashMap<>();
     private final IntObjectHashMap<Role> roles = new IntObjectHashMap<>();
+    /** Made once: a method reference bound to {@code roles} is a new object each time it is made. */
+    private final IntFunction<Role> roleOf = roles::get;
+
     private final LongObjectHashMap<String> programNames = new LongObjectHashMap<>();
     /**
      * By function name, and by what names a construct: a body's name recurs at each of its sampled pcs, and the
@@ -111,7 +114,7 @@ final class FrameNames {
         int start = path.size();
         for (int e = 0; e < rootFirst.size(); e++) { // by index: no iterator a path, garbage for the build's GC
             Named named = named(rootFirst.get(e));
-            if (!append(named.ids(), named.lines(), roles::get, start, path, lines)) {
+            if (!append(named.ids(), named.lines(), roleOf, start, path, lines)) {
                 while (path.size() > start) path.removeAtIndex(path.size() - 1);
                 while (lines.size() > start) lines.removeAtIndex(lines.size() - 1);
                 path.add(frames.intern(OVERHEAD));

@@ -90,14 +90,17 @@ public final class TimelineStream {
             buffer(thread, timeNs, node, state, weightNs);
             return;
         }
-        downsamplers
-                .getIfAbsentPut(
-                        thread, () -> new TimelineDownsampler(resolutionNs, (t, n, s, w) -> buffer(thread, t, n, s, w)))
-                .add(timeNs, node, state, weightNs);
+        TimelineDownsampler d = downsamplers.get(thread); // as in buffer: no lambda made a sample
+        if (d == null)
+            downsamplers.put(
+                    thread, d = new TimelineDownsampler(resolutionNs, (t, n, s, w) -> buffer(thread, t, n, s, w)));
+        d.add(timeNs, node, state, weightNs);
     }
 
     private void buffer(int thread, long timeNs, int node, int state, long weightNs) {
-        buffers.getIfAbsentPut(thread, () -> new Timeline.Builder(thread)).add(timeNs, node, state, weightNs);
+        Timeline.Builder b = buffers.get(thread); // no lambda capturing the thread a sample (C1 allocates it)
+        if (b == null) buffers.put(thread, b = new Timeline.Builder(thread));
+        b.add(timeNs, node, state, weightNs);
         if (++buffered >= budget) flush();
     }
 
