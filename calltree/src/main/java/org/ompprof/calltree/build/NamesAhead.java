@@ -30,13 +30,20 @@ final class NamesAhead {
 
     void ask(List<StitchedSample> batch) {
         LongObjectHashMap<LongHashSet> fresh = new LongObjectHashMap<>();
-        for (StitchedSample s : batch) {
+        long inModule = -1;
+        LongHashSet askedOfModule = null; // a path's frames run in a few modules: looked up when the module changes
+        for (int k = 0; k < batch.size(); k++) {
+            StitchedSample s = batch.get(k);
             List<PathFrame> path = s.pathRootFirst();
             if (lastPaths.put(s.threadSeq(), path) == path) continue; // a run of samples at one barrier, or idle
             for (int i = 0; i < path.size(); i++) {
                 if (!(path.get(i) instanceof PathFrame.Code c)) continue;
-                if (asked.getIfAbsentPut(c.moduleId(), LongHashSet::new).add(c.lookupPc()))
-                    fresh.getIfAbsentPut(c.moduleId(), LongHashSet::new).add(c.lookupPc());
+                if (c.moduleId() != inModule || askedOfModule == null) {
+                    inModule = c.moduleId();
+                    askedOfModule = asked.getIfAbsentPut(inModule, LongHashSet::new);
+                }
+                if (askedOfModule.add(c.lookupPc()))
+                    fresh.getIfAbsentPut(inModule, LongHashSet::new).add(c.lookupPc());
             }
         }
         fresh.forEachKeyValue((module, pcs) ->
