@@ -34,6 +34,12 @@ final class BuildThreads implements AutoCloseable {
      */
     private static final int START_DEPTH_PER_THREAD = 64;
 
+    /**
+     * At most this many in all: the wait is the same on any machine, and on a big node the sections held ahead (about
+     * 250 kB of stitched samples each) would otherwise grow with its cores.
+     */
+    private static final int MAX_START_DEPTH = 512;
+
     private final ExecutorService pool;
     private final ExecutorService stitching;
     private final ExecutorService blaming;
@@ -47,7 +53,11 @@ final class BuildThreads implements AutoCloseable {
         blaming = decoders == 0 ? null : Executors.newSingleThreadExecutor(daemons("blame"));
         ahead = pool == null
                 ? ReadAhead.NONE
-                : ReadAhead.on(pool, DEPTH_PER_THREAD * decoders + 1, START_DEPTH_PER_THREAD * decoders + 1);
+                : ReadAhead.on(pool, DEPTH_PER_THREAD * decoders + 1, startDepth(decoders) + 1);
+    }
+
+    private static int startDepth(int decoders) {
+        return Math.max(DEPTH_PER_THREAD * decoders, Math.min(START_DEPTH_PER_THREAD * decoders, MAX_START_DEPTH));
     }
 
     /** A build on {@code threads} threads (1: all on the caller's). */
