@@ -29,12 +29,11 @@ final class SampleStitcher {
     private final ContextResolver contexts;
     private final StitchCounters.Tally tally;
     /**
-     * The last runtime-window path and what it was made of: a thread waiting at a barrier is sampled there again and
-     * again, and its samples share one path list, which the build names once (see ProfileBuilder).
+     * The last runtime-window path and the context it was made under: a thread waiting at a barrier is sampled there
+     * again and again, and its samples share one path list, which the build names once (see ProfileBuilder).
      */
     private ContextNode windowContext;
 
-    private boolean windowBarrier;
     private List<PathFrame> windowPath;
 
     SampleStitcher(
@@ -187,12 +186,12 @@ final class SampleStitcher {
     }
 
     private List<PathFrame> windowPath(ContextNode context, boolean barrier) {
-        if (context == windowContext && barrier == windowBarrier) return windowPath;
+        Placeholder end = barrier ? Placeholder.OMP_BARRIER : Placeholder.OMP_RUNTIME;
+        if (context == windowContext && windowPath.getLast() == end) return windowPath;
         List<PathFrame> path = new ArrayList<>(context.depth() + 1);
         context.appendTo(path);
-        path.add(barrier ? Placeholder.OMP_BARRIER : Placeholder.OMP_RUNTIME);
+        path.add(end);
         windowContext = context;
-        windowBarrier = barrier;
         windowPath = List.copyOf(path);
         return windowPath;
     }
