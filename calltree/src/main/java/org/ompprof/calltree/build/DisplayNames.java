@@ -109,7 +109,8 @@ public final class DisplayNames {
 
     /**
      * {@code parallel at heat.c:27}: the construct, the file's base name and the line when known
-     * ({@code parallel at heat.c} without a line, {@code parallel in main} without a file).
+     * ({@code parallel at heat.c} without a line, {@code parallel in main} without a file; a Fortran procedure as its
+     * frames are named, {@code parallel in solver::relax}).
      */
     static String construct(Outlined kind, String symbol, String file, int line) {
         if ((kind == Outlined.PARALLEL_WRAPPER || kind == Outlined.PARALLEL_BODY) && inTarget(symbol)) {
@@ -123,7 +124,8 @@ public final class DisplayNames {
             Matcher g = GCC.matcher(symbol);
             if (g.matches()) from = g.group(1);
         }
-        String in = from == null || from.isEmpty() ? "" : " in " + from;
+        String fortran = fortran(from, null); // as the program's frames name it: gfortran outlines modules' loops
+        String in = from == null || from.isEmpty() ? "" : " in " + (fortran != null ? fortran : from);
         return kind.construct + in + (line > 0 ? " at line " + line : "");
     }
 

@@ -83,6 +83,10 @@ class DisplayNamesTest {
                 "PARALLEL_BODY|main.omp_outlined_debug__|r.c|0|parallel at r.c",
                 "PARALLEL_WRAPPER|main.omp_outlined|''|0|parallel in main",
                 "GCC_BODY|work._omp_fn.3|''|0|parallel in work",
+                "GCC_BODY|__advec_mom_kernel_mod_MOD_advec_mom_kernel._omp_fn.0|''|0|"
+                        + "parallel in advec_mom_kernel_mod::advec_mom_kernel",
+                "GCC_BODY|MAIN__._omp_fn.1|''|0|parallel in program",
+                "GCC_BODY|__solver_MOD_relax._omp_fn.2|relax.f90|40|parallel at relax.f90:40",
                 "TARGET|__omp_offloading_10302_b4e2d1_main_l27|''|27|target in main at line 27",
                 "TASK|.omp_task_entry.|''|0|task",
                 "PARALLEL_WRAPPER|__omp_offloading_fe00_51847f_launch_kernels_l15_debug__.omp_outlined|offload.c|"
