@@ -125,6 +125,15 @@ public final class CPrograms {
                 List.of());
     }
 
+    /** The same without debug info, as proxy applications release builds come (CloverLeaf): {@code <name>-nodebug}. */
+    static Path gfortranWithoutDebugInfo(String name) {
+        return build(
+                name + ".f90",
+                name + "-nodebug",
+                List.of("gfortran", "-fopenmp", "-O1", "-fno-omit-frame-pointer"),
+                List.of());
+    }
+
     /** The shared library {@code lib<name>.so} built from {@code name}.c with clang-19. */
     static Path sharedLibrary(String name) {
         return build(name, "lib" + name + ".so", List.of("clang-19", "-shared", "-fPIC", "-g", "-O1"), List.of());

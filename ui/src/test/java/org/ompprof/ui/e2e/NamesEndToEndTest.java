@@ -131,4 +131,20 @@ class NamesEndToEndTest {
                 info.out().contains("parallel at names_heat.f90:" + HEAT_PRAGMA + "  =  __solver_MOD_relax._omp_fn.0"),
                 info.out());
     }
+
+    /**
+     * Built without debug info, the region has no file or line to be named by: it is named after the procedure it was
+     * outlined from, as that procedure's own frame is ({@code solver::relax}), never by a linker's name.
+     */
+    @Test
+    void gfortranRegionWithoutDebugInfoIsNamedAfterItsProcedure() throws Exception {
+        Path profile = record("heat-nodebug", CPrograms.gfortranWithoutDebugInfo("names_heat"));
+        String out = collapsed(profile);
+        for (String line : out.lines().toList()) {
+            assertFalse(line.contains("_MOD_") || line.contains("_omp_fn"), "a linker's name: " + line);
+        }
+        List<String> expected = List.of("main", "program", "solver::relax", "parallel in solver::relax");
+        assertMostlyUnder(out, expected, 50);
+        assertNoAgentFrames(out);
+    }
 }
