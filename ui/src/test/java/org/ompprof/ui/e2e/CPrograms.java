@@ -125,7 +125,7 @@ public final class CPrograms {
                 List.of());
     }
 
-    /** The same without debug info, as proxy applications release builds come (CloverLeaf): {@code <name>-nodebug}. */
+    /** The same without debug info, as proxy applications' release builds are (CloverLeaf): {@code <name>-nodebug}. */
     static Path gfortranWithoutDebugInfo(String name) {
         return build(
                 name + ".f90",
