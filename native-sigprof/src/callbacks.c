@@ -622,7 +622,14 @@ static void on_parallel_end(ompt_data_t *parallel_data, ompt_data_t *encounterin
                             const void *codeptr_ra)
 {
   struct priv *p = priv_fast();
-  if (!p || region_packed(p, data_value(parallel_data)))
+  if (!p)
+    return;
+  /* The thread goes back to the encountering task's code, where it may block (a sleep, an MPI wait between regions)
+   * before a signal samples it. Its view must be of that task again, not of the region's implicit task, whose code
+   * has returned: the sampler would take the block for a runtime wait and signal it, cutting the sleep short. libomp
+   * has made the encountering task current again when it calls this. */
+  wall_view_switch(p, encountering_task_data, 0, &p->cb.team);
+  if (region_packed(p, data_value(parallel_data)))
     return;
   EMIT(p, OMPPROF_REC_PARALLEL_END, struct ompprof_parallel_end, now_ns(), data_value(parallel_data),
        data_value(encountering_task_data), ptr_value(codeptr_ra), (uint32_t)flags, 0);
@@ -950,45 +957,48 @@ static void on_nest_lock(ompt_scope_endpoint_t endpoint, ompt_wait_id_t wait_id,
     bump(&p->slot->mutex_skipped, 1);
 }
 
+/* Wall mode only (wall_task_switch, wall_task_end): nothing is recorded, samples carry their task ids. A task that
+ * ended is still current here: the resumed one's view is the one it had when it was suspended, not asked. */
+static inline void task_scheduled(struct priv *p, const ompt_data_t *prior_task_data,
+                                  ompt_task_status_t prior_task_status, const ompt_data_t *next_task_data)
+{
+  int ended = prior_task_status == ompt_task_complete || prior_task_status == ompt_task_cancel ||
+              prior_task_status == ompt_task_detach || prior_task_status == ompt_task_late_fulfill;
+  if (ended)
+    wall_task_end(p, next_task_data);
+  else if (next_task_data == NULL)
+    wall_view_drop(p);
+  else
+    wall_task_switch(p, prior_task_data, next_task_data);
+}
+
+/* The thread's state not at hand (its first callback, or the agent not attached): apart, so that the usual call
+ * saves no registers for it. */
+__attribute__((noinline, cold)) static void task_scheduled_slow(const ompt_data_t *prior_task_data,
+                                                                ompt_task_status_t prior_task_status,
+                                                                const ompt_data_t *next_task_data)
+{
+  struct priv *p = priv_for_callback();
+  if (p)
+    task_scheduled(p, prior_task_data, prior_task_status, next_task_data);
+}
+
+static void on_task_schedule(ompt_data_t *prior_task_data, ompt_task_status_t prior_task_status,
+                             ompt_data_t *next_task_data)
+{
+  struct priv *p = priv_at_hand();
+  if (__builtin_expect(p != NULL, 1))
+    task_scheduled(p, prior_task_data, prior_task_status, next_task_data);
+  else
+    task_scheduled_slow(prior_task_data, prior_task_status, next_task_data);
+}
+
 /* omp_control_tool: 1 start/resume, 2 pause, 3 flush, 4 end (OpenMP 5.x,
  * omp_control_tool_t). Pause and start scope the samples (the handler drops
  * signals while the gate is shut); flush writes what the thread holds back
  * (batched task creations); end stops sampling for good. The return value
  * goes back to the program; negative values are reserved by the
  * specification, so success is 0. */
-/* Wall mode only (wall_view_switch): nothing is recorded, samples carry their task ids. A
- * task that ended is still current here: the view is dropped without asking. */
-static inline void task_scheduled(struct priv *p, ompt_task_status_t prior_task_status, ompt_data_t *next_task_data)
-{
-  int ended = prior_task_status == ompt_task_complete || prior_task_status == ompt_task_cancel ||
-              prior_task_status == ompt_task_detach || prior_task_status == ompt_task_late_fulfill;
-  if (ended || next_task_data == NULL)
-    wall_view_drop(p);
-  else
-    wall_view_switch(p, next_task_data, ompt_task_explicit, &p->cb.team);
-}
-
-/* The thread's state not at hand (its first callback, or the agent not attached): apart, so that the usual call
- * saves no registers for it. */
-__attribute__((noinline, cold)) static void task_scheduled_slow(ompt_task_status_t prior_task_status,
-                                                                ompt_data_t *next_task_data)
-{
-  struct priv *p = priv_for_callback();
-  if (p)
-    task_scheduled(p, prior_task_status, next_task_data);
-}
-
-static void on_task_schedule(ompt_data_t *prior_task_data, ompt_task_status_t prior_task_status,
-                             ompt_data_t *next_task_data)
-{
-  (void)prior_task_data;
-  struct priv *p = priv_at_hand();
-  if (__builtin_expect(p != NULL, 1))
-    task_scheduled(p, prior_task_status, next_task_data);
-  else
-    task_scheduled_slow(prior_task_status, next_task_data);
-}
-
 static int on_control_tool(uint64_t command, uint64_t modifier, void *arg, const void *codeptr_ra)
 {
   (void)arg;

@@ -54,6 +54,7 @@ struct priv *slot_claim(void) /* signal-safe */
     p->sig.end_deferred = 0;
     p->sig.in_handler = 0;
     task_pack_reset(&p->cb.tasks);
+    p->cb.suspended.depth = 0;
     task_pack_reset(&p->cb.regions);
     s->open_regions = 0;
     s->pending_count = 0;

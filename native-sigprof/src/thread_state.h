@@ -39,6 +39,18 @@ struct wall_team {
   uint32_t switches; /* views made since the runtime was last asked */
 };
 
+/* The tasks a thread suspended to run another (a task scheduling point: a taskwait, a creation, a barrier), innermost
+ * last, with the flags their views had: the task a completion resumes gets its view back (wall.c). Tied tasks nest
+ * on a thread's stack; what does not (an untied task resumed elsewhere) fails the check of the resumed task's data,
+ * and its view is dropped, as every resumed task's was before. */
+#define WALL_SUSPENDED 32u
+struct wall_suspended {
+  const void *task[WALL_SUSPENDED]; /* their ompt_data_t */
+  uint32_t flags[WALL_SUSPENDED];
+  uint64_t frame[WALL_SUSPENDED]; /* their ompt_frame_t */
+  uint32_t depth; /* may exceed WALL_SUSPENDED: those beyond are counted, not kept */
+};
+
 /* Agent-private per-slot state, in three parts by who may touch them: the
  * signal handler (and the thread's own callbacks, which the handler may
  * interrupt), the thread's callbacks alone, and the wall sampler thread. The
@@ -146,7 +158,8 @@ struct callback_state {
   int implicit_pending;
   /* The thread's block of task ids: the last one given out, and the block's last. */
   uint64_t task_id_last, task_id_end;
-  struct wall_team team; /* wall mode: the team the thread's tasks run in, for their views */
+  struct wall_team team;           /* wall mode: the team the thread's tasks run in, for their views */
+  struct wall_suspended suspended; /* wall mode: the tasks a completion may resume */
 };
 
 /* What /proc/self/task/TID/syscall says of a thread blocked in a system call. */

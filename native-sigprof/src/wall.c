@@ -294,7 +294,28 @@ static int view_asked(struct wall_team *team, const ompt_data_t *next, struct om
   return 1;
 }
 
-/* The view made whole: level 0 of the next task (known, or asked of the runtime), the thread's state with it. */
+/* The view made whole of one task running its code: level 0 (its frame's exit taken from `frame`), the thread's state
+ * with it. */
+static void view_write(struct priv *p, struct ompprof_task_level l, const ompt_frame_t *frame, uint32_t made)
+{
+  struct wall_view *v = &p->wall.view;
+  uint32_t seq;
+  if (!wall_view_open(v, &seq))
+    return;
+  l.exit_frame = (uint64_t)(uintptr_t)frame->exit_frame.ptr;
+  l.exit_frame_flags = (uint32_t)frame->exit_frame_flags;
+  *(struct ompprof_task_level *)(void *)v->levels = l;
+  v->frame0 = (uint64_t)(uintptr_t)frame;
+  __atomic_store_n(&v->made, made, __ATOMIC_RELAXED);
+  v->state = (l.task_flags & ompt_task_initial) ? ompt_state_work_serial : ompt_state_work_parallel;
+  v->wait_id = 0;
+  v->thread_num = l.thread_num;
+  v->task_levels = 1;
+  v->parallel_levels = 0;
+  wall_view_close(v, seq);
+}
+
+/* The view of the next task, made whole: level 0 known, or asked of the runtime. */
 __attribute__((noinline)) static void view_switch_whole(struct priv *p, const ompt_data_t *next, uint32_t task_flags,
                                                         struct wall_team *team, int known)
 {
@@ -306,21 +327,7 @@ __attribute__((noinline)) static void view_switch_whole(struct priv *p, const om
     wall_view_drop(p);
     return;
   }
-  struct wall_view *v = &p->wall.view;
-  uint32_t seq;
-  if (!wall_view_open(v, &seq))
-    return;
-  l.exit_frame = (uint64_t)(uintptr_t)frame->exit_frame.ptr;
-  l.exit_frame_flags = (uint32_t)frame->exit_frame_flags;
-  *(struct ompprof_task_level *)(void *)v->levels = l;
-  v->frame0 = (uint64_t)(uintptr_t)frame;
-  __atomic_store_n(&v->made, known ? VIEW_MADE_KNOWN : VIEW_MADE_OTHER, __ATOMIC_RELAXED);
-  v->state = (l.task_flags & ompt_task_initial) ? ompt_state_work_serial : ompt_state_work_parallel;
-  v->wait_id = 0;
-  v->thread_num = l.thread_num;
-  v->task_levels = 1;
-  v->parallel_levels = 0;
-  wall_view_close(v, seq);
+  view_write(p, l, frame, known ? VIEW_MADE_KNOWN : VIEW_MADE_OTHER);
 }
 
 /* When a task becomes the thread's current one (a task scheduling point, an
@@ -370,6 +377,54 @@ void wall_view_switch(struct priv *p, const ompt_data_t *next, uint32_t task_fla
     wall_view_close(v, seq);
   }
   view_switch_whole(p, next, task_flags, team, known);
+}
+
+/* A task scheduling point where the thread suspends `prior` to run `next` (an explicit task): prior is kept, with
+ * its view's flags and frame, for the completion that resumes it. */
+void wall_task_switch(struct priv *p, const ompt_data_t *prior, const ompt_data_t *next)
+{
+  if (p->sig.has_timer != TIMER_WALL)
+    return;
+  struct wall_suspended *w = &p->cb.suspended;
+  if (w->depth < WALL_SUSPENDED) {
+    const struct wall_view *v = &p->wall.view;
+    const struct ompprof_task_level *l = (const struct ompprof_task_level *)(const void *)v->levels;
+    int described = prior != NULL && v->task_levels > 0 && v->frame0 >= 65536u && l->task_id == prior->value;
+    w->task[w->depth] = prior;
+    w->flags[w->depth] = described ? l->task_flags : 0;
+    w->frame[w->depth] = described ? v->frame0 : 0;
+  }
+  w->depth++;
+  wall_view_switch(p, next, ompt_task_explicit, &p->cb.team);
+}
+
+/* A task ended and `next` resumes on the thread: it gets the view it had when it was suspended, with its frame as it
+ * is now (it runs its code again at once, and may block there before a signal samples it: a sleep after a taskwait,
+ * or after an undeferred task). A task not found suspended here, or outside a known team, gets none: the sampler
+ * signals the thread until its next sample. */
+void wall_task_end(struct priv *p, const ompt_data_t *next)
+{
+  if (p->sig.has_timer != TIMER_WALL)
+    return;
+  struct wall_suspended *w = &p->cb.suspended;
+  uint32_t flags = 0;
+  uint64_t frame = 0;
+  if (w->depth > 0 && --w->depth < WALL_SUSPENDED && w->task[w->depth] == next) {
+    flags = w->flags[w->depth];
+    frame = w->frame[w->depth];
+  }
+  const struct wall_team *team = &p->cb.team;
+  if (flags == 0 || next == NULL || !team->known) {
+    wall_view_drop(p);
+    return;
+  }
+  const ompt_frame_t *f = (const ompt_frame_t *)(uintptr_t)frame;
+  struct ompprof_task_level l = {.task_flags = flags,
+                                 .thread_num = team->thread_num,
+                                 .task_id = next->value,
+                                 .parallel_id = team->parallel_id,
+                                 .info_result = 2};
+  view_write(p, l, f, f == task_frame_of(next) ? VIEW_MADE_KNOWN : VIEW_MADE_OTHER);
 }
 
 /* ---- registration (on the thread, from callbacks) ---- */
@@ -478,12 +533,28 @@ static int view_copy(const struct priv *p, struct wall_view *out)
          out->task_levels <= OMPPROF_MAX_LEVELS && out->parallel_levels <= OMPPROF_MAX_LEVELS;
 }
 
+/* Waits the runtime enters through a call that sets the task's enter frame: a barrier inside a region (the end of a
+ * worksharing loop, an explicit one, the runtime's own), a taskwait, a taskgroup's end. No callback says when such a
+ * wait ends (sync_region is not registered), so a view the thread published in one (a sample there) outlives it. */
+static int wait_with_enter_frame(uint32_t state)
+{
+  return state == ompt_state_wait_barrier_implicit_workshare || state == ompt_state_wait_barrier_explicit ||
+         state == ompt_state_wait_barrier_implementation || state == ompt_state_wait_taskwait ||
+         state == ompt_state_wait_taskgroup;
+}
+
 /* Whether the view still describes the thread: its task runs user code (the
  * runtime sets the enter frame on every call into it and clears the exit
- * frame when the task's code returns). Level 0's frames are the live ones. */
+ * frame when the task's code returns). Level 0's frames are the live ones.
+ * A view made in a wait with an enter frame describes the task back in its
+ * code once that frame is clear, in the work state: a sleep right after a
+ * barrier or a taskwait is the program's, not the wait's, and is not
+ * signalled short. */
 static int view_current(const struct priv *p, struct wall_view *v, const struct blocked *b)
 {
-  if (!work_state(v->state) || __atomic_load_n(&p->sig.acq_id, __ATOMIC_RELAXED) != 0 || v->frame0 < 65536u)
+  int left_wait = wait_with_enter_frame(v->state);
+  if ((!work_state(v->state) && !left_wait) || __atomic_load_n(&p->sig.acq_id, __ATOMIC_RELAXED) != 0 ||
+      v->frame0 < 65536u)
     return 0;
   ompt_frame_t live;
   if (!read_mem(&live, v->frame0, sizeof live))
@@ -498,6 +569,10 @@ static int view_current(const struct priv *p, struct wall_view *v, const struct 
   l0->exit_frame = exit;
   l0->enter_frame = 0;
   l0->exit_frame_flags = (uint32_t)live.exit_frame_flags;
+  if (left_wait) {
+    v->state = initial ? ompt_state_work_serial : ompt_state_work_parallel;
+    v->wait_id = 0;
+  }
   return 1;
 }
 
@@ -630,6 +705,11 @@ static int sample_outside(struct priv *p, const struct wall_view *v, const struc
   if (read_blocked(p->wall.fd, &again) != 1 || !same_call(&again, b))
     return 0; /* woke during the copy: the reservation is simply never committed */
   ctx.rbp = guess_rbp(stack, ctx.rsp, n, p->sig.stack_hi);
+  /* No frame-pointer frame in the copy (the task's code does not keep one, and the runtime's frame that called it
+   * pushes a variable count of arguments): rbp is most likely still that runtime frame's, the task's exit frame, which
+   * is one. Where a frame between saved rbp and reused it, the unwind takes the saved value there, not this one. */
+  if (ctx.rbp == 0 && l0->exit_frame > ctx.rsp && (l0->exit_frame_flags & ompt_frame_framepointer))
+    ctx.rbp = l0->exit_frame;
   s->time_ns = t0;
   s->weight_ns = wall_sample_weight(p, t0);
   s->os_tid = p->os_tid;

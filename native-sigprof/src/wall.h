@@ -21,6 +21,8 @@ void wall_undo_interrupt(ucontext_t *uc, int running);                          
 void wall_view_store(struct priv *p, const struct ompprof_sample *s, const uint8_t *levels); /* signal-safe */
 void wall_view_resumed(struct priv *p);
 void wall_view_switch(struct priv *p, const ompt_data_t *next, uint32_t task_flags, struct wall_team *team);
+void wall_task_switch(struct priv *p, const ompt_data_t *prior, const ompt_data_t *next);
+void wall_task_end(struct priv *p, const ompt_data_t *next);
 
 /* The writer's side of the view's sequence lock, on the thread (a callback or its handler): 0 when
  * a write is under way already (a handler that interrupted a callback's write leaves the view to it). */
