@@ -48,7 +48,7 @@ struct wall_suspended {
   const void *task[WALL_SUSPENDED]; /* their ompt_data_t */
   uint32_t flags[WALL_SUSPENDED];
   uint64_t frame[WALL_SUSPENDED]; /* their ompt_frame_t */
-  uint32_t depth; /* may exceed WALL_SUSPENDED: those beyond are counted, not kept */
+  uint32_t depth;                 /* may exceed WALL_SUSPENDED: those beyond are counted, not kept */
 };
 
 /* Agent-private per-slot state, in three parts by who may touch them: the

@@ -17,8 +17,12 @@
  *    in our address space and is copied with process_vm_readv (a stack that
  *    went away is an error, not a fault); the file is read again after the
  *    copy and the sample dropped if the thread moved. The OpenMP part is the
- *    view the thread published at its last sample or implicit task begin,
- *    checked against the live task frame in the runtime;
+ *    view the thread published at its last sample, implicit task begin, task
+ *    switch or parallel end, or that a completion's resumed task had when it
+ *    was suspended, checked against the live task frame in the runtime (a
+ *    view made in a barrier or taskwait stands for the task once the frame
+ *    shows it back in its own code: a sleep right after a construct is the
+ *    program's);
  *  - blocked inside the runtime (barrier, idle, lock, taskwait: the task's
  *    enter frame is set or its exit frame cleared), waiting for a tracked
  *    mutex, or with no usable view: signalled. libomp's waits do not mind:
@@ -676,6 +680,25 @@ static uint64_t guess_rbp(const uint8_t *stack, uint64_t sp, uint32_t n, uint64_
   return 0;
 }
 
+/* rbp at the blocked call when guess_rbp found no frame of the task's own (it knows a frame by its caller's direct
+ * call, and the runtime calls a task's code through a pointer): a frame-pointer frame the task's code called it from
+ * saved the exit frame (the runtime's frame that called the task, a frame pointer) just under its return address, and
+ * its own frame pointer is that slot. Code without frame pointers leaves rbp the exit frame itself. Either is a guess
+ * (a callee-saved register pushed there can hold the same value): the collector tries the exit frame when the unwind
+ * from this one misses it. */
+static uint64_t below_exit_frame(const uint8_t *stack, uint64_t sp, uint32_t n, uint64_t exit)
+{
+  const struct code_ranges *c = modules_code_ranges();
+  for (uint64_t a = (exit - 8u) & ~(uint64_t)7u; a >= sp + 8u && a + 16u <= sp + n; a -= 8) {
+    uint64_t saved, ra;
+    memcpy(&saved, stack + (a - sp), 8);
+    memcpy(&ra, stack + (a - sp) + 8, 8);
+    if (saved == exit && return_address(c, ra))
+      return a;
+  }
+  return exit;
+}
+
 /* Writes the sample of a blocked thread into its ring (the caller holds the
  * ring). 1 written or dropped for want of room; 0 the thread moved. */
 static int sample_outside(struct priv *p, const struct wall_view *v, const struct blocked *b, uint64_t t0)
@@ -705,11 +728,9 @@ static int sample_outside(struct priv *p, const struct wall_view *v, const struc
   if (read_blocked(p->wall.fd, &again) != 1 || !same_call(&again, b))
     return 0; /* woke during the copy: the reservation is simply never committed */
   ctx.rbp = guess_rbp(stack, ctx.rsp, n, p->sig.stack_hi);
-  /* No frame-pointer frame in the copy (the task's code does not keep one, and the runtime's frame that called it
-   * pushes a variable count of arguments): rbp is most likely still that runtime frame's, the task's exit frame, which
-   * is one. Where a frame between saved rbp and reused it, the unwind takes the saved value there, not this one. */
-  if (ctx.rbp == 0 && l0->exit_frame > ctx.rsp && (l0->exit_frame_flags & ompt_frame_framepointer))
-    ctx.rbp = l0->exit_frame;
+  if ((ctx.rbp == 0 || ctx.rbp == l0->exit_frame) && l0->exit_frame > ctx.rsp &&
+      (l0->exit_frame_flags & ompt_frame_framepointer))
+    ctx.rbp = below_exit_frame(stack, ctx.rsp, n, l0->exit_frame);
   s->time_ns = t0;
   s->weight_ns = wall_sample_weight(p, t0);
   s->os_tid = p->os_tid;

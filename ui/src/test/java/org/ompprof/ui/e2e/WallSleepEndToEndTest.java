@@ -1,6 +1,7 @@
 package org.ompprof.ui.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
@@ -189,5 +190,69 @@ class WallSleepEndToEndTest {
         double runningMs = BlameTotals.totalMs(work, profile, "time", null)
                 - BlameTotals.totalMs(work, profile, "time", "block_once");
         assertTrue(runningMs >= 15, "the 60 ms of computing: " + runningMs + " ms\n" + r.out());
+    }
+
+    /** sleep_after_waits.c: rounds, and each nap's length. */
+    private static final int AFTER_ROUNDS = 2;
+
+    private static final int AFTER_MS = 100;
+    private static final Pattern NAP =
+            Pattern.compile("(?m)^([a-z ]+): thread \\d+ slept ([0-9.]+) of [0-9.]+ s( SHORT)?$");
+
+    static Stream<Integer> threadCounts() {
+        return Stream.of(CORES, 2 * CORES);
+    }
+
+    /**
+     * A sleep the program takes in its own code right after an OpenMP construct, where the thread was last seen in the
+     * runtime or in another task (sleep_after_waits.c: after a parallel region on the thread that opened it, after a
+     * barrier, a taskwait in which the thread ran children, an undeferred task, a nested region, a critical section),
+     * takes its whole time recorded, and its time is in the profile under {@code nap} in its construct's context, as
+     * the program measured it within 15%, with no placeholder ({@code <truncated>}) on 95% of it.
+     */
+    @ParameterizedTest(name = "{0} threads")
+    @MethodSource("threadCounts")
+    void sleepsRightAfterConstructsTakeTheirTime(int threads) throws Exception {
+        Path profile = work.resolve("after.ompprof");
+        Ompprof.Result r = Ompprof.run(
+                work,
+                Map.of("OMP_NUM_THREADS", Integer.toString(threads)),
+                "record",
+                "-o",
+                profile.toString(),
+                "--",
+                CPrograms.clang("sleep_after_waits").toString(),
+                Integer.toString(AFTER_ROUNDS),
+                Integer.toString(AFTER_MS));
+        assertEquals(0, r.status(), r.err());
+        Matcher m = NAP.matcher(r.out());
+        int naps = 0;
+        double sleptMs = 0;
+        List<String> cases = new ArrayList<>();
+        while (m.find()) {
+            naps++;
+            sleptMs += Double.parseDouble(m.group(2)) * 1e3;
+            assertNull(m.group(3), "a sleep cut short: " + m.group() + "\n" + r.out());
+            if (!cases.contains(m.group(1))) cases.add(m.group(1));
+        }
+        // per round: the region's opener, every thread after the barrier and the critical section, the single thread
+        // after its taskwait and its undeferred task, both threads of the outer nested team
+        assertEquals(AFTER_ROUNDS * (1 + threads + 1 + 1 + 2 + threads), naps, r.out());
+        assertEquals(List.of("region", "barrier", "taskwait", "undeferred task", "nested region", "critical"), cases);
+
+        Ompprof.Result c = Ompprof.read("export", "--format", "collapsed", "--metric", "time", profile.toString());
+        assertEquals(0, c.status(), c.err());
+        double inNap = 0, placed = 0;
+        for (String line : c.out().lines().toList()) {
+            List<String> frames =
+                    List.of(line.substring(0, line.lastIndexOf(' ')).split(";"));
+            if (!frames.contains("nap")) continue;
+            double ms = Long.parseLong(line.substring(line.lastIndexOf(' ') + 1)) / 1e6;
+            inNap += ms;
+            if (frames.getFirst().equals("main") && frames.stream().noneMatch(f -> f.startsWith("<"))) placed += ms;
+        }
+        String figures = String.format("%.0f ms in nap in the profile, the program slept %.0f ms", inNap, sleptMs);
+        assertTrue(Math.abs(inNap - sleptMs) <= 0.15 * sleptMs, figures + "\n" + c.out());
+        assertTrue(placed >= 0.95 * inNap, String.format("%.0f ms placed; %s%n%s", placed, figures, c.out()));
     }
 }

@@ -6,6 +6,7 @@ import org.ompprof.sampler.omp.OmpState;
 import org.ompprof.sampler.omp.TaskFlags;
 import org.ompprof.sampler.omp.ThreadType;
 import org.ompprof.sampler.omp.WaitClass;
+import org.ompprof.sampler.record.Context;
 import org.ompprof.sampler.record.SampleRecord;
 import org.ompprof.sampler.record.TaskLevel;
 import org.ompprof.sampler.wire.Wire;
@@ -130,8 +131,16 @@ final class SampleStitcher {
     private StitchedSample taskPath(
             SampleRecord s, ContextNode context, long exitFrame, long enterFrame, boolean toMain) {
         UnwindResult r = unwinder.unwind(s.context(), exitFrame);
+        TaskWindow w = TaskWindow.of(r.frames(), exitFrame, enterFrame);
+        if ((!w.exitReached() || w.inexact() > 0) && guessedRbp(s, exitFrame)) {
+            UnwindResult again = unwinder.unwind(withRbp(s.context(), exitFrame), exitFrame);
+            TaskWindow there = TaskWindow.of(again.frames(), exitFrame, enterFrame);
+            if (there.exitReached() && there.inexact() == 0) {
+                r = again;
+                w = there;
+            }
+        }
         List<Frame> frames = r.frames();
-        TaskWindow w = TaskWindow.of(frames, exitFrame, enterFrame);
         tally.inexactFrameMatches += w.inexact();
         int from = RuntimeLeaf.entryCalledByUser(frames, w.entry(), w.end(), modules::isRuntime);
         int end = w.end();
@@ -154,6 +163,22 @@ final class SampleStitcher {
         context.appendTo(path);
         path.addAll(segments.rootFirst(frames, from, Math.max(from, end), complete));
         return sample(s, path, kind(context.gap(), complete, r.termination()));
+    }
+
+    /**
+     * Whether the sample was taken from outside its blocked thread, whose rbp the agent could not read and guessed
+     * from the copied stack: a frame-pointer frame just under the task's exit frame may be a callee-saved register
+     * pushed there. Code built without frame pointers leaves rbp what the runtime's frame that called the task had,
+     * its exit frame: the unwind from there is the other guess.
+     */
+    private static boolean guessedRbp(SampleRecord s, long exitFrame) {
+        return (s.flags() & Wire.SAMPLE_OUTSIDE) != 0
+                && exitFrame != 0
+                && s.context().rbp() != exitFrame;
+    }
+
+    private static Context withRbp(Context c, long rbp) {
+        return new Context(c.rip(), c.rsp(), rbp, c.flags(), c.stack(), c.walk());
     }
 
     /** An unwind that failed (rather than ran out of snapshot) leaves the path unresolved, like an unknown context. */
