@@ -42,6 +42,23 @@ class TaskWindowTest {
         assertEquals(new TaskWindow(2, 4, true, true, 0), w);
     }
 
+    /**
+     * libomp releasing a finished task's dependences: the task's code returned, only runtime frames lie below its exit
+     * frame, and its enter frame shows a value above the exit frame (its parent's). The window is the task's runtime
+     * frames, complete, as with no enter frame: not an unwind that never reached the entry.
+     */
+    @Test
+    void anEnterFrameAboveTheExitFrameIsNotTheTasks() {
+        long[] pcs = {0x100, 0x200, 0x300, 0x400, 0x500, 0x5000};
+        List<Frame> frames = new ArrayList<>();
+        for (int i = 0; i < pcs.length; i++)
+            frames.add(new Frame(pcs[i], i == 0 ? FrameKind.EXACT : FrameKind.RETURN_ADDRESS, null, SPS[i]));
+        long exit = 0x70c0 - 16, parentsEnter = 0x7140 - 16; // frames 2 and 4
+        TaskWindow w = TaskWindow.of(frames, exit, parentsEnter);
+        assertEquals(TaskWindow.of(frames, exit, 0), w);
+        assertEquals(new TaskWindow(0, 2, true, true, 0), w);
+    }
+
     @Test
     void noEnterFrameMeansTheWholeTask() {
         TaskWindow w = TaskWindow.of(frames(6), EXIT, 0);
