@@ -11,13 +11,13 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Tasks with dependences (task_depend.c: a wavefront of {@value #N} x {@value #N} tasks, each depending on its upper and
- * left neighbours and spinning {@value #MS} ms in cell_work). libomp shows such a task with an enter frame above its
- * exit frame while it runs (its creator's), which the stitcher once took for the task's: every sample in the task
- * bodies came out {@code <truncated>} in libomp (KASTORS' sparselu lost half its samples so). Recorded with 2 threads
- * and with 4 (twice the cores). Known answer: every sample in cell_work lies under main, the region, the task
- * construct and cell_work, and they weigh the tasks' N x N x MS ms of work within 25% (sampling, and a loaded
- * machine's late samples).
+ * Tasks with dependences (task_depend.c: a wavefront of {@value #N} x {@value #N} tasks, each depending on its upper
+ * and left neighbours and spinning {@value #MS} ms in cell_work). libomp shows such a task with an enter frame above
+ * its exit frame while it runs (its creator's), which the stitcher once took for the task's: every sample in the
+ * task bodies came out {@code <truncated>} in libomp (KASTORS' sparselu lost half its samples so). Recorded with 2
+ * threads and with 4 (twice the cores). Known answer: every sample in cell_work lies under main, the region, the task
+ * construct and cell_work, and they weigh at least 80% of the tasks' N x N x MS ms of work (sampling), at most three
+ * times it (a task spins MS ms of wall time, and on a loaded machine the time it waits for a CPU is wall time in it).
  */
 class TaskDependencesEndToEndTest {
     private static final int N = 16;
@@ -58,7 +58,7 @@ class TaskDependencesEndToEndTest {
         }
         double known = (double) N * N * MS;
         assertTrue(
-                Math.abs(inWork - known) <= 0.25 * known,
+                inWork >= 0.8 * known && inWork <= 3 * known,
                 String.format("%.0f ms in cell_work, %.0f ms of work%n%s", inWork, known, r.out()));
         assertTrue(
                 placed >= 0.95 * inWork,
