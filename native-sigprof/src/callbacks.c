@@ -561,6 +561,7 @@ static void on_parallel_begin(ompt_data_t *encountering_task_data, const ompt_fr
     parallel_data->value = id;
   if (!p)
     return;
+  wall_task_suspend(p, encountering_task_data, 1); /* for its view at the region's end */
   /* before the record, so the JVM knows every module the region's code and
    * stack can point into by the time it reads PARALLEL_BEGIN */
   modules_rescan(p, 0);
@@ -626,9 +627,10 @@ static void on_parallel_end(ompt_data_t *parallel_data, ompt_data_t *encounterin
     return;
   /* The thread goes back to the encountering task's code, where it may block (a sleep, an MPI wait between regions)
    * before a signal samples it. Its view must be of that task again, not of the region's implicit task, whose code
-   * has returned: the sampler would take the block for a runtime wait and signal it, cutting the sleep short. libomp
-   * has made the encountering task current again when it calls this. */
-  wall_view_switch(p, encountering_task_data, 0, &p->cb.team);
+   * has returned: the sampler would take the block for a runtime wait and signal it, cutting the sleep short. It
+   * gets the view it had when the region began, else one asked of the runtime (libomp has made it current again). */
+  if (!wall_task_resume(p, encountering_task_data))
+    wall_view_switch(p, encountering_task_data, 0, &p->cb.team);
   if (region_packed(p, data_value(parallel_data)))
     return;
   EMIT(p, OMPPROF_REC_PARALLEL_END, struct ompprof_parallel_end, now_ns(), data_value(parallel_data),
@@ -957,19 +959,22 @@ static void on_nest_lock(ompt_scope_endpoint_t endpoint, ompt_wait_id_t wait_id,
     bump(&p->slot->mutex_skipped, 1);
 }
 
-/* Wall mode only (wall_task_switch, wall_task_end): nothing is recorded, samples carry their task ids. A task that
- * ended is still current here: the resumed one's view is the one it had when it was suspended, not asked. */
+/* Wall mode only (wall.c): nothing is recorded, samples carry their task ids. A task that ended is still current
+ * here: the resumed one's view is the one it had when it was suspended, not asked. */
 static inline void task_scheduled(struct priv *p, const ompt_data_t *prior_task_data,
                                   ompt_task_status_t prior_task_status, const ompt_data_t *next_task_data)
 {
   int ended = prior_task_status == ompt_task_complete || prior_task_status == ompt_task_cancel ||
               prior_task_status == ompt_task_detach || prior_task_status == ompt_task_late_fulfill;
-  if (ended)
-    wall_task_end(p, next_task_data);
-  else if (next_task_data == NULL)
+  if (ended) {
+    if (!wall_task_resume(p, next_task_data))
+      wall_view_drop(p);
+  } else if (next_task_data == NULL) {
     wall_view_drop(p);
-  else
-    wall_task_switch(p, prior_task_data, next_task_data);
+  } else {
+    wall_task_suspend(p, prior_task_data, 0);
+    wall_view_switch(p, next_task_data, ompt_task_explicit, &p->cb.team);
+  }
 }
 
 /* The thread's state not at hand (its first callback, or the agent not attached): apart, so that the usual call

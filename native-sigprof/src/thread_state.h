@@ -39,16 +39,21 @@ struct wall_team {
   uint32_t switches; /* views made since the runtime was last asked */
 };
 
-/* The tasks a thread suspended to run another (a task scheduling point: a taskwait, a creation, a barrier), innermost
- * last, with the flags their views had: the task a completion resumes gets its view back (wall.c). Tied tasks nest
+/* The tasks a thread suspended to run another (a task scheduling point: a taskwait, a creation, a barrier) or to run
+ * the implicit task of a region it opened, innermost last, with their views' flags (and for a region its team): the
+ * task a completion or a region's end resumes gets its view back (wall.h). Tied tasks nest
  * on a thread's stack; what does not (an untied task resumed elsewhere) fails the check of the resumed task's data,
  * and its view is dropped, as every resumed task's was before. */
-#define WALL_SUSPENDED 32u
+#define WALL_SUSPENDED        64u         /* a recursion's tasks nest on a thread as deep as the recursion */
+#define WALL_RESUME_LOOK      4u          /* the innermost entries a resumed task is looked for among */
+#define WALL_SUSPENDED_REGION 0x80000000u /* in flags: suspended for a region it opened, its team kept */
 struct wall_suspended {
-  const void *task[WALL_SUSPENDED]; /* their ompt_data_t */
-  uint32_t flags[WALL_SUSPENDED];
-  uint64_t frame[WALL_SUSPENDED]; /* their ompt_frame_t */
-  uint32_t depth;                 /* may exceed WALL_SUSPENDED: those beyond are counted, not kept */
+  uint64_t task[WALL_SUSPENDED];  /* their ids (a serialized region's end names its task by another data) */
+  uint32_t flags[WALL_SUSPENDED]; /* their views' task flags, 0: no view of them */
+  uint64_t frame[WALL_SUSPENDED]; /* their views' ompt_frame_t */
+  uint64_t parallel_id[WALL_SUSPENDED];
+  int32_t thread_num[WALL_SUSPENDED];
+  uint32_t depth; /* may exceed WALL_SUSPENDED: those beyond are counted, not kept */
 };
 
 /* Agent-private per-slot state, in three parts by who may touch them: the

@@ -173,6 +173,12 @@ static uint32_t levels_bytes(uint32_t nt, uint32_t np) /* signal-safe */
 void wall_view_store(struct priv *p, const struct ompprof_sample *s, const uint8_t *levels) /* signal-safe */
 {
   struct wall_view *v = &p->wall.view;
+  /* A task whose code is not running (it returned: a signal between a completion's callback, which gave the resumed
+   * task its view, and the runtime making that task current again) describes nothing the thread could block in:
+   * the view it would replace may. */
+  const struct ompprof_task_level *l0 = (const struct ompprof_task_level *)(const void *)levels;
+  if (s->task_levels > 0 && !(l0->task_flags & ompt_task_initial) && l0->exit_frame == 0)
+    return;
   uint32_t seq;
   if (!wall_view_open(v, &seq))
     return;
@@ -269,9 +275,8 @@ static int view_knowable(struct wall_team *team, const ompt_data_t *next, uint32
 
 /* That level 0. */
 static void view_known(const struct wall_team *team, const ompt_data_t *next, uint32_t task_flags,
-                       struct ompprof_task_level *l, ompt_frame_t **frame)
+                       struct ompprof_task_level *l)
 {
-  *frame = task_frame_of(next);
   *l = (struct ompprof_task_level){.task_flags = task_flags,
                                    .thread_num = team->thread_num,
                                    .task_id = next->value,
@@ -319,19 +324,46 @@ static void view_write(struct priv *p, struct ompprof_task_level l, const ompt_f
   wall_view_close(v, seq);
 }
 
-/* The view of the next task, made whole: level 0 known, or asked of the runtime. */
-__attribute__((noinline)) static void view_switch_whole(struct priv *p, const ompt_data_t *next, uint32_t task_flags,
-                                                        struct wall_team *team, int known)
+/* The view of the next task, asked of the runtime (made only if the task it finds current is the next one). */
+__attribute__((noinline)) static void view_asked_whole(struct priv *p, const ompt_data_t *next, struct wall_team *team)
 {
   struct ompprof_task_level l;
   ompt_frame_t *frame = NULL;
-  if (known)
-    view_known(team, next, task_flags, &l, &frame);
-  else if (next == NULL || !view_asked(team, next, &l, &frame)) {
+  if (next == NULL || !view_asked(team, next, &l, &frame)) {
     wall_view_drop(p);
     return;
   }
-  view_write(p, l, frame, known ? VIEW_MADE_KNOWN : VIEW_MADE_OTHER);
+  view_write(p, l, frame, VIEW_MADE_OTHER);
+}
+
+/* The view of `next`, whose flags and frame are known, in `team`. A task program's switches from one task to the
+ * next, a region-heavy loop's from one implicit task to the next: the view holds a known one of the same kind and
+ * thread number, and only the task's own fields and its region change. Every other writer of the view marks it; the
+ * mark is looked at again with the view held, as a handler may have written it in between. */
+static void view_of_known(struct priv *p, const ompt_data_t *next, uint32_t task_flags, const ompt_frame_t *frame,
+                          const struct wall_team *team)
+{
+  struct wall_view *v = &p->wall.view;
+  struct ompprof_task_level *l = (struct ompprof_task_level *)(void *)v->levels;
+  uint32_t seq;
+  if (v->made == VIEW_MADE_KNOWN && l->task_flags == task_flags && l->thread_num == team->thread_num &&
+      wall_view_open(v, &seq)) {
+    __atomic_signal_fence(__ATOMIC_SEQ_CST); /* the mark read anew, not the value from before the open */
+    if (__atomic_load_n(&v->made, __ATOMIC_RELAXED) == VIEW_MADE_KNOWN) {
+      l->exit_frame = (uint64_t)(uintptr_t)frame->exit_frame.ptr;
+      l->exit_frame_flags = (uint32_t)frame->exit_frame_flags;
+      l->task_id = next->value;
+      l->parallel_id = team->parallel_id;
+      v->frame0 = (uint64_t)(uintptr_t)frame;
+      v->task_levels = 1;
+      wall_view_close(v, seq);
+      return;
+    }
+    wall_view_close(v, seq);
+  }
+  struct ompprof_task_level whole;
+  view_known(team, next, task_flags, &whole);
+  view_write(p, whole, frame, VIEW_MADE_KNOWN);
 }
 
 /* When a task becomes the thread's current one (a task scheduling point, an
@@ -339,10 +371,11 @@ __attribute__((noinline)) static void view_switch_whole(struct priv *p, const om
  * may block in it (a sleep in a task body) before a signal samples it. A view
  * still naming the task it left would make the sampler take that sleep for a
  * runtime wait and signal it short (every sleep in a task ran short), and the
- * left task's frame may be freed and reused. When a task completes, the view
- * is dropped without asking (libomp makes the next task current after the
- * callback then), and the sampler signals the thread (back in the runtime's
- * waits, mostly) until its next sample. Otherwise the view is of the next
+ * left task's frame may be freed and reused. When a task completes (libomp
+ * makes the next task current after the callback then, so it cannot be
+ * asked), the task it resumes gets back the view it had when it was suspended
+ * (wall.h, wall_task_resume), else the view is dropped and the sampler
+ * signals the thread until its next sample. Otherwise the view is of the next
  * task: made from what the callback knows (`task_flags`, nonzero, and the
  * thread's `team`) once the task frame's place is learnt; else asked of the
  * runtime, and made only if the task it finds current is the next one. A view
@@ -356,79 +389,29 @@ void wall_view_switch(struct priv *p, const ompt_data_t *next, uint32_t task_fla
 {
   if (p->sig.has_timer != TIMER_WALL)
     return;
-  int known = view_knowable(team, next, task_flags);
-  struct wall_view *v = &p->wall.view;
-  struct ompprof_task_level *l = (struct ompprof_task_level *)(void *)v->levels;
-  /* A task program's switches from one task to the next, a region-heavy loop's from one implicit task to the next:
-   * the view holds a known one of the same kind and thread number, and only the task's own fields and its region
-   * change. Every other writer of the view marks it; the mark is looked at again with the view held, as a handler
-   * may have written it in between. */
-  uint32_t seq;
-  if (known && v->made == VIEW_MADE_KNOWN && l->task_flags == task_flags && l->thread_num == team->thread_num &&
-      wall_view_open(v, &seq)) {
-    __atomic_signal_fence(__ATOMIC_SEQ_CST); /* the mark read anew, not the value from before the open */
-    if (__atomic_load_n(&v->made, __ATOMIC_RELAXED) == VIEW_MADE_KNOWN) {
-      const ompt_frame_t *frame = task_frame_of(next);
-      l->exit_frame = (uint64_t)(uintptr_t)frame->exit_frame.ptr;
-      l->exit_frame_flags = (uint32_t)frame->exit_frame_flags;
-      l->task_id = next->value;
-      l->parallel_id = team->parallel_id;
-      v->frame0 = (uint64_t)(uintptr_t)frame;
-      v->task_levels = 1;
-      wall_view_close(v, seq);
-      return;
-    }
-    wall_view_close(v, seq);
-  }
-  view_switch_whole(p, next, task_flags, team, known);
+  if (view_knowable(team, next, task_flags))
+    view_of_known(p, next, task_flags, task_frame_of(next), team);
+  else
+    view_asked_whole(p, next, team);
 }
 
-/* A task scheduling point where the thread suspends `prior` to run `next` (an explicit task): prior is kept, with
- * its view's flags and frame, for the completion that resumes it. */
-void wall_task_switch(struct priv *p, const ompt_data_t *prior, const ompt_data_t *next)
+/* wall_task_resume's slow part: the task was suspended here with a view of known flags. */
+int wall_task_resumed(struct priv *p, const ompt_data_t *task, uint32_t i)
 {
-  if (p->sig.has_timer != TIMER_WALL)
-    return;
   struct wall_suspended *w = &p->cb.suspended;
-  if (w->depth < WALL_SUSPENDED) {
-    const struct wall_view *v = &p->wall.view;
-    const struct ompprof_task_level *l = (const struct ompprof_task_level *)(const void *)v->levels;
-    int described = prior != NULL && v->task_levels > 0 && v->frame0 >= 65536u && l->task_id == prior->value;
-    w->task[w->depth] = prior;
-    w->flags[w->depth] = described ? l->task_flags : 0;
-    w->frame[w->depth] = described ? v->frame0 : 0;
+  if (w->flags[i] & WALL_SUSPENDED_REGION) {
+    struct wall_team t = {w->parallel_id[i], w->thread_num[i], 1, p->cb.team.switches};
+    p->cb.team = t;
   }
-  w->depth++;
-  wall_view_switch(p, next, ompt_task_explicit, &p->cb.team);
-}
-
-/* A task ended and `next` resumes on the thread: it gets the view it had when it was suspended, with its frame as it
- * is now (it runs its code again at once, and may block there before a signal samples it: a sleep after a taskwait,
- * or after an undeferred task). A task not found suspended here, or outside a known team, gets none: the sampler
- * signals the thread until its next sample. */
-void wall_task_end(struct priv *p, const ompt_data_t *next)
-{
-  if (p->sig.has_timer != TIMER_WALL)
-    return;
-  struct wall_suspended *w = &p->cb.suspended;
-  uint32_t flags = 0;
-  uint64_t frame = 0;
-  if (w->depth > 0 && --w->depth < WALL_SUSPENDED && w->task[w->depth] == next) {
-    flags = w->flags[w->depth];
-    frame = w->frame[w->depth];
-  }
-  const struct wall_team *team = &p->cb.team;
-  if (flags == 0 || next == NULL || !team->known) {
-    wall_view_drop(p);
-    return;
-  }
-  const ompt_frame_t *f = (const ompt_frame_t *)(uintptr_t)frame;
-  struct ompprof_task_level l = {.task_flags = flags,
-                                 .thread_num = team->thread_num,
-                                 .task_id = next->value,
-                                 .parallel_id = team->parallel_id,
-                                 .info_result = 2};
-  view_write(p, l, f, f == task_frame_of(next) ? VIEW_MADE_KNOWN : VIEW_MADE_OTHER);
+  uint32_t flags = w->flags[i] & ~(uint32_t)WALL_SUSPENDED_REGION;
+  if (flags == 0)
+    return 0;
+  /* by its frame as it was seen then: the runtime cannot be asked (a completed task is still current), and the
+   * frame's place by the task's data may not be learnt yet */
+  const ompt_frame_t *frame =
+      view_knowable(&p->cb.team, task, flags) ? task_frame_of(task) : (const ompt_frame_t *)(uintptr_t)w->frame[i];
+  view_of_known(p, task, flags, frame, &p->cb.team);
+  return 1;
 }
 
 /* ---- registration (on the thread, from callbacks) ---- */
