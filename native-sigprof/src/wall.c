@@ -406,11 +406,9 @@ int wall_task_resumed(struct priv *p, const ompt_data_t *task, uint32_t i)
   uint32_t flags = w->flags[i] & ~(uint32_t)WALL_SUSPENDED_REGION;
   if (flags == 0)
     return 0;
-  /* by its frame as it was seen then: the runtime cannot be asked (a completed task is still current), and the
-   * frame's place by the task's data may not be learnt yet */
-  const ompt_frame_t *frame =
-      view_knowable(&p->cb.team, task, flags) ? task_frame_of(task) : (const ompt_frame_t *)(uintptr_t)w->frame[i];
-  view_of_known(p, task, flags, frame, &p->cb.team);
+  /* by its frame as it was seen then (the runtime cannot be asked: a completed task is still current), not by its
+   * data: the frame's place may not be learnt yet, and the views asked to check it are counted per switch */
+  view_of_known(p, task, flags, (const ompt_frame_t *)(uintptr_t)w->frame[i], &p->cb.team);
   return 1;
 }
 

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -38,10 +37,9 @@ class CreationPathsEndToEndTest {
         String region = "parallel at two_paths.c:" + CPrograms.pragma("two_paths", "parallel"),
                 task = "task at two_paths.c:" + CPrograms.pragma("two_paths", "task ");
         long inWork = 0, placed = 0, viaLong = 0;
-        for (String line : r.out().lines().toList()) {
-            List<String> frames =
-                    Arrays.asList(line.substring(0, line.lastIndexOf(' ')).split(";"));
-            long weight = Long.parseLong(line.substring(line.lastIndexOf(' ') + 1));
+        for (CollapsedLine line : CollapsedLine.all(r.out())) {
+            List<String> frames = line.frames();
+            long weight = line.weight();
             int at = frames.indexOf("work");
             if (at < 0) continue;
             inWork += weight;

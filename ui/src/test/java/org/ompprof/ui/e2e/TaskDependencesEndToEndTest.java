@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -47,14 +46,11 @@ class TaskDependencesEndToEndTest {
                 "task at task_depend.c:" + CPrograms.pragma("task_depend", "task "),
                 "cell_work");
         double inWork = 0, placed = 0;
-        for (String line : r.out().lines().toList()) {
-            List<String> frames =
-                    Arrays.asList(line.substring(0, line.lastIndexOf(' ')).split(";"));
-            double ms = Long.parseLong(line.substring(line.lastIndexOf(' ') + 1)) / 1e6;
-            int at = frames.indexOf("cell_work");
+        for (CollapsedLine line : CollapsedLine.all(r.out())) {
+            int at = line.frames().indexOf("cell_work");
             if (at < 0) continue;
-            inWork += ms;
-            if (frames.subList(0, at + 1).equals(expected)) placed += ms;
+            inWork += line.ms();
+            if (line.frames().subList(0, at + 1).equals(expected)) placed += line.ms();
         }
         double known = (double) N * N * MS;
         assertTrue(

@@ -118,16 +118,14 @@ class WallSleepEndToEndTest {
                 Ompprof.read("export", "--format", "collapsed", "--metric", "time.work_parallel", profile.toString());
         assertEquals(0, r.status(), r.err());
         double inCall = 0, underSleeper = 0;
-        for (String line : r.out().lines().toList()) {
-            List<String> frames =
-                    List.of(line.substring(0, line.lastIndexOf(' ')).split(";"));
-            double ms = Long.parseLong(line.substring(line.lastIndexOf(' ') + 1)) / 1e6;
+        for (CollapsedLine line : CollapsedLine.all(r.out())) {
+            List<String> frames = line.frames();
             int at = frames.indexOf("block_once");
             if (at < 0) continue;
-            inCall += ms;
+            inCall += line.ms();
             if (at >= 2
                     && frames.getFirst().equals("main")
-                    && frames.get(at - 1).equals("sleeper")) underSleeper += ms;
+                    && frames.get(at - 1).equals("sleeper")) underSleeper += line.ms();
         }
         double expected = recorded.inCallsS() * 1e3;
         assertTrue(
@@ -243,13 +241,12 @@ class WallSleepEndToEndTest {
         Ompprof.Result c = Ompprof.read("export", "--format", "collapsed", "--metric", "time", profile.toString());
         assertEquals(0, c.status(), c.err());
         double inNap = 0, placed = 0;
-        for (String line : c.out().lines().toList()) {
-            List<String> frames =
-                    List.of(line.substring(0, line.lastIndexOf(' ')).split(";"));
+        for (CollapsedLine line : CollapsedLine.all(c.out())) {
+            List<String> frames = line.frames();
             if (!frames.contains("nap")) continue;
-            double ms = Long.parseLong(line.substring(line.lastIndexOf(' ') + 1)) / 1e6;
-            inNap += ms;
-            if (frames.getFirst().equals("main") && frames.stream().noneMatch(f -> f.startsWith("<"))) placed += ms;
+            inNap += line.ms();
+            if (frames.getFirst().equals("main") && frames.stream().noneMatch(f -> f.startsWith("<")))
+                placed += line.ms();
         }
         String figures = String.format("%.0f ms in nap in the profile, the program slept %.0f ms", inNap, sleptMs);
         assertTrue(Math.abs(inNap - sleptMs) <= 0.15 * sleptMs, figures + "\n" + c.out());
