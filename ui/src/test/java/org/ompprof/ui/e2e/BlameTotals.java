@@ -42,11 +42,9 @@ final class BlameTotals {
         args.add(profile.toString());
         Ompprof.Result r = Ompprof.read(args.toArray(String[]::new));
         assertEquals(0, r.status(), r.err());
-        return r.out()
-                .lines()
-                .filter(l ->
-                        path.test(List.of(l.substring(0, l.lastIndexOf(' ')).split(";"))))
-                .mapToLong(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1)))
+        return CollapsedLine.all(r.out()).stream()
+                .filter(l -> path.test(l.frames()))
+                .mapToLong(CollapsedLine::weight)
                 .sum();
     }
 }

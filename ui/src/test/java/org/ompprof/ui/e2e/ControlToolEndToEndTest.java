@@ -81,11 +81,9 @@ class ControlToolEndToEndTest {
 
     /** Samples whose path goes through {@code function}. */
     private static long weight(String collapsed, String function) {
-        return collapsed
-                .lines()
-                .filter(l ->
-                        List.of(l.substring(0, l.lastIndexOf(' ')).split(";")).contains(function))
-                .mapToLong(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1)))
+        return CollapsedLine.all(collapsed).stream()
+                .filter(l -> l.frames().contains(function))
+                .mapToLong(CollapsedLine::weight)
                 .sum();
     }
 }

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -51,10 +50,9 @@ class DeepStacksEndToEndTest {
         recursion.add("leaf");
         long[] inLeaf = new long[2], exact = new long[2];
         long truncated = 0;
-        for (String line : r.out().lines().toList()) {
-            List<String> frames =
-                    Arrays.asList(line.substring(0, line.lastIndexOf(' ')).split(";"));
-            long weight = Long.parseLong(line.substring(line.lastIndexOf(' ') + 1));
+        for (CollapsedLine line : CollapsedLine.all(r.out())) {
+            List<String> frames = line.frames();
+            long weight = line.weight();
             if (frames.contains("<truncated>")) truncated += weight;
             List<List<String>> paths = List.of(big, recursion);
             for (int k = 0; k < 2; k++) {

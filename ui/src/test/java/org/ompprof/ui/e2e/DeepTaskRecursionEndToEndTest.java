@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -45,10 +44,9 @@ class DeepTaskRecursionEndToEndTest {
                 task = "task at deep_tasks.c:" + CPrograms.pragma("deep_tasks", "task ");
         long inLeaf = 0, placed = 0;
         int deepest = 0;
-        for (String line : r.out().lines().toList()) {
-            List<String> frames =
-                    Arrays.asList(line.substring(0, line.lastIndexOf(' ')).split(";"));
-            long weight = Long.parseLong(line.substring(line.lastIndexOf(' ') + 1));
+        for (CollapsedLine line : CollapsedLine.all(r.out())) {
+            List<String> frames = line.frames();
+            long weight = line.weight();
             deepest = Math.max(deepest, frames.size());
             int leaf = frames.indexOf("leaf_work");
             if (leaf < 0) continue;

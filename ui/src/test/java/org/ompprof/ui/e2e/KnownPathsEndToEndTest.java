@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -48,10 +47,9 @@ class KnownPathsEndToEndTest {
                     "export", "--format", "collapsed", "--thread", Integer.toString(thread), profile.toString());
             assertEquals(0, r.status(), r.err());
             long inLeaf = 0, exact = 0;
-            for (String line : r.out().lines().toList()) {
-                List<String> frames =
-                        Arrays.asList(line.substring(0, line.lastIndexOf(' ')).split(";"));
-                long weight = Long.parseLong(line.substring(line.lastIndexOf(' ') + 1));
+            for (CollapsedLine line : CollapsedLine.all(r.out())) {
+                List<String> frames = line.frames();
+                long weight = line.weight();
                 int at = frames.indexOf(leaf);
                 if (at < 0) continue;
                 inLeaf += weight;

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -48,11 +47,11 @@ class NamesEndToEndTest {
     }
 
     private static List<String> frames(String line) {
-        return Arrays.asList(line.substring(0, line.lastIndexOf(' ')).split(";"));
+        return CollapsedLine.of(line).frames();
     }
 
     private static long weight(String line) {
-        return Long.parseLong(line.substring(line.lastIndexOf(' ') + 1));
+        return CollapsedLine.of(line).weight();
     }
 
     /** No agent frame anywhere but as the root placeholder {@code <ompprof>}. */
