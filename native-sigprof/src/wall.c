@@ -173,11 +173,12 @@ static uint32_t levels_bytes(uint32_t nt, uint32_t np) /* signal-safe */
 void wall_view_store(struct priv *p, const struct ompprof_sample *s, const uint8_t *levels) /* signal-safe */
 {
   struct wall_view *v = &p->wall.view;
-  /* A task whose code is not running (it returned: a signal between a completion's callback, which gave the resumed
-   * task its view, and the runtime making that task current again) describes nothing the thread could block in:
-   * the view it would replace may. */
+  /* An explicit task whose code is not running (it returned: a signal between a completion's callback, which gave
+   * the resumed task its view, and the runtime making that task current again) describes nothing the thread could
+   * block in: the view it would replace may. (An implicit task without an exit frame is at its region's end or
+   * idle: that view is kept, the sampler signals the thread.) */
   const struct ompprof_task_level *l0 = (const struct ompprof_task_level *)(const void *)levels;
-  if (s->task_levels > 0 && !(l0->task_flags & ompt_task_initial) && l0->exit_frame == 0)
+  if (s->task_levels > 0 && (l0->task_flags & ompt_task_explicit) && l0->exit_frame == 0)
     return;
   uint32_t seq;
   if (!wall_view_open(v, &seq))

@@ -1,7 +1,6 @@
 package org.ompprof.ui.e2e;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
@@ -205,8 +204,9 @@ class WallSleepEndToEndTest {
      * A sleep the program takes in its own code right after an OpenMP construct, where the thread was last seen in the
      * runtime or in another task (sleep_after_waits.c: after a parallel region on the thread that opened it, after a
      * barrier, a taskwait in which the thread ran children, an undeferred task, a nested region, a critical section),
-     * takes its whole time recorded, and its time is in the profile under {@code nap} in its construct's context, as
-     * the program measured it within 15%, with no placeholder ({@code <truncated>}) on 95% of it.
+     * takes its whole time recorded (one nap a run may come back early, as any call may when the sampler saw its
+     * thread running just before it blocked), and its time is in the profile under {@code nap} in its construct's
+     * context, as the program measured it within 15%, with no placeholder ({@code <truncated>}) on 95% of it.
      */
     @ParameterizedTest(name = "{0} threads")
     @MethodSource("threadCounts")
@@ -224,15 +224,18 @@ class WallSleepEndToEndTest {
                 Integer.toString(AFTER_MS));
         assertEquals(0, r.status(), r.err());
         Matcher m = NAP.matcher(r.out());
-        int naps = 0;
+        int naps = 0, early = 0;
         double sleptMs = 0;
         List<String> cases = new ArrayList<>();
         while (m.find()) {
             naps++;
             sleptMs += Double.parseDouble(m.group(2)) * 1e3;
-            assertNull(m.group(3), "a sleep cut short: " + m.group() + "\n" + r.out());
+            if (m.group(3) != null) early++;
             if (!cases.contains(m.group(1))) cases.add(m.group(1));
         }
+        // as in blockedCallsTakeTheirTimeAndAreInTheProfile: a thread the sampler saw running may block before the
+        // signal lands, and one such call a run may come back early; before, most of these naps did
+        assertTrue(early <= 1, early + " sleeps cut short\n" + r.out());
         // per round: the region's opener, every thread after the barrier and the critical section, the single thread
         // after its taskwait and its undeferred task, both threads of the outer nested team
         assertEquals(AFTER_ROUNDS * (1 + threads + 1 + 1 + 2 + threads), naps, r.out());
