@@ -40,10 +40,10 @@ struct wall_team {
 };
 
 /* The tasks a thread suspended to run another (a task scheduling point: a taskwait, a creation, a barrier) or to run
- * the implicit task of a region it opened, innermost last, with their views' flags (and for a region its team): the
- * task a completion or a region's end resumes gets its view back (wall.h). Tied tasks nest
- * on a thread's stack; what does not (an untied task resumed elsewhere) fails the check of the resumed task's data,
- * and its view is dropped, as every resumed task's was before. */
+ * the implicit task of a region it opened, innermost last, with their views' flags and frames (and for a region its
+ * team): the task a completion or a region's end resumes gets its view back (wall.h). Tied tasks nest on a thread's
+ * stack; a resumed task not found among the innermost entries (an untied task resumed elsewhere) gets no view, as
+ * every resumed task had none before. */
 #define WALL_SUSPENDED        64u         /* a recursion's tasks nest on a thread as deep as the recursion */
 #define WALL_RESUME_LOOK      4u          /* the innermost entries a resumed task is looked for among */
 #define WALL_SUSPENDED_REGION 0x80000000u /* in flags: suspended for a region it opened, its team kept */
@@ -164,7 +164,7 @@ struct callback_state {
   /* The thread's block of task ids: the last one given out, and the block's last. */
   uint64_t task_id_last, task_id_end;
   struct wall_team team;           /* wall mode: the team the thread's tasks run in, for their views */
-  struct wall_suspended suspended; /* wall mode: the tasks a completion may resume */
+  struct wall_suspended suspended; /* wall mode: the tasks a completion or a region's end may resume */
 };
 
 /* What /proc/self/task/TID/syscall says of a thread blocked in a system call. */

@@ -46,27 +46,18 @@ class NamesEndToEndTest {
         return r.out();
     }
 
-    private static List<String> frames(String line) {
-        return CollapsedLine.of(line).frames();
-    }
-
-    private static long weight(String line) {
-        return CollapsedLine.of(line).weight();
-    }
-
-    /** No agent frame anywhere but as the root placeholder {@code <ompprof>}. */
     /**
      * At least {@code minSamples} samples pass through the last frame of {@code expected}, and
      * {@link #TOLERANCE} of them reach it exactly by that path from the root.
      */
     private static void assertMostlyUnder(String collapsed, List<String> expected, long minSamples) {
         long through = 0, exact = 0;
-        for (String line : collapsed.lines().toList()) {
-            List<String> f = frames(line);
+        for (CollapsedLine line : CollapsedLine.all(collapsed)) {
+            List<String> f = line.frames();
             int at = f.indexOf(expected.getLast());
             if (at < 0) continue;
-            through += weight(line);
-            if (f.subList(0, at + 1).equals(expected)) exact += weight(line);
+            through += line.weight();
+            if (f.subList(0, at + 1).equals(expected)) exact += line.weight();
         }
         assertTrue(through >= minSamples, "only " + through + " samples in " + expected.getLast() + "\n" + collapsed);
         assertTrue(
@@ -75,9 +66,10 @@ class NamesEndToEndTest {
                         + collapsed);
     }
 
+    /** No agent frame anywhere but as the root placeholder {@code <ompprof>}. */
     private static void assertNoAgentFrames(String collapsed) {
         for (String line : collapsed.lines().toList()) {
-            List<String> f = frames(line);
+            List<String> f = CollapsedLine.of(line).frames();
             assertFalse(
                     f.contains("tool_initialize") || f.contains("modules_rescan") || line.contains("libompprof"), line);
             assertTrue(!f.contains("<ompprof>") || f.size() == 1, "the agent's frames are one root <ompprof>: " + line);
@@ -95,7 +87,8 @@ class NamesEndToEndTest {
                 "std::ostream::operator<<(double)",
                 "std::ostream& std::ostream::_M_insert<double>(double)");
         for (String line : out.lines().toList()) {
-            for (String frame : frames(line)) assertFalse(frame.startsWith("_Z"), "a mangled name: " + line);
+            for (String frame : CollapsedLine.of(line).frames())
+                assertFalse(frame.startsWith("_Z"), "a mangled name: " + line);
         }
         assertMostlyUnder(out, expected, 100);
         assertNoAgentFrames(out);

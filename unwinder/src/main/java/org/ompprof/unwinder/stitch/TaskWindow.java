@@ -21,7 +21,7 @@ import org.ompprof.unwinder.stack.Frame;
 record TaskWindow(int entry, int end, boolean enterReached, boolean exitReached, int inexact) {
     static TaskWindow of(List<Frame> frames, long exitFrame, long enterFrame) {
         // A task calls into the runtime from its own frames, below its exit frame: an enter frame at or above the exit
-        // frame is not the task's (libomp shows one while it releases a finished task's dependences, its code returned)
+        // frame is not the task's (libomp shows its creator's on a task with dependences, while the task runs)
         if (enterFrame != 0
                 && exitFrame != 0
                 && Long.compareUnsigned(FrameAddresses.cfaOf(enterFrame), FrameAddresses.cfaOf(exitFrame)) >= 0)
