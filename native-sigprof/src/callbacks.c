@@ -22,6 +22,7 @@
 #include "slots.h"
 #include "thread_state.h"
 #include "timers.h"
+#include "undeferred_frames.h"
 #include "wall.h"
 
 /* One fixed-size record: header + BODYTYPE initialized from the rest. */
@@ -744,6 +745,8 @@ static void on_task_create(ompt_data_t *encountering_task_data, const ompt_frame
   if (!p)
     return;
   uint64_t parent = data_value(encountering_task_data), codeptr = ptr_value(codeptr_ra);
+  if (__builtin_expect(flags & ompt_task_undeferred, 0))
+    undeferred_frames_fix(p, ctx.rsp, encountering_task_frame, new_task_data, codeptr);
   callbacks_task_referenced(p, parent);
   const struct creation_walk *kept =
       creation_replayed(&p->cb.task_walks, p, &ctx, codeptr, frame_ptr(encountering_task_frame, 0));

@@ -139,6 +139,14 @@ struct creation_walks {
   uint8_t last[CREATION_SETS]; /* the way a set's last replayed creation matched */
 };
 
+/* Where an undeferred task's creating frame lies, by the call site that created it (undeferred_frames.h): the
+ * runtime's frame that saved the creating code's rbp, from the callback's sp, and the creating frame's size. */
+#define UNDEFERRED_SITES 4u
+struct undeferred_site {
+  uint64_t codeptr;
+  uint32_t saved_off, frame_size;
+};
+
 /* What only the thread's own callbacks touch: never read by the handler. */
 struct callback_state {
   struct ring event;
@@ -152,6 +160,8 @@ struct callback_state {
   struct task_pack regions;
   struct cfi_memo memo; /* the creation contexts' walks' */
   struct creation_walks task_walks, region_walks, release_walks;
+  struct undeferred_site undeferred[UNDEFERRED_SITES];
+  uint32_t undeferred_next; /* the site a new one replaces */
   /* The acquisition in progress's own details, for its ACQUIRED record, and
    * mutex_gen() when it began to wait. */
   uint64_t acq_codeptr, acq_gen;

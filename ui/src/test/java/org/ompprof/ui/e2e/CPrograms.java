@@ -47,6 +47,14 @@ public final class CPrograms {
     }
 
     /**
+     * The program {@code name}.c built as release builds are, with clang-19 -fopenmp -O2 and no frame pointers (rbp is
+     * then any register), as {@code name-O2}.
+     */
+    static Path clangRelease(String name) {
+        return build(name, name + "-O2", List.of("clang-19", "-fopenmp", "-g", "-O2"), List.of("-lm"));
+    }
+
+    /**
      * The program {@code name}.c built as {@link #clang} does, bound at load time with full RELRO (its GOT read-only
      * once relocated, as hardened distributions build), as {@code name-now}.
      */

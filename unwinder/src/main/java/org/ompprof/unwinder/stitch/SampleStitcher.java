@@ -83,10 +83,12 @@ final class SampleStitcher {
             if (!context.isKnown()) tally.unknownContexts++;
             return runtimeWindow(s, context, false);
         }
-        if (task.taskId() == 0 && task.exitFrame() == 0 && levels.size() > 1) {
+        if (task.taskId() == 0 && levels.size() > 1 && (task.exitFrame() == 0 || explicit(task))) {
             // Between parallel_begin and implicit_task on the encountering thread (the new team's
             // thread 0): the new task exists but has not begun, and the stack is still the
-            // encountering task's, inside the runtime call that forks.
+            // encountering task's, inside the runtime call that forks. Likewise an undeferred task
+            // libomp made current (its frames set) before its task_create callback gave it an id:
+            // the stack is its creator's, inside __kmpc_omp_task_begin_if0.
             StitchedSample outer = classify(s, levels.subList(1, levels.size()));
             return outer.kind() == StitchedSample.Kind.EXACT
                     ? withKind(outer, StitchedSample.Kind.RUNTIME_WINDOW)
@@ -101,9 +103,13 @@ final class SampleStitcher {
             return taskPath(s, ContextNode.ROOT, 0, task.enterFrame(), true);
         ContextNode context = contexts.ofLevels(levels);
         if (!context.isKnown()) tally.unknownContexts++;
-        if (task.exitFrame() == 0) return runtimeWindow(s, context, (task.taskFlags() & TaskFlags.EXPLICIT) == 0);
+        if (task.exitFrame() == 0) return runtimeWindow(s, context, !explicit(task));
         if (returned(s, task.exitFrame())) return runtimeWindow(s, context, false);
         return taskPath(s, context, task.exitFrame(), task.enterFrame(), false);
+    }
+
+    private static boolean explicit(TaskLevel task) {
+        return (task.taskFlags() & TaskFlags.EXPLICIT) != 0;
     }
 
     /**
