@@ -15,6 +15,7 @@
 #include "capture.h"
 #include "clock.h"
 #include "device.h"
+#include "direct_bodies.h"
 #include "frame_walk.h"
 #include "modules.h"
 #include "mutex_table.h"
@@ -22,7 +23,6 @@
 #include "slots.h"
 #include "thread_state.h"
 #include "timers.h"
-#include "undeferred_frames.h"
 #include "wall.h"
 
 /* One fixed-size record: header + BODYTYPE initialized from the rest. */
@@ -49,6 +49,12 @@ static inline uint64_t ptr_value(const void *p)
 static inline uint64_t frame_ptr(const ompt_frame_t *f, int enter)
 {
   return f ? ptr_value(enter ? f->enter_frame.ptr : f->exit_frame.ptr) : 0;
+}
+
+/* A task's exit frame as the samples take it (direct_bodies.h). */
+static inline uint64_t exit_ptr(const struct priv *p, const ompt_frame_t *f)
+{
+  return f ? direct_bodies_exit(p, f, ptr_value(f->exit_frame.ptr)) : 0;
 }
 
 /* The thread's state when it is at hand (claimed, the agent enabled and attached), else NULL: the fast path of
@@ -571,7 +577,7 @@ static void on_parallel_begin(ompt_data_t *encountering_task_data, const ompt_fr
   b.parent_task_id = data_value(encountering_task_data);
   callbacks_task_referenced(p, b.parent_task_id);
   b.codeptr_ra = ptr_value(codeptr_ra);
-  b.enc_exit_frame = frame_ptr(encountering_task_frame, 0);
+  b.enc_exit_frame = exit_ptr(p, encountering_task_frame);
   b.enc_enter_frame = frame_ptr(encountering_task_frame, 1);
   b.requested_team_size = requested_parallelism;
   b.flags = (uint32_t)flags;
@@ -579,6 +585,7 @@ static void on_parallel_begin(ompt_data_t *encountering_task_data, const ompt_fr
   uint32_t n;
   b.shape = 0; /* in the hashed stack itself: no stale value */
   b.shape = creation_identify(p, &p->cb.region_walks, &b.ctx, b.codeptr_ra, b.enc_exit_frame, frames, &n);
+  direct_bodies_region_begin(p, id, encountering_task_frame, requested_parallelism, flags, b.codeptr_ra);
   struct ompprof_slot_header *s = p->slot;
   if (shape_sent(p, b.shape) && s->open_regions < OMPPROF_OPEN_REGIONS) {
     /* written with its end, packed (region_packed) */
@@ -630,6 +637,7 @@ static void on_parallel_end(ompt_data_t *parallel_data, ompt_data_t *encounterin
    * before a signal samples it. Its view must be of that task again, not of the region's implicit task, whose code
    * has returned: the sampler would take the block for a runtime wait and signal it, cutting the sleep short. It
    * gets the view it had when the region began, else one asked of the runtime (libomp has made it current again). */
+  direct_bodies_region_end(p, data_value(parallel_data));
   if (!wall_task_resume(p, encountering_task_data))
     wall_view_switch(p, encountering_task_data, 0, &p->cb.team);
   if (region_packed(p, data_value(parallel_data)))
@@ -680,6 +688,7 @@ static void on_implicit_task(ompt_scope_endpoint_t endpoint, ompt_data_t *parall
     p->cb.team = (struct wall_team){t->parallel_id, (int32_t)index, 1, p->cb.team.switches};
     view_flags = (uint32_t)flags;
   }
+  direct_bodies_implicit_begin(p, t->parallel_id, task_data);
   wall_view_switch(p, task_data, view_flags, &p->cb.team);
 }
 
@@ -708,7 +717,7 @@ __attribute__((noinline, cold)) static void task_create_record(struct priv *p, c
   b.parent_task_id = parent;
   b.task_id = id;
   b.codeptr_ra = codeptr;
-  b.enc_exit_frame = frame_ptr(encountering_task_frame, 0);
+  b.enc_exit_frame = exit_ptr(p, encountering_task_frame);
   b.enc_enter_frame = frame_ptr(encountering_task_frame, 1);
   b.flags = (uint32_t)flags;
   b.has_dependences = (uint32_t)has_dependences;
@@ -746,10 +755,10 @@ static void on_task_create(ompt_data_t *encountering_task_data, const ompt_frame
     return;
   uint64_t parent = data_value(encountering_task_data), codeptr = ptr_value(codeptr_ra);
   if (__builtin_expect(flags & ompt_task_undeferred, 0))
-    undeferred_frames_fix(p, ctx.rsp, encountering_task_frame, new_task_data, codeptr);
+    direct_bodies_undeferred(p, ctx.rsp, encountering_task_frame, new_task_data, codeptr);
   callbacks_task_referenced(p, parent);
   const struct creation_walk *kept =
-      creation_replayed(&p->cb.task_walks, p, &ctx, codeptr, frame_ptr(encountering_task_frame, 0));
+      creation_replayed(&p->cb.task_walks, p, &ctx, codeptr, exit_ptr(p, encountering_task_frame));
   if (kept && shape_sent(p, kept->shape))
     pack_creation(p, id, parent, kept->shape);
   else

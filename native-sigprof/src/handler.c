@@ -16,6 +16,7 @@
 #include "agent_state.h"
 #include "capture.h"
 #include "clock.h"
+#include "direct_bodies.h"
 #include "frame_walk.h"
 #include "handler.h"
 #include "hist.h"
@@ -58,7 +59,7 @@ static inline void count_disabled(void) /* signal-safe */
  */
 #define PLAUSIBLE(p) ((uintptr_t)(p) >= 65536u)
 
-uint32_t handler_fill_levels(struct ompprof_sample *s, uint8_t *out) /* signal-safe */
+uint32_t handler_fill_levels(const struct priv *p, struct ompprof_sample *s, uint8_t *out) /* signal-safe */
 {
   struct agent *g = &ompprof_g;
   struct ompprof_task_level *tl = (struct ompprof_task_level *)(void *)out;
@@ -74,7 +75,7 @@ uint32_t handler_fill_levels(struct ompprof_sample *s, uint8_t *out) /* signal-s
       break;
     struct ompprof_task_level *l = &tl[nt];
     int have_frame = PLAUSIBLE(frame);
-    l->exit_frame = have_frame ? (uint64_t)(uintptr_t)frame->exit_frame.ptr : 0;
+    l->exit_frame = have_frame ? direct_bodies_exit(p, frame, (uint64_t)(uintptr_t)frame->exit_frame.ptr) : 0;
     l->enter_frame = have_frame ? (uint64_t)(uintptr_t)frame->enter_frame.ptr : 0;
     l->exit_frame_flags = have_frame ? (uint32_t)frame->exit_frame_flags : 0;
     l->enter_frame_flags = have_frame ? (uint32_t)frame->enter_frame_flags : 0;
@@ -249,7 +250,7 @@ static void take_sample(struct priv *p, const siginfo_t *si, const ucontext_t *u
       s->state = (uint32_t)g->get_state(&wait_id);
       s->wait_id = wait_id;
       s->flags |= OMPPROF_SAMPLE_OMPT_READY;
-      levels_bytes = handler_fill_levels(s, (uint8_t *)(s + 1));
+      levels_bytes = handler_fill_levels(p, s, (uint8_t *)(s + 1));
     } else {
       s->state = ompt_state_undefined;
       s->omp_thread_num = -1;

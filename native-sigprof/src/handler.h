@@ -8,7 +8,7 @@
 
 #include "thread_state.h"
 
-uint32_t handler_fill_levels(struct ompprof_sample *s, uint8_t *out); /* signal-safe */
+uint32_t handler_fill_levels(const struct priv *p, struct ompprof_sample *s, uint8_t *out); /* signal-safe */
 int handler_install(void);
 void handler_quiesce(void);
 

@@ -78,8 +78,20 @@ enum { RING_FREE = 0, RING_HANDLER = 1, RING_WALL = 2 };
  * is kept by the handler for its next one to repeat. */
 #define HANDLER_REPEAT_BYTES 1024u
 
+/* Serialized regions the program's code runs the bodies of itself, open on the thread (direct_bodies.h): their
+ * implicit tasks' frames, the exit frame libomp reports for them and the one it means. Written by the thread's
+ * callbacks, read by its handler and by the wall sampler. */
+#define SERIALIZED_OPEN 4u
+struct serialized_exits {
+  uint32_t n;                               /* entries in use; an entry is whole before n counts it */
+  uint64_t pending_region;                  /* parallel_begin's: the region whose implicit task is to come, */
+  uint64_t pending_reported, pending_meant; /* and its frames */
+  uint64_t region[SERIALIZED_OPEN], frame[SERIALIZED_OPEN], reported[SERIALIZED_OPEN], meant[SERIALIZED_OPEN];
+};
+
 struct handler_state {
   struct ring sample;
+  struct serialized_exits serialized;
   struct cfi_memo memo;        /* the samples' walks' */
   uint64_t stack_lo, stack_hi; /* hi == 0: unknown */
   timer_t timer;
@@ -139,7 +151,7 @@ struct creation_walks {
   uint8_t last[CREATION_SETS]; /* the way a set's last replayed creation matched */
 };
 
-/* Where an undeferred task's creating frame lies, by the call site that created it (undeferred_frames.h): the
+/* Where an undeferred task's creating frame lies, by the call site that created it (direct_bodies.h): the
  * runtime's frame that saved the creating code's rbp, from the callback's sp, and the creating frame's size. */
 #define UNDEFERRED_SITES 4u
 struct undeferred_site {

@@ -64,6 +64,7 @@
 #include "agent_state.h"
 #include "capture.h"
 #include "clock.h"
+#include "direct_bodies.h"
 #include "handler.h"
 #include "modules.h"
 #include "mutex_table.h"
@@ -71,6 +72,8 @@
 #include "thread_state.h"
 #include "timers.h"
 #include "wall.h"
+
+#include "direct_bodies.h"
 
 /* si_value of the sampler's signals: a tag in the top 16 bits */
 #define WALL_TAG       0x0f5aull
@@ -212,7 +215,7 @@ static void wall_view_refresh(struct priv *p, int initial)
   } b;
   b.s.state = initial ? ompt_state_work_serial : ompt_state_work_parallel;
   b.s.wait_id = 0;
-  handler_fill_levels(&b.s, b.levels);
+  handler_fill_levels(p, &b.s, b.levels);
   wall_view_store(p, &b.s, b.levels);
 }
 
@@ -312,7 +315,7 @@ static void view_write(struct priv *p, struct ompprof_task_level l, const ompt_f
   uint32_t seq;
   if (!wall_view_open(v, &seq))
     return;
-  l.exit_frame = (uint64_t)(uintptr_t)frame->exit_frame.ptr;
+  l.exit_frame = direct_bodies_exit(p, frame, (uint64_t)(uintptr_t)frame->exit_frame.ptr);
   l.exit_frame_flags = (uint32_t)frame->exit_frame_flags;
   *(struct ompprof_task_level *)(void *)v->levels = l;
   v->frame0 = (uint64_t)(uintptr_t)frame;
@@ -351,7 +354,7 @@ static void view_of_known(struct priv *p, const ompt_data_t *next, uint32_t task
       wall_view_open(v, &seq)) {
     __atomic_signal_fence(__ATOMIC_SEQ_CST); /* the mark read anew, not the value from before the open */
     if (__atomic_load_n(&v->made, __ATOMIC_RELAXED) == VIEW_MADE_KNOWN) {
-      l->exit_frame = (uint64_t)(uintptr_t)frame->exit_frame.ptr;
+      l->exit_frame = direct_bodies_exit(p, frame, (uint64_t)(uintptr_t)frame->exit_frame.ptr);
       l->exit_frame_flags = (uint32_t)frame->exit_frame_flags;
       l->task_id = next->value;
       l->parallel_id = team->parallel_id;
@@ -546,7 +549,8 @@ static int view_current(const struct priv *p, struct wall_view *v, const struct 
   if (!read_mem(&live, v->frame0, sizeof live))
     return 0;
   struct ompprof_task_level *l0 = (struct ompprof_task_level *)(void *)v->levels;
-  uint64_t exit = (uint64_t)(uintptr_t)live.exit_frame.ptr, enter = (uint64_t)(uintptr_t)live.enter_frame.ptr;
+  uint64_t exit = direct_bodies_exit(p, (const void *)(uintptr_t)v->frame0, (uint64_t)(uintptr_t)live.exit_frame.ptr);
+  uint64_t enter = (uint64_t)(uintptr_t)live.enter_frame.ptr;
   int initial = (l0->task_flags & ompt_task_initial) != 0;
   if (enter != 0 || (!initial && exit == 0) || (l0->exit_frame != 0 && exit != l0->exit_frame))
     return 0;

@@ -1,0 +1,105 @@
+package org.ompprof.ui.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Bodies the program's own code calls rather than the runtime, built without frame pointers as release builds are
+ * (clang -O2), each known answer a leaf whose samples must all lie under one path and weigh at least 80% of its known
+ * work (sampling), at most three times it (on a loaded machine a leaf's wall time includes waiting for a CPU):
+ * <ul>
+ *   <li>undeferred tasks (undeferred_tasks.c: each thread runs {@value #ROUNDS} trees of depth {@value #DEPTH} whose
+ *       nodes create their children as tasks with a false if clause, each leaf spinning {@value #MS} ms). libomp
+ *       reports such a task's frames from the creating code's rbp, a loop counter there: every sample in the task
+ *       bodies came out {@code <omp runtime>} (EPCC taskbench's conditional tasks, a recursion cut off with if()).
+ *       Recorded with 2 threads and with 4 (twice the cores).
+ *   <li>serialized regions (serialized_regions.c: {@value #SERIAL_ROUNDS} rounds of a region whose if clause is false,
+ *       and of one nested in another, each spinning {@value #SERIAL_MS} ms). libomp reports such a region's implicit
+ *       task with the exit frame of its own call, returned before the body runs: every sample in the bodies came out
+ *       {@code <omp runtime>}, with frame pointers or without.
+ * </ul>
+ */
+class DirectBodiesEndToEndTest {
+    private static final int ROUNDS = 20;
+    private static final int DEPTH = 4;
+    private static final int MS = 1;
+    private static final int SERIAL_ROUNDS = 100;
+    private static final int SERIAL_MS = 2;
+
+    @TempDir
+    Path work;
+
+    @ParameterizedTest
+    @ValueSource(ints = {2, 4})
+    void undeferredTaskBodiesAreUnderTheirCreators(int threads) throws Exception {
+        String collapsed = record("undeferred_tasks", threads, ROUNDS, DEPTH, MS);
+        List<String> path = new ArrayList<>(List.of("main", region("undeferred_tasks", 0)));
+        path.addAll(Collections.nCopies(DEPTH + 1, "tree"));
+        path.add("leaf_work");
+        assertPlaced(collapsed, path, (double) threads * ROUNDS * (1 << DEPTH) * MS);
+    }
+
+    @Test
+    void serializedRegionBodiesAreUnderTheirRegions() throws Exception {
+        String collapsed = record("serialized_regions", 2, SERIAL_ROUNDS, SERIAL_MS);
+        double known = (double) SERIAL_ROUNDS * SERIAL_MS;
+        assertPlaced(collapsed, List.of("main", "serial_phase", region("serialized_regions", 0), "alone_work"), known);
+        assertPlaced(
+                collapsed,
+                List.of(
+                        "main",
+                        "nested_phase",
+                        region("serialized_regions", 1),
+                        region("serialized_regions", 2),
+                        "nested_work"),
+                known);
+    }
+
+    /** The program built -O2, recorded on {@code threads} threads, exported as collapsed stacks of time. */
+    private String record(String program, int threads, int... args) throws Exception {
+        Path profile = work.resolve(program + "-" + threads + ".ompprof");
+        List<String> command =
+                new ArrayList<>(List.of(CPrograms.clangRelease(program).toString()));
+        for (int a : args) command.add(String.valueOf(a));
+        Ompprof.Result rec = Ompprof.record(work, threads, profile, command.toArray(String[]::new));
+        assertEquals(0, rec.status(), rec.err());
+        assertTrue(rec.out().contains(program + ": "), rec.out());
+        Ompprof.Result r = Ompprof.read("export", "--format", "collapsed", "--metric", "time", profile.toString());
+        assertEquals(0, r.status(), r.err());
+        return r.out();
+    }
+
+    /** The display name of the program's {@code index}th parallel construct. */
+    private static String region(String program, int index) {
+        return "parallel at " + program + ".c:"
+                + CPrograms.lines(program, l -> l.trim().startsWith("#pragma omp parallel"))
+                        .get(index);
+    }
+
+    /** Every sample in the path's leaf lies under the path, and they weigh about the known work. */
+    private static void assertPlaced(String collapsed, List<String> path, double knownMs) {
+        String leaf = path.getLast();
+        double inLeaf = 0, placed = 0;
+        for (CollapsedLine line : CollapsedLine.all(collapsed)) {
+            int at = line.frames().indexOf(leaf);
+            if (at < 0) continue;
+            inLeaf += line.ms();
+            if (line.frames().subList(0, at + 1).equals(path)) placed += line.ms();
+        }
+        assertTrue(
+                inLeaf >= 0.8 * knownMs && inLeaf <= 3 * knownMs,
+                String.format("%.0f ms in %s, %.0f ms of work%n%s", inLeaf, leaf, knownMs, collapsed));
+        assertTrue(
+                placed >= 0.95 * inLeaf,
+                String.format("%.0f of %.0f ms under %s%n%s", placed, inLeaf, path, collapsed));
+    }
+}
