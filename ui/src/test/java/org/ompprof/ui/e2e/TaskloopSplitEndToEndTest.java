@@ -1,0 +1,65 @@
+package org.ompprof.ui.e2e;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * A taskloop libomp splits (taskloop_split.c: {@value #ROUNDS} rounds of {@value #CHUNKS} chunks, each iteration
+ * spinning {@value #US} us in chunk_work): other threads create chunks' tasks in the name of the taskloop's task,
+ * whose frames lie on the thread that met the taskloop. The creating thread's walk never met that task's exit frame
+ * and took its own stack instead: chunks created there came out {@code main;<truncated>;__GI___clone3;start_thread;
+ * task at ...}, under the creating thread's start. Recorded with 2 threads and with 4 (twice the cores). Known
+ * answer: every sample in chunk_work lies under main, then the region (the chunk created on the taskloop's thread) or
+ * a truncation marker (created elsewhere: the creating task's frames are on another stack), then the task construct
+ * and chunk_work, never under a thread's start. (Their weight is not the test's: the chunks' time depends on how the
+ * threads share them; at least {@value #MIN_MS} ms of it, so that the placement is measured.)
+ */
+class TaskloopSplitEndToEndTest {
+    private static final int ROUNDS = 100;
+    private static final int CHUNKS = 1024;
+    private static final int US = 2;
+    private static final int MIN_MS = 100;
+
+    @TempDir
+    Path work;
+
+    @ParameterizedTest
+    @ValueSource(ints = {2, 4})
+    void chunksCreatedOnOtherThreadsAreNotUnderTheirStart(int threads) throws Exception {
+        Path profile = work.resolve("taskloop_split-" + threads + ".ompprof");
+        Ompprof.Result rec = Ompprof.record(
+                work,
+                threads,
+                profile,
+                CPrograms.clang("taskloop_split").toString(),
+                String.valueOf(ROUNDS),
+                String.valueOf(CHUNKS),
+                String.valueOf(US));
+        assertEquals(0, rec.status(), rec.err());
+        assertTrue(rec.out().contains("taskloop_split: " + ROUNDS + " rounds"), rec.out());
+        Ompprof.Result r = Ompprof.read("export", "--format", "collapsed", "--metric", "time", profile.toString());
+        assertEquals(0, r.status(), r.err());
+        String task = "task at taskloop_split.c:" + CPrograms.pragma("taskloop_split", "taskloop");
+        List<String> here =
+                List.of("main", "parallel at taskloop_split.c:" + CPrograms.pragma("taskloop_split", "parallel"), task);
+        List<String> elsewhere = List.of("main", "<truncated>", task);
+        double inWork = 0, placed = 0;
+        for (CollapsedLine line : CollapsedLine.all(r.out())) {
+            int at = line.frames().indexOf("chunk_work");
+            if (at < 0) continue;
+            inWork += line.ms();
+            List<String> above = line.frames().subList(0, at);
+            if (above.equals(here) || above.equals(elsewhere)) placed += line.ms();
+        }
+        assertTrue(inWork >= MIN_MS, String.format("%.0f ms in chunk_work%n%s", inWork, r.out()));
+        assertTrue(
+                placed >= 0.95 * inWork,
+                String.format("%.0f of %.0f ms under %s or %s%n%s", placed, inWork, here, elsewhere, r.out()));
+    }
+}
