@@ -745,16 +745,23 @@ static int own_stack(const struct priv *p, uint64_t addr)
  * tasks that other threads run, and they create the chunks' tasks for the taskloop's own task, which waits on its
  * own thread. No walk of this thread's stack meets that task's exit frame: each such creation walked this thread's
  * whole stack, and its chunks' samples came out under the taskloop's task, `<truncated>`, then this thread's start
- * (EPCC schedbench's taskloop: 9% of its chunks' samples). The creating task's frames are not here to take, and
- * libomp points the task's enter frame and the creation's codeptr_ra into this thread's runtime code: the record says
- * the context is off this stack, and the JVM shows the creating task's context and a truncation marker.
+ * (EPCC schedbench's taskloop). The creating task's frames are not here to take, and libomp points the task's enter
+ * frame and the creation's codeptr_ra into this thread's runtime code. The task this thread runs is the splitting
+ * task, which the same task created at the same taskloop, on its own stack: the record names it, and the JVM gives
+ * the creation that task's context (or the creating task's and a truncation marker, if it was not so created).
  */
 static __attribute__((noinline, cold)) void foreign_creation(struct priv *p, uint64_t exit, uint64_t enter,
                                                              uint64_t parent, uint64_t id, int flags,
                                                              int has_dependences, uint64_t codeptr)
 {
+  int running_flags = 0;
+  ompt_data_t *running = NULL;
+  if (ompprof_g.get_task_info(0, &running_flags, &running, NULL, NULL, NULL) == 0 ||
+      !(running_flags & ompt_task_explicit) || running == NULL)
+    running = NULL;
   struct ompprof_task_create b = {.time_ns = now_ns(),
-                                  .ctx = {.ctx_flags = OMPPROF_CTX_OFF_STACK},
+                                  .ctx = {.ctx_flags = OMPPROF_CTX_OFF_STACK | OMPPROF_CTX_AS_RUNNING},
+                                  .shape = data_value(running),
                                   .parent_task_id = parent,
                                   .task_id = id,
                                   .codeptr_ra = codeptr,

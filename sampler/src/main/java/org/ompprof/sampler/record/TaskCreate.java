@@ -7,7 +7,8 @@ import org.ompprof.sampler.wire.Wire;
  *
  * @param shape identity of the creation segment (call site, length, code addresses on the
  *     stack); when the context has {@code Wire.CTX_SAME_SHAPE} there is no snapshot and the
- *     segment is that of the earlier record with the same shape
+ *     segment is that of the earlier record with the same shape; when it has {@code
+ *     Wire.CTX_AS_RUNNING}, the id of the task the creating thread ran (0: none known)
  */
 public record TaskCreate(
         int threadSeq,
@@ -25,6 +26,14 @@ public record TaskCreate(
     /** Whether this record refers to an earlier one's creation segment instead of carrying a stack. */
     public boolean sameShape() {
         return context.sameShape();
+    }
+
+    /**
+     * Whether the encountering task ran on another thread's stack, so that this record carries no context and
+     * {@code shape} names the task the creating thread ran, whose creation context this one shares.
+     */
+    public boolean createdAsRunning() {
+        return (context.flags() & Wire.CTX_AS_RUNNING) != 0;
     }
 
     @Override

@@ -124,6 +124,11 @@ public final class Wire {
     public static final int CTX_OFF_STACK = 4;
     /** A task_create without a snapshot: the thread sent one of the same shape before. */
     public static final int CTX_SAME_SHAPE = 8;
+    /**
+     * A task_create whose encountering task runs on another thread's stack (with {@link #CTX_OFF_STACK}): it shares
+     * the context of the task the creating thread runs, whose id the shape field holds (0: none known).
+     */
+    public static final int CTX_AS_RUNNING = 16;
 
     public static final int MAX_LEVELS = 16;
 

@@ -15,9 +15,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * whose frames lie on the thread that met the taskloop. The creating thread's walk never met that task's exit frame
  * and took its own stack instead: chunks created there came out {@code main;<truncated>;__GI___clone3;start_thread;
  * task at ...}, under the creating thread's start. Recorded with 2 threads and with 4 (twice the cores). Known
- * answer: every sample in chunk_work lies under main, then the region (the chunk created on the taskloop's thread) or
- * a truncation marker (created elsewhere: the creating task's frames are on another stack), then the task construct
- * and chunk_work, never under a thread's start. (Their weight is not the test's: the chunks' time depends on how the
+ * answer: every sample in chunk_work lies under main, the region, the task construct and chunk_work, wherever the
+ * chunk was created (elsewhere, it has the context of the splitting task the creating thread ran, which the
+ * taskloop's task created at the taskloop). (Their weight is not the test's: the chunks' time depends on how the
  * threads share them; at least {@value #MIN_MS} ms of it, so that the placement is measured.)
  */
 class TaskloopSplitEndToEndTest {
@@ -48,18 +48,16 @@ class TaskloopSplitEndToEndTest {
         String task = "task at taskloop_split.c:" + CPrograms.pragma("taskloop_split", "taskloop");
         List<String> here =
                 List.of("main", "parallel at taskloop_split.c:" + CPrograms.pragma("taskloop_split", "parallel"), task);
-        List<String> elsewhere = List.of("main", "<truncated>", task);
         double inWork = 0, placed = 0;
         for (CollapsedLine line : CollapsedLine.all(r.out())) {
             int at = line.frames().indexOf("chunk_work");
             if (at < 0) continue;
             inWork += line.ms();
             List<String> above = line.frames().subList(0, at);
-            if (above.equals(here) || above.equals(elsewhere)) placed += line.ms();
+            if (above.equals(here)) placed += line.ms();
         }
         assertTrue(inWork >= MIN_MS, String.format("%.0f ms in chunk_work%n%s", inWork, r.out()));
         assertTrue(
-                placed >= 0.95 * inWork,
-                String.format("%.0f of %.0f ms under %s or %s%n%s", placed, inWork, here, elsewhere, r.out()));
+                placed >= 0.95 * inWork, String.format("%.0f of %.0f ms under %s%n%s", placed, inWork, here, r.out()));
     }
 }

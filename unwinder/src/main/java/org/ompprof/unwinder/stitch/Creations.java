@@ -50,6 +50,12 @@ final class Creations {
     final IntObjectHashMap<LongObjectHashMap<Origin>> releaseSites = new IntObjectHashMap<>();
 
     final IntIntHashMap threadTypes = new IntIntHashMap();
+    /** Tasks created for a task running on another thread's stack, by the task their creating thread ran. */
+    private final LongLongHashMap asRunning = new LongLongHashMap();
+
+    /** How many splitting tasks deep {@link #finish} follows a chain of them. */
+    private static final int MAX_SPLITS = 64;
+
     /** Creation segments by the agent's shape key, for the records that carry no stack. */
     private final LongObjectHashMap<Segment> byShape = new LongObjectHashMap<>();
     /** The {@link TaskOrigins#index} of a shape's segment in {@link #byShape}, once a batched task has used it. */
@@ -148,8 +154,36 @@ final class Creations {
             return;
         }
         Segment segment = segments.creation(t.context(), t.encExitFrame(), t.encEnterFrame());
-        if (t.shape() != 0) keep(t.shape(), segment);
+        if (t.createdAsRunning()) {
+            createdAsRunning(t.taskId(), t.shape());
+        } else if (t.shape() != 0) {
+            keep(t.shape(), segment);
+        }
         tasks.put(t.taskId(), t.parentTaskId(), tasks.index(segment));
+    }
+
+    /** The task was created by a thread running task {@code running} (0: none known), for a task on another stack. */
+    void createdAsRunning(long taskId, long running) {
+        if (running != 0) asRunning.put(taskId, running);
+    }
+
+    /**
+     * Once every record is in: a task created for a task on another thread's stack (a split taskloop's chunk, created
+     * by the thread running a splitting task) takes the segment of the task its thread ran, if that one was created by
+     * the same task (its segment is then that task's frames at the construct); else it keeps its truncated one. The
+     * running task may be such a creation itself (a split split again): followed to the first created on its
+     * creator's own stack.
+     */
+    void finish() {
+        asRunning.forEachKeyValue((task, running) -> {
+            long parent = tasks.get(task).parentTaskId();
+            long at = running;
+            for (int hops = 0; hops < MAX_SPLITS && asRunning.containsKey(at); hops++) at = asRunning.get(at);
+            Origin origin = asRunning.containsKey(at) ? null : tasks.get(at);
+            if (origin != null && origin.parentTaskId() == parent)
+                tasks.put(task, parent, tasks.index(origin.segment()));
+        });
+        asRunning.clear();
     }
 
     /** The segment the records of this shape to come stand for. */

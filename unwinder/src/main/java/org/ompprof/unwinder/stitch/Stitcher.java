@@ -102,6 +102,7 @@ public final class Stitcher {
                         },
                         clock)
                 .forEachRemaining(creations::add);
+        creations.finish();
         clock.enter(was);
         tally.regions = creations.regions.size();
         tally.tasks = creations.tasks.size();
