@@ -792,7 +792,11 @@ static void on_task_create(ompt_data_t *encountering_task_data, const ompt_frame
   if (!p)
     return;
   uint64_t parent = data_value(encountering_task_data), codeptr = ptr_value(codeptr_ra);
-  if (__builtin_expect(flags & ompt_task_undeferred, 0))
+  /* begin_if0 alone marks the creator's enter frame as the application's (tasks libomp runs at once are undeferred
+   * too: a one-thread team's, every one) */
+  if (__builtin_expect((flags & ompt_task_undeferred) && encountering_task_frame &&
+                           (encountering_task_frame->enter_frame_flags & ompt_frame_application),
+                       0))
     direct_bodies_undeferred(p, ctx.rsp, encountering_task_frame, new_task_data, codeptr);
   callbacks_task_referenced(p, parent);
   uint64_t exit = exit_ptr(p, encountering_task_frame);

@@ -45,10 +45,9 @@ static int on_stack(const struct priv *p, uint64_t addr)
 /* The current task's frame, if the current task is `task`. */
 static ompt_frame_t *current_frame(const ompt_data_t *task)
 {
-  int flags = 0, num = -1;
   ompt_frame_t *frame = NULL;
-  ompt_data_t *current = NULL, *par = NULL;
-  if (!ompprof_g.get_task_info || ompprof_g.get_task_info(0, &flags, &current, &frame, &par, &num) == 0 ||
+  ompt_data_t *current = NULL;
+  if (!ompprof_g.get_task_info || ompprof_g.get_task_info(0, NULL, &current, &frame, NULL, NULL) == 0 ||
       current != task)
     return NULL;
   return frame;
