@@ -11,27 +11,22 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
+
+#include "omp_util.h"
 
 static int parallel_wanted; /* 0: every region below is serialized */
 
-static double now(void)
+__attribute__((noinline)) static double alone_work(double ms)
 {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec + 1e-9 * t.tv_nsec;
+  spin_for(ms / 1e3);
+  return ms;
 }
 
-#define LEAF(name)                                                                                                   \
-  __attribute__((noinline)) static double name(double ms)                                                            \
-  {                                                                                                                  \
-    double t0 = now(), x = 0;                                                                                        \
-    while (now() - t0 < ms / 1e3)                                                                                    \
-      x += 1e-9;                                                                                                     \
-    return 2 * x;                                                                                                    \
-  }
-LEAF(alone_work)
-LEAF(nested_work)
+__attribute__((noinline)) static double nested_work(double ms)
+{
+  spin_for(ms / 1e3);
+  return ms;
+}
 
 __attribute__((noinline)) static double serial_phase(double ms)
 {

@@ -10,21 +10,13 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
-static double now(void)
-{
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec + 1e-9 * t.tv_nsec;
-}
+#include "omp_util.h"
 
 __attribute__((noinline)) static double chunk_work(double us)
 {
-  double t0 = now(), x = 0;
-  while (now() - t0 < us / 1e6)
-    x += 1e-9;
-  return 2 * x;
+  spin_for(us / 1e6);
+  return us;
 }
 
 int main(int argc, char **argv)

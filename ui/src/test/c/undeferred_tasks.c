@@ -11,23 +11,15 @@
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
+
+#include "omp_util.h"
 
 static int cutoff = 1 << 30; /* depths above it create deferred tasks: none */
 
-static double now(void)
-{
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec + 1e-9 * t.tv_nsec;
-}
-
 __attribute__((noinline)) static double leaf_work(double ms)
 {
-  double t0 = now(), x = 0;
-  while (now() - t0 < ms / 1e3)
-    x += 1e-9;
-  return x;
+  spin_for(ms / 1e3);
+  return ms;
 }
 
 __attribute__((noinline)) static double tree(int depth, double ms)

@@ -21,9 +21,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * threads share them; at least {@value #MIN_MS} ms of it, so that the placement is measured.)
  */
 class TaskloopSplitEndToEndTest {
-    private static final int ROUNDS = 100;
-    private static final int CHUNKS = 1024;
-    private static final int US = 2;
+    private static final int ROUNDS = 50;
+    private static final int CHUNKS = 512;
+    private static final int US = 4;
     private static final int MIN_MS = 100;
 
     @TempDir
