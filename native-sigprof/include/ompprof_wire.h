@@ -272,10 +272,13 @@ enum ompprof_ctx_flags {
   OMPPROF_CTX_OFF_STACK = 4,  /* rsp outside the thread's known stack: no snapshot */
   OMPPROF_CTX_SAME_SHAPE = 8, /* task_create, parallel_begin: no snapshot, the thread sent one of this shape before */
   /* task_create only, with OFF_STACK: the encountering task runs on another thread's stack; the creation shares the
-   * context of the task this thread runs, whose id `shape` holds (a split taskloop's splitting task, which the same
-   * task created at the same construct); shape 0: none known */
+   * context of the task this thread runs (a split taskloop's splitting task, which the same task created at the same
+   * construct), whose id `shape` holds with OMPPROF_AS_RUNNING_SHAPE set: a shape of its own, with which the thread's
+   * next such creations come packed; shape 0: none known */
   OMPPROF_CTX_AS_RUNNING = 16,
 };
+
+#define OMPPROF_AS_RUNNING_SHAPE (1ull << 63)
 
 /* OMPT task frame of one ancestor level (ompt_get_task_info). */
 struct ompprof_task_level {

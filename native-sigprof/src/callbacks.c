@@ -748,7 +748,8 @@ static int own_stack(const struct priv *p, uint64_t addr)
  * (EPCC schedbench's taskloop). The creating task's frames are not here to take, and libomp points the task's enter
  * frame and the creation's codeptr_ra into this thread's runtime code. The task this thread runs is the splitting
  * task, which the same task created at the same taskloop, on its own stack: the record names it, and the JVM gives
- * the creation that task's context (or the creating task's and a truncation marker, if it was not so created).
+ * the creation that task's context (or the creating task's and a truncation marker, if it was not so created). The
+ * running task stands for the creation's shape: the chunks a splitting task creates after the first come packed.
  */
 static __attribute__((noinline, cold)) void foreign_creation(struct priv *p, uint64_t exit, uint64_t enter,
                                                              uint64_t parent, uint64_t id, int flags,
@@ -759,9 +760,14 @@ static __attribute__((noinline, cold)) void foreign_creation(struct priv *p, uin
   if (ompprof_g.get_task_info(0, &running_flags, &running, NULL, NULL, NULL) == 0 ||
       !(running_flags & ompt_task_explicit) || running == NULL)
     running = NULL;
+  uint64_t shape = running ? OMPPROF_AS_RUNNING_SHAPE | running->value : 0;
+  if (shape && shape_sent(p, shape)) {
+    pack_creation(p, id, parent, shape);
+    return;
+  }
   struct ompprof_task_create b = {.time_ns = now_ns(),
                                   .ctx = {.ctx_flags = OMPPROF_CTX_OFF_STACK | OMPPROF_CTX_AS_RUNNING},
-                                  .shape = data_value(running),
+                                  .shape = shape,
                                   .parent_task_id = parent,
                                   .task_id = id,
                                   .codeptr_ra = codeptr,
@@ -769,7 +775,8 @@ static __attribute__((noinline, cold)) void foreign_creation(struct priv *p, uin
                                   .enc_enter_frame = enter,
                                   .flags = (uint32_t)flags,
                                   .has_dependences = (uint32_t)has_dependences};
-  emit_with_context(p, OMPPROF_REC_TASK_CREATE, &b, sizeof b, &b.ctx, NULL, 0);
+  if (emit_with_context(p, OMPPROF_REC_TASK_CREATE, &b, sizeof b, &b.ctx, NULL, 0) && shape)
+    shape_mark_sent(p, shape);
 }
 
 /* A task program's millions of creations mostly replay a kept walk of a shape the JVM has: three ids and the shape

@@ -8,7 +8,8 @@ import org.ompprof.sampler.wire.Wire;
  * @param shape identity of the creation segment (call site, length, code addresses on the
  *     stack); when the context has {@code Wire.CTX_SAME_SHAPE} there is no snapshot and the
  *     segment is that of the earlier record with the same shape; when it has {@code
- *     Wire.CTX_AS_RUNNING}, the id of the task the creating thread ran (0: none known)
+ *     Wire.CTX_AS_RUNNING}, the id of the task the creating thread ran with {@code
+ *     Wire.AS_RUNNING_SHAPE} set (0: none known)
  */
 public record TaskCreate(
         int threadSeq,

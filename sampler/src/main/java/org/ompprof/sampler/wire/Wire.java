@@ -126,9 +126,12 @@ public final class Wire {
     public static final int CTX_SAME_SHAPE = 8;
     /**
      * A task_create whose encountering task runs on another thread's stack (with {@link #CTX_OFF_STACK}): it shares
-     * the context of the task the creating thread runs, whose id the shape field holds (0: none known).
+     * the context of the task the creating thread runs, whose id the shape field holds with {@link
+     * #AS_RUNNING_SHAPE} set (0: none known); the thread's next such creations come packed with that shape.
      */
     public static final int CTX_AS_RUNNING = 16;
+
+    public static final long AS_RUNNING_SHAPE = 1L << 63;
 
     public static final int MAX_LEVELS = 16;
 

@@ -53,6 +53,9 @@ final class Creations {
     /** Tasks created for a task running on another thread's stack, by the task their creating thread ran. */
     private final LongLongHashMap asRunning = new LongLongHashMap();
 
+    /** The shapes such creations came with: the running task's id, tagged (packed creations come with them too). */
+    private final LongHashSet asRunningShapes = new LongHashSet();
+
     /** How many splitting tasks deep {@link #finish} follows a chain of them. */
     private static final int MAX_SPLITS = 64;
 
@@ -154,11 +157,9 @@ final class Creations {
             return;
         }
         Segment segment = segments.creation(t.context(), t.encExitFrame(), t.encEnterFrame());
-        if (t.createdAsRunning()) {
-            createdAsRunning(t.taskId(), t.shape());
-        } else if (t.shape() != 0) {
-            keep(t.shape(), segment);
-        }
+        if (t.shape() != 0) keep(t.shape(), segment);
+        if (t.createdAsRunning() && t.shape() != 0) asRunningShapes.add(t.shape());
+        if (t.createdAsRunning()) createdAsRunning(t.taskId(), t.shape() & ~Wire.AS_RUNNING_SHAPE);
         tasks.put(t.taskId(), t.parentTaskId(), tasks.index(segment));
     }
 
@@ -184,6 +185,7 @@ final class Creations {
                 tasks.put(task, parent, tasks.index(origin.segment()));
         });
         asRunning.clear();
+        asRunningShapes.clear();
     }
 
     /** The segment the records of this shape to come stand for. */
@@ -218,6 +220,8 @@ final class Creations {
             taskSegmentOfShape.put(shape, index);
         }
         tasks.put(taskId, parentTaskId, index);
+        if (!asRunningShapes.isEmpty() && asRunningShapes.contains(shape))
+            createdAsRunning(taskId, shape & ~Wire.AS_RUNNING_SHAPE);
     }
 
     /** Only the begin endpoint carries the region (libomp passes none at the end). */
