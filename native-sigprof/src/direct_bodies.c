@@ -26,6 +26,9 @@
 
 /* How far above the callback's frame the runtime's may lie: the callback and libomp's begin_if0 frames between. */
 #define SEARCH_BYTES 4096u
+/* A site whose runtime frame holds no such pair: begin_if0 called by the runtime itself (GOMP_task, for gcc's code,
+ * which calls the body itself too, so that libomp's value is its own frame's and right). */
+#define NO_PAIR UINT32_MAX
 /* Frames from the runtime's that reported a serialized region's exit frame to the program's, that one included. */
 #define SERIALIZED_HOPS 4u
 
@@ -97,10 +100,12 @@ static struct undeferred_site *site_learn(struct priv *p, struct undeferred_site
   while (saved + 16 <= end && !saved_pair(saved, rbp, codeptr))
     saved += 8;
   uint64_t cfa = saved + 16 <= end ? caller_cfa(p, saved, codeptr) : 0;
-  if (!cfa || cfa - (saved + 16) > UINT32_MAX)
-    return NULL;
   if (!s)
     s = &p->cb.undeferred[p->cb.undeferred_next++ % UNDEFERRED_SITES];
+  if (!cfa || cfa - (saved + 16) > UINT32_MAX) {
+    *s = (struct undeferred_site){codeptr, NO_PAIR, 0}; /* not searched again */
+    return NULL;
+  }
   *s = (struct undeferred_site){codeptr, (uint32_t)(saved - sp), (uint32_t)(cfa - (saved + 16))};
   return s;
 }
@@ -113,6 +118,8 @@ void direct_bodies_undeferred(struct priv *p, uint64_t sp, const ompt_frame_t *p
     return;
   uint64_t rbp = (uint64_t)(uintptr_t)frame->exit_frame.ptr;
   struct undeferred_site *s = site_of(p, codeptr);
+  if (s && s->saved_off == NO_PAIR)
+    return;
   if (!s || !saved_pair(sp + s->saved_off, rbp, codeptr))
     s = site_learn(p, s, sp, rbp, codeptr);
   if (!s)
