@@ -46,6 +46,11 @@ public final class DisplayNames {
     private static final Pattern CLANG = Pattern.compile("(.*?)\\.omp_outlined(_debug__|\\._debug__)?(\\.\\.?\\d*)?");
 
     private static final Pattern GCC = Pattern.compile("(.+?)\\._omp_fn\\.\\d+");
+    /** Fortran sources: fixed form ({@code .f}, {@code .for}, {@code .f77}) or free ({@code .f90} and later). */
+    private static final Pattern FORTRAN_SOURCE = Pattern.compile(".*\\.(?i:f|for|ftn|f77|f90|f95|f03|f08)");
+    /** An external procedure's symbol: lower case, one underscore appended (two would be a name that has one). */
+    private static final Pattern FORTRAN_EXTERNAL = Pattern.compile("[a-z][a-z0-9_]*[a-z0-9]_");
+
     private static final Pattern TASK_ENTRY = Pattern.compile("\\.omp_task_entry\\.\\.?\\d*");
     private static final Pattern OFFLOAD =
             Pattern.compile("__omp_offloading_[0-9a-f]+_[0-9a-f]+_(.+)_l(\\d+)(_debug__)?(\\.\\d+)?");
@@ -151,6 +156,15 @@ public final class DisplayNames {
         if (m.matches() && !m.group(1).isEmpty() && !m.group(2).isEmpty()) return m.group(1) + "::" + m.group(2);
         if (symbol.startsWith("_Q")) return flang(symbol);
         return null;
+    }
+
+    /**
+     * A gfortran external procedure's name without the underscore its symbol appends ({@code adi_} is {@code adi}),
+     * when its source file is Fortran's; null for any other.
+     */
+    static String fortranExternal(String symbol, String file) {
+        if (symbol == null || file == null || !FORTRAN_SOURCE.matcher(file).matches()) return null;
+        return FORTRAN_EXTERNAL.matcher(symbol).matches() ? symbol.substring(0, symbol.length() - 1) : null;
     }
 
     /**

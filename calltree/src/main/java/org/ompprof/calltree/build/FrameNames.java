@@ -296,6 +296,7 @@ final class FrameNames {
     private Frame fortran(Frame raw, Module module, PathFrame.Code c) {
         String program = "MAIN__".equals(raw.function()) ? programName(module, c) : null;
         String f = DisplayNames.fortran(raw.function(), program);
+        if (f == null) f = DisplayNames.fortranExternal(raw.function(), raw.file());
         return f == null ? raw : raw.named(f);
     }
 

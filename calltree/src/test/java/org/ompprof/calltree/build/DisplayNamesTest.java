@@ -133,6 +133,27 @@ class DisplayNamesTest {
         assertEquals(shown, DisplayNames.fortran(symbol, program));
     }
 
+    @ParameterizedTest
+    @CsvSource(
+            delimiter = '|',
+            nullValues = "NULL",
+            value = {
+                "adi_|/src/bt/adi.f|adi",
+                "x_solve_|x_solve.F90|x_solve",
+                "compute_rhs_|rhs.for|compute_rhs",
+                "relax_|heat.f08|relax",
+                "adi_|adi.c|NULL",
+                "adi_|NULL|NULL",
+                "my_name__|a.f90|NULL",
+                "Adi_|adi.f|NULL",
+                "adi|adi.f|NULL",
+                "_|a.f|NULL",
+                "MAIN__|a.f|NULL"
+            })
+    void gfortranExternalProceduresLoseTheirUnderscoreInFortranSources(String symbol, String file, String shown) {
+        assertEquals(shown, DisplayNames.fortranExternal(symbol, file));
+    }
+
     @Test
     void itaniumNamesOnly() {
         assertTrue(DisplayNames.itanium("_ZNSo9_M_insertIdEERSoT_"));
