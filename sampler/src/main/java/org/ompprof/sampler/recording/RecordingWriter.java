@@ -79,6 +79,9 @@ public final class RecordingWriter implements AutoCloseable {
         Path temp = output.resolveSibling(
                 output.getFileName() + ".tmp-" + HexFormat.of().formatHex(random));
         FileChannel ch = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        // A JVM told to go while it writes (SIGTERM: an MPI launcher sends it to every rank when one fails) leaves no
+        // half-written file next to the output; once committed, the name is gone and this does nothing.
+        temp.toFile().deleteOnExit();
         RecordingWriter w = new RecordingWriter(output, temp, ch);
         try {
             w.writeFileHeader();
