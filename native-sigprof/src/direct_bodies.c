@@ -32,13 +32,6 @@
 /* Frames from the runtime's that reported a serialized region's exit frame to the program's, that one included. */
 #define SERIALIZED_HOPS 4u
 
-static uint64_t word(uint64_t addr)
-{
-  uint64_t v;
-  __builtin_memcpy(&v, (const void *)(uintptr_t)addr, sizeof v);
-  return v;
-}
-
 /* Whether [addr, addr + 16) lies in the thread's stack. */
 static int on_stack(const struct priv *p, uint64_t addr)
 {
@@ -64,7 +57,7 @@ static uint64_t caller_cfa(struct priv *p, uint64_t saved, uint64_t codeptr)
   if (!tables)
     return 0;
   /* the call instruction's row: the return address may begin another */
-  struct walk_regs at = {codeptr - 1, saved + 16, word(saved), 0, 0};
+  struct walk_regs at = {codeptr - 1, saved + 16, load64(saved), 0, 0};
   struct walk_bounds b = {at.sp, p->sig.stack_hi, UINT64_MAX, 1};
   struct ompprof_frame f;
   uint32_t stop = 0;
@@ -77,7 +70,7 @@ static uint64_t caller_cfa(struct priv *p, uint64_t saved, uint64_t codeptr)
 /* Whether the runtime's frame at `saved` holds the creating code's rbp and its return address. */
 static int saved_pair(uint64_t saved, uint64_t rbp, uint64_t codeptr)
 {
-  return word(saved) == rbp && word(saved + 8) == codeptr;
+  return load64(saved) == rbp && load64(saved + 8) == codeptr;
 }
 
 static struct undeferred_site *site_of(struct priv *p, uint64_t codeptr)
@@ -142,7 +135,7 @@ static uint64_t serialized_exit(struct priv *p, uint64_t reported, uint64_t code
   const struct cfi_tables *tables = cfi_tables_current();
   if (!tables || !on_stack(p, reported))
     return 0;
-  struct walk_regs at = {word(reported + 8) - 1, reported + 16, word(reported), 0, 0};
+  struct walk_regs at = {load64(reported + 8) - 1, reported + 16, load64(reported), 0, 0};
   struct walk_bounds b = {at.sp, p->sig.stack_hi, UINT64_MAX, SERIALIZED_HOPS};
   struct ompprof_frame f[SERIALIZED_HOPS];
   uint32_t stop = 0, n = frame_walk(tables, &p->cb.memo, &at, &b, f, &stop, NULL);

@@ -6,11 +6,6 @@
  */
 #include "frame_walk.h"
 
-static inline uint64_t load64(uint64_t addr) /* signal-safe */
-{
-  return __atomic_load_n((const uint64_t *)(uintptr_t)addr, __ATOMIC_RELAXED);
-}
-
 /* Adds a read to the log; returns its index (WALK_LOG_READS when it did not fit). */
 static uint32_t log_read(struct walk_log *log, uint64_t addr, uint64_t val) /* signal-safe */
 {

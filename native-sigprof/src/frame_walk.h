@@ -13,6 +13,12 @@
 /* libomp's OMPT frame addresses are __builtin_frame_address(0): the frame's CFA - 16. */
 #define EXIT_FRAME_CFA 16u
 
+/* A word of the thread's stack (the walk's reads, and those of the agent's other walkers over the same stack). */
+static inline uint64_t load64(uint64_t addr) /* signal-safe */
+{
+  return __atomic_load_n((const uint64_t *)(uintptr_t)addr, __ATOMIC_RELAXED);
+}
+
 /* bx is rbx, which a CFI_RBX frame's CFA is computed from (the walk brings it up to date only for
  * such a frame); bx_known is 0 where it is not had (a callback's own registers, a slot a row could
  * not say). */

@@ -73,8 +73,6 @@
 #include "timers.h"
 #include "wall.h"
 
-#include "direct_bodies.h"
-
 /* si_value of the sampler's signals: a tag in the top 16 bits */
 #define WALL_TAG       0x0f5aull
 #define WALL_TAG_SHIFT 48

@@ -1,5 +1,7 @@
 package org.ompprof.sampler.record;
 
+import org.ompprof.sampler.omp.TaskFlags;
+
 /** The OMPT task frame of one ancestor level, as ompt_get_task_info reported it. */
 public record TaskLevel(
         long exitFrame,
@@ -10,4 +12,9 @@ public record TaskLevel(
         int threadNum,
         long taskId,
         long parallelId,
-        int infoResult) {}
+        int infoResult) {
+    /** Whether the task is an explicit one (a task construct's), not an initial or implicit one. */
+    public boolean explicit() {
+        return (taskFlags & TaskFlags.EXPLICIT) != 0;
+    }
+}

@@ -59,7 +59,7 @@ final class ContextResolver {
         if ((task.taskFlags() & TaskFlags.INITIAL) != 0) return ContextNode.ROOT;
         long id = task.taskId();
         if (creations.tasks.contains(id)) return resolve(Kind.TASK, id);
-        if ((task.taskFlags() & TaskFlags.EXPLICIT) != 0) return ContextNode.UNKNOWN;
+        if (task.explicit()) return ContextNode.UNKNOWN;
         long region = task.parallelId() != 0 ? task.parallelId() : creations.regionOfImplicitTask.getIfAbsent(id, 0);
         if (region == 0) return creations.initialTasks.contains(id) ? ContextNode.ROOT : ContextNode.UNKNOWN;
         return resolve(Kind.REGION, region);

@@ -158,9 +158,16 @@ final class Creations {
         }
         Segment segment = segments.creation(t.context(), t.encExitFrame(), t.encEnterFrame());
         if (t.shape() != 0) keep(t.shape(), segment);
-        if (t.createdAsRunning() && t.shape() != 0) asRunningShapes.add(t.shape());
-        if (t.createdAsRunning()) createdAsRunning(t.taskId(), t.shape() & ~Wire.AS_RUNNING_SHAPE);
+        if (t.createdAsRunning() && t.shape() != 0) {
+            asRunningShapes.add(t.shape());
+            createdAsRunning(t.taskId(), runningOf(t.shape()));
+        }
         tasks.put(t.taskId(), t.parentTaskId(), tasks.index(segment));
+    }
+
+    /** The task an as-running creation's shape names. */
+    private static long runningOf(long shape) {
+        return shape & ~Wire.AS_RUNNING_SHAPE;
     }
 
     /** The task was created by a thread running task {@code running} (0: none known), for a task on another stack. */
@@ -220,8 +227,7 @@ final class Creations {
             taskSegmentOfShape.put(shape, index);
         }
         tasks.put(taskId, parentTaskId, index);
-        if (!asRunningShapes.isEmpty() && asRunningShapes.contains(shape))
-            createdAsRunning(taskId, shape & ~Wire.AS_RUNNING_SHAPE);
+        if (!asRunningShapes.isEmpty() && asRunningShapes.contains(shape)) createdAsRunning(taskId, runningOf(shape));
     }
 
     /** Only the begin endpoint carries the region (libomp passes none at the end). */

@@ -83,7 +83,7 @@ final class SampleStitcher {
             if (!context.isKnown()) tally.unknownContexts++;
             return runtimeWindow(s, context, false);
         }
-        if (task.taskId() == 0 && levels.size() > 1 && (task.exitFrame() == 0 || explicit(task))) {
+        if (task.taskId() == 0 && levels.size() > 1 && (task.exitFrame() == 0 || task.explicit())) {
             // Between parallel_begin and implicit_task on the encountering thread (the new team's
             // thread 0): the new task exists but has not begun, and the stack is still the
             // encountering task's, inside the runtime call that forks. Likewise an undeferred task
@@ -103,13 +103,9 @@ final class SampleStitcher {
             return taskPath(s, ContextNode.ROOT, 0, task.enterFrame(), true);
         ContextNode context = contexts.ofLevels(levels);
         if (!context.isKnown()) tally.unknownContexts++;
-        if (task.exitFrame() == 0) return runtimeWindow(s, context, !explicit(task));
+        if (task.exitFrame() == 0) return runtimeWindow(s, context, !task.explicit());
         if (returned(s, task.exitFrame())) return runtimeWindow(s, context, false);
         return taskPath(s, context, task.exitFrame(), task.enterFrame(), false);
-    }
-
-    private static boolean explicit(TaskLevel task) {
-        return (task.taskFlags() & TaskFlags.EXPLICIT) != 0;
     }
 
     /**
