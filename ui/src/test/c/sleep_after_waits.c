@@ -11,31 +11,17 @@
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 #include <unistd.h>
+
+#include "omp_util.h"
 
 static int ms = 150;
 
-static double now(void)
-{
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec + 1e-9 * t.tv_nsec;
-}
-
-static double spin(double s)
-{
-  double t0 = now(), x = 0;
-  while (now() - t0 < s)
-    x += 1e-9;
-  return x;
-}
-
 static void nap(const char *after)
 {
-  double t0 = now();
+  double t0 = now_s();
   usleep((useconds_t)ms * 1000u);
-  double got = now() - t0, want = ms / 1e3;
+  double got = now_s() - t0, want = ms / 1e3;
   printf("%s: thread %d slept %.4f of %.4f s%s\n", after, omp_get_thread_num(), got, want,
          got < 0.99 * want ? " SHORT" : "");
 }
@@ -47,11 +33,11 @@ int main(int argc, char **argv)
   omp_set_max_active_levels(2);
   for (int r = 0; r < rounds; r++) {
 #pragma omp parallel
-    spin(0.05);
+    spin_for(0.05);
     nap("region");
 #pragma omp parallel
     {
-      spin(omp_get_thread_num() == 0 ? 0.1 : 0.005); /* the others wait at the barrier, sampled there */
+      spin_for(omp_get_thread_num() == 0 ? 0.1 : 0.005); /* the others wait at the barrier, sampled there */
 #pragma omp barrier
       nap("barrier");
     }
@@ -60,7 +46,7 @@ int main(int argc, char **argv)
     {
       for (int i = 0; i < 64; i++) {
 #pragma omp task
-        spin(0.002);
+        spin_for(0.002);
       }
 #pragma omp taskwait
       nap("taskwait");
@@ -69,19 +55,19 @@ int main(int argc, char **argv)
 #pragma omp single
     {
 #pragma omp task if (0)
-      spin(0.02);
+      spin_for(0.02);
       nap("undeferred task");
     }
 #pragma omp parallel num_threads(2)
     {
 #pragma omp parallel num_threads(2)
-      spin(0.02);
+      spin_for(0.02);
       nap("nested region");
     }
 #pragma omp parallel
     {
 #pragma omp critical
-      spin(0.02);
+      spin_for(0.02);
       nap("critical");
     }
   }

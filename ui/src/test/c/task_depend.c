@@ -9,21 +9,13 @@
 #include <omp.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
-static double now(void)
-{
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec + 1e-9 * t.tv_nsec;
-}
+#include "omp_util.h"
 
 __attribute__((noinline)) static double cell_work(double ms, double up, double left)
 {
-  double t0 = now(), x = up + left;
-  while (now() - t0 < ms / 1e3)
-    x += 1e-9;
-  return x;
+  spin_for(ms / 1e3);
+  return up + left + 1e-9;
 }
 
 int main(int argc, char **argv)
@@ -31,7 +23,7 @@ int main(int argc, char **argv)
   int n = argc > 1 ? atoi(argv[1]) : 16;
   double ms = argc > 2 ? atof(argv[2]) : 2;
   double *grid = calloc((size_t)(n + 1) * (size_t)(n + 1), sizeof *grid);
-  double t0 = now();
+  double t0 = now_s();
 #pragma omp parallel
 #pragma omp single
   for (int i = 1; i <= n; i++)
@@ -41,7 +33,7 @@ int main(int argc, char **argv)
       *me = cell_work(ms, *up, *left);
     }
   printf("task_depend: %d x %d tasks of %.1f ms, %d threads, elapsed %.3f s, corner %g\n", n, n, ms,
-         omp_get_max_threads(), now() - t0, grid[n * (n + 1) + n]);
+         omp_get_max_threads(), now_s() - t0, grid[n * (n + 1) + n]);
   free(grid);
   return 0;
 }

@@ -22,4 +22,20 @@ record CollapsedLine(List<String> frames, long weight) {
     double ms() {
         return weight / 1e6;
     }
+
+    /** Milliseconds in a path's leaf, and those of them whose path to the leaf is that path. */
+    record LeafTime(double inLeaf, double placed) {}
+
+    /** Of an export of a time metric: the time in {@code path}'s last frame, and the part of it under {@code path}. */
+    static LeafTime leafTime(String out, List<String> path) {
+        String leaf = path.getLast();
+        double inLeaf = 0, placed = 0;
+        for (CollapsedLine line : all(out)) {
+            int at = line.frames().indexOf(leaf);
+            if (at < 0) continue;
+            inLeaf += line.ms();
+            if (line.frames().subList(0, at + 1).equals(path)) placed += line.ms();
+        }
+        return new LeafTime(inLeaf, placed);
+    }
 }

@@ -88,13 +88,8 @@ class DirectBodiesEndToEndTest {
     /** Every sample in the path's leaf lies under the path, and they weigh about the known work. */
     private static void assertPlaced(String collapsed, List<String> path, double knownMs) {
         String leaf = path.getLast();
-        double inLeaf = 0, placed = 0;
-        for (CollapsedLine line : CollapsedLine.all(collapsed)) {
-            int at = line.frames().indexOf(leaf);
-            if (at < 0) continue;
-            inLeaf += line.ms();
-            if (line.frames().subList(0, at + 1).equals(path)) placed += line.ms();
-        }
+        CollapsedLine.LeafTime t = CollapsedLine.leafTime(collapsed, path);
+        double inLeaf = t.inLeaf(), placed = t.placed();
         assertTrue(
                 inLeaf >= 0.8 * knownMs && inLeaf <= 3 * knownMs,
                 String.format("%.0f ms in %s, %.0f ms of work%n%s", inLeaf, leaf, knownMs, collapsed));

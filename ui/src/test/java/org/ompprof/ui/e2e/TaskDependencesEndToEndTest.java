@@ -45,13 +45,8 @@ class TaskDependencesEndToEndTest {
                 "parallel at task_depend.c:" + CPrograms.pragma("task_depend", "parallel"),
                 "task at task_depend.c:" + CPrograms.pragma("task_depend", "task "),
                 "cell_work");
-        double inWork = 0, placed = 0;
-        for (CollapsedLine line : CollapsedLine.all(r.out())) {
-            int at = line.frames().indexOf("cell_work");
-            if (at < 0) continue;
-            inWork += line.ms();
-            if (line.frames().subList(0, at + 1).equals(expected)) placed += line.ms();
-        }
+        CollapsedLine.LeafTime t = CollapsedLine.leafTime(r.out(), expected);
+        double inWork = t.inLeaf(), placed = t.placed();
         double known = (double) N * N * MS;
         assertTrue(
                 inWork >= 0.8 * known && inWork <= 3 * known,

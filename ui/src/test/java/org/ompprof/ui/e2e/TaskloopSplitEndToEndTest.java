@@ -46,16 +46,13 @@ class TaskloopSplitEndToEndTest {
         Ompprof.Result r = Ompprof.read("export", "--format", "collapsed", "--metric", "time", profile.toString());
         assertEquals(0, r.status(), r.err());
         String task = "task at taskloop_split.c:" + CPrograms.pragma("taskloop_split", "taskloop");
-        List<String> here =
-                List.of("main", "parallel at taskloop_split.c:" + CPrograms.pragma("taskloop_split", "parallel"), task);
-        double inWork = 0, placed = 0;
-        for (CollapsedLine line : CollapsedLine.all(r.out())) {
-            int at = line.frames().indexOf("chunk_work");
-            if (at < 0) continue;
-            inWork += line.ms();
-            List<String> above = line.frames().subList(0, at);
-            if (above.equals(here)) placed += line.ms();
-        }
+        List<String> here = List.of(
+                "main",
+                "parallel at taskloop_split.c:" + CPrograms.pragma("taskloop_split", "parallel"),
+                task,
+                "chunk_work");
+        CollapsedLine.LeafTime t = CollapsedLine.leafTime(r.out(), here);
+        double inWork = t.inLeaf(), placed = t.placed();
         assertTrue(inWork >= MIN_MS, String.format("%.0f ms in chunk_work%n%s", inWork, r.out()));
         assertTrue(
                 placed >= 0.95 * inWork, String.format("%.0f of %.0f ms under %s%n%s", placed, inWork, here, r.out()));
