@@ -134,6 +134,19 @@ public final class DisplayNames {
         return kind.construct + in + (line > 0 ? " at line " + line : "");
     }
 
+    /**
+     * A parallel construct by its call site: {@code parallel at bt.c:205}, {@code parallel in adi} without a file (the
+     * calling function as frames name it), {@code parallel} without either.
+     */
+    static String parallelAt(String file, int line, String function) {
+        String kind = Outlined.PARALLEL_WRAPPER.construct;
+        if (file != null && !file.isEmpty())
+            return kind + " at " + file.substring(file.lastIndexOf('/') + 1) + (line > 0 ? ":" + line : "");
+        if (function == null || function.isEmpty() || function.equals("??")) return kind;
+        String fortran = fortran(function, null);
+        return kind + " in " + (fortran != null ? fortran : function);
+    }
+
     private static String offloadFunction(String symbol) {
         Matcher m = OFFLOAD.matcher(symbol);
         return m.matches() ? m.group(1) : null;

@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.function.IntFunction;
 import org.eclipse.collections.impl.list.mutable.primitive.IntArrayList;
 import org.eclipse.collections.impl.map.mutable.primitive.IntObjectHashMap;
@@ -14,6 +15,7 @@ import org.ompprof.calltree.FrameKind;
 import org.ompprof.calltree.FrameTable;
 import org.ompprof.unwinder.clock.Stage;
 import org.ompprof.unwinder.clock.StageClock;
+import org.ompprof.unwinder.elf.DirectCall;
 import org.ompprof.unwinder.stack.Module;
 import org.ompprof.unwinder.stitch.PathFrame;
 import org.ompprof.unwinder.stitch.Placeholder;
@@ -42,13 +44,15 @@ final class FrameNames {
     static final Frame OVERHEAD = Frame.placeholder("<ompprof>");
 
     /** What path assembly must know of a frame: the outlined kind and origin, or that it is the agent's. */
-    record Role(DisplayNames.Outlined outlined, String from, boolean agent, boolean target) {
+    record Role(DisplayNames.Outlined outlined, String from, boolean agent, boolean target, boolean construct) {
         Role(DisplayNames.Outlined outlined, String from, boolean agent) {
-            this(outlined, from, agent, outlined == DisplayNames.Outlined.TARGET);
+            this(outlined, from, agent, outlined == DisplayNames.Outlined.TARGET, false);
         }
     }
 
     static final Role AGENT = new Role(null, null, true);
+    /** A {@link PathFrame.Construct}: the region's node until an outlined body or a placeholder takes its place. */
+    static final Role CONSTRUCT = new Role(null, null, false, false, true);
 
     /**
      * Frame ids, outermost first, and the source line each is at: for a function into which the
@@ -61,6 +65,7 @@ final class FrameNames {
     private final FrameTable frames;
     private final StageClock clock;
     private final LongObjectHashMap<LongObjectHashMap<Named>> byModule = new LongObjectHashMap<>();
+    private final LongObjectHashMap<LongObjectHashMap<Named>> constructsByModule = new LongObjectHashMap<>();
     private final IntObjectHashMap<Role> roles = new IntObjectHashMap<>();
     /** Made once: a method reference bound to {@code roles} is a new object each time it is made. */
     private final IntFunction<Role> roleOf = roles::get;
@@ -113,7 +118,9 @@ final class FrameNames {
     void append(List<? extends PathFrame> rootFirst, IntArrayList path, IntArrayList lines) {
         int start = path.size();
         for (int e = 0; e < rootFirst.size(); e++) { // by index: no iterator a path, garbage for the build's GC
-            Named named = named(rootFirst.get(e));
+            PathFrame element = rootFirst.get(e);
+            if (element instanceof Placeholder) giveWay(roleOf, start, path, lines);
+            Named named = named(element);
             if (!append(named.ids(), named.lines(), roleOf, start, path, lines)) {
                 while (path.size() > start) path.removeAtIndex(path.size() - 1);
                 while (lines.size() > start) lines.removeAtIndex(lines.size() - 1);
@@ -122,6 +129,21 @@ final class FrameNames {
                 return;
             }
         }
+        giveWay(roleOf, start, path, lines);
+    }
+
+    /**
+     * Takes a {@link PathFrame.Construct} off the end of the path: the region's outlined body names it (the frame about
+     * to come), or the path leaves the region's code (a placeholder: the end barrier, the runtime) or ends there.
+     * Where the implicit task's frames, a tail call away from the outlined body, start with another function, the
+     * construct stays: the region's node all the same.
+     */
+    private static void giveWay(IntFunction<Role> roles, int start, IntArrayList path, IntArrayList lines) {
+        if (path.size() <= start) return;
+        Role last = roles.apply(path.getLast());
+        if (last == null || !last.construct()) return;
+        path.removeAtIndex(path.size() - 1);
+        lines.removeAtIndex(lines.size() - 1);
     }
 
     /**
@@ -135,6 +157,7 @@ final class FrameNames {
             Role role = roles.apply(ids[i]);
             if (role != null) {
                 if (role.agent()) return false;
+                if (role.outlined() != null) giveWay(roles, start, path, lines);
                 if (path.size() > start && absorbed(roles.apply(path.getLast()), role)) {
                     lines.set(lines.size() - 1, idLines[i]);
                     continue;
@@ -209,7 +232,61 @@ final class FrameNames {
             case Placeholder p -> placeholder(p);
             case PathFrame.Unmapped u -> one(frames.intern(Frame.unresolved(FrameKind.USER, "?", u.pc())));
             case PathFrame.Code c -> code(c);
+            case PathFrame.Construct k -> construct(k);
         };
+    }
+
+    /**
+     * A construct by its call site's line ({@code parallel at bt.c:205}, as its outlined body is named: clang and gcc
+     * give the call the pragma's line), cached per site; with its line as the frame's. Where the site's call is not
+     * the runtime's fork, the function it called opened the region with a tail call, its own frame gone: {@code
+     * parallel in} that function (its source line is not known).
+     */
+    private Named construct(PathFrame.Construct k) {
+        PathFrame.Code site = k.site();
+        LongObjectHashMap<Named> cache = constructsByModule.getIfAbsentPut(site.moduleId(), LongObjectHashMap::new);
+        Named named = cache.get(site.lookupPc());
+        if (named != null) return named;
+        Module module = stitcher.module(site.moduleId()).orElse(null);
+        List<SourceFrame> at = module == null ? List.of() : symbolizer.symbolize(module, site.lookupPc());
+        SourceFrame s = at.isEmpty() ? null : at.getFirst();
+        String opener = module == null ? null : tailCallingOpener(module, site.relativePc());
+        String name = opener != null
+                ? DisplayNames.parallelAt(null, 0, opener)
+                : DisplayNames.parallelAt(
+                        s == null ? null : s.file(), s == null ? 0 : s.line(), s == null ? null : s.function());
+        String file = opener == null && s != null ? s.file() : null;
+        int line = opener == null && s != null ? Math.max(0, s.line()) : 0;
+        named = new Named(
+                new int[] {intern(Frame.of(FrameKind.USER, site.modulePath(), name, file, 0), CONSTRUCT)},
+                new int[] {line});
+        cache.put(site.lookupPc(), named);
+        return named;
+    }
+
+    /**
+     * The function a region's call site called, where that is not one of the runtime's entries that open regions:
+     * it opened the region itself in a tail call ({@code jmp __kmpc_fork_call}), which the site's line does not show;
+     * named as frames name it, without parameters. Null for a call to the runtime, or one this cannot read.
+     */
+    private String tailCallingOpener(Module module, long returnAddress) {
+        OptionalLong target = DirectCall.target(module.elf(), returnAddress);
+        if (target.isEmpty()) return null;
+        SymbolHit hit = symbolizer.symbolTable(module).lookup(target.getAsLong());
+        if (hit == null || hit.start() != target.getAsLong() || opensRegions(hit.name())) return null;
+        List<SourceFrame> named = symbolizer.symbolize(module, target.getAsLong());
+        String function = named.isEmpty() ? hit.name() : named.getLast().function();
+        String fortran = DisplayNames.fortran(function, null);
+        return fortran != null ? fortran : DisplayNames.bareName(function);
+    }
+
+    /** The runtime's entries a region's call site calls: clang's, gcc's (through a PLT stub or not). */
+    private static boolean opensRegions(String symbol) {
+        String name = symbol.endsWith("@plt") ? symbol.substring(0, symbol.length() - 4) : symbol;
+        return name.startsWith("__kmpc_fork")
+                || name.startsWith("__kmpc_serialized_parallel")
+                || name.startsWith("GOMP_parallel")
+                || name.startsWith("GOMP_teams");
     }
 
     /** Interned once: most samples of a waiting program end in one (a frame's hash and equality are not cheap). */
@@ -290,7 +367,7 @@ final class FrameNames {
         DisplayNames.Outlined o = DisplayNames.outlined(raw.function());
         if (o == null) return null;
         boolean target = o == DisplayNames.Outlined.TARGET || DisplayNames.inTarget(raw.function());
-        return new Role(o, DisplayNames.outlinedFrom(raw.function()), false, target);
+        return new Role(o, DisplayNames.outlinedFrom(raw.function()), false, target, false);
     }
 
     private Frame fortran(Frame raw, Module module, PathFrame.Code c) {

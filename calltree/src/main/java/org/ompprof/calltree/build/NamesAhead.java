@@ -37,7 +37,12 @@ final class NamesAhead {
             List<PathFrame> path = s.pathRootFirst();
             if (lastPaths.put(s.threadSeq(), path) == path) continue; // a run of samples at one barrier, or idle
             for (int i = 0; i < path.size(); i++) {
-                if (!(path.get(i) instanceof PathFrame.Code c)) continue;
+                PathFrame.Code c = switch (path.get(i)) {
+                    case PathFrame.Code code -> code;
+                    case PathFrame.Construct construct -> construct.site();
+                    default -> null;
+                };
+                if (c == null) continue;
                 if (c.moduleId() != inModule || askedOfModule == null) {
                     inModule = c.moduleId();
                     askedOfModule = asked.getIfAbsentPut(inModule, LongHashSet::new);

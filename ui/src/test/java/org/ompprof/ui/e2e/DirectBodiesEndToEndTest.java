@@ -13,9 +13,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Bodies the program's own code calls rather than the runtime, built without frame pointers as release builds are
- * (clang -O2), each known answer a leaf whose samples must all lie under one path and weigh at least 80% of its known
- * work (sampling), at most three times it (on a loaded machine a leaf's wall time includes waiting for a CPU):
+ * Bodies whose frames a release build (clang -O2, without frame pointers) hides or the runtime misreports: bodies the
+ * program's own code calls rather than the runtime, and bodies a tail call away. Each known answer is a leaf whose
+ * samples must all lie under one path and weigh at least 80% of its known work (sampling), at most three times it (on
+ * a loaded machine a leaf's wall time includes waiting for a CPU):
  * <ul>
  *   <li>undeferred tasks (undeferred_tasks.c: each thread runs {@value #ROUNDS} trees of depth {@value #DEPTH} whose
  *       nodes create their children as tasks with a false if clause, each leaf spinning {@value #MS} ms). libomp
@@ -26,6 +27,11 @@ import org.junit.jupiter.params.provider.ValueSource;
  *       and of one nested in another, each spinning {@value #SERIAL_MS} ms). libomp reports such a region's implicit
  *       task with the exit frame of its own call, returned before the body runs: every sample in the bodies came out
  *       {@code <omp runtime>}, with frame pointers or without.
+ *   <li>regions whose whole body is one call (tail_called_bodies.c: {@value #TAIL_ROUNDS} rounds of two such regions in
+ *       one function, each spinning {@value #TAIL_MS} ms on every thread). The outlined body jumps to the call, so no
+ *       frame of it is on the stack: the samples came out right under the opening function, without the region (NPB
+ *       BT's adi, IS's main). The second region is the function's last statement, which it opens in a tail call: its
+ *       call site is in the function's caller, and the region is named by the function that opened it.
  * </ul>
  */
 class DirectBodiesEndToEndTest {
@@ -34,6 +40,8 @@ class DirectBodiesEndToEndTest {
     private static final int MS = 1;
     private static final int SERIAL_ROUNDS = 100;
     private static final int SERIAL_MS = 2;
+    private static final int TAIL_ROUNDS = 50;
+    private static final int TAIL_MS = 2;
 
     @TempDir
     Path work;
@@ -62,6 +70,15 @@ class DirectBodiesEndToEndTest {
                         region("serialized_regions", 2),
                         "nested_work"),
                 known);
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {2, 4})
+    void tailCalledBodiesAreUnderTheirRegions(int threads) throws Exception {
+        String collapsed = record("tail_called_bodies", threads, TAIL_ROUNDS, TAIL_MS);
+        double known = (double) threads * TAIL_ROUNDS * TAIL_MS;
+        assertPlaced(collapsed, List.of("main", "phase", region("tail_called_bodies", 0), "first_work"), known);
+        assertPlaced(collapsed, List.of("main", "parallel in phase", "second_work"), known);
     }
 
     /** The program built -O2, recorded on {@code threads} threads, exported as collapsed stacks of time. */

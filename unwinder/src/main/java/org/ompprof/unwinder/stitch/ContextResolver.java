@@ -2,6 +2,7 @@ package org.ompprof.unwinder.stitch;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.LongFunction;
 import org.eclipse.collections.api.block.procedure.primitive.LongObjectProcedure;
 import org.eclipse.collections.impl.map.mutable.primitive.LongObjectHashMap;
 import org.ompprof.sampler.omp.TaskFlags;
@@ -17,7 +18,10 @@ import org.ompprof.sampler.record.TaskLevel;
 final class ContextResolver {
     private enum Kind {
         TASK,
-        REGION
+        /** Where a region was opened: the opening context. */
+        REGION,
+        /** Inside a region: its opening context and its construct. */
+        BODY
     }
 
     private record Step(Kind kind, long id, Creations.Origin origin) {}
@@ -25,13 +29,23 @@ final class ContextResolver {
     private final Creations creations;
     private final Interner interner;
     private final StitchCounters.Tally tally;
-    private final LongObjectHashMap<ContextNode> regionContexts = new LongObjectHashMap<>();
-    private final LongObjectHashMap<ContextNode> taskContexts = new LongObjectHashMap<>();
+    /** A region's call site (a return address) as a path element; null for one in no module. */
+    private final LongFunction<PathFrame.Code> sites;
 
-    ContextResolver(Creations creations, Interner interner, StitchCounters.Tally tally) {
+    private final LongObjectHashMap<ContextNode> regionContexts = new LongObjectHashMap<>();
+    private final LongObjectHashMap<ContextNode> bodyContexts = new LongObjectHashMap<>();
+    private final LongObjectHashMap<ContextNode> taskContexts = new LongObjectHashMap<>();
+    /** Each call site's construct segment, {@link #NO_CONSTRUCT} for a site in no module. */
+    private final LongObjectHashMap<Segment> constructs = new LongObjectHashMap<>();
+
+    private static final Segment NO_CONSTRUCT = new Segment(List.of(), Gap.NONE);
+
+    ContextResolver(
+            Creations creations, Interner interner, StitchCounters.Tally tally, LongFunction<PathFrame.Code> sites) {
         this.creations = creations;
         this.interner = interner;
         this.tally = tally;
+        this.sites = sites;
     }
 
     /**
@@ -51,7 +65,8 @@ final class ContextResolver {
 
     /**
      * The context in which the task runs: the root for the initial task, the creation context
-     * for an explicit task, its region's creation context for an implicit task. An explicit
+     * for an explicit task, its region's creation context and construct ({@link PathFrame.Construct}) for an implicit
+     * task. An explicit
      * task whose creation was not recorded has an unknown context: its region's would silently
      * drop the frames of the code that created it.
      */
@@ -62,7 +77,7 @@ final class ContextResolver {
         if (task.explicit()) return ContextNode.UNKNOWN;
         long region = task.parallelId() != 0 ? task.parallelId() : creations.regionOfImplicitTask.getIfAbsent(id, 0);
         if (region == 0) return creations.initialTasks.contains(id) ? ContextNode.ROOT : ContextNode.UNKNOWN;
-        return resolve(Kind.REGION, region);
+        return resolve(Kind.BODY, region);
     }
 
     /** The context in which a parallel region was created (the root for the program's implicit outermost region). */
@@ -128,7 +143,7 @@ final class ContextResolver {
 
     /** Walks up until a known context, then builds the chain back down, caching every link. */
     private ContextNode resolve(Kind kind, long id) {
-        ContextNode known = (kind == Kind.TASK ? taskContexts : regionContexts).get(id);
+        ContextNode known = cache(kind).get(id);
         if (known != null) return known; // the common case: no walk, no allocation
         List<Step> pending = new ArrayList<>();
         ContextNode base = null;
@@ -147,9 +162,14 @@ final class ContextResolver {
                     base = ContextNode.ROOT;
                 } else {
                     id = creations.regionOfImplicitTask.getIfAbsent(id, 0);
-                    kind = Kind.REGION;
+                    kind = Kind.BODY;
                     if (id == 0) base = ContextNode.UNKNOWN;
                 }
+            } else if (kind == Kind.BODY) {
+                base = bodyContexts.get(id);
+                if (base != null) break;
+                pending.add(new Step(kind, id, null));
+                kind = Kind.REGION;
             } else {
                 base = regionContexts.get(id);
                 if (base != null) break;
@@ -168,10 +188,41 @@ final class ContextResolver {
         ContextNode node = base;
         for (int i = pending.size() - 1; i >= 0; i--) {
             Step s = pending.get(i);
+            if (s.kind() == Kind.BODY) {
+                Segment construct = node.isKnown() ? construct(s.id()) : NO_CONSTRUCT;
+                if (construct != NO_CONSTRUCT) node = interner.child(node, construct);
+                bodyContexts.put(s.id(), node);
+                continue;
+            }
             node = interner.child(node, s.origin().segment());
-            (s.kind() == Kind.TASK ? taskContexts : regionContexts).put(s.id(), node);
+            cache(s.kind()).put(s.id(), node);
             tally.contextsResolved++;
         }
         return node;
+    }
+
+    private LongObjectHashMap<ContextNode> cache(Kind kind) {
+        return switch (kind) {
+            case TASK -> taskContexts;
+            case REGION -> regionContexts;
+            case BODY -> bodyContexts;
+        };
+    }
+
+    /**
+     * The construct that opened a region, as the one frame inside it, interned per call site; {@link #NO_CONSTRUCT}
+     * for the program's implicit outermost region and a region whose call site is unknown.
+     */
+    private Segment construct(long regionId) {
+        long site = creations.initialRegions.contains(regionId) ? 0 : creations.regionCallSite.getIfAbsent(regionId, 0);
+        if (site == 0) return NO_CONSTRUCT;
+        Segment known = constructs.get(site);
+        if (known != null) return known;
+        PathFrame.Code code = sites.apply(site);
+        Segment made = code == null
+                ? NO_CONSTRUCT
+                : interner.segment(new Segment(List.of(new PathFrame.Construct(code)), Gap.NONE));
+        constructs.put(site, made);
+        return made;
     }
 }

@@ -1,10 +1,10 @@
 package org.ompprof.unwinder.stitch;
 
 /**
- * One element of a stitched calling-context path: code in a module, a pc in no known module,
- * or a {@link Placeholder} that stands for something the stack cannot show.
+ * One element of a stitched calling-context path: code in a module, a pc in no known module, a parallel construct
+ * by its call site, or a {@link Placeholder} that stands for something the stack cannot show.
  */
-public sealed interface PathFrame permits PathFrame.Code, PathFrame.Unmapped, Placeholder {
+public sealed interface PathFrame permits PathFrame.Code, PathFrame.Unmapped, PathFrame.Construct, Placeholder {
     /**
      * A pc in a recorded module, relative to the module (an ELF virtual address). The module
      * may lack an image (then it cannot be symbolized, but it is still shown as
@@ -50,6 +50,30 @@ public sealed interface PathFrame permits PathFrame.Code, PathFrame.Unmapped, Pl
         @Override
         public String toString() {
             return "0x" + Long.toHexString(pc);
+        }
+    }
+
+    /**
+     * A parallel construct, by the call that opened its region (its OMPT {@code codeptr_ra}, a return address in the
+     * opening function): every path inside the region has it right under the opening context. The body the compiler
+     * outlined names the region where that function is on the stack, and this gives way to it when the path is named;
+     * where it is not (the outlined function ended in a tail call, as clang -O2 makes of a region around a single
+     * call), this keeps the region in the path, named by the call's line.
+     */
+    record Construct(Code site) implements PathFrame {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Construct c && site.equals(c.site);
+        }
+
+        @Override
+        public int hashCode() {
+            return 17 * site.hashCode() + 1;
+        }
+
+        @Override
+        public String toString() {
+            return "<parallel at " + site + ">";
         }
     }
 }

@@ -106,7 +106,7 @@ public final class Stitcher {
         clock.enter(was);
         tally.regions = creations.regions.size();
         tally.tasks = creations.tasks.size();
-        this.contexts = new ContextResolver(creations, interner, tally);
+        this.contexts = new ContextResolver(creations, interner, tally, this::siteCode);
         this.creations = creations;
         this.samples = stitcher(tally);
     }
@@ -282,6 +282,10 @@ public final class Stitcher {
         if (m == null) return Optional.empty();
         return Optional.of(modules.toPathFrame(new org.ompprof.unwinder.stack.Frame(
                 returnAddress, org.ompprof.unwinder.stack.FrameKind.RETURN_ADDRESS, m)));
+    }
+
+    private PathFrame.Code siteCode(long returnAddress) {
+        return callSite(returnAddress).orElse(null) instanceof PathFrame.Code c ? c : null;
     }
 
     /** How many threads have stitched sections of {@link #samplesInTimeOrder()} so far, each with its own stitcher. */

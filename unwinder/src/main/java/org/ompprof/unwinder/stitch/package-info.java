@@ -29,8 +29,11 @@
  * <li><b>Stitching.</b> Above the task's frames comes its context: for an implicit task, the
  *   context that created its region (the ParallelBegin record's context, unwound, cut to the
  *   encountering task's frames between its exit frame and its call to
- *   {@code __kmpc_fork_call}, under that task's own context, recursively); for an explicit
- *   task, the same from its TaskCreate record. Contexts are computed once and interned.
+ *   {@code __kmpc_fork_call}, under that task's own context, recursively), then the region's
+ *   construct by its call site ({@link org.ompprof.unwinder.stitch.PathFrame.Construct}: where
+ *   the outlined body is not on the stack, a tail call away, the region's node all the same);
+ *   for an explicit task, the same from its TaskCreate record. Contexts are computed once and
+ *   interned.
  * <li><b>Root.</b> The initial task's frames reach the thread's root; they are shown from
  *   {@code main} (the C library's start-up frames above it are dropped) when the program's
  *   symbol table has {@code main}, else in full.

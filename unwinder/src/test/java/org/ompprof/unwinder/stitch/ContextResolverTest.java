@@ -14,15 +14,21 @@ class ContextResolverTest {
     private static final PathFrame MAIN = code(0x10),
             COMPUTE = code(0x20),
             OUTLINED = code(0x30),
-            PRODUCER = code(0x40);
+            PRODUCER = code(0x40),
+            CONSTRUCT = new PathFrame.Construct(site(0x25));
 
     private final StitchCounters.Tally tally = new StitchCounters.Tally();
     private final Interner interner = new Interner();
     private final Creations index = new Creations(null);
-    private final ContextResolver resolver = new ContextResolver(index, interner, tally);
+    /** Call sites in the program's module: every one is code. */
+    private final ContextResolver resolver = new ContextResolver(index, interner, tally, ContextResolverTest::site);
 
     private static PathFrame code(long pc) {
         return new PathFrame.Code(1, "/bin/prog", pc, true);
+    }
+
+    private static PathFrame.Code site(long returnAddress) {
+        return new PathFrame.Code(1, "/bin/prog", returnAddress, true);
     }
 
     private static Segment segment(PathFrame... frames) {
@@ -41,6 +47,7 @@ class ContextResolverTest {
         index.initialTasks.add(1);
         index.initialRegions.add(1);
         index.regions.put(2, new Creations.Origin(1, interner.segment(segment(MAIN, COMPUTE))));
+        index.regionCallSite.put(2, 0x25);
         index.regionOfImplicitTask.put(3, 2);
         index.tasks.put(10, 3, index.tasks.index(interner.segment(segment(OUTLINED, PRODUCER))));
         index.tasks.put(11, 3, index.tasks.index(interner.segment(segment(OUTLINED, PRODUCER))));
@@ -50,18 +57,43 @@ class ContextResolverTest {
     void explicitTasksAreUnderTheirCreatorsRegion() {
         program();
         ContextNode a = resolver.ofTask(level(10, 2, EXPLICIT));
-        assertEquals(List.of(MAIN, COMPUTE, OUTLINED, PRODUCER), a.path());
+        assertEquals(List.of(MAIN, COMPUTE, CONSTRUCT, OUTLINED, PRODUCER), a.path());
         assertSame(a, resolver.ofTask(level(11, 2, EXPLICIT)), "same creation path, same context");
         assertEquals(
-                List.of(MAIN, COMPUTE), resolver.ofTask(level(3, 2, IMPLICIT)).path());
+                List.of(MAIN, COMPUTE, CONSTRUCT),
+                resolver.ofTask(level(3, 2, IMPLICIT)).path());
         assertEquals(List.of(), resolver.ofTask(level(1, 1, INITIAL)).path());
+    }
+
+    /** Where the region was opened has no construct (the region table's context); inside it, each has its own. */
+    @Test
+    void aRegionsConstructIsInsideItNotWhereItWasOpened() {
+        program();
+        index.regions.put(4, new Creations.Origin(1, interner.segment(segment(MAIN, COMPUTE))));
+        index.regionCallSite.put(4, 0x27);
+        index.regionOfImplicitTask.put(5, 4);
+        index.regions.put(6, new Creations.Origin(1, interner.segment(segment(MAIN))));
+        index.regionOfImplicitTask.put(7, 6); // no call site known: no construct
+        assertEquals(List.of(MAIN, COMPUTE), resolver.ofRegion(2).path());
+        assertSame(resolver.ofRegion(2), resolver.ofRegion(4), "one opening context");
+        assertEquals(
+                List.of(MAIN, COMPUTE, new PathFrame.Construct(site(0x27))),
+                resolver.ofTask(level(5, 4, IMPLICIT)).path());
+        assertEquals(List.of(MAIN), resolver.ofTask(level(7, 6, IMPLICIT)).path());
+        index.regions.put(8, new Creations.Origin(1, interner.segment(segment(MAIN, COMPUTE))));
+        index.regionCallSite.put(8, 0x25);
+        index.regionOfImplicitTask.put(9, 8);
+        assertSame(
+                resolver.ofTask(level(3, 2, IMPLICIT)),
+                resolver.ofTask(level(9, 8, IMPLICIT)),
+                "regions opened at one site in one context: one context inside");
     }
 
     @Test
     void aLostTaskCreationFallsBackToTheNearestKnownAncestor() {
         program();
         ContextNode c = resolver.ofLevels(List.of(level(12, 2, EXPLICIT), level(3, 2, IMPLICIT), level(1, 1, INITIAL)));
-        assertEquals(List.of(MAIN, COMPUTE, Placeholder.UNKNOWN_CONTEXT), c.path());
+        assertEquals(List.of(MAIN, COMPUTE, CONSTRUCT, Placeholder.UNKNOWN_CONTEXT), c.path());
         assertEquals(Gap.UNKNOWN, c.gap());
     }
 
@@ -75,10 +107,10 @@ class ContextResolverTest {
         sites.put(600, new Creations.Origin(3, interner.segment(segment(OUTLINED, releasing))));
         index.releaseSites.put(7, sites);
         assertEquals(
-                List.of(MAIN, COMPUTE, OUTLINED, PRODUCER, releasing),
+                List.of(MAIN, COMPUTE, CONSTRUCT, OUTLINED, PRODUCER, releasing),
                 resolver.ofReleaseSite(7, 500).path());
         assertEquals(
-                List.of(MAIN, COMPUTE, OUTLINED, releasing),
+                List.of(MAIN, COMPUTE, CONSTRUCT, OUTLINED, releasing),
                 resolver.ofReleaseSite(7, 600).path());
         assertEquals(null, resolver.ofReleaseSite(7, 501), "no site sent for that release");
         assertEquals(null, resolver.ofReleaseSite(8, 500), "nor by that thread");
@@ -107,6 +139,6 @@ class ContextResolverTest {
                         1, interner.segment(new Segment(List.of(Placeholder.TRUNCATED, COMPUTE), Gap.TRUNCATED))));
         ContextNode c = resolver.ofTask(level(10, 2, EXPLICIT));
         assertEquals(Gap.TRUNCATED, c.gap());
-        assertEquals(List.of(Placeholder.TRUNCATED, COMPUTE, OUTLINED, PRODUCER), c.path());
+        assertEquals(List.of(Placeholder.TRUNCATED, COMPUTE, CONSTRUCT, OUTLINED, PRODUCER), c.path());
     }
 }

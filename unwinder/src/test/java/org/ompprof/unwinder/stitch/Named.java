@@ -14,22 +14,43 @@ import org.ompprof.unwinder.stack.Module;
  * symbolization for tests). Code with no symbol reads {@code file+0x...}; placeholders read
  * as their labels.
  */
-record Named(StitchedSample sample, List<String> names, List<Boolean> inRuntime, List<Boolean> inProgram) {
+record Named(
+        StitchedSample sample,
+        List<String> names,
+        List<Boolean> code,
+        List<Boolean> inRuntime,
+        List<Boolean> inProgram) {
     private static final Map<ElfFile, List<Symbol>> FUNCTIONS = new ConcurrentHashMap<>();
 
     static Named of(Stitcher stitcher, ModuleRoles view, StitchedSample s) {
         List<String> names = new ArrayList<>();
-        List<Boolean> runtime = new ArrayList<>(), program = new ArrayList<>();
-        for (PathFrame f : s.pathRootFirst()) {
+        List<Boolean> codes = new ArrayList<>(), runtime = new ArrayList<>(), program = new ArrayList<>();
+        List<PathFrame> path = s.pathRootFirst();
+        for (int i = 0; i < path.size(); i++) {
+            PathFrame f = path.get(i);
+            if (f instanceof PathFrame.Construct && givesWay(stitcher, path, i)) continue;
             names.add(name(stitcher, f));
             boolean code = f instanceof PathFrame.Code;
+            codes.add(code);
             runtime.add(code && view.isRuntime(((PathFrame.Code) f).moduleId()));
             program.add(code && view.isProgram(((PathFrame.Code) f).moduleId()));
         }
-        return new Named(s, List.copyOf(names), List.copyOf(runtime), List.copyOf(program));
+        return new Named(s, List.copyOf(names), List.copyOf(codes), List.copyOf(runtime), List.copyOf(program));
+    }
+
+    /**
+     * Whether the construct at {@code i} gives way as the profile's names make it: to the outlined body right under it
+     * (clang's {@code .omp_outlined}, gcc's {@code ._omp_fn.N}), or to a placeholder. It reads {@code <parallel>} where
+     * it stays: the body a tail call away.
+     */
+    private static boolean givesWay(Stitcher stitcher, List<PathFrame> path, int i) {
+        if (i + 1 == path.size() || path.get(i + 1) instanceof Placeholder) return true;
+        String next = name(stitcher, path.get(i + 1));
+        return next.contains("omp_outlined") || next.contains("._omp_fn.");
     }
 
     static String name(Stitcher stitcher, PathFrame f) {
+        if (f instanceof PathFrame.Construct) return "<parallel>";
         if (!(f instanceof PathFrame.Code c)) return f.toString();
         Module m = stitcher.module(c.moduleId()).orElse(null);
         if (m == null) return c.toString();
@@ -58,7 +79,7 @@ record Named(StitchedSample sample, List<String> names, List<Boolean> inRuntime,
     }
 
     private boolean isSystemLeaf(int i) {
-        if (!(sample.pathRootFirst().get(i) instanceof PathFrame.Code)) return false;
+        if (!code.get(i)) return false;
         if (inRuntime.get(i)) return false;
         return !inProgram.get(i) || names.get(i).contains("+0x");
     }

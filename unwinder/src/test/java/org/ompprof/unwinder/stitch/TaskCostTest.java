@@ -44,7 +44,7 @@ class TaskCostTest {
             long t1 = System.nanoTime();
             long afterIndex = usedHeap();
             long t1b = System.nanoTime();
-            ContextResolver contexts = new ContextResolver(index, interner, tally);
+            ContextResolver contexts = new ContextResolver(index, interner, tally, site -> null);
             ContextNode first = contexts.ofTask(level(2 * FIRST_ID));
             for (int i = 1; i < TASKS; i++) assertSame(first, contexts.ofTask(level(2 * FIRST_ID + i)));
             long t2 = System.nanoTime();
