@@ -24,6 +24,7 @@
 #include "callbacks.h"
 #include "clock.h"
 #include "handler.h"
+#include "launch_env.h"
 #include "modules.h"
 #include "mpi.h"
 #include "record.h"
@@ -64,6 +65,9 @@ static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num
 static void tool_finalize(ompt_data_t *tool_data);
 
 static ompt_start_tool_result_t start_result = {tool_initialize, tool_finalize, {0}};
+
+/* The agent's file name, as the launcher puts it into LD_PRELOAD. */
+#define AGENT_LIBRARY "libompprof.so"
 
 static void fail_line(const char *what)
 {
@@ -113,13 +117,14 @@ static const char *validate(const struct ompprof_region_header *h, uint64_t file
   return NULL;
 }
 
-__attribute__((visibility("default"))) ompt_start_tool_result_t *ompt_start_tool(unsigned int omp_version,
-                                                                                 const char *runtime_version)
+/* Maps the JVM's region and claims it for this process; 0 if there is none, or it is another's or unusable (said on
+ * stderr). */
+static int attach(void)
 {
   struct agent *g = &ompprof_g;
   const char *path = getenv("OMPPROF_SHM");
   if (!path || !*path)
-    return NULL;
+    return 0;
 
   char msg[512];
   int fd = open(path, O_RDWR | O_CLOEXEC);
@@ -130,20 +135,20 @@ __attribute__((visibility("default"))) ompt_start_tool_result_t *ompt_start_tool
       snprintf(msg, sizeof msg, "cannot open OMPPROF_SHM %s: %s", path, strerror(errno));
       fail_line(msg);
     }
-    return NULL;
+    return 0;
   }
   struct stat st;
   if (fstat(fd, &st) != 0 || (uint64_t)st.st_size < OMPPROF_REGION_HEADER_SIZE) {
     close(fd);
     fail_line("OMPPROF_SHM region smaller than its header");
-    return NULL;
+    return 0;
   }
   void *map = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
   if (map == MAP_FAILED) {
     snprintf(msg, sizeof msg, "cannot map OMPPROF_SHM %s: %s", path, strerror(errno));
     close(fd);
     fail_line(msg);
-    return NULL;
+    return 0;
   }
   struct ompprof_region_header *h = map;
   const char *bad = validate(h, (uint64_t)st.st_size, msg, sizeof msg);
@@ -151,13 +156,13 @@ __attribute__((visibility("default"))) ompt_start_tool_result_t *ompt_start_tool
     fail_line(bad);
     munmap(map, (size_t)st.st_size);
     close(fd);
-    return NULL;
+    return 0;
   }
   uint32_t expect = 0;
   if (!__atomic_compare_exchange_n(&h->agent_pid, &expect, (uint32_t)getpid(), 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
     munmap(map, (size_t)st.st_size); /* libomp dlcloses us after a NULL */
     close(fd);
-    return NULL;
+    return 0;
   }
 
   g->hdr = h;
@@ -175,7 +180,6 @@ __attribute__((visibility("default"))) ompt_start_tool_result_t *ompt_start_tool
     g->gate |= GATE_PAUSED;
   g->signo = (h->flags & 0xffu) ? (int)(h->flags & 0xffu) : SIGPROF;
   g->cpu_timers_only = (h->flags & OMPPROF_REGION_CPU_TIMERS) != 0;
-  g->omp_version = omp_version;
   const char *dbg = getenv("OMPPROF_DEBUG");
   g->debug = dbg && *dbg && strcmp(dbg, "0") != 0;
   const char *walk = getenv("OMPPROF_WALK");
@@ -188,14 +192,37 @@ __attribute__((visibility("default"))) ompt_start_tool_result_t *ompt_start_tool
   h->cpu_switch_limit = g->cpu_switch_limit;
 
   h->agent_start_ns = now_ns();
+  g->pid = (uint32_t)getpid();
+  __atomic_store_n(&g->attached, 1, __ATOMIC_RELEASE);
+  __atomic_store_n(&h->agent_state, OMPPROF_AGENT_MAPPED, __ATOMIC_RELEASE);
+  return 1;
+}
+
+/* The runtime's name and version, for the JVM. */
+static void note_runtime(unsigned omp_version, const char *runtime_version)
+{
+  struct ompprof_region_header *h = ompprof_g.hdr;
+  ompprof_g.omp_version = omp_version;
   if (runtime_version) {
     size_t n = strnlen(runtime_version, sizeof h->runtime_version - 1);
     memcpy(h->runtime_version, runtime_version, n);
     h->runtime_version[n] = '\0';
   }
-  g->pid = (uint32_t)getpid();
-  __atomic_store_n(&g->attached, 1, __ATOMIC_RELEASE);
-  __atomic_store_n(&h->agent_state, OMPPROF_AGENT_MAPPED, __ATOMIC_RELEASE);
+}
+
+/* Preloaded by the launcher, the agent starts at the program's start (early_start); else libomp loads it
+ * (OMP_TOOL_LIBRARIES) at its first construct and everything starts here. A preloaded agent's ompt_start_tool is
+ * the one libomp calls, before the library list. */
+__attribute__((visibility("default"))) ompt_start_tool_result_t *ompt_start_tool(unsigned int omp_version,
+                                                                                 const char *runtime_version)
+{
+  if (ompprof_g.started_early) {
+    if (!agent_attached())
+      return NULL; /* a fork child */
+  } else if (!attach()) {
+    return NULL;
+  }
+  note_runtime(omp_version, runtime_version);
   return &start_result;
 }
 
@@ -222,6 +249,56 @@ static void atfork_child(void)
   __atomic_store_n(&ompprof_g.forking, 0, __ATOMIC_RELEASE);
 }
 
+/* What sampling needs whatever the runtime does: the threads' private state, the module list, the handler, the wall
+ * sampler and the unwind rows. Returns 0 if profiling cannot go on. */
+static int sampling_start(void)
+{
+  struct agent *g = &ompprof_g;
+  /* Fresh anonymous pages: zero without a memset, each touched only when its
+   * slot is first claimed (64 slots are 3 MiB; clearing them took 2 ms, inside the
+   * program's first parallel region). Page-aligned, so cache-line aligned. */
+  size_t bytes = (size_t)g->slot_count * sizeof(struct priv);
+  void *privs = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (privs == MAP_FAILED || modules_init() != 0) {
+    fail_line("out of memory");
+    return 0;
+  }
+  g->privs = privs;
+  int installed = handler_install();
+  if (installed < 0) {
+    fail_line("cannot install the sampling signal's handler");
+    return 0;
+  }
+  if (installed > 0) {
+    /* Taking it over would silence the program's own handler: sample nothing instead, say so. */
+    __atomic_store_n(&g->sampling_off, 1, __ATOMIC_RELEASE);
+    __atomic_or_fetch(&g->hdr->signal_problems, OMPPROF_SIGNAL_TAKEN, __ATOMIC_RELAXED);
+  }
+  /* before the first thread's sampling is armed */
+  if (g->mode == OMPPROF_MODE_WALL && !g->sampling_off)
+    g->wall_sampler = wall_start();
+  /* before the first timer is armed: a sample taken while no unwind rows exist yet can only
+   * carry a stack slice, which the deep stacks this is for do not fit in */
+  modules_build_unwind_tables();
+  pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
+  return 1;
+}
+
+/* The program set a handler of its own for the signal before its first OpenMP construct, over the one the agent
+ * installed at its start: from now on nothing is sampled, as when the program's handler was there first (what it
+ * got meanwhile is said as a replaced handler). */
+static void stop_if_handler_replaced(void)
+{
+  struct agent *g = &ompprof_g;
+  signal_check();
+  if (!(__atomic_load_n(&g->hdr->signal_problems, __ATOMIC_RELAXED) & OMPPROF_SIGNAL_REPLACED))
+    return;
+  __atomic_store_n(&g->sampling_off, 1, __ATOMIC_RELEASE);
+  struct priv *p = priv_for_agent();
+  if (p)
+    timer_disarm(p);
+}
+
 static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num, ompt_data_t *tool_data)
 {
   (void)initial_device_num;
@@ -237,38 +314,15 @@ static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num
     fail_line("OMPT runtime lacks ompt_set_callback");
     return 0;
   }
-
-  /* Fresh anonymous pages: zero without a memset, each touched only when its
-   * slot is first claimed (64 slots are 3 MiB; clearing them took 2 ms, inside the
-   * program's first parallel region). Page-aligned, so cache-line aligned. */
-  size_t bytes = (size_t)g->slot_count * sizeof(struct priv);
-  void *privs = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (privs == MAP_FAILED || modules_init() != 0) {
-    fail_line("out of memory");
+  if (g->started_early)
+    stop_if_handler_replaced();
+  else if (!sampling_start())
     return 0;
-  }
-  g->privs = privs;
 
   /* The handler reads these as soon as it can run. */
   if (g->get_state && g->get_task_info && g->get_parallel_info)
     __atomic_store_n(&g->ompt_ready, 1, __ATOMIC_RELEASE);
-  int installed = handler_install();
-  if (installed < 0) {
-    fail_line("cannot install the sampling signal's handler");
-    return 0;
-  }
-  if (installed > 0) {
-    /* Taking it over would silence the program's own handler: sample nothing instead, say so. */
-    __atomic_store_n(&g->sampling_off, 1, __ATOMIC_RELEASE);
-    __atomic_or_fetch(&g->hdr->signal_problems, OMPPROF_SIGNAL_TAKEN, __ATOMIC_RELAXED);
-  }
-  /* before the first callback arms a thread's sampling */
-  if (g->mode == OMPPROF_MODE_WALL && !g->sampling_off)
-    g->wall_sampler = wall_start();
   callbacks_register();
-  /* before the first timer is armed: a sample taken while no unwind rows exist yet can only
-   * carry a stack slice, which the deep stacks this is for do not fit in */
-  modules_build_unwind_tables();
 
   struct priv *p = priv_for_callback();
   if (p) {
@@ -288,20 +342,47 @@ static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num
     record_write(&p->cb.event, OMPPROF_REC_AGENT_INFO, &rec, sizeof rec, p->thread_seq);
     modules_rescan(p, 1);
   }
-  pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
   __atomic_store_n(&g->hdr->agent_state, OMPPROF_AGENT_OMPT, __ATOMIC_RELEASE);
-  mpi_connect(g->debug);
+  if (!g->started_early)
+    mpi_connect(g->debug);
 
   if (g->debug)
     fprintf(stderr,
             "ompprof agent: pid %d attached (%s), %u slots, sample ring %llu, event ring %llu, "
             "%s %u Hz, stack %u bytes, callbacks always 0x%llx, initialize slot %d, "
-            "modules announced %llu\n",
+            "modules announced %llu%s\n",
             (int)getpid(), g->hdr->runtime_version, g->slot_count, (unsigned long long)g->sample_ring_size,
             (unsigned long long)g->event_ring_size, g->mode == OMPPROF_MODE_CPU ? "cpu" : "wall", g->rate_hz,
             g->stack_bytes, (unsigned long long)g->callbacks_always, p ? (int)p->index : -1,
-            (unsigned long long)__atomic_load_n(&g->hdr->modules_announced, __ATOMIC_RELAXED));
+            (unsigned long long)__atomic_load_n(&g->hdr->modules_announced, __ATOMIC_RELAXED),
+            g->started_early ? ", sampling since the program's start" : "");
   return 1;
+}
+
+/*
+ * The launcher preloads the agent (LD_PRELOAD) so that the program is sampled from its start: the serial code
+ * before its first OpenMP construct (reading input, setting up) is often seconds, which an agent that libomp loads
+ * at that construct never saw. Until the runtime's tool initialize, samples carry no OpenMP state and the JVM puts
+ * them on the plain call path from main. The agent takes itself out of LD_PRELOAD, so that the program and its
+ * children see the environment they were given; loaded by libomp instead (OMP_TOOL_LIBRARIES set by hand), it
+ * starts at ompt_start_tool, as before.
+ */
+__attribute__((constructor)) static void early_start(void)
+{
+  struct agent *g = &ompprof_g;
+  if (launch_is_launcher() || !getenv("OMPPROF_SHM") || !launch_leave_preload(AGENT_LIBRARY))
+    return;
+  g->started_early = 1;
+  if (!attach())
+    return;
+  if (!sampling_start()) {
+    __atomic_store_n(&g->attached, 0, __ATOMIC_RELEASE);
+    return;
+  }
+  struct priv *p = priv_for_callback(); /* the main thread: its slot, its sampling armed */
+  if (p)
+    modules_rescan(p, 1);
+  mpi_connect(g->debug);
 }
 
 static void tool_finalize(ompt_data_t *tool_data)

@@ -42,6 +42,7 @@ struct agent {
   uint32_t pid;  /* the attached process */
   uint32_t gate; /* GATE_* bits */
   int ompt_ready;
+  int started_early;   /* preloaded: started at the program's start, before the runtime's tool initialize */
   int signo;           /* the sampling signal */
   int sampling_off;    /* 1: the program owns the signal, no timer is armed */
   int cpu_timers_only; /* cpu mode: POSIX CPU-clock timers, no perf events (OMPPROF_REGION_CPU_TIMERS) */

@@ -26,6 +26,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "launch_env.h"
+
 extern char **environ;
 
 #define AGENT_NAME "libompprof.so"
@@ -37,10 +39,17 @@ static struct {
   uint64_t *changes;
 } hooks;
 
+/* The program's own object, first of the base namespace: the handle whose search list holds the objects loaded at
+ * its start (a preloaded agent among them), which have none of their own to look a symbol up in. */
+static struct link_map *program;
+static int agent_at_start;
+
 /* The agent's function `name`, or NULL while the agent is not loaded. */
 static void *agent_function(const char *name)
 {
-  return agent ? dlsym(agent, name) : NULL;
+  if (!agent)
+    return NULL;
+  return dlsym(agent_at_start ? program : agent, name);
 }
 
 /* Our entry is the first of LD_AUDIT (the launcher puts it there): removed in
@@ -65,23 +74,9 @@ static void leave_environment(void)
   }
 }
 
-/* The launch passes through executables of its own on the way to the program
- * (the JDK's jspawnhelper, ompprof-exec): they must pass LD_AUDIT on. */
-static int is_launcher(void)
-{
-  char exe[4096];
-  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (n <= 0)
-    return 0;
-  exe[n] = '\0';
-  const char *base = strrchr(exe, '/');
-  base = base ? base + 1 : exe;
-  return strcmp(base, "jspawnhelper") == 0 || strcmp(base, "ompprof-exec") == 0;
-}
-
 __attribute__((visibility("default"))) unsigned la_version(unsigned version)
 {
-  if (is_launcher())
+  if (launch_is_launcher())
     return 0; /* not audited; LD_AUDIT stays for the program */
   leave_environment();
   return version < LAV_CURRENT ? version : LAV_CURRENT;
@@ -103,16 +98,19 @@ static int iterate_here(int (*fn)(struct dl_phdr_info *, size_t, void *), void *
   return rc;
 }
 
+/* Set at la_preinit: at the program's start the loader reports its objects consistent before it has relocated them,
+ * and dlsym cannot be called until it has (the agent preloaded is among them). */
+static int relocated;
+
 /* Once the objects opened with the agent are all mapped (before the agent's constructors and the
- * runtime's call into it), the agent gets the lister. From then on, every time the loaded objects
- * are consistent again after a dlopen or dlclose, the agent's count of changes goes up: the agent
- * looks at it, not at the loader's list, on every parallel region (before the lister, which tells
- * the agent the count is kept). */
-__attribute__((visibility("default"))) void la_activity(uintptr_t *cookie, unsigned int flag)
+ * runtime's call into it; at the program's start, once they are relocated too), the agent gets the lister. From then
+ * on, every time the loaded objects are consistent again after a dlopen or dlclose, the agent's count of changes goes
+ * up: the agent looks at it, not at the loader's list, on every parallel region (before the lister, which tells the
+ * agent the count is kept). */
+static void introduce(void)
 {
-  (void)cookie;
   static struct link_map *introduced;
-  if (flag != LA_ACT_CONSISTENT || !agent)
+  if (!agent || !relocated)
     return;
   if (!hooks.changes)
     hooks.changes = agent_function("ompprof_audit_changes");
@@ -126,13 +124,32 @@ __attribute__((visibility("default"))) void la_activity(uintptr_t *cookie, unsig
   introduced = agent;
 }
 
+__attribute__((visibility("default"))) void la_activity(uintptr_t *cookie, unsigned int flag)
+{
+  (void)cookie;
+  if (flag == LA_ACT_CONSISTENT)
+    introduce();
+}
+
+/* The program's objects are loaded and relocated, their constructors (a preloaded agent's) not yet run. */
+__attribute__((visibility("default"))) void la_preinit(uintptr_t *cookie)
+{
+  (void)cookie;
+  relocated = 1;
+  introduce();
+}
+
 __attribute__((visibility("default"))) unsigned la_objopen(struct link_map *map, Lmid_t lmid, uintptr_t *cookie)
 {
   (void)cookie;
   if (lmid != LM_ID_BASE)
     return 0;
-  if (map->l_name && is_agent(map->l_name))
+  if (!program)
+    program = map;
+  if (map->l_name && is_agent(map->l_name)) {
     agent = map;
+    agent_at_start = !relocated;
+  }
   return 0; /* no bindings audited */
 }
 

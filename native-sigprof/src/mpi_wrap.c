@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "launch_env.h"
 #include "ompprof_wire.h"
 
 #define EXPORT __attribute__((visibility("default")))
@@ -63,33 +64,11 @@ EXPORT int ompprof_mpi_attach(unsigned abi, mpi_writer_t w)
   return 1;
 }
 
-/* The launch passes through executables of its own on the way to the program (the JDK's
- * jspawnhelper, ompprof-exec): they must pass LD_PRELOAD on. */
-static int is_launcher(void)
-{
-  char exe[4096];
-  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  if (n <= 0)
-    return 0;
-  exe[n] = '\0';
-  const char *base = strrchr(exe, '/');
-  base = base ? base + 1 : exe;
-  return strcmp(base, "jspawnhelper") == 0 || strcmp(base, "ompprof-exec") == 0;
-}
-
-/* The launcher puts us first in LD_PRELOAD; the program and its children see what they were given. */
+/* The launcher puts us into LD_PRELOAD; the program and its children see what they were given. */
 __attribute__((constructor)) static void leave_environment(void)
 {
-  if (is_launcher())
-    return;
-  const char *preload = getenv("LD_PRELOAD");
-  if (!preload || !strstr(preload, "libompprof-mpi.so"))
-    return;
-  const char *rest = strpbrk(preload, ": ");
-  if (rest && rest[1])
-    setenv("LD_PRELOAD", rest + 1, 1);
-  else
-    unsetenv("LD_PRELOAD");
+  if (!launch_is_launcher())
+    launch_leave_preload("libompprof-mpi.so");
 }
 
 static uint64_t now_ns(void)

@@ -720,7 +720,7 @@ static int sample_outside(struct priv *p, const struct wall_view *v, const struc
   s->os_tid = p->os_tid;
   s->omp_thread_num = v->thread_num;
   s->state = v->state;
-  s->flags = OMPPROF_SAMPLE_OMPT_READY | OMPPROF_SAMPLE_OUTSIDE;
+  s->flags = (v->task_levels ? OMPPROF_SAMPLE_OMPT_READY : 0) | OMPPROF_SAMPLE_OUTSIDE;
   s->wait_id = v->wait_id;
   s->task_levels = v->task_levels;
   s->parallel_levels = v->parallel_levels;
@@ -734,6 +734,18 @@ static int sample_outside(struct priv *p, const struct wall_view *v, const struc
     p->wall.last_seq = v->seq;
     p->wall.last_records = record_count(&p->sig.sample);
   }
+  return 1;
+}
+
+/* Before the runtime's tool initialize (the agent preloaded, the program in its serial start): a blocked thread is
+ * sampled from outside with no OpenMP state, on its plain call path, never signalled out of its call. */
+static int view_plain(struct wall_view *v)
+{
+  if (__atomic_load_n(&ompprof_g.ompt_ready, __ATOMIC_ACQUIRE))
+    return 0;
+  memset(v, 0, sizeof *v);
+  v->state = ompt_state_undefined;
+  v->thread_num = -1;
   return 1;
 }
 
@@ -853,7 +865,7 @@ static void visit(struct priv *p, uint64_t t0)
     if (r == 1 && not_run_since(p, &b)) {
       if (sample_again(p, t0))
         __atomic_add_fetch(&ompprof_g.hdr->wall_outside, 1, __ATOMIC_RELAXED);
-    } else if (r == 1 && view_copy(p, &v) && view_current(p, &v, &b)) {
+    } else if (r == 1 && ((view_copy(p, &v) && view_current(p, &v, &b)) || view_plain(&v))) {
       if (sample_outside(p, &v, &b, t0))
         __atomic_add_fetch(&ompprof_g.hdr->wall_outside, 1, __ATOMIC_RELAXED);
       p->wall.was_blocked = 1;

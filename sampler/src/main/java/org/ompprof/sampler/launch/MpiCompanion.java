@@ -31,9 +31,10 @@ record MpiCompanion(Optional<Path> library, Optional<String> missing) {
     }
 
     /**
-     * LD_PRELOAD with the companion first (it takes itself out again at start, so the program sees {@code existing}).
+     * LD_PRELOAD with a library of ompprof's first: the agent, the MPI companion. Each takes itself out again at
+     * start, so the program sees {@code existing}.
      */
-    static String preload(Path companion, String existing) {
-        return existing == null || existing.isBlank() ? companion.toString() : companion + ":" + existing;
+    static String preload(Path library, String existing) {
+        return existing == null || existing.isBlank() ? library.toString() : library + ":" + existing;
     }
 }

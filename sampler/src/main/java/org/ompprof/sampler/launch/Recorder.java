@@ -36,8 +36,8 @@ import org.ompprof.sampler.wire.Wire;
  * it ends, however it ends. Returns the program's exit status (128+signal if it was killed).
  */
 public final class Recorder {
-    static final String NO_OMPT = "no OpenMP runtime with OMPT connected (is the program built with -fopenmp "
-            + "and running on libomp?); recorded nothing";
+    static final String NO_OMPT =
+            "no OpenMP runtime with OMPT connected (is the program built with -fopenmp " + "and running on libomp?)";
     private static final long PROGRESS_INTERVAL_MS = 250;
     static final String AUDIT_LIBRARY = "libompprof-audit.so";
 
@@ -211,6 +211,8 @@ public final class Recorder {
             env.put("LD_AUDIT", theirs == null || theirs.isEmpty() ? audit.toString() : audit + ":" + theirs);
         }
         plan.mpi().library().ifPresent(mpi -> env.put("LD_PRELOAD", MpiCompanion.preload(mpi, env.get("LD_PRELOAD"))));
+        // preloaded, the agent samples the program from its start, not from its first OpenMP construct
+        env.put("LD_PRELOAD", MpiCompanion.preload(plan.agent(), env.get("LD_PRELOAD")));
         plan.mpi().missing().ifPresent(note -> ctx.err().println("ompprof: " + note));
         if (env.containsKey("OMP_TOOL"))
             env.put("OMP_TOOL", "enabled"); // unset means enabled: the program's own stays unset
@@ -294,7 +296,10 @@ public final class Recorder {
             Metadata cost)
             throws IOException {
         boolean connected = region.agentState() >= Wire.AGENT_OMPT;
-        if (!connected) ctx.err().println("ompprof: " + NO_OMPT);
+        if (!connected)
+            ctx.err()
+                    .println("ompprof: " + NO_OMPT
+                            + (collector.samples() > 0 ? ": its samples are plain call paths" : "; recorded nothing"));
         for (String line : SamplingSignal.problems(plan.signal(), region.signalProblems(), region.foreignSignals())) {
             ctx.err().println("ompprof: " + line);
         }
