@@ -8,6 +8,7 @@
  * the JVM) and stays silent; a fork child inherits the mapping and the
  * handler but is cut off by the atfork handler.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -277,9 +278,6 @@ static int sampling_start(void)
   /* before the first thread's sampling is armed */
   if (g->mode == OMPPROF_MODE_WALL && !g->sampling_off)
     g->wall_sampler = wall_start();
-  /* before the first timer is armed: a sample taken while no unwind rows exist yet can only
-   * carry a stack slice, which the deep stacks this is for do not fit in */
-  modules_build_unwind_tables();
   pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
   return 1;
 }
@@ -319,6 +317,11 @@ static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num
   else if (!sampling_start())
     return 0;
 
+  /* Before the first callback arms a thread's timer: a sample taken while no unwind rows exist yet can only carry a
+   * stack slice, which the deep stacks this is for do not fit in. Not at an early start: building them leaves the
+   * program's heap with free room at its top (freed growth of the rows), and a program that looks finds its first
+   * allocations no longer growing the heap; its serial start's samples carry stack slices. */
+  modules_build_unwind_tables();
   /* The handler reads these as soon as it can run. */
   if (g->get_state && g->get_task_info && g->get_parallel_info)
     __atomic_store_n(&g->ompt_ready, 1, __ATOMIC_RELEASE);
@@ -359,18 +362,26 @@ static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num
   return 1;
 }
 
+/* Whether the program links an OpenMP runtime. A process that does not (a script's shell, `numactl`, `env`) goes on
+ * to exec the program it starts, in the same process: it leaves the region and LD_PRELOAD to it. */
+static int openmp_program(void)
+{
+  return dlsym(RTLD_DEFAULT, "omp_get_max_threads") != NULL;
+}
+
 /*
  * The launcher preloads the agent (LD_PRELOAD) so that the program is sampled from its start: the serial code
  * before its first OpenMP construct (reading input, setting up) is often seconds, which an agent that libomp loads
  * at that construct never saw. Until the runtime's tool initialize, samples carry no OpenMP state and the JVM puts
  * them on the plain call path from main. The agent takes itself out of LD_PRELOAD, so that the program and its
- * children see the environment they were given; loaded by libomp instead (OMP_TOOL_LIBRARIES set by hand), it
- * starts at ompt_start_tool, as before.
+ * children see the environment they were given; a process that links no OpenMP runtime leaves it there for the
+ * program it execs, and starts nothing (a libomp it loads later starts the agent at ompt_start_tool). Loaded by
+ * libomp instead (OMP_TOOL_LIBRARIES set by hand), the agent starts at ompt_start_tool.
  */
 __attribute__((constructor)) static void early_start(void)
 {
   struct agent *g = &ompprof_g;
-  if (launch_is_launcher() || !getenv("OMPPROF_SHM") || !launch_leave_preload(AGENT_LIBRARY))
+  if (launch_is_launcher() || !getenv("OMPPROF_SHM") || !openmp_program() || !launch_leave_preload(AGENT_LIBRARY))
     return;
   g->started_early = 1;
   if (!attach())

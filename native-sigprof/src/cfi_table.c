@@ -14,6 +14,7 @@
 #include <link.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "cfi_table.h"
 
@@ -148,11 +149,62 @@ struct cie {
   uint8_t ra_reg;
 };
 
+/* The rows as they are parsed, in a mapping of their own that becomes the table (struct cfi_rows, whose header
+ * comes first): a module's rows are hundreds of kilobytes, and grown and freed in the program's malloc heap they left
+ * it with free room at its top, which a program looking at its first allocations (do they grow the heap with brk?)
+ * would see. Never with malloc, then. */
 struct row_buf {
-  struct cfi_row *r;
+  struct cfi_rows *t; /* NULL until the first row */
+  struct cfi_row *r;  /* t->row */
   uint32_t n, cap;
+  size_t bytes; /* of the mapping */
   int oom;
 };
+
+static size_t rows_bytes(uint32_t cap)
+{
+  size_t page = 4096, bytes = sizeof(struct cfi_rows) + (size_t)cap * sizeof(struct cfi_row);
+  return (bytes + page - 1) / page * page;
+}
+
+/* Room for `cap` rows, the mapping moved if need be; 0 when out of memory. */
+static int rows_grow(struct row_buf *b, uint32_t cap)
+{
+  size_t bytes = rows_bytes(cap);
+  void *m = b->t ? mremap(b->t, b->bytes, bytes, MREMAP_MAYMOVE)
+                 : mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (m == MAP_FAILED)
+    return 0;
+  b->t = m;
+  b->r = b->t->row;
+  b->cap = cap;
+  b->bytes = bytes;
+  return 1;
+}
+
+static void rows_drop(struct row_buf *b)
+{
+  if (b->t)
+    munmap(b->t, b->bytes);
+  b->t = NULL;
+}
+
+void cfi_rows_free(struct cfi_rows *t)
+{
+  if (t)
+    munmap(t, rows_bytes(t->n));
+}
+
+/* The rows as a table, its mapping cut to their size. */
+static struct cfi_rows *rows_table(struct row_buf *b)
+{
+  struct cfi_rows *t = b->t;
+  t->n = b->n;
+  size_t bytes = rows_bytes(b->n);
+  if (bytes < b->bytes && mremap(t, b->bytes, bytes, 0) != MAP_FAILED)
+    b->bytes = bytes;
+  return t;
+}
 
 /* Where the caller's rbx is, in a row's terms: only a frame whose CFA is rbx needs it. */
 static int8_t rbx_slot(const struct state *s)
@@ -208,15 +260,9 @@ static void push(struct row_buf *b, struct cfi_row r)
       if (same_rules(last, &r))
         return;
     }
-    if (b->n == b->cap) {
-      uint32_t cap = b->cap ? 2 * b->cap : 1024;
-      struct cfi_row *nr = realloc(b->r, cap * sizeof *nr);
-      if (!nr) {
-        b->oom = 1;
-        return;
-      }
-      b->r = nr;
-      b->cap = cap;
+    if (b->n == b->cap && !rows_grow(b, b->cap ? 2 * b->cap : 1024)) {
+      b->oom = 1;
+      return;
     }
     b->r[b->n++] = r;
   }
@@ -564,7 +610,7 @@ struct cfi_rows *cfi_rows_parse(const uint8_t *hdr, uint64_t lo, uint64_t hi, ui
       parse_fde((const uint8_t *)(uintptr_t)fde, lo, hi, bias, datarel, &rows, &cie_at, &cie);
   }
   if (rows.oom || rows.n == 0) {
-    free(rows.r);
+    rows_drop(&rows);
     return NULL;
   }
   for (uint32_t i = 1; i < rows.n; i++)
@@ -573,11 +619,5 @@ struct cfi_rows *cfi_rows_parse(const uint8_t *hdr, uint64_t lo, uint64_t hi, ui
       qsort(rows.r, rows.n, sizeof rows.r[0], by_pc);
       break;
     }
-  struct cfi_rows *t = malloc(sizeof *t + rows.n * sizeof t->row[0]);
-  if (t) {
-    t->n = rows.n;
-    memcpy(t->row, rows.r, rows.n * sizeof t->row[0]);
-  }
-  free(rows.r);
-  return t;
+  return rows_table(&rows);
 }

@@ -62,6 +62,9 @@ struct cfi_tables {
  * NULL when there is nothing usable. Allocates: never in the handler. */
 struct cfi_rows *cfi_rows_parse(const uint8_t *hdr, uint64_t lo, uint64_t hi, uint64_t bias);
 
+/* A parsed table's memory back (tests: the loaded modules' tables are never freed). */
+void cfi_rows_free(struct cfi_rows *t);
+
 /* Rebuilds the published set from the loaded objects (dl_iterate_phdr);
  * call with the modules lock held. */
 void cfi_tables_refresh(void);

@@ -252,7 +252,9 @@ static void take_sample(struct priv *p, const siginfo_t *si, const ucontext_t *u
       s->flags |= OMPPROF_SAMPLE_OMPT_READY;
       levels_bytes = handler_fill_levels(p, s, (uint8_t *)(s + 1));
     } else {
-      s->state = ompt_state_undefined;
+      /* before the runtime's tool initialize: at the program's start (the agent preloaded), its initial thread runs
+       * serial code, as OMPT would say */
+      s->state = g->started_early ? ompt_state_work_serial : ompt_state_undefined;
       s->omp_thread_num = -1;
       s->task_levels = s->parallel_levels = 0;
     }

@@ -744,7 +744,7 @@ static int view_plain(struct wall_view *v)
   if (__atomic_load_n(&ompprof_g.ompt_ready, __ATOMIC_ACQUIRE))
     return 0;
   memset(v, 0, sizeof *v);
-  v->state = ompt_state_undefined;
+  v->state = ompt_state_work_serial; /* as the handler says of the program's serial start */
   v->thread_num = -1;
   return 1;
 }

@@ -175,7 +175,7 @@ static void parser_survives_garbage(void)
     if (r) {
       for (uint32_t i = 1; i < r->n; i++)
         CHECK(r->row[i - 1].pc <= r->row[i].pc, "rows unsorted");
-      free(r);
+      cfi_rows_free(r);
     }
   }
   CHECK(1, "no crash");

@@ -116,8 +116,27 @@ class FidelityEndToEndTest {
         String ignored = String.format("%016x", (terminal ? 0x1L : 0x180001801L) | (sigIntIgnoredHere() ? 0x2L : 0));
         assertTrue(plain.out().contains("start SigIgn:\t" + ignored), plain.out());
         assertTrue(plain.out().contains("heap grows with brk: yes"), plain.out());
-        assertEquals(plain.out(), recorded.out());
+        assertEquals(withoutSetxid(plain.out()), withoutSetxid(recorded.out()));
         assertEquals(plain.status(), recorded.status());
+    }
+
+    /**
+     * The output with glibc's SIGSETXID (33) left out of the mask the program saw at its start: glibc sets its handler
+     * when a process creates its first thread, which the agent's wall sampler is when the agent starts with the
+     * program (the program's own first region does the same a moment later). The rest of the mask is compared.
+     */
+    private static String withoutSetxid(String out) {
+        return out.lines()
+                .map(l -> l.startsWith("start SigIgn:\t")
+                        ? String.format(
+                                "start SigIgn:\t%016x",
+                                Long.parseUnsignedLong(
+                                                l.substring("start SigIgn:\t".length())
+                                                        .trim(),
+                                                16)
+                                        & ~(1L << 32))
+                        : l)
+                .collect(java.util.stream.Collectors.joining("\n"));
     }
 
     @Test

@@ -93,10 +93,20 @@ final class RecordingModules {
         return order;
     }
 
-    /** Those still loaded at the end first, then by load time (not Comparator.comparing: its lambdas link anew). */
+    /**
+     * Those still loaded at the end first, then those loaded longest, then by load time (not Comparator.comparing: its
+     * lambdas link anew): of two libraries loaded in turn at one place, the one mapped there longer takes it (an MPI's
+     * initialization loads and unloads dozens of components and libraries, sampled since the program's start, before
+     * the ones it keeps are loaded at their places).
+     */
     private static int loadOrder(ModuleInfo a, ModuleInfo b) {
         boolean aUnloaded = a.unloadNs() != 0, bUnloaded = b.unloadNs() != 0;
-        return aUnloaded != bUnloaded ? Boolean.compare(aUnloaded, bUnloaded) : Long.compare(a.loadNs(), b.loadNs());
+        if (aUnloaded != bUnloaded) return Boolean.compare(aUnloaded, bUnloaded);
+        if (aUnloaded) {
+            int longer = Long.compare(b.unloadNs() - b.loadNs(), a.unloadNs() - a.loadNs());
+            if (longer != 0) return longer;
+        }
+        return Long.compare(a.loadNs(), b.loadNs());
     }
 
     private static ModuleImage request(Recording recording, ModuleInfo m) {
