@@ -390,10 +390,14 @@ __attribute__((constructor)) static void early_start(void)
     __atomic_store_n(&g->attached, 0, __ATOMIC_RELEASE);
     return;
   }
-  struct priv *p = priv_for_callback(); /* the main thread: its slot, its sampling armed */
-  if (p)
-    modules_rescan(p, 1);
+  struct priv *p = priv_for_agent(); /* the main thread's slot */
+  if (!p)
+    return;
+  modules_rescan(p, 1);
   mpi_connect(g->debug);
+  /* armed last: a sample inside this constructor, under the loader's frames, is none of the program's */
+  if (!(__atomic_load_n(&g->gate, __ATOMIC_RELAXED) & GATE_STOPPED))
+    timer_arm(p);
 }
 
 static void tool_finalize(ompt_data_t *tool_data)

@@ -147,7 +147,9 @@ final class ContextResolver {
         if (known != null) return known; // the common case: no walk, no allocation
         List<Step> pending = new ArrayList<>();
         ContextNode base = null;
-        int guard = creations.regions.size() + creations.tasks.size() + 2; // a cycle in damaged data ends here
+        // a cycle in damaged data ends here: a region takes three steps (inside it, where it was opened, the task
+        // that opened it), a task one
+        int guard = 3 * creations.regions.size() + creations.tasks.size() + 2;
         while (base == null) {
             if (--guard < 0) {
                 base = ContextNode.UNKNOWN;

@@ -65,6 +65,28 @@ class ContextResolverTest {
         assertEquals(List.of(), resolver.ofTask(level(1, 1, INITIAL)).path());
     }
 
+    /**
+     * Implicit task 3 of region 2 opens region 12 from outlined;inner: its implicit task 13 is under both. With no
+     * explicit task in the index (the walk's bound counts each region's steps).
+     */
+    @Test
+    void nestedRegionsAreUnderBothConstructs() {
+        index.initialTasks.add(1);
+        index.initialRegions.add(1);
+        index.regions.put(2, new Creations.Origin(1, interner.segment(segment(MAIN, COMPUTE))));
+        index.regionCallSite.put(2, 0x25);
+        index.regionOfImplicitTask.put(3, 2);
+        index.regions.put(12, new Creations.Origin(3, interner.segment(segment(OUTLINED, PRODUCER))));
+        index.regionCallSite.put(12, 0x45);
+        index.regionOfImplicitTask.put(13, 12);
+        assertEquals(
+                List.of(MAIN, COMPUTE, CONSTRUCT, OUTLINED, PRODUCER, new PathFrame.Construct(site(0x45))),
+                resolver.ofTask(level(13, 12, IMPLICIT)).path());
+        assertEquals(
+                List.of(MAIN, COMPUTE, CONSTRUCT, OUTLINED, PRODUCER),
+                resolver.ofRegion(12).path());
+    }
+
     /** Where the region was opened has no construct (the region table's context); inside it, each has its own. */
     @Test
     void aRegionsConstructIsInsideItNotWhereItWasOpened() {
