@@ -2,7 +2,9 @@ package org.ompprof.unwinder.symbols;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.ompprof.unwinder.elf.ElfFile;
 import org.ompprof.unwinder.elf.ElfFormatException;
 import org.ompprof.unwinder.elf.PltStubs;
@@ -96,7 +98,7 @@ public final class SymbolTable {
         for (int i = 0; i < n; i++) {
             Symbol s = merged.get(i).symbol();
             starts[i] = s.value();
-            names[i] = s.name();
+            names[i] = unversioned(s.name());
             long next = i + 1 < n ? merged.get(i + 1).symbol().value() : Long.MAX_VALUE;
             ends[i] = s.size() > 0
                     ? s.value() + s.size()
@@ -114,12 +116,14 @@ public final class SymbolTable {
             Symbol best = bestAt.symbol();
             long size = best.size();
             int j = i + 1;
-            for (; j < sorted.size() && sorted.get(j).symbol().value() == best.value(); j++) {
-                Symbol s = sorted.get(j).symbol();
+            while (j < sorted.size() && sorted.get(j).symbol().value() == best.value()) j++;
+            Set<String> compat = compatNames(sorted.subList(i, j));
+            for (int k = i + 1; k < j; k++) {
+                Symbol s = sorted.get(k).symbol();
                 size = Math.max(size, s.size());
-                if (betterName(s, best)) {
+                if (betterName(s, best, compat)) {
                     best = s;
-                    bestAt = sorted.get(j);
+                    bestAt = sorted.get(k);
                 }
             }
             out.add(new Sized(
@@ -130,11 +134,39 @@ public final class SymbolTable {
         return out;
     }
 
-    /** Global names are what users call a function; local beats weak, which is often an alias. */
-    private static boolean betterName(Symbol candidate, Symbol current) {
+    /**
+     * Global names are what users call a function; local beats weak, which is often an alias. Of two versioned ones
+     * (a debug file's .symtab), the default version ({@code free@@GLIBC_2.2.5}) beats a compatibility alias kept for
+     * old binaries ({@code cfree@GLIBC_2.2.5}).
+     */
+    private static boolean betterName(Symbol candidate, Symbol current, Set<String> compat) {
         if (current.name().isEmpty() != candidate.name().isEmpty())
             return current.name().isEmpty();
-        return rank(candidate.bind()) < rank(current.bind());
+        if (rank(candidate.bind()) != rank(current.bind())) return rank(candidate.bind()) < rank(current.bind());
+        return compat.contains(unversioned(current.name())) && !compat.contains(unversioned(candidate.name()));
+    }
+
+    /** The names that are compatibility aliases at one address, as a debug file's versioned names tell. */
+    private static Set<String> compatNames(List<Sized> aliases) {
+        Set<String> out = new HashSet<>();
+        for (Sized a : aliases)
+            if (compatAlias(a.symbol().name())) out.add(unversioned(a.symbol().name()));
+        return out;
+    }
+
+    /** A symbol of a version other than its name's default: {@code name@VERSION}, one {@code @}. */
+    static boolean compatAlias(String name) {
+        int at = name.indexOf('@');
+        return at > 0 && !name.startsWith("@", at + 1) && !name.endsWith("@plt");
+    }
+
+    /**
+     * A function's name without its symbol version ({@code clock_nanosleep@@GLIBC_2.17} is {@code clock_nanosleep}):
+     * callers write the name. A PLT stub keeps its {@code @plt}.
+     */
+    static String unversioned(String name) {
+        int at = name.indexOf('@');
+        return at <= 0 || name.endsWith("@plt") ? name : name.substring(0, at);
     }
 
     private static int rank(int bind) {

@@ -193,11 +193,24 @@ public final class Symbolizer implements AutoCloseable {
         for (int i = 0; i < frames.size(); i++) {
             LlvmFrame f = frames.get(i);
             boolean outermost = i == frames.size() - 1;
-            String function =
-                    f.hasFunction() ? f.function() : outermost ? image.table().nameOrOffset(pc, label) : "??";
+            String function = f.hasFunction()
+                    ? named(image, pc, f.function(), outermost)
+                    : outermost ? image.table().nameOrOffset(pc, label) : "??";
             out.add(new SourceFrame(function, f.file(), f.line(), f.column(), !outermost, label));
         }
         return List.copyOf(out);
+    }
+
+    /**
+     * llvm-symbolizer's name without its symbol version: a compatibility alias it took from a debug file's .symtab
+     * ({@code cfree@GLIBC_2.2.5}) gives way to the symbol table's name at that address ({@code free}).
+     */
+    private static String named(ImageSymbols image, long pc, String function, boolean outermost) {
+        if (outermost && SymbolTable.compatAlias(function)) {
+            SymbolHit hit = image.table().lookup(pc);
+            if (hit != null && !hit.name().isEmpty()) return hit.name();
+        }
+        return SymbolTable.unversioned(function);
     }
 
     private static boolean inPltStub(ImageSymbols image, long pc) {
