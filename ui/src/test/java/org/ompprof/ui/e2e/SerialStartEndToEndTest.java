@@ -11,10 +11,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The program's serial start, before its first OpenMP construct (serial_start.c: {@value #SERIAL_MS} ms of CPU
- * time, then a {@value #SLEEP_MS} ms sleep, then a region of {@value #PAR_MS} ms of CPU time on every thread). The agent that libomp
- * loaded at that construct never saw it: Rodinia's pathfinder showed none of its two-second init, and the report's
- * shares left it out. Each leaf must weigh at least 80% of its known time (sampling), at most three times it (a loaded
- * machine); the sleep, sampled from outside, must not be cut short; in both modes.
+ * time, then a {@value #SLEEP_MS} ms sleep, then a region of {@value #PAR_MS} ms of CPU time on every thread). The
+ * agent that libomp loaded at that construct never saw it: Rodinia's pathfinder showed none of its two-second init,
+ * and the report's shares left it out. Each leaf must weigh at least 80% of its known time (sampling), at most three
+ * times it (a loaded machine); the sleep, sampled from outside, must not be cut short; in both modes.
  */
 class SerialStartEndToEndTest {
     private static final int SERIAL_MS = 300;
