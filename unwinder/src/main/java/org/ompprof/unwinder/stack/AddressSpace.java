@@ -5,15 +5,30 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 
-/** The modules of one process, mapping a runtime pc to the module whose code contains it. */
+/**
+ * The modules of one process, mapping a runtime pc to the module whose code contains it. Libraries loaded in turn at
+ * one place (dlopen, dlclose, dlopen) are one module there, and the others {@link Transient}s, each for the time it
+ * was mapped: a pc at a known time is theirs in that time.
+ */
 public final class AddressSpace {
+    /** A module mapped only from {@code fromNs} to {@code toNs}, where another is the place's module otherwise. */
+    public record Transient(Module module, long fromNs, long toNs) {
+        boolean holds(long pc, long timeNs) {
+            if (timeNs < fromNs || timeNs >= toNs) return false;
+            for (AddressRange r : module.ranges()) if (pc >= r.start() && pc < r.end()) return true;
+            return false;
+        }
+    }
+
     private final List<Module> modules;
     private final long[] starts;
     private final long[] ends;
     private final Module[] owners;
+    private final Transient[] transients;
 
-    private AddressSpace(List<Module> modules) {
+    private AddressSpace(List<Module> modules, List<Transient> transients) {
         this.modules = List.copyOf(modules);
+        this.transients = transients.toArray(Transient[]::new);
         record Entry(AddressRange range, Module module) {}
         List<Entry> entries = new ArrayList<>();
         for (Module m : modules) {
@@ -37,11 +52,25 @@ public final class AddressSpace {
 
     /** @throws IllegalArgumentException if two modules' code ranges overlap */
     public static AddressSpace of(List<Module> modules) {
-        return new AddressSpace(modules);
+        return new AddressSpace(modules, List.of());
+    }
+
+    /** @throws IllegalArgumentException if two of {@code modules}' code ranges overlap (transients may) */
+    public static AddressSpace of(List<Module> modules, List<Transient> transients) {
+        return new AddressSpace(modules, transients);
     }
 
     public List<Module> modules() {
         return modules;
+    }
+
+    /**
+     * The module whose code contains {@code pc} at {@code timeNs} (a transient mapped then, else the place's module),
+     * or null; a time of 0 is unknown.
+     */
+    public Module find(long pc, long timeNs) {
+        if (timeNs != 0) for (Transient t : transients) if (t.holds(pc, timeNs)) return t.module();
+        return find(pc);
     }
 
     /** The module whose code contains {@code pc}, or null. */

@@ -19,6 +19,7 @@ public final class StackUnwinder {
     public static final int DEFAULT_MAX_DEPTH = 1024;
 
     private final AddressSpace space;
+    private long atNs;
     private final int maxDepth;
     private final UnwindState state = new UnwindState();
     private final CfiStep cfiStep = new CfiStep();
@@ -49,7 +50,7 @@ public final class StackUnwinder {
     public UnwindResult unwind(Registers registers, StackSnapshot snapshot, FrameKind firstKind) {
         state.reset(registers, snapshot);
         count = 0;
-        Frame frame = new Frame(registers.rip(), firstKind, space.find(registers.rip()), registers.rsp());
+        Frame frame = new Frame(registers.rip(), firstKind, space.find(registers.rip(), atNs), registers.rsp());
         add(frame);
         while (true) {
             Module module = frame.module();
@@ -71,7 +72,7 @@ public final class StackUnwinder {
             }
             long pc = state.pc();
             if (pc == 0) return end(Termination.COMPLETE, "return address 0");
-            Module next = space.find(pc);
+            Module next = space.find(pc, atNs);
             if (next == null && nextKind == FrameKind.FRAME_POINTER) {
                 // An unverified frame-pointer guess that leads nowhere is more likely garbage than code.
                 return end(
@@ -81,6 +82,15 @@ public final class StackUnwinder {
             frame = new Frame(pc, nextKind, next, state.sp());
             add(frame);
         }
+    }
+
+    /** Unwinds from now on at {@code timeNs} (0: unknown): the libraries mapped then (see {@link AddressSpace}). */
+    public void at(long timeNs) {
+        atNs = timeNs;
+    }
+
+    public long atNs() {
+        return atNs;
     }
 
     public AddressSpace space() {

@@ -40,6 +40,11 @@ final class ContextUnwinder {
         this.clock = clock;
     }
 
+    /** Unwinds from now on at {@code timeNs} (a sample's time; 0 unknown): the libraries mapped then. */
+    void at(long timeNs) {
+        unwinder.at(timeNs);
+    }
+
     /** As {@link #unwind(Context, Walk, long)} with the context's own walk. */
     UnwindResult unwind(Context c, long exitFrame) {
         return unwind(c, c.walk(), exitFrame);
@@ -91,7 +96,7 @@ final class ContextUnwinder {
                 frames.addAll(rest.frames());
                 return new UnwindResult(frames, rest.termination(), rest.detail());
             }
-            Module module = space.find(pc);
+            Module module = space.find(pc, unwinder.atNs());
             frames.add(new Frame(pc, kind, module, sp));
             if (module == null) {
                 return new UnwindResult(

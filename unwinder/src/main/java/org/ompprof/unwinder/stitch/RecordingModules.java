@@ -39,9 +39,12 @@ final class RecordingModules {
     private final List<Module> commonlyNamed = new ArrayList<>();
 
     RecordingModules(Recording recording, ModuleImages images) {
-        List<Module> usable = resolve(recording, images);
-        space = AddressSpace.of(usable);
-        for (Module m : usable) {
+        List<AddressSpace.Transient> transients = new ArrayList<>();
+        List<Module> usable = resolve(recording, images, transients);
+        space = AddressSpace.of(usable, transients);
+        List<Module> all = new ArrayList<>(usable);
+        for (AddressSpace.Transient t : transients) all.add(t.module());
+        for (Module m : all) {
             ModuleInfo info = infoOf.get(m);
             Set<String> defined = definedMarkers(m);
             // unreadable symbols: user code, hiding nothing
@@ -67,10 +70,10 @@ final class RecordingModules {
 
     /**
      * Modules still loaded at the end go first; a module whose code overlaps one already taken
-     * (a library unloaded and another loaded at its place) is left out rather than failing the
-     * whole recording.
+     * (a library unloaded and another loaded at its place) is a transient, the place's for the time it was mapped (one
+     * never unloaded is left out rather than failing the whole recording).
      */
-    private List<Module> resolve(Recording recording, ModuleImages images) {
+    private List<Module> resolve(Recording recording, ModuleImages images, List<AddressSpace.Transient> transients) {
         List<Module> out = new ArrayList<>();
         List<AddressRange> taken = new ArrayList<>();
         for (ModuleInfo info : inOrder(recording)) {
@@ -78,7 +81,14 @@ final class RecordingModules {
             if (request == null || !(images.resolve(request) instanceof ImageResolution.Resolved r)) continue;
             Module m = r.module();
             if (m.ranges().stream()
-                    .anyMatch(a -> taken.stream().anyMatch(b -> a.start() < b.end() && b.start() < a.end()))) continue;
+                    .anyMatch(a -> taken.stream().anyMatch(b -> a.start() < b.end() && b.start() < a.end()))) {
+                if (info.unloadNs() != 0) {
+                    transients.add(new AddressSpace.Transient(m, info.loadNs(), info.unloadNs()));
+                    infoOf.put(m, info);
+                    byId.put(info.moduleId(), m);
+                }
+                continue;
+            }
             taken.addAll(m.ranges());
             infoOf.put(m, info);
             byId.put(info.moduleId(), m);

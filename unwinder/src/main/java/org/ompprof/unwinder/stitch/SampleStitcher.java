@@ -132,6 +132,7 @@ final class SampleStitcher {
      */
     private StitchedSample taskPath(
             SampleRecord s, ContextNode context, long exitFrame, long enterFrame, boolean toMain) {
+        unwinder.at(s.timeNs());
         UnwindResult r = unwinder.unwind(s.context(), exitFrame);
         TaskWindow w = TaskWindow.of(r.frames(), exitFrame, enterFrame);
         if ((!w.exitReached() || w.inexact() > 0) && guessedRbp(s, exitFrame)) {
