@@ -99,8 +99,12 @@ final class SampleStitcher {
                 : creations.regionOfImplicitTask.getIfAbsent(task.taskId(), 0);
         if (OmpState.of(s.state()).isRegionEndBarrier() && region != 0 && s.timeNs() >= creations.regionEnd(region))
             return idle(s);
-        if ((task.taskFlags() & TaskFlags.INITIAL) != 0)
+        if ((task.taskFlags() & TaskFlags.INITIAL) != 0) {
+            // A worker thread runs no initial task: libomp reports one for a worker still starting, before it
+            // first joins a team (state overhead; Rodinia's lud, 40 threads on 2 cores): between regions.
+            if (creations.threadTypes.get(s.threadSeq()) == ThreadType.WORKER.code()) return idle(s);
             return taskPath(s, ContextNode.ROOT, 0, task.enterFrame(), true);
+        }
         ContextNode context = contexts.ofLevels(levels);
         if (!context.isKnown()) tally.unknownContexts++;
         if (task.exitFrame() == 0) return runtimeWindow(s, context, !task.explicit());

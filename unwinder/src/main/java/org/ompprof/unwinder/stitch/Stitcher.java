@@ -176,7 +176,8 @@ public final class Stitcher {
         return new TimeOrder<>(threads, StitchedSample::timeNs);
     }
 
-    private synchronized StitchedSample stitchUntimed(SampleRecord r) {
+    /** One sample, by this stitcher's own (tests: a sample made by hand against a real recording's index). */
+    synchronized StitchedSample stitchUntimed(SampleRecord r) {
         return samples.stitch(r);
     }
 
