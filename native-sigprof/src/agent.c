@@ -348,6 +348,7 @@ static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num
   __atomic_store_n(&g->hdr->agent_state, OMPPROF_AGENT_OMPT, __ATOMIC_RELEASE);
   if (!g->started_early)
     mpi_connect(g->debug);
+  modules_watch_exit();
 
   if (g->debug)
     fprintf(stderr,
