@@ -37,7 +37,12 @@ public final class CPrograms {
 
     /** The line of the first {@code #pragma omp CONSTRUCT} in the program {@code name}.c, as a profile names it. */
     static int pragma(String name, String construct) {
-        return lines(name, l -> l.trim().startsWith("#pragma omp " + construct)).getFirst();
+        return pragmas(name, construct).getFirst();
+    }
+
+    /** The lines of every {@code #pragma omp CONSTRUCT} in the program {@code name}.c, in order. */
+    static List<Integer> pragmas(String name, String construct) {
+        return lines(name, l -> l.trim().startsWith("#pragma omp " + construct));
     }
 
     /** The program {@code name}.c built with clang-19 -fopenmp. */

@@ -98,8 +98,7 @@ class DirectBodiesEndToEndTest {
     /** The display name of the program's {@code index}th parallel construct. */
     private static String region(String program, int index) {
         return "parallel at " + program + ".c:"
-                + CPrograms.lines(program, l -> l.trim().startsWith("#pragma omp parallel"))
-                        .get(index);
+                + CPrograms.pragmas(program, "parallel").get(index);
     }
 
     /** Every sample in the path's leaf lies under the path, and they weigh about the known work. */

@@ -81,7 +81,7 @@ class KnownPathsEndToEndTest {
         // two regions (before and after the file is deleted), each clang's outlined body and its debug twin shown as
         // one
         // frame: the construct at the line of its pragma
-        List<Integer> pragmas = CPrograms.lines("dlopen_plugin", l -> l.trim().startsWith("#pragma omp parallel"));
+        List<Integer> pragmas = CPrograms.pragmas("dlopen_plugin", "parallel");
         assertEquals(3, pragmas.size()); // the first region, before the dlopen, runs no plugin code
         assertKnownPath(
                 profile,

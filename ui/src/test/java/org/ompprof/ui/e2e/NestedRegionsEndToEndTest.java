@@ -27,8 +27,7 @@ class NestedRegionsEndToEndTest {
      * same.
      */
     private static final String OUTER = "parallel at nested_waits.c:"
-            + CPrograms.lines("nested_waits", l -> l.trim().startsWith("#pragma omp parallel"))
-                    .get(1);
+            + CPrograms.pragmas("nested_waits", "parallel").get(1);
 
     @TempDir
     Path work;

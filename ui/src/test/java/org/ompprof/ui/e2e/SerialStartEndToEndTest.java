@@ -48,12 +48,10 @@ class SerialStartEndToEndTest {
         String collapsed = r.out();
         assertAbout(collapsed, "main;serial_setup", SERIAL_MS);
         if (mode.equals("wall")) assertAbout(collapsed, "main;serial_sleep", SLEEP_MS); // cpu mode: a sleep takes none
-        assertAbout(collapsed, "main;parallel at serial_start.c:" + region() + ";parallel_work", 2.0 * PAR_MS);
-    }
-
-    private static int region() {
-        return CPrograms.lines("serial_start", l -> l.trim().startsWith("#pragma omp parallel"))
-                .getFirst();
+        assertAbout(
+                collapsed,
+                "main;parallel at serial_start.c:" + CPrograms.pragma("serial_start", "parallel") + ";parallel_work",
+                2.0 * PAR_MS);
     }
 
     /** The time of every path under {@code prefix}, about {@code knownMs}. */
