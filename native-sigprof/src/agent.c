@@ -278,6 +278,9 @@ static int sampling_start(void)
   /* before the first thread's sampling is armed */
   if (g->mode == OMPPROF_MODE_WALL && !g->sampling_off)
     g->wall_sampler = wall_start();
+  /* before the first timer is armed: a sample taken while no unwind rows exist yet can only
+   * carry a stack slice, which the deep stacks this is for do not fit in */
+  modules_build_unwind_tables();
   pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
   return 1;
 }
@@ -317,11 +320,6 @@ static int tool_initialize(ompt_function_lookup_t lookup, int initial_device_num
   else if (!sampling_start())
     return 0;
 
-  /* Before the first callback arms a thread's timer: a sample taken while no unwind rows exist yet can only carry a
-   * stack slice, which the deep stacks this is for do not fit in. Not at an early start: building them leaves the
-   * program's heap with free room at its top (freed growth of the rows), and a program that looks finds its first
-   * allocations no longer growing the heap; its serial start's samples carry stack slices. */
-  modules_build_unwind_tables();
   /* The handler reads these as soon as it can run. */
   if (g->get_state && g->get_task_info && g->get_parallel_info)
     __atomic_store_n(&g->ompt_ready, 1, __ATOMIC_RELEASE);
