@@ -267,7 +267,8 @@ final class FrameNames {
     /**
      * The function a region's call site called, where that is not one of the runtime's entries that open regions:
      * it opened the region itself in a tail call ({@code jmp __kmpc_fork_call}), which the site's line does not show;
-     * named as frames name it, without parameters. Null for a call to the runtime, or one this cannot read.
+     * without parameters ({@link DisplayNames#parallelAt} names a Fortran one). Null for a call to the runtime, or one
+     * this cannot read.
      */
     private String tailCallingOpener(Module module, long returnAddress) {
         OptionalLong target = DirectCall.target(module.elf(), returnAddress);
@@ -275,9 +276,8 @@ final class FrameNames {
         SymbolHit hit = symbolizer.symbolTable(module).lookup(target.getAsLong());
         if (hit == null || hit.start() != target.getAsLong() || opensRegions(hit.name())) return null;
         List<SourceFrame> named = symbolizer.symbolize(module, target.getAsLong());
-        String function = named.isEmpty() ? hit.name() : named.getLast().function();
-        String fortran = DisplayNames.fortran(function, null);
-        return fortran != null ? fortran : DisplayNames.bareName(function);
+        return DisplayNames.bareName(
+                named.isEmpty() ? hit.name() : named.getLast().function());
     }
 
     /** The runtime's entries a region's call site calls: clang's, gcc's (through a PLT stub or not). */

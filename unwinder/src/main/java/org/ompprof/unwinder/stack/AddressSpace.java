@@ -25,10 +25,20 @@ public final class AddressSpace {
     private final long[] ends;
     private final Module[] owners;
     private final Transient[] transients;
+    /** Where any transient's code lies, between these: most pcs of a sample are not looked for among them. */
+    private final long transientsLo, transientsHi;
 
     private AddressSpace(List<Module> modules, List<Transient> transients) {
         this.modules = List.copyOf(modules);
         this.transients = transients.toArray(Transient[]::new);
+        long lo = Long.MAX_VALUE, hi = Long.MIN_VALUE;
+        for (Transient t : transients)
+            for (AddressRange r : t.module().ranges()) {
+                lo = Math.min(lo, r.start());
+                hi = Math.max(hi, r.end());
+            }
+        transientsLo = lo;
+        transientsHi = hi;
         record Entry(AddressRange range, Module module) {}
         List<Entry> entries = new ArrayList<>();
         for (Module m : modules) {
@@ -69,7 +79,8 @@ public final class AddressSpace {
      * or null; a time of 0 is unknown.
      */
     public Module find(long pc, long timeNs) {
-        if (timeNs != 0) for (Transient t : transients) if (t.holds(pc, timeNs)) return t.module();
+        if (timeNs != 0 && pc >= transientsLo && pc < transientsHi)
+            for (Transient t : transients) if (t.holds(pc, timeNs)) return t.module();
         return find(pc);
     }
 

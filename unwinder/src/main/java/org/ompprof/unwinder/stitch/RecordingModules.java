@@ -80,18 +80,16 @@ final class RecordingModules {
             ModuleImage request = request(recording, info);
             if (request == null || !(images.resolve(request) instanceof ImageResolution.Resolved r)) continue;
             Module m = r.module();
-            if (m.ranges().stream()
-                    .anyMatch(a -> taken.stream().anyMatch(b -> a.start() < b.end() && b.start() < a.end()))) {
-                if (info.unloadNs() != 0) {
-                    transients.add(new AddressSpace.Transient(m, info.loadNs(), info.unloadNs()));
-                    infoOf.put(m, info);
-                    byId.put(info.moduleId(), m);
-                }
+            boolean overlaps = m.ranges().stream()
+                    .anyMatch(a -> taken.stream().anyMatch(b -> a.start() < b.end() && b.start() < a.end()));
+            if (overlaps && info.unloadNs() == 0) continue;
+            infoOf.put(m, info);
+            byId.put(info.moduleId(), m);
+            if (overlaps) {
+                transients.add(new AddressSpace.Transient(m, info.loadNs(), info.unloadNs()));
                 continue;
             }
             taken.addAll(m.ranges());
-            infoOf.put(m, info);
-            byId.put(info.moduleId(), m);
             out.add(m);
         }
         return out;
