@@ -14,6 +14,7 @@
 #include "callbacks.h"
 #include "capture.h"
 #include "clock.h"
+#include "code_ranges.h"
 #include "device.h"
 #include "direct_bodies.h"
 #include "frame_walk.h"
@@ -287,24 +288,6 @@ static int emit_with_context(struct priv *p, uint16_t type, void *body, uint32_t
   return 1;
 }
 
-static int in_code(const struct code_ranges *t, uint64_t v)
-{
-  /* most stack words (counters, stack and heap addresses) lie outside all code */
-  if (t->n == 0 || v < t->r[0].lo || v >= t->r[t->n - 1].hi)
-    return 0;
-  uint32_t lo = 0, hi = t->n;
-  while (lo < hi) {
-    uint32_t mid = (lo + hi) / 2;
-    if (v < t->r[mid].lo)
-      hi = mid;
-    else if (v >= t->r[mid].hi)
-      lo = mid + 1;
-    else
-      return 1;
-  }
-  return 0;
-}
-
 static uint64_t mix(uint64_t h)
 {
   h ^= h >> 33;
@@ -329,7 +312,6 @@ static uint64_t creation_shape(const struct ompprof_context *ctx, const struct o
     walked = mix(walked ^ f[i].pc ^ ((f[i].sp - f[0].sp) << 40));
   if (ctx->frame_count)
     walked = mix(walked ^ ctx->rip ^ ((ctx->rsp - f[0].sp) << 40));
-  const struct code_ranges *t = modules_code_ranges();
   const uint64_t *w = (const uint64_t *)(uintptr_t)ctx->rsp; /* our own stack, within its bounds */
   uint32_t words = n / 8, from = 0;
   /* The agent's and the runtime's frames below the user's call hold stale
@@ -339,12 +321,15 @@ static uint64_t creation_shape(const struct ompprof_context *ctx, const struct o
     from++;
   if (from == words)
     from = 0;
-  uint64_t h = mix(codeptr ^ walked ^ ((uint64_t)(words - from) << 40));
-  if (t) {
+  uint64_t h;
+  uint32_t seq;
+  do {
+    seq = code_ranges_begin();
+    h = mix(codeptr ^ walked ^ ((uint64_t)(words - from) << 40));
     for (uint32_t i = from; i < words; i++)
-      if (in_code(t, w[i]))
+      if (code_ranges_contains(w[i]))
         h = mix(h ^ w[i] ^ ((uint64_t)(i - from) << 52));
-  }
+  } while (code_ranges_changed(seq));
   return h | 1;
 }
 

@@ -26,6 +26,7 @@
 #include "capture.h"
 #include "cfi_table.h"
 #include "clock.h"
+#include "code_ranges.h"
 #include "exec_guard.h"
 #include "loaded_objects.h"
 #include "modules.h"
@@ -63,53 +64,6 @@ static int rescan_wanted = 1;
 static int pending_close[MOD_TABLE_CAP];
 static uint32_t npending;
 
-/* Replaced tables are not freed: a callback on another thread may still be
- * reading one, and they change only when the set of objects does. */
-static const struct code_ranges *code_ranges;
-
-const struct code_ranges *modules_code_ranges(void)
-{
-  return __atomic_load_n(&code_ranges, __ATOMIC_ACQUIRE);
-}
-
-struct range_scan {
-  struct code_ranges *t;
-  uint32_t cap;
-};
-
-static int range_cb(struct dl_phdr_info *info, size_t size, void *arg)
-{
-  (void)size;
-  struct range_scan *rs = arg;
-  for (int i = 0; i < info->dlpi_phnum; i++) {
-    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-    if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X) || rs->t->n == rs->cap)
-      continue;
-    uint64_t lo = info->dlpi_addr + ph->p_vaddr;
-    uint32_t j = rs->t->n++;
-    while (j > 0 && rs->t->r[j - 1].lo > lo) { /* insertion sort: a few dozen entries */
-      rs->t->r[j] = rs->t->r[j - 1];
-      j--;
-    }
-    rs->t->r[j].lo = lo;
-    rs->t->r[j].hi = lo + ph->p_memsz;
-  }
-  return 0;
-}
-
-/* Called with mod_lock held. */
-static void refresh_code_ranges(void)
-{
-  uint32_t cap = 2 * MOD_TABLE_CAP;
-  struct code_ranges *t = malloc(sizeof *t + cap * sizeof t->r[0]);
-  if (!t)
-    return; /* keep the old table: shapes then match less, never wrongly */
-  t->n = 0;
-  struct range_scan rs = {t, cap};
-  loaded_objects_iterate(range_cb, &rs);
-  __atomic_store_n(&code_ranges, t, __ATOMIC_RELEASE);
-}
-
 struct scan {
   struct priv *p;
   int counted;
@@ -134,7 +88,7 @@ int modules_init(void)
 {
   table = calloc(MOD_TABLE_CAP, sizeof *table);
   vdso_base = getauxval(AT_SYSINFO_EHDR);
-  return table ? 0 : -1;
+  return table && code_ranges_init() == 0 ? 0 : -1;
 }
 
 static void flush_pending_closes(void)
@@ -405,7 +359,7 @@ void modules_rescan(struct priv *p, int force)
   scan_gen++;
   loaded_objects_iterate(scan_cb, &sc);
   unload_vanished(p);
-  refresh_code_ranges();
+  code_ranges_refresh();
   cfi_tables_refresh();
   exec_guard_patch(); /* objects new since the last scan are relocated by now */
   if (audited) {

@@ -1,19 +1,9 @@
-/* The loaded objects: announcing them, their code ranges, the frame walk's unwind rows. */
+/* The loaded objects: announcing them, the frame walk's unwind rows. */
 #ifndef OMPPROF_MODULES_H
 #define OMPPROF_MODULES_H
 
 #include "thread_state.h"
 #include <stdint.h>
-
-/* Executable ranges of the loaded objects, sorted; replaced (never changed in
- * place) by modules_rescan, so readers need no lock. */
-struct code_ranges {
-  uint32_t n;
-  struct {
-    uint64_t lo, hi;
-  } r[];
-};
-const struct code_ranges *modules_code_ranges(void);
 
 int modules_init(void);
 void modules_rescan(struct priv *p, int force);

@@ -64,6 +64,7 @@
 #include "agent_state.h"
 #include "capture.h"
 #include "clock.h"
+#include "code_ranges.h"
 #include "direct_bodies.h"
 #include "handler.h"
 #include "modules.h"
@@ -564,26 +565,11 @@ static int view_current(const struct priv *p, struct wall_view *v, const struct 
   return 1;
 }
 
-static int in_code(const struct code_ranges *c, uint64_t a)
-{
-  uint32_t lo = 0, hi = c ? c->n : 0;
-  while (lo < hi) {
-    uint32_t mid = lo + (hi - lo) / 2;
-    if (a < c->r[mid].lo)
-      hi = mid;
-    else if (a >= c->r[mid].hi)
-      lo = mid + 1;
-    else
-      return 1;
-  }
-  return 0;
-}
-
 /* Whether ra follows a call instruction in loaded code (e8 rel32, or ff /2 in 2, 3, 6 or 7 bytes). */
-static int return_address(const struct code_ranges *c, uint64_t ra)
+static int return_address(uint64_t ra)
 {
   uint8_t b[7]; /* b[i] is the byte at ra - 7 + i */
-  if (!in_code(c, ra) || !in_code(c, ra - 7) || !read_mem(b, ra - 7, sizeof b))
+  if (!code_ranges_contains(ra) || !code_ranges_contains(ra - 7) || !read_mem(b, ra - 7, sizeof b))
     return 0;
   if (b[2] == 0xe8)
     return 1;
@@ -597,10 +583,10 @@ static int return_address(const struct code_ranges *c, uint64_t ra)
 /* Bytes a function built with a frame pointer keeps between rbp and rsp in
  * its body, read from its prologue: [endbr64] push %rbp; mov %rsp,%rbp; then
  * pushes and one sub from rsp. -1 when the entry does not read so. */
-static int64_t frame_below_rbp(const struct code_ranges *c, uint64_t entry)
+static int64_t frame_below_rbp(uint64_t entry)
 {
   uint8_t b[40];
-  if (!in_code(c, entry) || !in_code(c, entry + sizeof b - 1) || !read_mem(b, entry, sizeof b))
+  if (!code_ranges_contains(entry) || !code_ranges_contains(entry + sizeof b - 1) || !read_mem(b, entry, sizeof b))
     return -1;
   uint32_t i = 0;
   if (b[0] == 0xf3 && b[1] == 0x0f && b[2] == 0x1e && b[3] == 0xfa)
@@ -641,12 +627,11 @@ static int64_t frame_below_rbp(const struct code_ranges *c, uint64_t entry)
  */
 static uint64_t guess_rbp(const uint8_t *stack, uint64_t sp, uint32_t n, uint64_t hi)
 {
-  const struct code_ranges *c = modules_code_ranges();
   for (uint32_t at = 16; at + 16u <= n; at += 8) {
     uint64_t saved, ra, ra_f;
     memcpy(&saved, stack + at, 8);
     memcpy(&ra, stack + at + 8, 8);
-    if (saved <= sp + at || saved >= hi || (saved & 7u) || !in_code(c, ra - 5))
+    if (saved <= sp + at || saved >= hi || (saved & 7u) || !code_ranges_contains(ra - 5))
       continue;
     uint8_t call[5];
     if (!read_mem(call, ra - 5, sizeof call) || call[0] != 0xe8)
@@ -654,11 +639,11 @@ static uint64_t guess_rbp(const uint8_t *stack, uint64_t sp, uint32_t n, uint64_
     int32_t rel;
     memcpy(&rel, call + 1, 4);
     uint64_t entry = ra + (uint64_t)(int64_t)rel;
-    int64_t below = frame_below_rbp(c, entry);
+    int64_t below = frame_below_rbp(entry);
     if (below < 0 || (uint64_t)below + 8u > at)
       continue;
     memcpy(&ra_f, stack + at - below - 8, 8);
-    if (ra_f > entry && ra_f - entry < (1u << 20) && return_address(c, ra_f))
+    if (ra_f > entry && ra_f - entry < (1u << 20) && return_address(ra_f))
       return sp + at;
   }
   return 0;
@@ -672,12 +657,11 @@ static uint64_t guess_rbp(const uint8_t *stack, uint64_t sp, uint32_t n, uint64_
  * from this one misses it. */
 static uint64_t below_exit_frame(const uint8_t *stack, uint64_t sp, uint32_t n, uint64_t exit)
 {
-  const struct code_ranges *c = modules_code_ranges();
   for (uint64_t a = (exit - 8u) & ~(uint64_t)7u; a >= sp + 8u && a + 16u <= sp + n; a -= 8) {
     uint64_t saved, ra;
     memcpy(&saved, stack + (a - sp), 8);
     memcpy(&ra, stack + (a - sp) + 8, 8);
-    if (saved == exit && return_address(c, ra))
+    if (saved == exit && return_address(ra))
       return a;
   }
   return exit;
@@ -711,10 +695,14 @@ static int sample_outside(struct priv *p, const struct wall_view *v, const struc
     return 0;
   if (read_blocked(p->wall.fd, &again) != 1 || !same_call(&again, b))
     return 0; /* woke during the copy: the reservation is simply never committed */
-  ctx.rbp = guess_rbp(stack, ctx.rsp, n, p->sig.stack_hi);
-  if ((ctx.rbp == 0 || ctx.rbp == l0->exit_frame) && l0->exit_frame > ctx.rsp &&
-      (l0->exit_frame_flags & ompt_frame_framepointer))
-    ctx.rbp = below_exit_frame(stack, ctx.rsp, n, l0->exit_frame);
+  uint32_t seq;
+  do {
+    seq = code_ranges_begin();
+    ctx.rbp = guess_rbp(stack, ctx.rsp, n, p->sig.stack_hi);
+    if ((ctx.rbp == 0 || ctx.rbp == l0->exit_frame) && l0->exit_frame > ctx.rsp &&
+        (l0->exit_frame_flags & ompt_frame_framepointer))
+      ctx.rbp = below_exit_frame(stack, ctx.rsp, n, l0->exit_frame);
+  } while (code_ranges_changed(seq));
   s->time_ns = t0;
   s->weight_ns = wall_sample_weight(p, t0);
   s->os_tid = p->os_tid;
