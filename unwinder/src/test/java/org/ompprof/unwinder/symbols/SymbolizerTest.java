@@ -93,7 +93,8 @@ class SymbolizerTest {
         Path binary = SymbolsFixture.binaries().debug();
         Map<Long, String> labels = new java.util.TreeMap<>();
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^([0-9a-f]+) <([^>+-]+@plt)>:")
-                .matcher(TestProcesses.run(List.of("objdump", "-d", "--section=.plt", binary.toString())));
+                .matcher(TestProcesses.run(
+                        List.of("objdump", "-d", "--section=.plt", "--section=.plt.got", binary.toString())));
         while (m.find()) labels.put(Long.parseLong(m.group(1), 16), m.group(2));
         assertFalse(labels.isEmpty(), "symbols.c calls printf through the PLT");
         Module module = Module.open(binary, BIAS);
