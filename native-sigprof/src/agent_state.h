@@ -16,9 +16,10 @@
 
 /* Reasons not to sample; one word so the handler decides with one load. */
 enum {
-  GATE_DISABLED = 1, /* finalized */
-  GATE_PAUSED = 2,   /* omp_control_tool pause */
-  GATE_STOPPED = 4,  /* omp_control_tool end */
+  GATE_DISABLED = 1,     /* finalized */
+  GATE_PAUSED = 2,       /* omp_control_tool pause */
+  GATE_STOPPED = 4,      /* omp_control_tool end */
+  GATE_SIGNAL_TAKEN = 8, /* the program set the sampling signal's disposition (signal_guard.c) */
 };
 
 enum { WALK_ON = 0, WALK_OFF = 1, WALK_CHECK = 2 };

@@ -10,8 +10,8 @@
  * It defines no la_symbind64: an auditor that does makes glibc 2.36 set up
  * the program's malloc before libc knows it is the initial one, and that
  * malloc never grows the heap with brk (every allocation-heavy program ran
- * differently recorded). The agent leads the program's exec calls through
- * itself instead (exec_guard.c).
+ * differently recorded). The agent leads the program's exec and signal calls
+ * through itself instead (got_patch.c).
  *
  * It lists its own namespace's objects for the agent (the loader runs its
  * hooks on the program's threads, where they are sampled).

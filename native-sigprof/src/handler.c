@@ -9,6 +9,7 @@
  * lazy PLT resolution can happen in here.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <string.h>
 #include <ucontext.h>
@@ -387,6 +388,12 @@ static int programs_handler(const struct sigaction *sa)
   return sa->sa_handler != SIG_DFL && sa->sa_handler != SIG_IGN;
 }
 
+/* The disposition the agent's handler replaced, which the program would see without the agent; and whether the
+ * agent's handler is still the signal's (until the program takes the signal: handler_surrender). */
+static struct sigaction program_action;
+static int holds_signal;
+static pthread_mutex_t surrender_lock = PTHREAD_MUTEX_INITIALIZER;
+
 /* 0 installed; 1 the program has its own handler for the signal, left in place; -1 error. */
 int handler_install(void)
 {
@@ -400,7 +407,40 @@ int handler_install(void)
   sa.sa_sigaction = on_sigprof;
   sa.sa_flags = SA_SIGINFO | SA_RESTART;
   sigemptyset(&sa.sa_mask);
-  return sigaction(ompprof_g.signo, &sa, NULL) == 0 ? 0 : -1;
+  if (sigaction(ompprof_g.signo, &sa, NULL) != 0)
+    return -1;
+  program_action = old;
+  __atomic_store_n(&holds_signal, 1, __ATOMIC_RELEASE);
+  return 0;
+}
+
+int handler_holds_signal(void)
+{
+  return __atomic_load_n(&holds_signal, __ATOMIC_ACQUIRE);
+}
+
+const struct sigaction *handler_program_action(void)
+{
+  return &program_action;
+}
+
+int handler_surrender(void)
+{
+  struct agent *g = &ompprof_g;
+  pthread_mutex_lock(&surrender_lock);
+  int surrendered = handler_holds_signal();
+  if (surrendered) {
+    /* no timer armed from now on (timer_arm checks again once armed), no sample taken by a signal already sent */
+    __atomic_store_n(&g->sampling_off, 1, __ATOMIC_SEQ_CST);
+    __atomic_or_fetch(&g->gate, GATE_SIGNAL_TAKEN, __ATOMIC_SEQ_CST);
+    wall_stop();
+    handler_quiesce();
+    timers_stop_all();
+    __atomic_or_fetch(&g->hdr->signal_problems, OMPPROF_SIGNAL_REPLACED, __ATOMIC_RELAXED);
+    __atomic_store_n(&holds_signal, 0, __ATOMIC_RELEASE);
+  }
+  pthread_mutex_unlock(&surrender_lock);
+  return surrendered;
 }
 
 void signal_check(void)

@@ -27,7 +27,7 @@
 #include "cfi_table.h"
 #include "clock.h"
 #include "code_ranges.h"
-#include "exec_guard.h"
+#include "got_patch.h"
 #include "loaded_objects.h"
 #include "modules.h"
 #include "record.h"
@@ -361,7 +361,7 @@ void modules_rescan(struct priv *p, int force)
   unload_vanished(p);
   code_ranges_refresh();
   cfi_tables_refresh();
-  exec_guard_patch(); /* objects new since the last scan are relocated by now */
+  got_patch(); /* objects new since the last scan are relocated by now */
   if (audited) {
     __atomic_store_n(&last_changes, changes, __ATOMIC_RELAXED);
   } else if (sc.counted) {

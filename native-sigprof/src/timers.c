@@ -116,15 +116,25 @@ static int perf_arm(struct priv *p)
   return 1;
 }
 
+/* The other half of handler_surrender's pairing: either it finds this thread's timer, armed before it stopped the
+ * sampling, or the thread finds the sampling stopped once its timer is armed. */
+static void stop_if_surrendered(struct priv *p)
+{
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  if (__atomic_load_n(&ompprof_g.sampling_off, __ATOMIC_SEQ_CST))
+    timer_disarm(p);
+}
+
 void timer_arm(struct priv *p)
 {
   struct agent *g = &ompprof_g;
   if (p->sig.has_timer || __atomic_load_n(&g->sampling_off, __ATOMIC_ACQUIRE))
     return;
-  if (g->mode == OMPPROF_MODE_CPU && !g->cpu_timers_only && !p->sig.watch.moved && perf_arm(p))
+  if ((g->mode == OMPPROF_MODE_CPU && !g->cpu_timers_only && !p->sig.watch.moved && perf_arm(p)) ||
+      (g->mode == OMPPROF_MODE_WALL && g->wall_sampler && wall_register(p))) {
+    stop_if_surrendered(p);
     return;
-  if (g->mode == OMPPROF_MODE_WALL && g->wall_sampler && wall_register(p))
-    return;
+  }
   struct sigevent sev = {0};
   sev.sigev_notify = SIGEV_THREAD_ID;
   sev.sigev_signo = g->signo;
@@ -150,6 +160,7 @@ void timer_arm(struct priv *p)
   }
   p->sig.timer = t;
   p->sig.has_timer = TIMER_POSIX;
+  stop_if_surrendered(p);
 }
 
 void timer_disarm(struct priv *p)
@@ -170,6 +181,32 @@ void timer_disarm(struct priv *p)
     raw_syscall(SYS_timer_delete, p->sig.moved_timer, 0, 0, 0);
   } else if (kind == TIMER_POSIX) {
     timer_delete(p->sig.timer);
+  }
+}
+
+/* Every thread's timer, from the thread that surrenders the signal, once no handler runs and none will sample
+ * (handler_surrender): the exchange leaves a timer to whichever of this and the thread's own timer_disarm gets it.
+ * The wall sampler has stopped: a wall thread keeps its registration for its own timer_disarm, its cpu-clock event
+ * is only disabled. */
+void timers_stop_all(void)
+{
+  struct agent *g = &ompprof_g;
+  for (uint32_t i = 0; g->privs && i < g->slot_count; i++) {
+    struct priv *p = &g->privs[i];
+    if (__atomic_load_n(&p->sig.has_timer, __ATOMIC_SEQ_CST) == TIMER_WALL) {
+      if (p->wall.cpu_fd >= 0)
+        ioctl(p->wall.cpu_fd, PERF_EVENT_IOC_DISABLE, 0);
+      continue;
+    }
+    uint8_t kind = __atomic_exchange_n(&p->sig.has_timer, TIMER_NONE, __ATOMIC_SEQ_CST);
+    if (kind == TIMER_PERF) {
+      ioctl(p->sig.perf_fd, PERF_EVENT_IOC_DISABLE, 0);
+      close(p->sig.perf_fd);
+    } else if (kind == TIMER_MOVED) {
+      raw_syscall(SYS_timer_delete, p->sig.moved_timer, 0, 0, 0);
+    } else if (kind == TIMER_POSIX) {
+      timer_delete(p->sig.timer);
+    }
   }
 }
 

@@ -10,6 +10,7 @@
 
 void timer_arm(struct priv *p);
 void timer_disarm(struct priv *p);
+void timers_stop_all(void); /* every thread's, once no handler samples (handler_surrender) */
 void timer_forget_in_child(void);
 int timer_perf_open(struct priv *p);
 int timer_is_perf_signal(const struct priv *p, const siginfo_t *si);    /* signal-safe */

@@ -12,6 +12,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The faults a program or the system can throw at a recording, each with the outcome it must
@@ -243,8 +245,8 @@ class FaultsTest {
     }
 
     /**
-     * The program sets its own SIGPROF handler and timer over ompprof's: it keeps working, and ompprof says what it
-     * lost.
+     * The program sets its own SIGPROF handler and timer over ompprof's: it keeps working, sees the disposition it
+     * would see unprofiled (the default, not ompprof's handler), and ompprof says what it lost.
      */
     @Test
     void programsOwnSigprofHandlerIsLeftWorkingAndReported() throws Exception {
@@ -252,12 +254,58 @@ class FaultsTest {
         Ompprof.Result r =
                 Ompprof.run(work, TWO_THREADS, "record", "-o", "o.ompprof", "--", program.toString(), "late");
         assertEquals(0, r.status(), r.err());
-        assertEquals("own handler ran during the work: yes\n", r.out());
+        assertEquals(
+                "SIGPROF at start: default\n"
+                        + "SIGPROF before its handler: default\n"
+                        + "own handler ran during the work: yes\n",
+                r.out());
         assertTrue(r.err().contains("the program replaced ompprof's SIGPROF handler while it ran"), r.err());
         assertTrue(r.err().contains("--signal"), "says what to do: " + r.err());
         Ompprof.Result info = Ompprof.run(
                 work.resolve("i"), Map.of(), "info", work.resolve("o.ompprof").toString());
         assertTrue(info.out().contains("replaced ompprof's SIGPROF handler"), "the profile keeps it: " + info.out());
+    }
+
+    /**
+     * A handler and a 100 Hz profiling timer of the program's own before any OpenMP, while ompprof samples the serial
+     * start at 1000 Hz: 0.3 s of CPU time bring its handler its own 30 ticks (within 20%), none of ompprof's signals
+     * (before the program's sigaction stopped the sampling, the handler counted 45 in wall mode and 342 in cpu mode).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"wall", "cpu"})
+    void programsOwnProfilingTimerFromItsStartGetsOnlyItsOwnTicks(String mode) throws Exception {
+        Path program = CPrograms.clang("own_sigprof");
+        Ompprof.Result r = Ompprof.run(
+                work, TWO_THREADS, "record", "--mode", mode, "-o", "e.ompprof", "--", program.toString(), "early");
+        assertEquals(0, r.status(), r.err());
+        assertEquals(
+                "SIGPROF at start: default\n"
+                        + "SIGPROF before its handler: default\n"
+                        + "its ticks in 0.3 s of CPU: about 30\n"
+                        + "own handler ran during the work: yes\n",
+                r.out());
+        assertTrue(r.err().contains("the program replaced ompprof's SIGPROF handler while it ran"), r.err());
+    }
+
+    /**
+     * A program that puts SIGPROF back to its default action (terminate) while ompprof samples it runs to its end, as
+     * it does unprofiled; it was killed by ompprof's next sample ("Profiling timer expired").
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"wall", "cpu"})
+    void sigprofBackToItsDefaultActionDoesNotKillTheProgram(String mode) throws Exception {
+        Path program = CPrograms.clang("own_sigprof");
+        Ompprof.Result r = Ompprof.run(
+                work, TWO_THREADS, "record", "--mode", mode, "-o", "d.ompprof", "--", program.toString(), "default");
+        assertEquals(0, r.status(), r.err());
+        assertEquals("SIGPROF at start: default\ndefault action and done\n", r.out());
+        assertTrue(r.err().contains("the program replaced ompprof's SIGPROF handler while it ran"), r.err());
+        long spinning = collapsed(work, "d.ompprof")
+                .lines()
+                .filter(l -> l.contains("spin_for"))
+                .mapToLong(l -> Long.parseLong(l.substring(l.lastIndexOf(' ') + 1)))
+                .sum();
+        assertTrue(spinning > 0, "the first region, before the program took the signal, is sampled");
     }
 
     /** With --signal the program has SIGPROF to itself and is sampled all the same. */
@@ -276,7 +324,11 @@ class FaultsTest {
                 program.toString(),
                 "late");
         assertEquals(0, r.status(), r.err());
-        assertEquals("own handler ran during the work: yes\n", r.out());
+        assertEquals(
+                "SIGPROF at start: default\n"
+                        + "SIGPROF before its handler: default\n"
+                        + "own handler ran during the work: yes\n",
+                r.out());
         assertFalse(r.err().contains("SIGRTMIN+4 handler"), r.err());
         long spinning = collapsed(work, "r.ompprof")
                 .lines()
@@ -299,7 +351,7 @@ class FaultsTest {
                 CPrograms.clang("own_sigprof").toString(),
                 "block");
         assertEquals(0, r.status(), r.err());
-        assertEquals("blocked and done\n", r.out());
+        assertEquals("SIGPROF at start: default\nblocked and done\n", r.out());
         assertTrue(r.err().contains("some threads had SIGPROF blocked"), r.err());
     }
 
