@@ -208,7 +208,10 @@ public final class Report {
     private void regions() {
         Map<RegionTable.Region, List<RegionTable.Row>> byRegion = regionRows();
         if (byRegion.isEmpty()) return;
-        line("parallel regions (time per thread; imbalance = max/mean work)");
+        boolean nested = !byRegion.equals(sortedRegionRows());
+        line(
+                "parallel regions (time per thread%s; imbalance = max/mean work)",
+                nested ? "; a region's work includes that of the regions nested in it" : "");
         for (Map.Entry<RegionTable.Region, List<RegionTable.Row>> e : byRegion.entrySet()) {
             RegionTable.Row first = e.getValue().getFirst();
             line(
@@ -257,8 +260,12 @@ public final class Report {
         s.append('\n');
     }
 
-    /** Rows by region, the heaviest region first. */
+    /** Rows by region, the heaviest region first, each region's work with its nested regions' ({@link NestedWork}). */
     private Map<RegionTable.Region, List<RegionTable.Row>> regionRows() {
+        return NestedWork.folded(tree, sortedRegionRows());
+    }
+
+    private Map<RegionTable.Region, List<RegionTable.Row>> sortedRegionRows() {
         List<Map.Entry<RegionTable.Region, List<RegionTable.Row>>> sorted =
                 new ArrayList<>(p.regions().byRegion().entrySet());
         sorted.sort(Comparator.comparingLong(

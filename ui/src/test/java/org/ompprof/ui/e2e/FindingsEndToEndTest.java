@@ -139,6 +139,43 @@ class FindingsEndToEndTest {
                 findings);
     }
 
+    /**
+     * TeaLeaf's shape (nested_kernels.c): a region over tiles whose every thread runs its kernel's nested, inactive
+     * region, 1,000 times 0.5 ms of work a thread. The outer region works all that time: its table's work per thread
+     * holds its nested region's, about 0.5 s (at least half of it: 4 threads on 2 cores lose some in wall mode), and it
+     * is no "too small" region. Before, it held its own few samples (2 ms a thread) and read "2 us of work each: too
+     * small; run it serially".
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {2, 4})
+    void nestedRegionsWorkIsTheOuterRegionsWork(int threads) throws Exception {
+        Path program = CPrograms.clang("nested_kernels");
+        int outer = CPrograms.pragma("nested_kernels", "parallel for");
+        Ompprof.Result r =
+                Ompprof.read("report", record(threads, program, "1000", "0.5").toString());
+        assertEquals(0, r.status(), r.err());
+        String report = r.out();
+        assertFalse(report.contains("too small"), report);
+        Matcher table = Pattern.compile("region opened in main \\(nested_kernels\\.c:" + outer
+                        + "\\), 1000 instances\\n.*\\n((?:\\s+\\d+\\s+[0-9.]+ (?:s|ms|us) .*\\n)+)")
+                .matcher(report);
+        assertTrue(table.find(), report);
+        List<String> rows = table.group(1).lines().toList();
+        assertEquals(threads, rows.size(), report);
+        for (String row : rows) {
+            String[] cells = row.trim().split("\\s+");
+            double ms = Double.parseDouble(cells[1])
+                    * switch (cells[2]) {
+                        case "s" -> 1000.0;
+                        case "ms" -> 1.0;
+                        default -> 0.001;
+                    };
+            assertTrue(
+                    ms >= 250 && ms <= 1500,
+                    "thread " + cells[0] + " works " + ms + " ms in the outer region: " + report);
+        }
+    }
+
     /** info and report tell one story of task waiting: the profile's states, with taskwait, in both. */
     @Test
     void infoAndReportCountTaskWaitingAlike() throws Exception {
