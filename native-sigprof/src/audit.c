@@ -36,6 +36,7 @@ static struct link_map *agent;
 /* The agent's entry points, looked up on first use; forgotten with the agent. */
 static struct {
   void (*objclose)(void);
+  void (*consistent)(void);
   uint64_t *changes;
 } hooks;
 
@@ -124,11 +125,21 @@ static void introduce(void)
   introduced = agent;
 }
 
+/* After a dlopen or dlclose the agent rescans at once: a library's constructors run after this (libinfinipath's
+ * sleep inside MPI_Init), and its code may run and be closed before any parallel region would have rescanned (a plugin
+ * run before the program's first region): its samples then had another library's names. */
 __attribute__((visibility("default"))) void la_activity(uintptr_t *cookie, unsigned int flag)
 {
   (void)cookie;
-  if (flag == LA_ACT_CONSISTENT)
-    introduce();
+  if (flag != LA_ACT_CONSISTENT)
+    return;
+  introduce();
+  if (!agent || !relocated)
+    return;
+  if (!hooks.consistent)
+    hooks.consistent = (void (*)(void))agent_function("ompprof_objects_consistent");
+  if (hooks.consistent)
+    hooks.consistent();
 }
 
 /* The program's objects are loaded and relocated, their constructors (a preloaded agent's) not yet run. */
@@ -161,6 +172,7 @@ __attribute__((visibility("default"))) unsigned la_objclose(uintptr_t *cookie)
   if (map == agent) { /* the agent never unloads (-z nodelete); if it did, forget it */
     agent = NULL;
     hooks.objclose = NULL;
+    hooks.consistent = NULL;
     hooks.changes = NULL;
     return 0;
   }

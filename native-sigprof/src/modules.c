@@ -330,7 +330,9 @@ void modules_build_unwind_tables(void)
   pthread_mutex_unlock(&mod_lock);
 }
 
-void modules_rescan(struct priv *p, int force)
+/* patch: whether the objects are relocated, and their calls can be guarded (a lazy slot written before its object's
+ * relocation gets the object's base added to it: MPI_Init jumped to garbage) */
+static void rescan(struct priv *p, int force, int patch)
 {
   if (!p || !table)
     return;
@@ -361,7 +363,8 @@ void modules_rescan(struct priv *p, int force)
   unload_vanished(p);
   code_ranges_refresh();
   cfi_tables_refresh();
-  got_patch(); /* objects new since the last scan are relocated by now */
+  if (patch)
+    got_patch(); /* objects new since the last scan are relocated by now */
   if (audited) {
     __atomic_store_n(&last_changes, changes, __ATOMIC_RELAXED);
   } else if (sc.counted) {
@@ -372,4 +375,20 @@ void modules_rescan(struct priv *p, int force)
   }
   flush_pending_closes();
   pthread_mutex_unlock(&mod_lock);
+}
+
+void modules_rescan(struct priv *p, int force)
+{
+  rescan(p, force, 1);
+}
+
+/* Called by libompprof-audit.so from la_activity, on the thread that loaded or closed a library, once the loaded
+ * objects are consistent again: a new library is announced before its constructors run. It is not relocated yet:
+ * its calls are guarded (got_patch) at the next rescan, which this asks for. */
+__attribute__((visibility("default"))) void ompprof_objects_consistent(void)
+{
+  if (!agent_attached() || !table || __atomic_load_n(&exiting, __ATOMIC_RELAXED))
+    return;
+  rescan(priv_for_agent(), 1, 0);
+  __atomic_store_n(&rescan_wanted, 1, __ATOMIC_RELAXED);
 }

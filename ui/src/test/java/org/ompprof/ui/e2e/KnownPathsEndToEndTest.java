@@ -121,4 +121,47 @@ class KnownPathsEndToEndTest {
                 onPath + " of " + inPlugin + " on main;plugin_work;spin_for\n" + r.out());
         assertEquals(0, unnamed, r.out());
     }
+
+    /**
+     * A library loaded before the first OpenMP construct, run 0.3 s, closed, and another loaded in its place
+     * (dl_replaced.c checks that it took the place): the first is announced as it is loaded (the auditor's
+     * la_activity), so its samples are named on their full path, not after the second library, which the JVM knew
+     * at that place ({@code _start;...;libplugin_b.so+0x1115;spin_for}, main lost, 263 of 442 samples). The second
+     * library's lazily bound call of signal() works: its guarded slot is written once the library is relocated (one
+     * written before got the library's base added to it, and MPI_Init jumped to it).
+     */
+    @Test
+    void libraryReplacedAtItsPlaceKeepsItsNames() throws Exception {
+        Path profile = work.resolve("replaced.ompprof");
+        Ompprof.Result run = Ompprof.run(
+                work,
+                TWO_THREADS,
+                "record",
+                "-o",
+                profile.toString(),
+                "--",
+                CPrograms.clang("dl_replaced").toString(),
+                CPrograms.sharedLibrary("plugin").toString(),
+                CPrograms.sharedLibrary("plugin_b").toString());
+        assertEquals(0, run.status(), run.err());
+        assertEquals("the second library took the first's place: yes; its signal handler ran: yes\n", run.out());
+        Ompprof.Result r = Ompprof.read("export", "--format", "collapsed", profile.toString());
+        assertEquals(0, r.status(), r.err());
+        long inPlugin = 0, onPath = 0, unnamed = 0, second = 0;
+        for (String line : r.out().lines().toList()) {
+            long weight = Long.parseLong(line.substring(line.lastIndexOf(' ') + 1));
+            if (line.contains("?+0x") || line.contains("<truncated>") || line.contains("libplugin")) unnamed += weight;
+            if (!line.contains("parallel at") && line.contains("spin_for"))
+                second += line.contains("plugin_work") ? 0 : weight;
+            if (!line.contains("plugin_work")) continue;
+            inPlugin += weight;
+            if (line.startsWith("main;plugin_work;spin_for")) onPath += weight;
+        }
+        assertTrue(inPlugin >= 150, "only " + inPlugin + " samples in plugin_work (0.3 s)\n" + r.out());
+        assertTrue(
+                onPath >= TOLERANCE * inPlugin,
+                onPath + " of " + inPlugin + " on main;plugin_work;spin_for\n" + r.out());
+        assertEquals(0, unnamed, r.out());
+        assertEquals(0, second, "no spin outside a region but the first library's\n" + r.out());
+    }
 }
