@@ -35,7 +35,7 @@ extern char **environ;
 static struct link_map *agent;
 /* The agent's entry points, looked up on first use; forgotten with the agent. */
 static struct {
-  void (*objclose)(void);
+  void (*objclose)(uint64_t bias, const char *name);
   void (*consistent)(void);
   uint64_t *changes;
 } hooks;
@@ -125,16 +125,19 @@ static void introduce(void)
   introduced = agent;
 }
 
-/* After a dlopen or dlclose the agent rescans at once: a library's constructors run after this (libinfinipath's
- * sleep inside MPI_Init), and its code may run and be closed before any parallel region would have rescanned (a plugin
- * run before the program's first region): its samples then had another library's names. */
+/* After a dlopen that mapped objects the agent rescans at once: a library's constructors run after this
+ * (libinfinipath's sleep inside MPI_Init), and its code may run and be closed before any parallel region would have
+ * rescanned (a plugin run before the program's first region): its samples then had another library's names. */
 __attribute__((visibility("default"))) void la_activity(uintptr_t *cookie, unsigned int flag)
 {
   (void)cookie;
+  static unsigned last;
+  unsigned before = last;
+  last = flag;
   if (flag != LA_ACT_CONSISTENT)
     return;
   introduce();
-  if (!agent || !relocated)
+  if (before != LA_ACT_ADD || !agent || !relocated)
     return;
   if (!hooks.consistent)
     hooks.consistent = (void (*)(void))agent_function("ompprof_objects_consistent");
@@ -177,8 +180,8 @@ __attribute__((visibility("default"))) unsigned la_objclose(uintptr_t *cookie)
     return 0;
   }
   if (!hooks.objclose)
-    hooks.objclose = (void (*)(void))agent_function("ompprof_objclose");
+    hooks.objclose = (void (*)(uint64_t, const char *))agent_function("ompprof_objclose");
   if (hooks.objclose)
-    hooks.objclose();
+    hooks.objclose(map->l_addr, map->l_name);
   return 0;
 }

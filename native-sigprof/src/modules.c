@@ -315,12 +315,17 @@ static void unload_vanished(struct priv *p)
 
 /* Called by libompprof-audit.so (LD_AUDIT) from la_objclose, on the thread
  * that closes a library, before the loader unmaps it: a rescan announces it
- * (file held) while it is still listed. */
-__attribute__((visibility("default"))) void ompprof_objclose(void)
+ * (file held) while it is still listed, unless it was announced already (as
+ * it is loaded, since ompprof_objects_consistent). */
+__attribute__((visibility("default"))) void ompprof_objclose(uint64_t bias, const char *name)
 {
   if (!agent_attached() || !table || __atomic_load_n(&exiting, __ATOMIC_RELAXED))
     return;
-  modules_rescan(priv_for_agent(), 1);
+  pthread_mutex_lock(&mod_lock);
+  int known = find(bias, name ? name : "") != NULL;
+  pthread_mutex_unlock(&mod_lock);
+  if (!known)
+    modules_rescan(priv_for_agent(), 1);
 }
 
 void modules_build_unwind_tables(void)
@@ -382,9 +387,10 @@ void modules_rescan(struct priv *p, int force)
   rescan(p, force, 1);
 }
 
-/* Called by libompprof-audit.so from la_activity, on the thread that loaded or closed a library, once the loaded
- * objects are consistent again: a new library is announced before its constructors run. It is not relocated yet:
- * its calls are guarded (got_patch) at the next rescan, which this asks for. */
+/* Called by libompprof-audit.so from la_activity, on the thread that loaded a library, once the loaded objects are
+ * consistent again: the new library is announced before its constructors run. It is not relocated yet: its calls are
+ * guarded (got_patch) at the next rescan, which this asks for. (A closed library's unload is announced by the next
+ * rescan: at the latest the one that announces another library in its place.) */
 __attribute__((visibility("default"))) void ompprof_objects_consistent(void)
 {
   if (!agent_attached() || !table || __atomic_load_n(&exiting, __ATOMIC_RELAXED))

@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.ompprof.calltree.CallingContextTree;
 import org.ompprof.calltree.Metric;
+import org.ompprof.calltree.StandardMetrics;
 import org.ompprof.calltree.build.ReadOrBuild;
 import org.ompprof.calltree.export.CollapsedOptions;
 import org.ompprof.calltree.export.CollapsedWriter;
@@ -46,8 +47,9 @@ final class ExportCommand {
                      call stacks and OpenMP states over time, device lanes, launch arrows
           pprof      profile.proto, gzipped (go tool pprof, Pyroscope): a sample type per metric
           speedscope speedscope's JSON: each thread's samples in time order
-          --metric   what weighs the stacks: samples (default), time, time.work_parallel,
-                     time.barrier, time.lock, time.idle, ... (an unknown name lists them all)
+          --metric   what weighs the stacks: time (default; ns, as report and the viewer weigh
+                     them), samples, time.work_parallel, time.barrier, time.lock, time.idle, ...
+                     (an unknown name lists them all)
           --thread   one thread only (its number in `ompprof info`)
           -o OUT     write to OUT instead of standard output (-o -: standard output)
           --self-profile FILE.jfr   record what ompprof itself costs (JFR) into FILE.jfr
@@ -109,7 +111,7 @@ final class ExportCommand {
     }
 
     private static Options parse(List<String> args) {
-        String format = null, metric = "samples", selfProfile = null;
+        String format = null, metric = StandardMetrics.TIME_NAME, selfProfile = null;
         Integer thread = null;
         OutputTarget output = null; // checked now, before the tree is built, not after
         List<String> files = new ArrayList<>();

@@ -57,9 +57,14 @@ final class UnnamedFrames {
                     return n
                             + packageOf
                                     .apply(e.getKey())
-                                    .map(p -> " (named by " + p + "-dbgsym from Debian's debug archive)")
+                                    .map(p -> " (to name them, install " + debugPackage(p) + ")")
                                     .orElse("");
                 })
                 .toList();
+    }
+
+    /** Debian's debug package of a package: its automatic -dbgsym from the debug archive; glibc's own libc6-dbg. */
+    private static String debugPackage(String p) {
+        return p.equals("libc6") ? "libc6-dbg" : p + "-dbgsym from Debian's debug archive";
     }
 }

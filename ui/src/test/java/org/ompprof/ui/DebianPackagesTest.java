@@ -28,7 +28,8 @@ class DebianPackagesTest {
     void oneLinePerModuleWithItsPackage() {
         List<String> lines = UnnamedFrames.lines(Map.of("/usr/bin/gm", 3), p -> Optional.of("graphicsmagick"));
         assertEquals(
-                List.of("3 unnamed frames in /usr/bin/gm (named by graphicsmagick-dbgsym from Debian's debug archive)"),
+                List.of("3 unnamed frames in /usr/bin/gm (to name them, install graphicsmagick-dbgsym from Debian's"
+                        + " debug archive)"),
                 lines);
     }
 }

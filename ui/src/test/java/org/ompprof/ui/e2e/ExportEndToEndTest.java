@@ -47,8 +47,15 @@ class ExportEndToEndTest {
 
     @Test
     void collapsedStacksPutEveryThreadsWorkUnderMain() throws Exception {
-        Ompprof.Result r =
-                Ompprof.run(work.resolve("c"), Map.of(), "export", "--format", "collapsed", recording.toString());
+        Ompprof.Result r = Ompprof.run(
+                work.resolve("c"),
+                Map.of(),
+                "export",
+                "--format",
+                "collapsed",
+                "--metric",
+                "samples",
+                recording.toString());
         assertEquals(0, r.status(), r.err());
         List<String> lines = r.out().lines().toList();
         assertEquals(
@@ -65,6 +72,25 @@ class ExportEndToEndTest {
             String beforeLeaf = l.substring(0, l.indexOf(";spin_for"));
             assertTrue(!beforeLeaf.contains("__kmp") && !beforeLeaf.contains("libomp"), "no runtime frames: " + l);
         });
+    }
+
+    /**
+     * By default the stacks weigh what report and the viewer weigh them by, the samples' time (ns): samples stand for
+     * unequal times (a thread moved to a slower timer, a wall sample of a blocked thread), and counted, a serial phase
+     * read 2-4x its share of a flame graph. Known answer: 2 threads spinning 0.6 s each, about 1.2 s in all (the
+     * program's serial start and the workers' start on top), and the sum of the samples' weights exactly.
+     */
+    @Test
+    void collapsedStacksWeighTheirTimeByDefault() throws Exception {
+        Ompprof.Result r =
+                Ompprof.run(work.resolve("t"), Map.of(), "export", "--format", "collapsed", recording.toString());
+        assertEquals(0, r.status(), r.err());
+        long ns = r.out().lines().mapToLong(ExportEndToEndTest::weight).sum();
+        long weights = Recorded.read(recording).samples().stream()
+                .mapToLong(org.ompprof.sampler.record.SampleRecord::weightNs)
+                .sum();
+        assertEquals(weights, ns, "every sample's time on its path");
+        assertEquals(1.2e9, ns, 0.4e9, "two threads' 0.6 s");
     }
 
     @Test
@@ -124,8 +150,15 @@ class ExportEndToEndTest {
         assertEquals(0, m.status(), m.err());
         Ompprof.Result info = Ompprof.run(work.resolve("i"), Map.of(), "info", merged.toString());
         assertTrue(info.out().contains("merged     2 runs"), info.out());
-        Ompprof.Result folded =
-                Ompprof.run(work.resolve("f"), Map.of(), "export", "--format", "collapsed", merged.toString());
+        Ompprof.Result folded = Ompprof.run(
+                work.resolve("f"),
+                Map.of(),
+                "export",
+                "--format",
+                "collapsed",
+                "--metric",
+                "samples",
+                merged.toString());
         assertEquals(
                 2 * samples,
                 folded.out().lines().mapToLong(ExportEndToEndTest::weight).sum(),

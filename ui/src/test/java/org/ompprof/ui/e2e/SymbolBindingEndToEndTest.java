@@ -35,7 +35,8 @@ class SymbolBindingEndToEndTest {
                 CPrograms.sharedLibrary("bindings").toString(),
                 "0.8");
         assertEquals(0, rec.status(), rec.err());
-        Ompprof.Result r = Ompprof.read("export", "--format", "collapsed", "--thread", "1", profile.toString());
+        Ompprof.Result r = Ompprof.read(
+                "export", "--format", "collapsed", "--metric", "samples", "--thread", "1", profile.toString());
         assertEquals(0, r.status(), r.err());
         long all = 0, resolving = 0, cut = 0, unnamed = 0;
         for (String line : r.out().lines().toList()) {
