@@ -362,6 +362,7 @@ public final class Recorder {
         m.put(Metadata.CWD, ctx.cwd().toString());
         m.put(Metadata.START_TIME, started.toString());
         m.put(Metadata.HOST, Host.name());
+        m.put(Metadata.CPUS, Integer.toString(Runtime.getRuntime().availableProcessors()));
         plan.rank().ifPresent(r -> {
             m.put(Metadata.MPI_RANK, Integer.toString(r.rank()));
             if (r.worldSize() > 0) m.put(Metadata.MPI_WORLD_SIZE, Integer.toString(r.worldSize()));

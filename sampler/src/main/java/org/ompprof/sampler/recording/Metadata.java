@@ -12,6 +12,8 @@ public record Metadata(Map<String, String> entries) {
     public static final String CWD = "cwd";
     public static final String START_TIME = "start_time";
     public static final String HOST = "host";
+    /** The CPUs the program could run on (its affinity and cgroup, as the launcher saw them). */
+    public static final String CPUS = "cpus";
     /** Under an MPI launcher: this process's rank, the job's size (when told) and the launcher's job id (when told). */
     public static final String MPI_RANK = "mpi_rank";
 

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.ompprof.calltree.CallingContextTree;
+import org.ompprof.calltree.Frame;
 import org.ompprof.calltree.profile.RegionTable;
 
 /**
@@ -41,18 +42,27 @@ final class NestedWork {
             Map<RegionTable.Region, List<RegionTable.Row>> regions) {
         Set<Integer> body = new HashSet<>();
         for (int b : RegionTable.bodyNodes(rows)) body.add(b);
+        String site = Names.site(region.file(), region.line());
         Map<Integer, Long> work = new HashMap<>();
-        if (body.isEmpty()) return work;
         regions.forEach((other, otherRows) -> {
-            if (other.equals(region) || !under(tree, other.node(), body)) return;
+            if (other.equals(region) || !inside(tree, other.node(), region.node(), body, site)) return;
             for (RegionTable.Row r : otherRows) work.merge(r.thread(), r.ns(RegionTable.Column.WORK), Long::sum);
         });
         return work;
     }
 
-    /** Whether {@code node} is one of {@code body} or below one. */
-    private static boolean under(CallingContextTree tree, int node, Set<Integer> body) {
-        for (int n = node; n > 0; n = tree.parent(n)) if (body.contains(n)) return true;
+    /**
+     * Whether {@code node} lies in the region opened at {@code opener}: under one of its body's nodes, or under the
+     * construct named for its call site (a region whose threads all worked in a nested one has no samples of its own
+     * to know its body by).
+     */
+    private static boolean inside(CallingContextTree tree, int node, int opener, Set<Integer> body, String site) {
+        for (int n = node; n > 0; n = tree.parent(n)) {
+            if (body.contains(n)) return true;
+            if (tree.parent(n) != opener) continue;
+            Frame f = tree.frameOf(n);
+            return site != null && Names.isConstruct(f) && f.name().endsWith(" at " + site);
+        }
         return false;
     }
 

@@ -68,13 +68,21 @@ public final class Report {
         line("program   %s (exit status %s)", meta.get(Metadata.COMMAND, "?"), meta.get(Metadata.EXIT_STATUS, "?"));
         long runs = meta.getLong(RunMetadata.INPUTS, 0);
         line(
-                "run       %s, %d threads, %s sampling at %s Hz; %,d samples, %s of thread time",
+                "run       %s, %d threads%s, %s sampling at %s Hz; %,d samples, %s of thread time",
                 runs > 1 ? runs + " runs merged" : time(meta.getLong(Metadata.WALL_NS, 0)) + " wall",
                 threads.size(),
+                cpus(meta) > 0 ? " on " + cpus(meta) + " CPUs" : "",
                 meta.get(Metadata.MODE, "?"),
                 meta.get(Metadata.RATE_HZ, "?"),
                 p.samples(),
                 time(total));
+        int crowd = regionThreads();
+        if (cpus(meta) > 0 && crowd > cpus(meta)) {
+            line(
+                    "note      %d threads on %d CPUs: threads also wait for a CPU, which reads as barrier waiting and "
+                            + "imbalance that are not the code's; run at most %d threads to see the code's own",
+                    crowd, cpus(meta), cpus(meta));
+        }
         if ("cpu".equals(meta.get(Metadata.MODE, ""))) {
             line("note      CPU-time sampling sees barrier and lock waiting only while threads spin; record "
                     + "with --mode wall for all of it");
@@ -298,6 +306,19 @@ public final class Report {
     private static String site(RegionTable.Row r) {
         String site = Names.site(r.callSiteFile(), r.callSiteLine());
         return site == null ? "" : " (" + site + ")";
+    }
+
+    /** The most threads any parallel region had. */
+    private int regionThreads() {
+        return p.regions().byRegion().values().stream()
+                .mapToInt(List::size)
+                .max()
+                .orElse(0);
+    }
+
+    /** The CPUs the program could run on, 0 if unknown (a merged job's ranks may have had other machines). */
+    private static int cpus(Metadata meta) {
+        return meta == null ? 0 : (int) meta.getLong(Metadata.CPUS, 0);
     }
 
     /** The findings of a profile, costliest first, each with the context it points at. */

@@ -200,6 +200,28 @@ class BlameEndToEndTest {
         assertEquals(all, totalMs(profile, "barrier_blame", 0, null), 0.001 * all, "conservation");
     }
 
+    /**
+     * With twice as many threads as CPUs a thread also waits at a barrier for another to get a CPU: the report says so
+     * beside the imbalance it finds (the run line gives the CPUs); with no more threads than CPUs it does not.
+     */
+    @Test
+    void moreThreadsThanCpusIsSaid() throws Exception {
+        int cpus = Runtime.getRuntime().availableProcessors();
+        Path loaded = record(
+                Map.of("OMP_NUM_THREADS", Integer.toString(2 * cpus)), CPrograms.clang("imbalance_loop"), "0.1", "2");
+        Ompprof.Result r = Ompprof.read("report", loaded.toString());
+        assertEquals(0, r.status(), r.err());
+        assertTrue(r.out().contains(" threads on " + cpus + " CPUs, "), r.out());
+        assertTrue(
+                r.out()
+                        .contains(
+                                "note      " + 2 * cpus + " threads on " + cpus + " CPUs: threads also wait for a CPU"),
+                r.out());
+        Path fitting = record(Map.of("OMP_NUM_THREADS", "2"), CPrograms.clang("imbalance_loop"), "0.1", "2");
+        Ompprof.Result f = Ompprof.read("report", fitting.toString());
+        assertEquals(cpus >= 2, !f.out().contains("threads also wait for a CPU"), f.out());
+    }
+
     /** libomp 19 reports a taskwait as work; the profile's state follows the leaf __kmpc_omp_taskwait. */
     @Test
     void taskwaitIsTaskwaitTime() throws Exception {
