@@ -198,6 +198,31 @@ public final class Symbolizer implements AutoCloseable {
                     : outermost ? image.table().nameOrOffset(pc, label) : "??";
             out.add(new SourceFrame(function, f.file(), f.line(), f.column(), !outermost, label));
         }
+        return withoutRepeats(out);
+    }
+
+    /**
+     * The frames (innermost first) with a function inlined right into itself made one frame, at the inner line:
+     * gfortran's debug info nests a copy of a module procedure in itself ({@code tea_leaf_ppcg_init_sd} at line 41
+     * inlined at line 33 of {@code tea_leaf_ppcg_init_sd}), and the path read the procedure twice. The outer frame's
+     * kind stays (the physical frame is the outermost).
+     */
+    static List<SourceFrame> withoutRepeats(List<SourceFrame> frames) {
+        List<SourceFrame> out = new ArrayList<>(frames.size());
+        for (SourceFrame f : frames) {
+            SourceFrame inner = out.isEmpty() ? null : out.getLast();
+            if (inner != null
+                    && inner.inlined()
+                    && inner.function().equals(f.function())
+                    && !f.function().equals("??")) {
+                out.set(
+                        out.size() - 1,
+                        new SourceFrame(
+                                f.function(), inner.file(), inner.line(), inner.column(), f.inlined(), f.module()));
+            } else {
+                out.add(f);
+            }
+        }
         return List.copyOf(out);
     }
 
