@@ -208,7 +208,15 @@ final class Findings {
         if (!worth(waited)) return;
         int blamed = topIn(BlameKind.IDLE.metric(), null);
         String text;
-        if (blamed >= 0 && tree.frameOf(blamed).kind() != FrameKind.PLACEHOLDER && !insideConstruct(blamed)) {
+        if (blamed >= 0 && tree.frameOf(blamed).kind() != FrameKind.PLACEHOLDER && inMpi(blamed)) {
+            text = String.format(
+                    Locale.ROOT,
+                    "%s of thread time is idle while the initial thread waits in MPI calls outside parallel regions, "
+                            + "mostly %s in %s: MPI time, not serial code to parallelize",
+                    Report.pct(waited, total),
+                    mpiCall(blamed),
+                    Names.call(tree, p.lines(), blamed));
+        } else if (blamed >= 0 && tree.frameOf(blamed).kind() != FrameKind.PLACEHOLDER && !insideConstruct(blamed)) {
             text = String.format(
                     Locale.ROOT,
                     "%s of thread time is idle while serial code runs outside parallel regions, mostly %s: "
@@ -223,6 +231,47 @@ final class Findings {
                     blamed < 0 ? "nothing running" : Names.call(tree, p.lines(), blamed));
         }
         out.add(new Finding(waited, text, blamed));
+    }
+
+    /**
+     * Whether the serial code at {@code node} spent most of its time in MPI calls (TeaLeaf's tea_finalize, which is
+     * MPI_Finalize): to parallelize it is no advice.
+     */
+    private boolean inMpi(int node) {
+        Metric mpi = tree.metrics().find(StandardMetrics.TIME_NAME + ".mpi");
+        if (mpi == null) return false;
+        return 2 * tree.inclusiveByNode(mpi.index())[node] >= tree.inclusiveByNode(StandardMetrics.TIME)[node];
+    }
+
+    /**
+     * The MPI call under {@code node} that most of the idle blame fell in ({@code MPI_Finalize}): the call frame
+     * nearest {@code node} on each blamed path. "MPI calls" when the paths name none.
+     */
+    private String mpiCall(int node) {
+        Metric blame = tree.metrics().find(BlameKind.IDLE.metric());
+        java.util.Map<String, Long> byCall = new java.util.HashMap<>();
+        if (blame != null)
+            tree.forEachExclusive(blame.index(), (n, thread, value) -> {
+                String call = null;
+                for (int a = n; a > 0; a = tree.parent(a)) {
+                    if (a == node) {
+                        if (call != null) byCall.merge(call, value, Long::sum);
+                        return;
+                    }
+                    String name = tree.frameOf(a).name();
+                    if (name.regionMatches(true, 0, "MPI_", 0, 4)) call = mpiName(name);
+                }
+            });
+        return byCall.entrySet().stream()
+                .max(Map.Entry.comparingByValue())
+                .map(Map.Entry::getKey)
+                .orElse("MPI calls");
+    }
+
+    /** An MPI call as C names it: Fortran's {@code mpi_finalize_} is {@code MPI_Finalize}. */
+    private static String mpiName(String frame) {
+        String call = frame.substring(4).replaceAll("_+$", "").toLowerCase(Locale.ROOT);
+        return call.isEmpty() ? frame : "MPI_" + Character.toUpperCase(call.charAt(0)) + call.substring(1);
     }
 
     /** MPI ranks waiting for a late rank (a job profile merged from the ranks' profiles). */

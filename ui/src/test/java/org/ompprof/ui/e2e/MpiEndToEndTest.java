@@ -263,6 +263,7 @@ class MpiEndToEndTest {
      * A rank started without mpirun (a singleton, which forks its own daemon in MPI_Init) runs as unprofiled, and
      * MPI_Init's libraries, loaded and run in turn (PSM's constructors sleep), are announced as they are loaded: at
      * most 1% of samples unresolved (0-96 of about 600 when a library became known only at the next parallel region).
+     * The worker's idling while the initial thread is in MPI is no serial code to parallelize.
      */
     @Test
     void aSingletonRankRunsAndItsMpiInitIsResolved() throws Exception {
@@ -289,5 +290,14 @@ class MpiEndToEndTest {
             if (part.endsWith("unresolved")) unresolved += n;
         }
         assertTrue(all > 100 && unresolved <= 0.01 * all, unresolved + " of " + all + " unresolved\n" + info);
+        // the worker idles outside regions only while the initial thread is in MPI (MPI_Init is before it starts; then
+        // MPI_Allreduce, MPI_Finalize): an idle finding names MPI, never serial code to parallelize
+        String report = Ompprof.read("report", profile.toString()).out();
+        assertFalse(report.contains("parallelize it or shorten it"), report);
+        if (report.contains("is idle while"))
+            assertTrue(
+                    report.contains("idle while the initial thread waits in MPI calls outside parallel regions, "
+                            + "mostly MPI_"),
+                    report);
     }
 }
