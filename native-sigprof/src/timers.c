@@ -163,6 +163,19 @@ void timer_arm(struct priv *p)
   stop_if_surrendered(p);
 }
 
+/* The timer of the kind the caller took out of has_timer (exchanged for TIMER_NONE: it alone deletes it). */
+static void delete_timer(struct priv *p, uint8_t kind)
+{
+  if (kind == TIMER_PERF) {
+    ioctl(p->sig.perf_fd, PERF_EVENT_IOC_DISABLE, 0);
+    close(p->sig.perf_fd);
+  } else if (kind == TIMER_MOVED) {
+    raw_syscall(SYS_timer_delete, p->sig.moved_timer, 0, 0, 0);
+  } else if (kind == TIMER_POSIX) {
+    timer_delete(p->sig.timer);
+  }
+}
+
 void timer_disarm(struct priv *p)
 {
   if (p->sig.has_timer == TIMER_WALL) {
@@ -174,14 +187,7 @@ void timer_disarm(struct priv *p)
    * finds TIMER_NONE. */
   uint8_t kind = __atomic_exchange_n(&p->sig.has_timer, TIMER_NONE, __ATOMIC_RELAXED);
   __atomic_signal_fence(__ATOMIC_SEQ_CST);
-  if (kind == TIMER_PERF) {
-    ioctl(p->sig.perf_fd, PERF_EVENT_IOC_DISABLE, 0);
-    close(p->sig.perf_fd);
-  } else if (kind == TIMER_MOVED) {
-    raw_syscall(SYS_timer_delete, p->sig.moved_timer, 0, 0, 0);
-  } else if (kind == TIMER_POSIX) {
-    timer_delete(p->sig.timer);
-  }
+  delete_timer(p, kind);
 }
 
 /* Every thread's timer, from the thread that surrenders the signal, once no handler runs and none will sample
@@ -198,15 +204,7 @@ void timers_stop_all(void)
         ioctl(p->wall.cpu_fd, PERF_EVENT_IOC_DISABLE, 0);
       continue;
     }
-    uint8_t kind = __atomic_exchange_n(&p->sig.has_timer, TIMER_NONE, __ATOMIC_SEQ_CST);
-    if (kind == TIMER_PERF) {
-      ioctl(p->sig.perf_fd, PERF_EVENT_IOC_DISABLE, 0);
-      close(p->sig.perf_fd);
-    } else if (kind == TIMER_MOVED) {
-      raw_syscall(SYS_timer_delete, p->sig.moved_timer, 0, 0, 0);
-    } else if (kind == TIMER_POSIX) {
-      timer_delete(p->sig.timer);
-    }
+    delete_timer(p, __atomic_exchange_n(&p->sig.has_timer, TIMER_NONE, __ATOMIC_SEQ_CST));
   }
 }
 

@@ -1,4 +1,4 @@
-/* Shared helpers of the known-answer programs: busy work whose length is wall time. */
+/* Shared helpers of the known-answer programs: busy work whose length is wall time, or CPU time. */
 #ifndef OMP_UTIL_H
 #define OMP_UTIL_H
 #include <time.h>
@@ -15,5 +15,18 @@ __attribute__((noinline)) static void spin_for(double seconds) {
   double end = now_s() + seconds;
   while (now_s() < end)
     for (int i = 0; i < 1000; i++) sink += i;
+}
+
+/* Spins until the calling thread has run `seconds` of CPU time: a known answer in cpu mode (and for the
+ * program's own profiling timer) whatever the load, which stretches only the wall time. */
+__attribute__((noinline)) static void spin_cpu_for(double seconds) {
+  volatile unsigned long sink = 0;
+  struct timespec t;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  double end = t.tv_sec + t.tv_nsec * 1e-9 + seconds;
+  do {
+    for (int i = 0; i < 1000; i++) sink += i;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  } while (t.tv_sec + t.tv_nsec * 1e-9 < end);
 }
 #endif

@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/time.h>
-#include <time.h>
 #include <omp.h>
 #include "omp_util.h"
 
@@ -38,20 +37,6 @@ static void own_timer(void) {
   setitimer(ITIMER_PROF, &it, NULL);
 }
 
-static double cpu_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-/* 0.3 s of the process's CPU time on one thread: what ITIMER_PROF counts, however busy the machine. */
-__attribute__((noinline)) static void spin_cpu(double seconds) {
-  volatile unsigned long sink = 0;
-  double end = cpu_s() + seconds;
-  while (cpu_s() < end)
-    for (int i = 0; i < 1000; i++) sink += i;
-}
-
 int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "early";
   struct sigaction at_start;
@@ -60,7 +45,7 @@ int main(int argc, char **argv) {
   if (strcmp(mode, "early") == 0) {
     own_timer();
     ticks = 0;
-    spin_cpu(0.3);
+    spin_cpu_for(0.3); /* what ITIMER_PROF counts, however busy the machine */
     int n = ticks; /* 30 at 100 Hz; a profiler's signals reaching its handler make hundreds */
     if (n >= 20 && n <= 36)
       printf("its ticks in 0.3 s of CPU: about 30\n");

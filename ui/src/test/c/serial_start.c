@@ -13,28 +13,14 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "omp_util.h"
+
 
 static volatile int done;
 
-/* Spins until the calling thread has run `ms` of CPU time: the known answer in cpu mode whatever the load (a loaded
- * machine stretches the wall time, which wall mode's tolerance allows for). */
-__attribute__((noinline)) static void cpu_spin(double ms)
-{
-  struct timespec t;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  double end = t.tv_sec + t.tv_nsec * 1e-9 + ms / 1e3, now;
-  volatile unsigned long sink = 0;
-  do {
-    for (int i = 0; i < 1000; i++)
-      sink += i;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-    now = t.tv_sec + t.tv_nsec * 1e-9;
-  } while (now < end);
-}
-
 __attribute__((noinline)) static void serial_setup(double ms)
 {
-  cpu_spin(ms);
+  spin_cpu_for(ms / 1e3);
   done++;
 }
 
@@ -50,7 +36,7 @@ __attribute__((noinline)) static int serial_sleep(double ms)
 
 __attribute__((noinline)) static void parallel_work(double ms)
 {
-  cpu_spin(ms);
+  spin_cpu_for(ms / 1e3);
   done++;
 }
 
