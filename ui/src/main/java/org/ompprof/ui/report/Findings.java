@@ -533,7 +533,28 @@ final class Findings {
         for (int n = 1; n < byNode.length; n++) {
             if (byNode[n] > 0 && (best < 0 || byNode[n] > byNode[best])) best = n;
         }
-        return best;
+        return best < 0 ? best : spreadOver(best, byNode);
+    }
+
+    /**
+     * An inlined function that holds less than half the value of the function it was inlined into (its caller's
+     * context, itself and the rest of what that called) gives way to it, up the inlined chain: a hot function's
+     * inlined operators split its blame (PENNANT: "imbalance, caused by operator+()", "double2::operator=()" for
+     * Hydro::calcWork).
+     */
+    private int spreadOver(int best, long[] byNode) {
+        long[] inclusive = new long[byNode.length];
+        for (int n = 1; n < byNode.length; n++) {
+            if (byNode[n] == 0) continue;
+            for (int a = n; a > 0; a = tree.parent(a)) inclusive[a] += byNode[n];
+        }
+        int n = best;
+        while (tree.frameOf(n).kind() == FrameKind.INLINED) {
+            int parent = tree.parent(n);
+            if (parent <= 0 || 2 * inclusive[n] >= inclusive[parent]) break;
+            n = parent;
+        }
+        return n;
     }
 
     private boolean underAny(int node, int[] ancestors) {

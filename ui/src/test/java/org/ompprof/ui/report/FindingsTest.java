@@ -205,6 +205,56 @@ class FindingsTest {
         return tree.frames().intern(Frame.of(FrameKind.RUNTIME, "/usr/lib/llvm-19/lib/libomp.so.5", function, null, 0));
     }
 
+    /**
+     * A region's barrier waiting blamed on Hydro::calcWork: 20 ms on its own code, 30 ms on its inlined operator+ and
+     * 25 ms on its inlined operator=. The finding names calcWork, which the operators split (not operator+, the node
+     * with the most); an inlined function with most of its caller's blame keeps it.
+     */
+    @Test
+    void inlinedOperatorsGiveTheirBlameToTheFunctionTheyWereInlinedInto() {
+        assertTrue(inlinedBlame(30 * MS).contains("imbalance, caused by Hydro::calcWork()"), inlinedBlame(30 * MS));
+        assertTrue(inlinedBlame(300 * MS).contains("imbalance, caused by operator+()"), inlinedBlame(300 * MS));
+    }
+
+    private static String inlinedBlame(long plusNs) {
+        CallingContextTree tree = CallingContextTree.create();
+        int main = frame(tree, "/work/pennant", "main", "main.cc", 10);
+        int construct = frame(tree, "/work/pennant", "doCycle_body", "Hydro.cc", 211);
+        int calc = frame(tree, "/work/pennant", "Hydro::calcWork", "Hydro.cc", 300);
+        int plus = tree.frames().intern(Frame.of(FrameKind.INLINED, "/work/pennant", "operator+", "Vec2.hh", 40));
+        int assign = tree.frames().intern(Frame.of(FrameKind.INLINED, "/work/pennant", "operator=", "Vec2.hh", 60));
+        int barrier = tree.metrics()
+                .register(
+                        BlameKind.BARRIER.metric(), MetricUnit.NANOSECONDS, "barrier blame", MetricStorage.SPARSE, null)
+                .index();
+        int regionNode = tree.path(new int[] {main});
+        int calcNode = tree.path(new int[] {main, construct, calc});
+        tree.add(calcNode, 1, barrier, 20 * MS);
+        tree.add(tree.path(new int[] {main, construct, calc, plus}), 1, barrier, plusNs);
+        tree.add(tree.path(new int[] {main, construct, calc, assign}), 1, barrier, 25 * MS);
+        long waited = 45 * MS + plusNs;
+        tree.addSample(1, new int[] {main, construct, calc}, OmpState.WORK_PARALLEL.code(), 4 * waited);
+        tree.addSample(2, new int[] {main, construct}, OmpState.WAIT_BARRIER_IMPLICIT_PARALLEL.code(), waited);
+        long[] heavy = new long[RegionTable.Column.values().length], light = heavy.clone();
+        heavy[RegionTable.Column.WORK.ordinal()] = 3 * waited;
+        light[RegionTable.Column.WORK.ordinal()] = waited;
+        light[RegionTable.Column.BARRIER.ordinal()] = waited;
+        int[] body = {tree.path(new int[] {main, construct})};
+        RegionTable regions = new RegionTable(List.of(
+                new RegionTable.Row(regionNode, 10, "Hydro.cc", 211, 1, heavy, body),
+                new RegionTable.Row(regionNode, 10, "Hydro.cc", 211, 2, light, body)));
+        Profile p = new Profile(
+                tree,
+                List.of(),
+                StitchCounters.fromMap(Map.of()),
+                Map.of("waited_ns.barrier", waited),
+                regions,
+                new MutexTable(List.of()),
+                new LineTable.Builder().build(),
+                2);
+        return Report.findings(p).toString();
+    }
+
     private static int frame(CallingContextTree tree, String module, String function, String file, int line) {
         return tree.frames().intern(Frame.of(FrameKind.USER, module, function, file, line));
     }
