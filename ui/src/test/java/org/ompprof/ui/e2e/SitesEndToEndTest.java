@@ -4,10 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -59,6 +61,25 @@ class SitesEndToEndTest {
                 own.endsWith("imbalance, caused by the region's own code (not its calls), busiest at sites.c:"
                         + line("/* own loop */")),
                 own);
+    }
+
+    /**
+     * Two regions in an if's branches that clang -O2 makes one fork call choosing its outlined body (one_fork_site.c;
+     * HPCCG's ddot): the runtime counts them as one region of that call site, 3 instances a step (12,000 in all); the
+     * report's entry names both constructs, where it named one (the other's 2 of 3 instances then read as its).
+     */
+    @Test
+    void oneCallSiteOfTwoConstructsNamesBoth() throws Exception {
+        Path profile = work.resolve("one_fork_site.ompprof");
+        Ompprof.Result run = Ompprof.record(
+                work, 2, profile, CPrograms.clangRelease("one_fork_site").toString(), "200");
+        assertEquals(0, run.status(), run.err());
+        List<Integer> lines = CPrograms.pragmas("one_fork_site", "parallel for");
+        String report = Ompprof.read("report", profile.toString()).out();
+        assertTrue(
+                report.contains("12000 instances: parallel at one_fork_site.c:" + lines.get(0)
+                        + " or parallel at one_fork_site.c:" + lines.get(1) + " (one call site)"),
+                report);
     }
 
     /** The report's finding on the barrier waiting in the region at the line marked {@code region}. */
