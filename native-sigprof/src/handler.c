@@ -427,6 +427,10 @@ const struct sigaction *handler_program_action(void)
 int handler_surrender(void)
 {
   struct agent *g = &ompprof_g;
+  /* once given up, no lock: a program's handler that sets itself again (signal() in it, the System V way) calls here
+   * from a signal handler */
+  if (!handler_holds_signal())
+    return 0;
   pthread_mutex_lock(&surrender_lock);
   int surrendered = handler_holds_signal();
   if (surrendered) {
