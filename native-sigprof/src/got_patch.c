@@ -19,6 +19,7 @@
 #include <link.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -59,6 +60,8 @@ struct dynamic {
   const Elf64_Rela *rela[2];
   size_t rela_bytes[2];
   uintptr_t relro_lo, relro_hi;
+  const uintptr_t *pltgot;
+  int bind_now;
 };
 
 /* A dynamic entry's address: the loader has made most of them absolute, an object it did not relocate in place has
@@ -107,6 +110,18 @@ static int read_dynamic(const struct dl_phdr_info *info, struct dynamic *d)
     case DT_RELASZ:
       d->rela_bytes[1] = dyn->d_un.d_val;
       break;
+    case DT_PLTGOT:
+      d->pltgot = (const uintptr_t *)at(info, dyn->d_un.d_ptr);
+      break;
+    case DT_BIND_NOW:
+      d->bind_now = 1;
+      break;
+    case DT_FLAGS:
+      d->bind_now |= (dyn->d_un.d_val & DF_BIND_NOW) != 0;
+      break;
+    case DT_FLAGS_1:
+      d->bind_now |= (dyn->d_un.d_val & DF_1_NOW) != 0;
+      break;
     default:
       break;
     }
@@ -140,13 +155,42 @@ static void set_slot(uintptr_t *slot, uintptr_t value, const struct dynamic *d, 
     (void)pwrite(*mem, &value, sizeof value, (off_t)a);
 }
 
+/*
+ * Whether the loader has relocated the object: a slot written before would be
+ * overwritten (bound now) or, bound lazily, get the object's base added to it
+ * (a dlopen on another thread maps an object, and it is listed, before it
+ * relocates it). A lazily bound object's relocation sets its GOT's second and
+ * third words (its link map, the loader's resolver), zero in the file.
+ */
+static int relocated(const struct dynamic *d)
+{
+  static int bind_now_all = -1;
+  if (bind_now_all < 0) {
+    const char *e = getenv("LD_BIND_NOW");
+    bind_now_all = e && *e;
+  }
+  if (!d->rela[0] || !d->pltgot || d->bind_now || bind_now_all)
+    return 1;
+  return __atomic_load_n(&d->pltgot[2], __ATOMIC_RELAXED) != 0;
+}
+
+struct patch {
+  int mem;     /* /proc/self/mem, opened for a RELRO slot */
+  int waiting; /* objects not relocated yet */
+};
+
 static int patch_object(struct dl_phdr_info *info, size_t size, void *data)
 {
   (void)size;
-  int *mem = data;
+  struct patch *pt = data;
+  int *mem = &pt->mem;
   struct dynamic d;
   if (is_excluded(info) || !read_dynamic(info, &d))
     return 0;
+  if (!relocated(&d)) {
+    pt->waiting++;
+    return 0;
+  }
   for (int t = 0; t < 2; t++) {
     if (!d.rela[t])
       continue;
@@ -164,14 +208,15 @@ static int patch_object(struct dl_phdr_info *info, size_t size, void *data)
   return 0;
 }
 
-void got_patch(void)
+int got_patch(void)
 {
   for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++)
     for (const struct guarded_call *c = tables[t]; c->name; c++)
       if (*c->original == 0)
         *c->original = (uintptr_t)dlsym(RTLD_DEFAULT, c->name);
-  int mem = -1; /* /proc/self/mem, opened for a RELRO slot and closed again: the program's descriptors stay its own */
-  dl_iterate_phdr(patch_object, &mem);
-  if (mem >= 0)
-    close(mem);
+  struct patch pt = {-1, 0}; /* /proc/self/mem closed again: the program's descriptors stay its own */
+  dl_iterate_phdr(patch_object, &pt);
+  if (pt.mem >= 0)
+    close(pt.mem);
+  return pt.waiting;
 }

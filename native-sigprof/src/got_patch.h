@@ -13,8 +13,8 @@ struct guarded_call {
 };
 
 /* Points every loaded object's GOT slots for the guarded functions at their
- * stand-ins. Idempotent; for a new object, call again once it is relocated.
- * Not for the signal handler. */
-void got_patch(void);
+ * stand-ins. Idempotent; an object not relocated yet is left for a later
+ * call: returns how many were. Not for the signal handler. */
+int got_patch(void);
 
 #endif

@@ -368,8 +368,7 @@ static void rescan(struct priv *p, int force, int patch)
   unload_vanished(p);
   code_ranges_refresh();
   cfi_tables_refresh();
-  if (patch)
-    got_patch(); /* objects new since the last scan are relocated by now */
+  int unpatched = patch ? got_patch() : 0; /* an object another thread's dlopen has not relocated yet waits */
   if (audited) {
     __atomic_store_n(&last_changes, changes, __ATOMIC_RELAXED);
   } else if (sc.counted) {
@@ -378,6 +377,8 @@ static void rescan(struct priv *p, int force, int patch)
   } else {
     __atomic_store_n(&rescan_wanted, 1, __ATOMIC_RELAXED);
   }
+  if (unpatched)
+    __atomic_store_n(&rescan_wanted, 1, __ATOMIC_RELAXED);
   flush_pending_closes();
   pthread_mutex_unlock(&mod_lock);
 }
