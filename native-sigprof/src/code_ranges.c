@@ -49,17 +49,23 @@ static uint64_t range_lo(uint32_t i)
   return __atomic_load_n(&ranges[i].lo, __ATOMIC_RELAXED);
 }
 
+static uint64_t range_hi(uint32_t i)
+{
+  return __atomic_load_n(&ranges[i].hi, __ATOMIC_RELAXED);
+}
+
 int code_ranges_contains(uint64_t a)
 {
   uint32_t n = __atomic_load_n(&nranges, __ATOMIC_RELAXED);
-  if (!ranges || n == 0 || n > CODE_RANGES_CAP || a < range_lo(0))
+  /* most stack words (counters, stack and heap addresses) lie outside all code */
+  if (!ranges || n == 0 || n > CODE_RANGES_CAP || a < range_lo(0) || a >= range_hi(n - 1))
     return 0;
   uint32_t lo = 0, hi = n;
   while (lo < hi) {
     uint32_t mid = lo + (hi - lo) / 2;
     if (a < range_lo(mid))
       hi = mid;
-    else if (a >= __atomic_load_n(&ranges[mid].hi, __ATOMIC_RELAXED))
+    else if (a >= range_hi(mid))
       lo = mid + 1;
     else
       return 1;

@@ -335,8 +335,8 @@ void modules_build_unwind_tables(void)
   pthread_mutex_unlock(&mod_lock);
 }
 
-/* patch: whether the objects are relocated, and their calls can be guarded (a lazy slot written before its object's
- * relocation gets the object's base added to it: MPI_Init jumped to garbage) */
+/* patch: whether to guard the objects' calls now (got_patch leaves an object not yet relocated for later: where the
+ * caller knows the new ones are not, the pass over every object's relocations would be for nothing) */
 static void rescan(struct priv *p, int force, int patch)
 {
   if (!p || !table)
