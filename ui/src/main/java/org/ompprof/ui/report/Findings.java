@@ -2,6 +2,7 @@ package org.ompprof.ui.report;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -249,7 +250,7 @@ final class Findings {
      */
     private String mpiCall(int node) {
         Metric blame = tree.metrics().find(BlameKind.IDLE.metric());
-        java.util.Map<String, Long> byCall = new java.util.HashMap<>();
+        Map<String, Long> byCall = new HashMap<>();
         if (blame != null)
             tree.forEachExclusive(blame.index(), (n, thread, value) -> {
                 String call = null;

@@ -37,6 +37,10 @@ public final class Report {
     private final StringBuilder s = new StringBuilder();
     private final long total;
     private final RankTable ranks;
+    /** Rows by region, the heaviest region first, each region's work with its nested regions' ({@link NestedWork}). */
+    private final Map<RegionTable.Region, List<RegionTable.Row>> regionRows;
+    /** Whether any region's work took in a nested region's. */
+    private final boolean nestedWork;
 
     public Report(Profile p, Metadata meta, List<ThreadInfo> threads, String file, int top, boolean threadTable) {
         this.p = p;
@@ -48,6 +52,9 @@ public final class Report {
         this.threadTable = threadTable;
         this.total = tree.total(StandardMetrics.TIME);
         this.ranks = RankTable.of(tree, meta);
+        Map<RegionTable.Region, List<RegionTable.Row>> sorted = sortedRegionRows();
+        this.regionRows = NestedWork.folded(tree, sorted);
+        this.nestedWork = !regionRows.equals(sorted); // a region with nothing nested keeps its rows as they were
     }
 
     public String text() {
@@ -67,21 +74,22 @@ public final class Report {
         line("ompprof report: %s", file);
         line("program   %s (exit status %s)", meta.get(Metadata.COMMAND, "?"), meta.get(Metadata.EXIT_STATUS, "?"));
         long runs = meta.getLong(RunMetadata.INPUTS, 0);
+        int cpus = cpus(meta);
         line(
                 "run       %s, %d threads%s, %s sampling at %s Hz; %,d samples, %s of thread time",
                 runs > 1 ? runs + " runs merged" : time(meta.getLong(Metadata.WALL_NS, 0)) + " wall",
                 threads.size(),
-                cpus(meta) > 0 ? " on " + cpus(meta) + " CPUs" : "",
+                cpus > 0 ? " on " + cpus + " CPUs" : "",
                 meta.get(Metadata.MODE, "?"),
                 meta.get(Metadata.RATE_HZ, "?"),
                 p.samples(),
                 time(total));
         int crowd = regionThreads();
-        if (cpus(meta) > 0 && crowd > cpus(meta)) {
+        if (cpus > 0 && crowd > cpus) {
             line(
                     "note      %d threads on %d CPUs: threads also wait for a CPU, which reads as barrier waiting and "
                             + "imbalance that are not the code's; run at most %d threads to see the code's own",
-                    crowd, cpus(meta), cpus(meta));
+                    crowd, cpus, cpus);
         }
         if ("cpu".equals(meta.get(Metadata.MODE, ""))) {
             line("note      CPU-time sampling sees barrier and lock waiting only while threads spin; record "
@@ -214,12 +222,11 @@ public final class Report {
     }
 
     private void regions() {
-        Map<RegionTable.Region, List<RegionTable.Row>> byRegion = regionRows();
+        Map<RegionTable.Region, List<RegionTable.Row>> byRegion = regionRows;
         if (byRegion.isEmpty()) return;
-        boolean nested = !byRegion.equals(sortedRegionRows());
         line(
                 "parallel regions (time per thread%s; imbalance = max/mean work)",
-                nested ? "; a region's work includes that of the regions nested in it" : "");
+                nestedWork ? "; a region's work includes that of the regions nested in it" : "");
         for (Map.Entry<RegionTable.Region, List<RegionTable.Row>> e : byRegion.entrySet()) {
             RegionTable.Row first = e.getValue().getFirst();
             line(
@@ -266,11 +273,6 @@ public final class Report {
             }
         }
         s.append('\n');
-    }
-
-    /** Rows by region, the heaviest region first, each region's work with its nested regions' ({@link NestedWork}). */
-    private Map<RegionTable.Region, List<RegionTable.Row>> regionRows() {
-        return NestedWork.folded(tree, sortedRegionRows());
     }
 
     private Map<RegionTable.Region, List<RegionTable.Row>> sortedRegionRows() {
@@ -336,11 +338,11 @@ public final class Report {
     /** The same, threads named as the report names them: rank.thread in a job profile ({@code meta} may be null). */
     public static List<Finding> findings(Profile p, Metadata meta) {
         Report r = new Report(p, null, List.of(), "", 0, false); // no per-rank table: only the names are wanted
-        return new Findings(p, r.tree, r.total, r.regionRows(), JobRanks.of(meta)::label).all();
+        return new Findings(p, r.tree, r.total, r.regionRows, JobRanks.of(meta)::label).all();
     }
 
     private void findings() {
-        List<Finding> found = new Findings(p, tree, total, regionRows(), ranks::label).all();
+        List<Finding> found = new Findings(p, tree, total, regionRows, ranks::label).all();
         line("findings, by cost");
         if (found.isEmpty()) line("  nothing stands out: threads spend their time working");
         int i = 1;

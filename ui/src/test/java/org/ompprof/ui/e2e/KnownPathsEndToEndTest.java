@@ -133,13 +133,10 @@ class KnownPathsEndToEndTest {
     @Test
     void libraryReplacedAtItsPlaceKeepsItsNames() throws Exception {
         Path profile = work.resolve("replaced.ompprof");
-        Ompprof.Result run = Ompprof.run(
+        Ompprof.Result run = Ompprof.record(
                 work,
-                TWO_THREADS,
-                "record",
-                "-o",
-                profile.toString(),
-                "--",
+                2,
+                profile,
                 CPrograms.clang("dl_replaced").toString(),
                 CPrograms.sharedLibrary("plugin").toString(),
                 CPrograms.sharedLibrary("plugin_b").toString());

@@ -268,16 +268,8 @@ class MpiEndToEndTest {
     @Test
     void aSingletonRankRunsAndItsMpiInitIsResolved() throws Exception {
         Path profile = work.resolve("singleton.ompprof");
-        Ompprof.Result r = Ompprof.run(
-                work,
-                Map.of("OMP_NUM_THREADS", "2"),
-                "record",
-                "-o",
-                profile.toString(),
-                "--",
-                CPrograms.mpi("mpi_hybrid").toString(),
-                "4",
-                "20");
+        Ompprof.Result r =
+                Ompprof.record(work, 2, profile, CPrograms.mpi("mpi_hybrid").toString(), "4", "20");
         assertEquals(0, r.status(), r.out() + r.err());
         assertTrue(r.out().contains("mpi_hybrid: 1 ranks, 4 steps"), r.out());
         String info = Ompprof.read("info", profile.toString()).out();

@@ -110,8 +110,7 @@ public final class PltStubs {
                     best.merge(f.value(), f, (a, b) -> preferred.compare(a, b) <= 0 ? a : b);
             }
             Map<Long, String> names = new HashMap<>();
-            // a debug file's .symtab has name@VERSION
-            best.forEach((value, f) -> names.put(value, f.name().split("@", 2)[0]));
+            best.forEach((value, f) -> names.put(value, Symbol.unversioned(f.name())));
             return names;
         }
 

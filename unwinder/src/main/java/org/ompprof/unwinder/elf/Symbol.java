@@ -7,4 +7,13 @@ public record Symbol(String name, long value, long size, int type, int bind, int
     public boolean isFunction() {
         return type == STT_FUNC;
     }
+
+    /**
+     * A function's name without its symbol version ({@code clock_nanosleep@@GLIBC_2.17} is {@code clock_nanosleep},
+     * as a debug file's .symtab spells it): callers write the name. A PLT stub keeps its {@code @plt}.
+     */
+    public static String unversioned(String name) {
+        int at = name.indexOf('@');
+        return at <= 0 || name.endsWith("@plt") ? name : name.substring(0, at);
+    }
 }

@@ -98,7 +98,7 @@ public final class SymbolTable {
         for (int i = 0; i < n; i++) {
             Symbol s = merged.get(i).symbol();
             starts[i] = s.value();
-            names[i] = unversioned(s.name());
+            names[i] = Symbol.unversioned(s.name());
             long next = i + 1 < n ? merged.get(i + 1).symbol().value() : Long.MAX_VALUE;
             ends[i] = s.size() > 0
                     ? s.value() + s.size()
@@ -143,14 +143,16 @@ public final class SymbolTable {
         if (current.name().isEmpty() != candidate.name().isEmpty())
             return current.name().isEmpty();
         if (rank(candidate.bind()) != rank(current.bind())) return rank(candidate.bind()) < rank(current.bind());
-        return compat.contains(unversioned(current.name())) && !compat.contains(unversioned(candidate.name()));
+        return compat.contains(Symbol.unversioned(current.name()))
+                && !compat.contains(Symbol.unversioned(candidate.name()));
     }
 
     /** The names that are compatibility aliases at one address, as a debug file's versioned names tell. */
     private static Set<String> compatNames(List<Sized> aliases) {
         Set<String> out = new HashSet<>();
         for (Sized a : aliases)
-            if (compatAlias(a.symbol().name())) out.add(unversioned(a.symbol().name()));
+            if (compatAlias(a.symbol().name()))
+                out.add(Symbol.unversioned(a.symbol().name()));
         return out;
     }
 
@@ -158,15 +160,6 @@ public final class SymbolTable {
     static boolean compatAlias(String name) {
         int at = name.indexOf('@');
         return at > 0 && !name.startsWith("@", at + 1) && !name.endsWith("@plt");
-    }
-
-    /**
-     * A function's name without its symbol version ({@code clock_nanosleep@@GLIBC_2.17} is {@code clock_nanosleep}):
-     * callers write the name. A PLT stub keeps its {@code @plt}.
-     */
-    static String unversioned(String name) {
-        int at = name.indexOf('@');
-        return at <= 0 || name.endsWith("@plt") ? name : name.substring(0, at);
     }
 
     private static int rank(int bind) {

@@ -14,6 +14,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.ompprof.sampler.collect.JfrRecording;
 import org.ompprof.unwinder.elf.ElfFile;
 import org.ompprof.unwinder.elf.ElfFormatException;
+import org.ompprof.unwinder.elf.Symbol;
 import org.ompprof.unwinder.image.ImageOrigin;
 import org.ompprof.unwinder.image.ImageOrigins;
 import org.ompprof.unwinder.stack.Frame;
@@ -235,7 +236,7 @@ public final class Symbolizer implements AutoCloseable {
             SymbolHit hit = image.table().lookup(pc);
             if (hit != null && !hit.name().isEmpty()) return hit.name();
         }
-        return SymbolTable.unversioned(function);
+        return Symbol.unversioned(function);
     }
 
     private static boolean inPltStub(ImageSymbols image, long pc) {

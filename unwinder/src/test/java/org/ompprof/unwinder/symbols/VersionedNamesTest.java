@@ -32,7 +32,7 @@ class VersionedNamesTest {
         "@odd, @odd, false",
     })
     void versionsComeOff(String symbol, String name, boolean compat) {
-        assertEquals(name, SymbolTable.unversioned(symbol));
+        assertEquals(name, org.ompprof.unwinder.elf.Symbol.unversioned(symbol));
         assertEquals(compat, SymbolTable.compatAlias(symbol));
     }
 
