@@ -103,7 +103,7 @@ struct ompprof_region_header {
   /* wall mode (agent src/wall.c), atomics */
   uint64_t task_views_asked;  /* 424 views of a switched-to task made by asking the runtime */
   uint32_t task_frame_layout; /* 432 enum ompprof_task_frame */
-  uint32_t pad_task_frame;    /* 436 */
+  uint32_t wall_late_ticks;   /* 436 atomic: ticks (or the rest of one) the wall sampler left, having come late */
 };
 
 enum ompprof_slot_state {

@@ -235,11 +235,15 @@ static void take_sample(struct priv *p, const siginfo_t *si, const ucontext_t *u
      * the CPU time its count grew by since the thread's previous one. */
     uint64_t overrun = si && si->si_code == SI_TIMER && si->si_overrun > 0 ? (uint64_t)si->si_overrun : 0;
     int perf = timer_is_perf_signal(p, si);
-    /* in wall mode a sample stands for the wall time since the thread's previous one */
+    /* in wall mode a sample stands for the wall time since the thread's previous one: up to now for its cpu-clock
+     * event's, up to the tick that found it here for the sampler's */
     int cpu = wall_is_cpu_signal(p, si), wall = cpu || wall_is_signal(si);
     if (cpu)
       __atomic_store_n(&p->wall.cpu_sampled_ns, t0, __ATOMIC_RELEASE);
-    uint64_t counted = perf ? timer_perf_elapsed(p) : wall ? wall_sample_weight(p, t0) : 0;
+    uint64_t counted = perf   ? timer_perf_elapsed(p)
+                       : cpu  ? wall_sample_weight(p, t0)
+                       : wall ? wall_signal_weight(p)
+                              : 0;
     s->time_ns = t0;
     s->weight_ns = counted || wall ? counted : g->period_ns * (1 + overrun);
     s->os_tid = p->os_tid;

@@ -207,6 +207,7 @@ struct wall_state {
   uint64_t last_ns;        /* when the thread's latest sample was taken: the next one stands for the time since */
   uint64_t cpu_sampled_ns; /* handler -> sampler: when its cpu-clock event last sampled it (it ran then) */
   int pending;             /* sampler -> handler: a signal of the sampler's is on its way (SIGPROF does not queue) */
+  uint64_t sent_ns;        /* sampler -> handler: the latest tick that found the thread where that signal samples it */
   uint8_t *last;           /* the sampler's own: its last sample of the thread from outside (a whole record) */
   uint32_t last_size;      /* 0: none since the thread last ran */
   uint32_t last_seq;       /* the sampler's own: the view's seq at that sample */

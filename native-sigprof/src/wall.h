@@ -16,6 +16,7 @@ void wall_unregister(struct priv *p);
 int wall_is_signal(const siginfo_t *si);                                                     /* signal-safe */
 int wall_is_cpu_signal(const struct priv *p, const siginfo_t *si);                           /* signal-safe */
 uint64_t wall_sample_weight(struct priv *p, uint64_t t);                                     /* signal-safe */
+uint64_t wall_signal_weight(struct priv *p);                                                 /* signal-safe */
 void wall_signal_done(struct priv *p);                                                       /* signal-safe */
 void wall_undo_interrupt(ucontext_t *uc, int running);                                       /* signal-safe */
 void wall_view_store(struct priv *p, const struct ompprof_sample *s, const uint8_t *levels); /* signal-safe */

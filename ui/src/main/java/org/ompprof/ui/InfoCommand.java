@@ -159,13 +159,15 @@ public final class InfoCommand {
                 "%d samples of blocked threads taken from outside, %d signals (to threads waiting in the runtime,"
                         + " or running without a CPU-clock sample for two periods); %d signals found the thread just"
                         + " blocked: %d calls restarted, %d returned EINTR; %d samples sent as a repeat of the one"
-                        + " before (the thread still waiting where it was)",
+                        + " before (the thread still waiting where it was); %d ticks left, the sampler late to them"
+                        + " (each thread's next sample stands for their time)",
                 m.getLong(Metadata.WALL_OUTSIDE, 0),
                 m.getLong(Metadata.WALL_SIGNALLED, 0),
                 m.getLong(Metadata.WALL_RESTARTED, 0) + m.getLong(Metadata.WALL_INTERRUPTED, 0),
                 m.getLong(Metadata.WALL_RESTARTED, 0),
                 m.getLong(Metadata.WALL_INTERRUPTED, 0),
-                m.getLong(Metadata.REPEATED_SAMPLES, 0)));
+                m.getLong(Metadata.REPEATED_SAMPLES, 0),
+                m.getLong(Metadata.WALL_LATE_TICKS, 0)));
     }
 
     /**

@@ -401,6 +401,7 @@ public final class Recorder {
             m.put(Metadata.WALL_SIGNALLED, Long.toString(region.wallSignalled()));
             m.put(Metadata.WALL_INTERRUPTED, Long.toString(region.wallInterrupted()));
             m.put(Metadata.WALL_RESTARTED, Long.toString(region.wallRestarted()));
+            m.put(Metadata.WALL_LATE_TICKS, Long.toString(region.wallLateTicks()));
             m.put(Metadata.TASK_VIEWS_ASKED, Long.toString(region.taskViewsAsked()));
             m.put(Metadata.TASK_FRAME_LAYOUT, Wire.taskFrameName(region.taskFrameLayout()));
         }

@@ -83,6 +83,11 @@ public record Metadata(Map<String, String> entries) {
     public static final String WALL_INTERRUPTED = "wall_interrupted";
     public static final String WALL_RESTARTED = "wall_restarted";
     /**
+     * Wall mode: the sampler's ticks (or the rest of one) left because the sampler ran late to them: it had waited
+     * for a CPU, and such ticks see the threads at the moment one of them gave its CPU up.
+     */
+    public static final String WALL_LATE_TICKS = "wall_late_ticks";
+    /**
      * Wall mode: views of a switched-to task (what the wall sampler needs to sample a thread blocked in it) the agent
      * made by asking the runtime, and how it found the tasks' frames otherwise ({@code found}: from the task's data,
      * as the runtime's answers showed; {@code asked}: too few answers yet; {@code refuted}: an answer disagreed).

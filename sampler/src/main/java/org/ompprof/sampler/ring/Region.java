@@ -158,6 +158,11 @@ public final class Region implements AutoCloseable {
         return Atomics.getOpaqueLong(segment, RegionHeader.WALL_RESTARTED);
     }
 
+    /** Wall mode: ticks (or the rest of one) the agent's sampler left because it came late to them. */
+    public long wallLateTicks() {
+        return Integer.toUnsignedLong(Atomics.getOpaqueInt(segment, RegionHeader.WALL_LATE_TICKS));
+    }
+
     /** Wall mode: views of a switched-to task the agent made by asking the runtime (the rest it made itself). */
     public long taskViewsAsked() {
         return Atomics.getOpaqueLong(segment, RegionHeader.TASK_VIEWS_ASKED);

@@ -223,7 +223,7 @@ public final class Wire {
         public static final int CPU_SWITCH_LIMIT = 420;
         public static final int TASK_VIEWS_ASKED = 424;
         public static final int TASK_FRAME_LAYOUT = 432;
-        public static final int PAD_TASK_FRAME = 436;
+        public static final int WALL_LATE_TICKS = 436;
         public static final int SIZEOF = 440;
     }
 
