@@ -32,6 +32,7 @@ bench: build
 	scripts/bench-build
 	scripts/bench-blame
 	scripts/bench-unwind
+	scripts/bench-wall-truth
 	scripts/bench-merge
 	scripts/bench-viewer
 	scripts/bench-longrun
