@@ -91,6 +91,7 @@ static struct {
   pthread_t thread;
   int running;
   int stop;
+  uid_t uid; /* its signals' sender */
 } sampler;
 
 /* ---- the handler's side (signal-safe) ---- */
@@ -150,11 +151,13 @@ void wall_signal_done(struct priv *p) /* signal-safe */
  * Relative timeouts start over: the time lost is the little the call had run
  * since the sampler saw the thread running (a thread that had blocked counts
  * as running only once it has run on, so this is a new call). Not when the
- * sampler signalled the thread blocked (a runtime wait, or no usable view):
- * that call may have waited long. A cpu-clock signal comes while the thread
- * runs: its call had only begun. A call not restarted returns EINTR and is
- * counted. Reads of the code
- * before rip stay on rip's page.
+ * sampler signalled the thread blocked (a runtime wait, or no usable view)
+ * and this is that call, made from the same place: it may have waited long.
+ * Another call is one the thread made after that look, woken from the wait
+ * before the signal went out (a sleep in an ordered section, just after its
+ * turn came: cut short on a loaded machine). A cpu-clock signal comes while
+ * the thread runs: its call had only begun. A call not restarted returns
+ * EINTR and is counted. Reads of the code before rip stay on rip's page.
  */
 void wall_undo_interrupt(ucontext_t *uc, int running) /* signal-safe */
 {
@@ -166,7 +169,8 @@ void wall_undo_interrupt(ucontext_t *uc, int running) /* signal-safe */
     return;
   struct priv *p = __atomic_load_n(&ompprof_tls, __ATOMIC_RELAXED);
   if (insn[0] != 0xb8 || !PRIV_VALID(p) ||
-      (!running && __atomic_load_n(&p->wall.signal_to_blocked, __ATOMIC_RELAXED))) {
+      (!running && __atomic_load_n(&p->wall.signal_to_blocked, __ATOMIC_RELAXED) &&
+       __atomic_load_n(&p->wall.blocked_pc, __ATOMIC_RELAXED) == rip)) {
     __atomic_add_fetch(&ompprof_g.hdr->wall_interrupted, 1, __ATOMIC_RELAXED);
     return;
   }
@@ -791,20 +795,27 @@ static int still_in_call(const struct priv *p)
   return live.enter_frame.ptr == NULL && (uint64_t)(uintptr_t)live.exit_frame.ptr == p->wall.blocked_exit;
 }
 
+/* How old a look at a running thread may be when it is signalled (the sampler
+ * itself can be preempted between the two on a busy machine). */
+#define FRESH_NS 20000u
+
 /* SIGPROF does not queue: a second one sent while the first is pending is
  * lost, so only one signal is in flight (its sample stands for all the time since the last). */
-static void send_signal(struct priv *p, uint64_t tick)
+static void send_signal(struct priv *p, uint64_t tick, uint64_t looked)
 {
-  __atomic_store_n(&p->wall.sent_ns, tick, __ATOMIC_RELEASE); /* pending: the thread is still where it was then */
-  if (__atomic_exchange_n(&p->wall.pending, 1, __ATOMIC_SEQ_CST))
-    return;
   siginfo_t si;
   memset(&si, 0, sizeof si);
   si.si_signo = ompprof_g.signo;
   si.si_code = SI_QUEUE;
   si.si_pid = (pid_t)ompprof_g.pid;
-  si.si_uid = getuid();
+  si.si_uid = sampler.uid;
   si.si_value.sival_ptr = (void *)(uintptr_t)(WALL_TAG << WALL_TAG_SHIFT);
+  /* A look this old may no longer hold: the thread may be entering a call by now. */
+  if (now_ns() - looked > FRESH_NS)
+    return;
+  __atomic_store_n(&p->wall.sent_ns, tick, __ATOMIC_RELEASE); /* pending: the thread is still where it was then */
+  if (__atomic_exchange_n(&p->wall.pending, 1, __ATOMIC_SEQ_CST))
+    return;
   if (syscall(SYS_rt_tgsigqueueinfo, (pid_t)ompprof_g.pid, (pid_t)p->os_tid, ompprof_g.signo, &si) == 0)
     __atomic_add_fetch(&ompprof_g.hdr->wall_signalled, 1, __ATOMIC_RELAXED);
 }
@@ -834,10 +845,6 @@ static int not_run_since(const struct priv *p, const struct blocked *b)
 
 /* A thread that blocked counts as back in user code once it has run for this long since. */
 #define WOKEN_RUN_NS 50000u
-
-/* How old a look at a running thread may be when it is signalled (the sampler
- * itself can be preempted between the two on a busy machine). */
-#define FRESH_NS 20000u
 
 /* A thread waiting for a mutex is marked at every tick, whether it runs or not and whether the tick is taken or
  * not, so that the holds it waits behind are written (mutex_table.h). */
@@ -893,15 +900,15 @@ static void visit(struct priv *p, uint64_t t0)
        * wakes, so its first moments back are sampled like any others. */
       uint64_t since = t0 - __atomic_load_n(&p->wall.last_ns, __ATOMIC_ACQUIRE);
       signal = r == 1 || p->wall.cpu_fd < 0 || (since < (1ull << 62) && since > 2 * ompprof_g.period_ns);
+      __atomic_store_n(&p->wall.blocked_pc, r == 1 ? b.pc : 0, __ATOMIC_RELAXED);
       __atomic_store_n(&p->wall.signal_to_blocked, r == 1, __ATOMIC_RELAXED);
       p->wall.was_blocked = 0;
     }
   }
   /* released before signalling: the handler takes the ring itself */
   __atomic_store_n(&p->sig.in_handler, RING_FREE, __ATOMIC_RELEASE);
-  /* A look this old may no longer hold: the thread may be entering a call by now. */
-  if (signal && now_ns() - looked <= FRESH_NS)
-    send_signal(p, t0);
+  if (signal)
+    send_signal(p, t0, looked);
 }
 
 /* The next tick's distance: the period, jittered by up to half of it either way (xorshift64),
@@ -1006,6 +1013,7 @@ static void *sampler_main(void *arg)
   (void)arg;
   struct agent *g = &ompprof_g;
   sampler_prompt();
+  sampler.uid = getuid();
   uint64_t period = g->period_ns, rng = now_ns() | 1, next = now_ns() + jittered(period, &rng);
   uint32_t credit = 0;
   while (!__atomic_load_n(&sampler.stop, __ATOMIC_ACQUIRE)) {
