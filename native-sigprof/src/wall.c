@@ -944,11 +944,12 @@ static int sleep_until(uint64_t at)
  * of the ticks came 100-500 us late). So the sampler asks to be prompt, and a
  * tick it comes to more than LATE_NS after its time (or the rest of one, when
  * it was held up between two threads) is left: each thread's next sample
- * stands for that time. At most one in two is left (the credit), so that a
- * machine on which the sampler is always late still samples.
+ * stands for that time. Never two in a row: a machine on which the sampler is
+ * always late still samples, and a sample never stands for more than two
+ * periods (a run of left ticks gave a thread's tens of milliseconds blocked in
+ * a call to the computing it went on to, where its next sample found it).
  */
-#define LATE_NS      50000u
-#define LATE_CREDITS 64u
+#define LATE_NS 50000u
 
 /* How prompt the sampler can be: no timer slack (50 us by default), and a short slice, with which Linux's EEVDF
  * scheduler (6.12 and later) lets it preempt the thread running when it wakes rather than wait for the end of that
@@ -981,9 +982,9 @@ static int too_late(uint64_t now, uint64_t due)
   return now - due > LATE_NS;
 }
 
-/* One tick: every thread's waits marked, and each thread looked at, unless the sampler finds itself late (at the
- * tick, or between two threads) and has the credit to leave the rest of the tick; a tick taken whole earns one. */
-static void tick(uint64_t due, uint32_t *credit)
+/* One tick: every thread's waits marked, and each thread looked at unless the sampler finds itself late (at the
+ * tick, or between two threads) and took the tick before: then the rest of this one is left. 1 if it was. */
+static int tick(uint64_t due, int may_leave)
 {
   struct agent *g = &ompprof_g;
   uint64_t t0 = now_ns();
@@ -993,19 +994,16 @@ static void tick(uint64_t due, uint32_t *credit)
     mark_waits(p);
     if (left || __atomic_load_n(&p->sig.has_timer, __ATOMIC_ACQUIRE) != TIMER_WALL)
       continue;
-    if (*credit > 0 && too_late(now_ns(), due)) {
+    if (may_leave && too_late(now_ns(), due)) {
       left = 1;
       continue;
     }
     visit(p, t0);
     due = now_ns(); /* the next look is due at once */
   }
-  if (left) {
-    --*credit;
+  if (left)
     __atomic_add_fetch(&g->hdr->wall_late_ticks, 1, __ATOMIC_RELAXED);
-  } else if (*credit < LATE_CREDITS) {
-    ++*credit;
-  }
+  return left;
 }
 
 static void *sampler_main(void *arg)
@@ -1015,7 +1013,7 @@ static void *sampler_main(void *arg)
   sampler_prompt();
   sampler.uid = getuid();
   uint64_t period = g->period_ns, rng = now_ns() | 1, next = now_ns() + jittered(period, &rng);
-  uint32_t credit = 0;
+  int left = 1; /* the first tick is taken */
   while (!__atomic_load_n(&sampler.stop, __ATOMIC_ACQUIRE)) {
     if (!sleep_until(next))
       continue;
@@ -1023,7 +1021,7 @@ static void *sampler_main(void *arg)
     next = now_ns() + jittered(period, &rng);
     if (__atomic_load_n(&g->gate, __ATOMIC_RELAXED) || !agent_attached())
       continue;
-    tick(due, &credit);
+    left = tick(due, !left);
   }
   return NULL;
 }
