@@ -87,7 +87,8 @@ class WallKnownAnswersEndToEndTest {
      * program had the CPUs to itself (it says what share of them it had). On a machine loaded by other processes
      * (under-load 2) a thread that wakes, the sampler or any other, finds the program's threads at work less often
      * than they are (an observer thread of the program's own, no profiler: 8% of its looks for 11% of the time):
-     * between 45% and 110% then (measured 61-67% on twice the CPUs, 75-84% on 2 threads; before, 31-65% on 2).
+     * between 45% and 110% then (measured: 61-65% on twice the CPUs, 69-87% on 2 threads; before, 16-41% and
+     * 36-70%: scripts/bench-wall-truth).
      */
     @ParameterizedTest
     @ValueSource(ints = {1, 2})
