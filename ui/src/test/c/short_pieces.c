@@ -2,8 +2,8 @@
  * thread runs one piece of PIECE microseconds of CPU time in work_piece, then waits at the region's
  * end. Each thread times its pieces by the wall clock (a piece that waits for a CPU takes longer),
  * and the program prints the sum: the wall time the profile must show in work_piece. It also prints
- * the share of the machine's CPUs it had (its CPU time over its wall time times the CPUs): below 1 when
- * other processes competed for them.
+ * the share of the CPUs it could use that it had (its CPU time over its wall time times the CPUs, or
+ * the threads if fewer): below 1 when other processes competed for them.
  * usage: short_pieces REGIONS PIECE_US */
 #include <omp.h>
 #include <stdio.h>
@@ -44,7 +44,9 @@ int main(int argc, char **argv) {
   struct rusage ru;
   getrusage(RUSAGE_SELF, &ru);
   double cpu = ru.ru_utime.tv_sec + ru.ru_stime.tv_sec + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
-  printf("short_pieces: %d regions, pieces took %.1f ms, cpu share %.2f\n", regions, sum * 1e3,
-         cpu / (wall * sysconf(_SC_NPROCESSORS_ONLN)));
+  long usable = sysconf(_SC_NPROCESSORS_ONLN);
+  if (omp_get_max_threads() < usable)
+    usable = omp_get_max_threads();
+  printf("short_pieces: %d regions, pieces took %.1f ms, cpu share %.2f\n", regions, sum * 1e3, cpu / (wall * usable));
   return 0;
 }
