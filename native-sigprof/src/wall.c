@@ -128,7 +128,7 @@ uint64_t wall_sample_weight(struct priv *p, uint64_t t) /* signal-safe */
  * runs), so each tick finds the thread where the sample does, and stands for the time since the tick before. Up to
  * the delivery, a thread that waited for a CPU gave its wait's time to the sample it took on its way back, and the
  * next sample stood for that much less: on a machine loaded by other programs (2 threads among two busy processes
- * on 2 CPUs) the work before each barrier went to the barrier, 35% of their own timed work left. */
+ * on 2 CPUs) the work before each barrier went to the barrier, and work was sampled as 35% of what it took. */
 uint64_t wall_signal_weight(struct priv *p) /* signal-safe */
 {
   return wall_sample_weight(p, __atomic_load_n(&p->wall.sent_ns, __ATOMIC_ACQUIRE));
@@ -956,6 +956,8 @@ static int sleep_until(uint64_t at)
  * thread's slice. Unprivileged; older kernels ignore the slice. The thread's nice value is kept. */
 #define SAMPLER_SLICE_NS 100000u
 
+#define SCHED_RESET_ON_FORK_FLAG 0x01ull /* linux/sched.h's SCHED_FLAG_RESET_ON_FORK, which clashes with sched.h */
+
 struct sched_attr_v0 { /* the system call's own layout (SCHED_ATTR_SIZE_VER0) */
   uint32_t size, policy;
   uint64_t flags;
@@ -972,6 +974,7 @@ static void sampler_prompt(void)
   if (syscall(SYS_sched_getattr, 0, &a, sizeof a, 0) != 0 || a.policy != SCHED_OTHER)
     return;
   a.size = sizeof a;
+  a.flags &= SCHED_RESET_ON_FORK_FLAG; /* what else it reports (utilization clamps) needs a longer layout */
   a.runtime = SAMPLER_SLICE_NS;
   syscall(SYS_sched_setattr, 0, &a, 0);
 }
