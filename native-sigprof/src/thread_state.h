@@ -202,8 +202,8 @@ struct wall_state {
   uint64_t cpu_blocked;    /* the sampler's own: the thread's CPU time when it was seen blocked */
   struct blocked blocked;  /* the sampler's own: the call of its last sample from outside, */
   uint64_t blocked_exit;   /* and its task's exit frame then */
-  int signal_to_blocked;   /* the sampler's last signal went to the thread seen blocked, */
-  uint64_t blocked_pc;     /* in the call made there (the user pc after its syscall instruction) */
+  uint64_t blocked_pc;     /* the sampler's last signal went to the thread seen blocked in the call made there (the
+                            * user pc after its syscall instruction); 0: it went to a thread seen running */
   int cpu_fd;              /* the thread's perf cpu-clock event, which samples it while it runs; -1: none */
   uint64_t last_ns;        /* when the thread's latest sample was taken: the next one stands for the time since */
   uint64_t cpu_sampled_ns; /* handler -> sampler: when its cpu-clock event last sampled it (it ran then) */

@@ -169,8 +169,7 @@ void wall_undo_interrupt(ucontext_t *uc, int running) /* signal-safe */
     return;
   struct priv *p = __atomic_load_n(&ompprof_tls, __ATOMIC_RELAXED);
   if (insn[0] != 0xb8 || !PRIV_VALID(p) ||
-      (!running && __atomic_load_n(&p->wall.signal_to_blocked, __ATOMIC_RELAXED) &&
-       __atomic_load_n(&p->wall.blocked_pc, __ATOMIC_RELAXED) == rip)) {
+      (!running && __atomic_load_n(&p->wall.blocked_pc, __ATOMIC_RELAXED) == rip)) {
     __atomic_add_fetch(&ompprof_g.hdr->wall_interrupted, 1, __ATOMIC_RELAXED);
     return;
   }
@@ -901,7 +900,6 @@ static void visit(struct priv *p, uint64_t t0)
       uint64_t since = t0 - __atomic_load_n(&p->wall.last_ns, __ATOMIC_ACQUIRE);
       signal = r == 1 || p->wall.cpu_fd < 0 || (since < (1ull << 62) && since > 2 * ompprof_g.period_ns);
       __atomic_store_n(&p->wall.blocked_pc, r == 1 ? b.pc : 0, __ATOMIC_RELAXED);
-      __atomic_store_n(&p->wall.signal_to_blocked, r == 1, __ATOMIC_RELAXED);
       p->wall.was_blocked = 0;
     }
   }
