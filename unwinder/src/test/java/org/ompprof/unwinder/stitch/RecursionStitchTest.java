@@ -74,12 +74,6 @@ class RecursionStitchTest {
         Expect.consistent(run);
         assertFalse(
                 run.counters().samples(StitchedSample.Kind.UNRESOLVED) > 0,
-                run.counters() + "\n"
-                        + run.samples().stream()
-                                .filter(p -> p.stitched().sample().kind() == StitchedSample.Kind.UNRESOLVED)
-                                .map(p -> p + " " + p.raw().walk() + " rip 0x"
-                                        + Long.toHexString(p.raw().context().rip()) + " stack "
-                                        + p.raw().context().stackLength())
-                                .toList());
+                () -> run.described(StitchedSample.Kind.UNRESOLVED));
     }
 }

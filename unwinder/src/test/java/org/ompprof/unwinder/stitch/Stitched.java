@@ -44,6 +44,28 @@ record Stitched(List<Pair> samples, List<WireRecord> events, StitchCounters coun
         return samples.stream().filter(p -> which.test(p.raw())).toList();
     }
 
+    /**
+     * The samples the stitcher gave {@code kind}, each with what the agent recorded of it, for a
+     * failure's message: a sample that comes out unresolved once in dozens of runs cannot be
+     * looked at again.
+     */
+    String described(StitchedSample.Kind kind) {
+        return counters + "\n"
+                + samples.stream()
+                        .filter(p -> p.stitched().sample().kind() == kind)
+                        .map(Stitched::described)
+                        .collect(java.util.stream.Collectors.joining("\n"));
+    }
+
+    private static String described(Pair p) {
+        SampleRecord s = p.raw();
+        return p + " walk " + s.walk() + " rip 0x"
+                + Long.toHexString(s.context().rip()) + " stack "
+                + s.context().stackLength() + " state 0x" + Integer.toHexString(s.state()) + " flags 0x"
+                + Integer.toHexString(s.flags()) + " thread " + s.ompThreadNum() + " tasks " + s.taskLevels()
+                + " regions " + s.parallelLevels();
+    }
+
     <T extends WireRecord> List<T> events(Class<T> type) {
         return events.stream().filter(type::isInstance).map(type::cast).toList();
     }
