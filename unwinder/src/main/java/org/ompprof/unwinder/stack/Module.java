@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.ompprof.unwinder.cfi.ModuleCfi;
+import org.ompprof.unwinder.code.CodeRows;
 import org.ompprof.unwinder.elf.ElfFile;
 import org.ompprof.unwinder.elf.ProgramHeader;
 
@@ -21,6 +22,7 @@ public final class Module {
     private final long bias;
     private final List<AddressRange> ranges;
     private volatile ModuleCfi cfi;
+    private volatile CodeRows code;
 
     private Module(String name, ElfFile elf, long bias, ModuleCfi cfi) {
         this.name = name;
@@ -78,6 +80,13 @@ public final class Module {
             c = ModuleCfi.of(elf);
             cfi = c;
         }
+        return c;
+    }
+
+    /** Rows read from the machine code, for pcs the CFI does not cover. */
+    public CodeRows code() {
+        CodeRows c = code;
+        if (c == null) code = c = CodeRows.of(elf); // benign race, as for the CFI
         return c;
     }
 

@@ -3,14 +3,16 @@ package org.ompprof.unwinder.stack;
 import java.util.Arrays;
 import java.util.List;
 import org.ompprof.unwinder.cfi.BadCfi;
+import org.ompprof.unwinder.cfi.NoCfi;
 import org.ompprof.unwinder.cfi.RowResult;
 import org.ompprof.unwinder.cfi.UnwindRow;
 
 /**
  * Unwinds recorded samples: from the sampled registers and stack snapshot to the chain of pcs,
- * using the CFI of the modules in an {@link AddressSpace} and frame pointers only where a pc
- * has no CFI. Nothing is ever read outside the snapshot, so a cut stack yields a prefix of the
- * true chain and a reason, never invented frames.
+ * using the CFI of the modules in an {@link AddressSpace}, rows read from the machine code where a pc
+ * has no CFI ({@link org.ompprof.unwinder.code.CodeRows}), and frame pointers only where neither says.
+ * Nothing is ever read outside the snapshot, so a cut stack yields a prefix of the true chain and a
+ * reason, never invented frames.
  *
  * <p>An instance keeps scratch state and is not thread-safe: use one per thread. The address
  * space (and its CFI caches) can be shared.
@@ -58,6 +60,7 @@ public final class StackUnwinder {
                 return end(Termination.UNKNOWN_PC, "0x" + Long.toHexString(frame.pc()) + " is in no module");
             if (count >= maxDepth) return end(Termination.DEPTH_LIMIT, maxDepth + " frames");
             RowResult row = module.cfi().rowFor(frame.relativeLookupPc());
+            if (row instanceof NoCfi) row = module.code().rowFor(frame.relativeLookupPc());
             FrameKind nextKind;
             // An instanceof chain rather than a pattern switch: this is the per-frame hot path.
             if (row instanceof UnwindRow r) {

@@ -15,6 +15,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.ompprof.unwinder.cfi.ByteSink;
 import org.ompprof.unwinder.cfi.EhFrameBuilder;
 import org.ompprof.unwinder.cfi.ModuleCfi;
+import org.ompprof.unwinder.elf.ElfFile;
 import org.ompprof.unwinder.elf.Section;
 import org.ompprof.unwinder.elf.Symbol;
 import org.ompprof.unwinder.stack.SelfStackFixture.Build;
@@ -27,6 +28,19 @@ class SyntheticUnwindTest {
 
     private static SelfStackCapture capture(Build build) throws Exception {
         return SelfStackFixture.capture(new Case(build, Scenario.DIRECT));
+    }
+
+    /** The image with its .symtab's type cleared: no function symbols (an executable exports none of its own). */
+    private static ElfFile withoutSymbolTable(Module m) throws java.io.IOException {
+        ElfFile elf = m.elf();
+        byte[] image = java.nio.file.Files.readAllBytes(java.nio.file.Path.of(m.name()));
+        ByteBuffer b = ByteBuffer.wrap(image).order(ByteOrder.LITTLE_ENDIAN);
+        long headers = b.getLong(0x28);
+        int size = Short.toUnsignedInt(b.getShort(0x3a));
+        for (Section s : elf.sections()) {
+            if (s.type() == ElfFile.SHT_SYMTAB) b.putInt((int) (headers + (long) s.index() * size + 4), 0);
+        }
+        return ElfFile.parse(image);
     }
 
     private static Module program(AddressSpace space) {
@@ -134,10 +148,16 @@ class SyntheticUnwindTest {
                         .size());
     }
 
+    /** Where neither CFI nor the machine code says (no symbol bounds the function: stripped), frame pointers. */
     @Test
     void framePointerFallbackGuards() throws Exception {
-        AddressSpace space = SelfStackFixture.addressSpace(capture(Build.GCC_NO_CFI_FP));
-        Module program = program(space);
+        AddressSpace withSymbols = SelfStackFixture.addressSpace(capture(Build.GCC_NO_CFI_FP));
+        Module symbols = program(withSymbols);
+        Module stripped = Module.of(symbols.name(), withoutSymbolTable(symbols), symbols.bias());
+        AddressSpace space = AddressSpace.of(withSymbols.modules().stream()
+                .map(m -> m == symbols ? stripped : m)
+                .toList());
+        Module program = symbols;
         long c = function(program, "c"), b = function(program, "b") + 8;
         StackUnwinder unwinder = new StackUnwinder(space);
 
