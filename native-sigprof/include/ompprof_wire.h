@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #define OMPPROF_WIRE_MAGIC   0x4d48535250504d4fULL /* "OMPPRSHM" little-endian */
-#define OMPPROF_WIRE_VERSION 3u
+#define OMPPROF_WIRE_VERSION 4u
 
 /* ---------- region layout ----------
  * [RegionHeader, REGION_HEADER_SIZE bytes]
@@ -314,7 +314,12 @@ enum ompprof_sample_flags {
   OMPPROF_SAMPLE_REPEAT = 32,        /* the thread's previous sample record again (still blocked in the same
                                         call, or the same in all its fields), with this time and weight;
                                         sent as the sample struct alone: no levels, frames or snapshot */
+  OMPPROF_SAMPLE_RBX = 64,           /* the snapshot is preceded by rbx at ctx's frame (OMPPROF_RBX_BYTES, after
+                                        the frames): code without unwind rows may keep its frame's address there
+                                        (OpenBLAS's kernels), which the JVM reads from the machine code */
 };
+
+#define OMPPROF_RBX_BYTES 8u
 
 /* OMPPROF_REC_SAMPLE payload, followed by task_levels x ompprof_task_level,
  * parallel_levels x ompprof_parallel_level, then ctx's frames and snapshot. */

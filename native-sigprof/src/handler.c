@@ -35,7 +35,7 @@
   ((uint32_t)(sizeof(struct ompprof_record_header) + sizeof(struct ompprof_sample) +                                   \
               OMPPROF_MAX_LEVELS * sizeof(struct ompprof_task_level) +                                                 \
               OMPPROF_MAX_LEVELS * sizeof(struct ompprof_parallel_level) +                                             \
-              (OMPPROF_MAX_WALK_FRAMES + 1) * sizeof(struct ompprof_frame)))
+              (OMPPROF_MAX_WALK_FRAMES + 1) * sizeof(struct ompprof_frame) + OMPPROF_RBX_BYTES))
 
 static inline void bump64(uint64_t *c, uint64_t by) /* signal-safe */
 {
@@ -125,14 +125,16 @@ static uint32_t trim_to_task(struct ompprof_context *ctx, const struct ompprof_t
 }
 
 /* The frames of the sample as far as the unwind rows reach (frame_walk.h); ctx becomes the frame
- * where the walk stopped, from which a snapshot continues when the walk could not finish. In a
- * checking recording ctx stays the sampled registers and every walked frame is written. */
-static uint32_t walk_frames(struct priv *p, struct ompprof_context *ctx, uint64_t rbx,
+ * where the walk stopped, from which a snapshot continues when the walk could not finish, and *rbx
+ * that frame's rbx where it is known (else *rbx_known is 0). In a checking recording ctx stays the
+ * sampled registers and every walked frame is written. */
+static uint32_t walk_frames(struct priv *p, struct ompprof_context *ctx, uint64_t *rbx, int *rbx_known,
                             const struct ompprof_task_level *level0, uint32_t levels, struct ompprof_frame *out,
                             uint32_t *stop) /* signal-safe */
 {
   int mode = ompprof_g.walk;
   *stop = OMPPROF_WALK_CONTINUE;
+  *rbx_known = mode != WALK_CHECK; /* the sampled one, unless a walk below moves ctx */
   if (mode == WALK_OFF || p->sig.stack_hi == 0)
     return 0;
   /* a task whose exit frame lies below the sampled frame has returned (the runtime still names it current while
@@ -142,7 +144,7 @@ static uint32_t walk_frames(struct priv *p, struct ompprof_context *ctx, uint64_
       ctx->rsp > level0->exit_frame + EXIT_FRAME_CFA && mode != WALK_CHECK)
     return 0;
   /* a checking recording's walk is compared with the JVM's unwind of the snapshot, which has no rbx */
-  struct walk_regs at = {ctx->rip, ctx->rsp, ctx->rbp, rbx, mode != WALK_CHECK};
+  struct walk_regs at = {ctx->rip, ctx->rsp, ctx->rbp, *rbx, mode != WALK_CHECK};
   uint64_t stop_sp = levels > 0 && level0->exit_frame > ctx->rsp && mode != WALK_CHECK
                          ? level0->exit_frame + EXIT_FRAME_CFA
                          : UINT64_MAX;
@@ -160,6 +162,8 @@ static uint32_t walk_frames(struct priv *p, struct ompprof_context *ctx, uint64_
   ctx->rip = at.pc;
   ctx->rsp = at.sp;
   ctx->rbp = at.bp;
+  *rbx = at.bx;
+  *rbx_known = at.bx_known;
   return n;
 }
 
@@ -265,19 +269,26 @@ static void take_sample(struct priv *p, const siginfo_t *si, const ucontext_t *u
     }
     const struct ompprof_task_level *level0 = (const struct ompprof_task_level *)(const void *)(s + 1);
     struct ompprof_frame *frames = (struct ompprof_frame *)(void *)((uint8_t *)(s + 1) + levels_bytes);
-    uint32_t nf =
-        walk_frames(p, &ctx, (uint64_t)uc->uc_mcontext.gregs[REG_RBX], level0, s->task_levels, frames, &ctx.walk_stop);
+    uint64_t rbx = (uint64_t)uc->uc_mcontext.gregs[REG_RBX];
+    int rbx_known;
+    uint32_t nf = walk_frames(p, &ctx, &rbx, &rbx_known, level0, s->task_levels, frames, &ctx.walk_stop);
     ctx.frame_count = nf;
     /* a slot claimed in here has no bounds yet: snapshot_len says NO_BOUNDS */
     uint32_t n = 0;
+    uint8_t *snapshot = (uint8_t *)(frames + nf);
     if ((ctx.walk_stop & 0xffu) == OMPPROF_WALK_CONTINUE || (ctx.walk_stop & OMPPROF_WALK_CHECK)) {
       n = snapshot_len(&ctx, p->sig.stack_lo, p->sig.stack_hi, g->stack_bytes);
       ctx.stack_len = n;
       if (!(ctx.walk_stop & OMPPROF_WALK_CHECK))
         n = trim_to_task(&ctx, level0, s->task_levels, n);
+      if (rbx_known && n > 0) {
+        _Static_assert(sizeof rbx == OMPPROF_RBX_BYTES, "rbx on the wire");
+        __builtin_memcpy(snapshot, &rbx, sizeof rbx);
+        snapshot += OMPPROF_RBX_BYTES;
+        s->flags |= OMPPROF_SAMPLE_RBX;
+      }
     }
     s->ctx = ctx;
-    uint8_t *snapshot = (uint8_t *)(frames + nf);
     snapshot_copy(snapshot, ctx.rsp, n);
     if (p->sig.has_timer == TIMER_WALL && (s->flags & OMPPROF_SAMPLE_OMPT_READY))
       wall_view_store(p, s, (const uint8_t *)(s + 1));

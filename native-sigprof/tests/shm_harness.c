@@ -359,7 +359,8 @@ static int analyze(int expect_threads, uint32_t mode, uint32_t rate, int status,
     const struct ompprof_sample *s = (const void *)(h + 1);
     uint64_t want = 16 + sizeof *s + s->task_levels * sizeof(struct ompprof_task_level) +
                     s->parallel_levels * sizeof(struct ompprof_parallel_level) +
-                    s->ctx.frame_count * sizeof(struct ompprof_frame) + ((s->ctx.stack_len + 7) & ~7u);
+                    s->ctx.frame_count * sizeof(struct ompprof_frame) + ((s->ctx.stack_len + 7) & ~7u) +
+                    (s->flags & OMPPROF_SAMPLE_RBX ? OMPPROF_RBX_BYTES : 0);
     if (h->size != want) {
       fail("sample size %u, expected %" PRIu64, h->size, want);
       continue;

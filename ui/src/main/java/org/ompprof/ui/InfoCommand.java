@@ -22,6 +22,7 @@ import org.ompprof.calltree.profile.Profile;
 import org.ompprof.calltree.profile.ProfileReader;
 import org.ompprof.sampler.UserError;
 import org.ompprof.sampler.launch.DurationArg;
+import org.ompprof.sampler.launch.RecordOptions;
 import org.ompprof.sampler.launch.SamplingSignal;
 import org.ompprof.sampler.omp.OmpState;
 import org.ompprof.sampler.omp.ThreadType;
@@ -433,6 +434,7 @@ public final class InfoCommand {
         s.append("  stitched: ")
                 .append(kinds.isEmpty() ? "no samples" : String.join(", ", kinds))
                 .append('\n');
+        truncationAdvice(s, c, r.metadata().getLong(Metadata.STACK_BYTES, 0));
         states(s, p.tree());
         s.append("  creation contexts: ")
                 .append(count(c.regions()))
@@ -507,6 +509,26 @@ public final class InfoCommand {
                 .append('\n');
         mutexes(s, st);
         ringPeaks(s, st, m);
+        s.append('\n');
+    }
+
+    /**
+     * Truncated samples are those whose stack ran past the bytes copied where the agent's own walk stopped: a frame
+     * of code it has no unwind rows for that is larger than the copy (OpenBLAS's Haswell dgemm kernel keeps 29 kB), or
+     * a stack deeper than the walk goes. A larger copy reaches their callers.
+     */
+    private static void truncationAdvice(StringBuilder s, StitchCounters c, long stackBytes) {
+        long truncated = c.samples(StitchedSample.Kind.TRUNCATED);
+        if (truncated == 0 || stackBytes <= 0) return;
+        s.append("  truncated: ")
+                .append(count(truncated))
+                .append(" samples' stacks ran past the ")
+                .append(count(stackBytes))
+                .append(" bytes copied");
+        if (stackBytes < RecordOptions.MAX_STACK_BYTES)
+            s.append(" (record with --stack-bytes ")
+                    .append(RecordOptions.MAX_STACK_BYTES)
+                    .append(" to copy more)");
         s.append('\n');
     }
 

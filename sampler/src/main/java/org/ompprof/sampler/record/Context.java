@@ -1,6 +1,7 @@
 package org.ompprof.sampler.record;
 
 import java.lang.foreign.MemorySegment;
+import java.util.OptionalLong;
 import org.ompprof.sampler.wire.Wire;
 
 /**
@@ -11,11 +12,18 @@ import org.ompprof.sampler.wire.Wire;
  *     read-only and little-endian (read words with {@code JAVA_LONG_UNALIGNED})
  * @param flags {@code Wire.CTX_*}
  * @param walk the frames the agent walked before it got to {@code rip}/{@code rsp}/{@code rbp} (see {@link Walk})
+ * @param rbx rbx at that frame, where a sample has it ({@code Wire.SAMPLE_RBX})
  */
-public record Context(long rip, long rsp, long rbp, int flags, MemorySegment stack, Walk walk) {
+public record Context(long rip, long rsp, long rbp, int flags, MemorySegment stack, Walk walk, OptionalLong rbx) {
     public Context {
         stack = stack.isReadOnly() ? stack : stack.asReadOnly();
         java.util.Objects.requireNonNull(walk, "walk");
+        java.util.Objects.requireNonNull(rbx, "rbx");
+    }
+
+    /** A context without rbx (a callback's, or a sample's without it). */
+    public Context(long rip, long rsp, long rbp, int flags, MemorySegment stack, Walk walk) {
+        this(rip, rsp, rbp, flags, stack, walk, OptionalLong.empty());
     }
 
     /** A context without walked frames: the captured registers and the snapshot from there. */

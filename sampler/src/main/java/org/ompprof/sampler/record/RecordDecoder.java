@@ -7,6 +7,7 @@ import java.util.HexFormat;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
+import java.util.OptionalLong;
 import java.util.function.Consumer;
 import java.util.function.IntPredicate;
 import org.ompprof.sampler.wire.Wire;
@@ -372,10 +373,17 @@ public final class RecordDecoder {
                                 | u32(rec, P + Wire.Sample.CTX + Wire.Context.FRAME_COUNT)
                                 | u32(rec, P + Wire.Sample.CTX + Wire.Context.STACK_LEN))
                         != 0) return -1; // a repeat carries nothing of its own but its time and weight
+        long rbx = hasRbx(rec) ? Wire.RBX_BYTES : 0;
         return withContext(
                 rec,
-                P + Wire.Sample.SIZEOF + tasks * Wire.TaskLevel.SIZEOF + parallels * Wire.ParallelLevel.SIZEOF,
+                P + Wire.Sample.SIZEOF + tasks * Wire.TaskLevel.SIZEOF + parallels * Wire.ParallelLevel.SIZEOF + rbx,
                 P + Wire.Sample.CTX);
+    }
+
+    /** Whether a sample carries rbx before its snapshot (a repeat carries nothing of its own). */
+    private static boolean hasRbx(WireBytes rec) {
+        int flags = u32(rec, P + Wire.Sample.FLAGS);
+        return (flags & Wire.SAMPLE_RBX) != 0 && (flags & Wire.SAMPLE_REPEAT) == 0;
     }
 
     private static long moduleSize(WireBytes rec) {
@@ -428,7 +436,7 @@ public final class RecordDecoder {
                 u64(rec, p + Wire.Sample.WAIT_ID),
                 taskLevels,
                 parallelLevels,
-                context(rec, p + Wire.Sample.CTX, off, shareStack));
+                context(rec, p + Wire.Sample.CTX, off, shareStack, hasRbx(rec)));
     }
 
     private static TaskLevel taskLevel(WireBytes rec, long off) {
@@ -444,12 +452,17 @@ public final class RecordDecoder {
                 u32(rec, off + Wire.TaskLevel.INFO_RESULT));
     }
 
-    /**
-     * The context at {@code ctx} whose stack snapshot starts at {@code stackOff}; copies the snapshot unless shared.
-     */
+    /** The context at {@code ctx} whose walked frames start at {@code framesOff}; copies the snapshot unless shared. */
     private static Context context(WireBytes rec, long ctx, long framesOff, boolean share) {
+        return context(rec, ctx, framesOff, share, false);
+    }
+
+    /** The same, with rbx between the frames and the snapshot when {@code withRbx}. */
+    private static Context context(WireBytes rec, long ctx, long framesOff, boolean share, boolean withRbx) {
         Walk walk = walk(rec, ctx, framesOff);
-        long stackOff = framesOff + (long) walk.count() * Wire.WalkedFrame.SIZEOF;
+        long after = framesOff + (long) walk.count() * Wire.WalkedFrame.SIZEOF;
+        OptionalLong rbx = withRbx ? OptionalLong.of(u64(rec, after)) : OptionalLong.empty();
+        long stackOff = after + (withRbx ? Wire.RBX_BYTES : 0);
         int len = u32(rec, ctx + Wire.Context.STACK_LEN);
         return new Context(
                 u64(rec, ctx + Wire.Context.RIP),
@@ -457,7 +470,8 @@ public final class RecordDecoder {
                 u64(rec, ctx + Wire.Context.RBP),
                 u32(rec, ctx + Wire.Context.CTX_FLAGS),
                 share ? rec.slice(stackOff, len) : copy(rec, stackOff, len),
-                walk);
+                walk,
+                rbx);
     }
 
     private static Walk walk(WireBytes rec, long ctx, long off) {

@@ -84,6 +84,11 @@ public final class RecordEncoder {
 
     /** The context at {@code ctx}, its walked frames from {@code off} and its snapshot after them. */
     private static void context(MemorySegment s, long ctx, long off, Context c) {
+        context(s, ctx, off, c, false);
+    }
+
+    /** The same, with the context's rbx (0 if it has none) between the frames and the snapshot when {@code withRbx}. */
+    private static void context(MemorySegment s, long ctx, long off, Context c, boolean withRbx) {
         put64(s, ctx + Wire.Context.RIP, c.rip());
         put64(s, ctx + Wire.Context.RSP, c.rsp());
         put64(s, ctx + Wire.Context.RBP, c.rbp());
@@ -96,6 +101,10 @@ public final class RecordEncoder {
             put64(s, off + Wire.WalkedFrame.PC, w.pc(i));
             put64(s, off + Wire.WalkedFrame.SP, w.sp(i));
         }
+        if (withRbx) {
+            put64(s, off, c.rbx().orElse(0));
+            off += Wire.RBX_BYTES;
+        }
         MemorySegment.copy(c.stack(), 0, s, off, c.stackLength());
     }
 
@@ -107,7 +116,8 @@ public final class RecordEncoder {
     private static byte[] sample(SampleRecord r) {
         long levels = (long) r.taskLevels().size() * Wire.TaskLevel.SIZEOF
                 + (long) r.parallelLevels().size() * Wire.ParallelLevel.SIZEOF;
-        MemorySegment s = start(r, P + Wire.Sample.SIZEOF + levels + tail(r.context()));
+        boolean rbx = (r.flags() & Wire.SAMPLE_RBX) != 0 && (r.flags() & Wire.SAMPLE_REPEAT) == 0;
+        MemorySegment s = start(r, P + Wire.Sample.SIZEOF + levels + tail(r.context()) + (rbx ? Wire.RBX_BYTES : 0));
         put64(s, P + Wire.Sample.WEIGHT_NS, r.weightNs());
         put32(s, P + Wire.Sample.OS_TID, r.osTid());
         put32(s, P + Wire.Sample.OMP_THREAD_NUM, r.ompThreadNum());
@@ -127,7 +137,7 @@ public final class RecordEncoder {
             put32(s, off + Wire.ParallelLevel.INFO_RESULT, l.infoResult());
             off += Wire.ParallelLevel.SIZEOF;
         }
-        context(s, P + Wire.Sample.CTX, off, r.context());
+        context(s, P + Wire.Sample.CTX, off, r.context(), rbx);
         return bytes(s);
     }
 

@@ -15,7 +15,7 @@ public final class Wire {
     private Wire() {}
 
     public static final long WIRE_MAGIC = 0x4d48535250504d4fL;
-    public static final int WIRE_VERSION = 3;
+    public static final int WIRE_VERSION = 4;
 
     public static final int REGION_HEADER_SIZE = 4096;
     public static final int SLOT_HEADER_SIZE = 4096;
@@ -164,6 +164,13 @@ public final class Wire {
      * time and weight, sent as the sample struct alone (record.RepeatedSamples).
      */
     public static final int SAMPLE_REPEAT = 32;
+    /**
+     * The snapshot is preceded by rbx at the context's frame ({@link #RBX_BYTES}, after the walked frames): code
+     * without unwind rows may keep its frame's address there (OpenBLAS's kernels), read from its machine code.
+     */
+    public static final int SAMPLE_RBX = 64;
+
+    public static final int RBX_BYTES = 8;
 
     public static final int MUTEX_ACQUIRE = 1;
     public static final int MUTEX_ACQUIRED = 2;

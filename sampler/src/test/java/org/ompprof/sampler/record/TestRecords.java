@@ -4,6 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.Random;
 import org.ompprof.sampler.wire.Wire;
 
@@ -53,19 +54,25 @@ public final class TestRecords {
         int seq = rnd.nextInt(1, 100);
         long t = rnd.nextLong(1, Long.MAX_VALUE);
         return switch (type) {
-            case Wire.REC_SAMPLE ->
-                new SampleRecord(
+            case Wire.REC_SAMPLE -> {
+                int flags = rnd.nextInt() & ~Wire.SAMPLE_REPEAT; // whole: a repeat is the sample before it again
+                Context c = context(rnd);
+                if ((flags & Wire.SAMPLE_RBX) != 0) // carried exactly when the flag says so
+                c = new Context(
+                        c.rip(), c.rsp(), c.rbp(), c.flags(), c.stack(), c.walk(), OptionalLong.of(rnd.nextLong()));
+                yield new SampleRecord(
                         seq,
                         t,
                         rnd.nextLong(),
                         rnd.nextInt(),
                         rnd.nextInt(),
                         rnd.nextInt(),
-                        rnd.nextInt() & ~Wire.SAMPLE_REPEAT, // whole: a repeat is the sample before it again
+                        flags,
                         rnd.nextLong(),
                         taskLevels(rnd),
                         parallelLevels(rnd),
-                        context(rnd));
+                        c);
+            }
             case Wire.REC_THREAD_BEGIN ->
                 new ThreadBegin(seq, t, rnd.nextInt(), rnd.nextInt(5), rnd.nextLong(), rnd.nextLong(), rnd.nextInt(64));
             case Wire.REC_THREAD_END -> new ThreadEnd(seq, t);

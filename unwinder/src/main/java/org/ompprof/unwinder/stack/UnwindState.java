@@ -6,11 +6,12 @@ import static org.ompprof.unwinder.cfi.X86Registers.RIP;
 import static org.ompprof.unwinder.cfi.X86Registers.RSP;
 
 import org.ompprof.unwinder.cfi.UnwindContext;
+import org.ompprof.unwinder.cfi.X86Registers;
 
 /**
  * The registers of the frame being unwound, with which of them are known, over the sample's
- * stack snapshot. A sample records only rip, rsp and rbp; other callee-saved registers become
- * known when a frame's CFI restores them from the stack. Reused across samples.
+ * stack snapshot. A sample records rip, rsp and rbp, and rbx where the agent kept it; other callee-saved
+ * registers become known when a frame's CFI restores them from the stack. Reused across samples.
  */
 final class UnwindState implements UnwindContext {
     private final long[] values = new long[COUNT];
@@ -23,6 +24,7 @@ final class UnwindState implements UnwindContext {
         set(RIP, r.rip());
         set(RSP, r.rsp());
         set(RBP, r.rbp());
+        if (r.rbx().isPresent()) set(X86Registers.RBX, r.rbx().getAsLong());
     }
 
     void set(int register, long value) {

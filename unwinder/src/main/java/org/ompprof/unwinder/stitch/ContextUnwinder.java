@@ -118,7 +118,7 @@ final class ContextUnwinder {
             long upTo = FrameAddresses.cfaOf(exitFrame) - c.rsp();
             if (upTo >= 0 && upTo < length) length = (int) upTo;
         }
-        Registers registers = new Registers(c.rip(), c.rsp(), c.rbp());
+        Registers registers = new Registers(c.rip(), c.rsp(), c.rbp(), c.rbx());
         // a snapshot that is a slice of a heap array (a recording's section) is read where it lies
         if (c.stack().heapBase().orElse(null) instanceof byte[] array) {
             return unwinder.unwind(
