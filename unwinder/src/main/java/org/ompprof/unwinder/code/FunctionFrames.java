@@ -63,7 +63,7 @@ final class FunctionFrames {
         return new FunctionFrames(start, offsets, lengths, states);
     }
 
-    /** Gives {@code offset} the state {@code s}, or what it and the state it had agree on; queued again if it changed. */
+    /** Gives {@code offset} the state {@code s}, or what it and the state it had agree on; queued if that changed. */
     private static void reach(
             Map<Integer, FrameState> at, ArrayDeque<Integer> work, int size, int offset, FrameState s) {
         if (offset < 0 || offset >= size) return;

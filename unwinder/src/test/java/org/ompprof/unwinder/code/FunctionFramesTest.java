@@ -14,7 +14,7 @@ import org.ompprof.unwinder.cfi.NoCfi;
 import org.ompprof.unwinder.cfi.RowResult;
 import org.ompprof.unwinder.cfi.UnwindRow;
 
-/** Frame states read from hand-assembled functions, instruction by instruction (the rows llvm-dwarfdump would print). */
+/** Frame states read from hand-assembled functions, instruction by instruction (as llvm-dwarfdump prints rows). */
 class FunctionFramesTest {
     private static final long AT = 0x1000;
 
