@@ -317,9 +317,20 @@ enum ompprof_sample_flags {
   OMPPROF_SAMPLE_RBX = 64,           /* the snapshot is preceded by rbx at ctx's frame (OMPPROF_RBX_BYTES, after
                                         the frames): code without unwind rows may keep its frame's address there
                                         (OpenBLAS's kernels), which the JVM reads from the machine code */
+  OMPPROF_SAMPLE_UPPER = 128,        /* the snapshot (its RING_ALIGN8 bytes) is followed by a second window of
+                                        the stack (struct ompprof_upper_window, then its bytes rounded up to 8):
+                                        from just below rbx or rbp where it lies above the snapshot's end and
+                                        the walk stopped at code without unwind rows, whose frame may be larger
+                                        than the snapshot (OpenBLAS's Haswell dgemm kernel keeps 29 KB) */
 };
 
 #define OMPPROF_RBX_BYTES 8u
+
+struct ompprof_upper_window {
+  uint64_t addr; /* of its first byte */
+  uint32_t len;  /* bytes that follow */
+  uint32_t pad;
+};
 
 /* OMPPROF_REC_SAMPLE payload, followed by task_levels x ompprof_task_level,
  * parallel_levels x ompprof_parallel_level, then ctx's frames and snapshot. */

@@ -35,7 +35,13 @@
   ((uint32_t)(sizeof(struct ompprof_record_header) + sizeof(struct ompprof_sample) +                                   \
               OMPPROF_MAX_LEVELS * sizeof(struct ompprof_task_level) +                                                 \
               OMPPROF_MAX_LEVELS * sizeof(struct ompprof_parallel_level) +                                             \
-              (OMPPROF_MAX_WALK_FRAMES + 1) * sizeof(struct ompprof_frame) + OMPPROF_RBX_BYTES))
+              (OMPPROF_MAX_WALK_FRAMES + 1) * sizeof(struct ompprof_frame) + OMPPROF_RBX_BYTES +                       \
+              sizeof(struct ompprof_upper_window)))
+
+/* A frame register this far above the sampled rsp is taken for one: farther, it is likelier a pointer to some
+ * outer frame's data. And the window starts this far below it, where such frames keep what they save. */
+#define UPPER_REACH (1u << 20)
+#define UPPER_BELOW 128u
 
 static inline void bump64(uint64_t *c, uint64_t by) /* signal-safe */
 {
@@ -202,6 +208,39 @@ static int sample_repeats(struct priv *p, struct ompprof_sample *s, uint32_t bod
   return 0;
 }
 
+/* Where the walk stopped short, a second window of the stack from just below the lowest of rbx (when known) and rbp
+ * that lies above the snapshot's end, within the thread's stack: code without unwind rows may keep its frame's
+ * address there past a frame larger than the snapshot (OpenBLAS's Haswell dgemm kernel aligns rsp 29 KB below it),
+ * and its callers' frames lie above. Up to stack_bytes, and not past the task's exit frame. Returns the bytes
+ * written at `out` (the window's header and bytes), 0 when no register qualifies. */
+static uint32_t upper_window(const struct priv *p, const struct ompprof_context *ctx, uint32_t n, uint64_t rbx,
+                             int rbx_known, const struct ompprof_task_level *level0, uint32_t levels,
+                             uint8_t *out) /* signal-safe */
+{
+  uint64_t end = ctx->rsp + n, hi = p->sig.stack_hi, at = 0;
+  uint64_t candidates[2] = {rbx_known ? rbx : 0, ctx->rbp};
+  for (int i = 0; i < 2; i++) {
+    uint64_t c = candidates[i];
+    int in_task = levels == 0 || level0->exit_frame == 0 || c < level0->exit_frame;
+    if (c >= end && c < hi && c - ctx->rsp <= UPPER_REACH && in_task && (at == 0 || c < at))
+      at = c;
+  }
+  if (at == 0)
+    return 0;
+  uint64_t from = (at - UPPER_BELOW) & ~(uint64_t)7;
+  if (from < end)
+    from = end;
+  uint64_t len = hi - from;
+  if (len > ompprof_g.stack_bytes)
+    len = ompprof_g.stack_bytes;
+  if (levels > 0 && level0->exit_frame > from && level0->exit_frame - from + EXIT_FRAME_MARGIN < len)
+    len = level0->exit_frame - from + EXIT_FRAME_MARGIN;
+  struct ompprof_upper_window w = {from, (uint32_t)len, 0};
+  sig_copy(out, &w, sizeof w);
+  snapshot_copy(out + sizeof w, from, (uint32_t)len);
+  return (uint32_t)(sizeof w + RING_ALIGN8(len));
+}
+
 static void take_sample(struct priv *p, const siginfo_t *si, const ucontext_t *uc) /* signal-safe */
 {
   struct agent *g = &ompprof_g;
@@ -230,7 +269,7 @@ static void take_sample(struct priv *p, const siginfo_t *si, const ucontext_t *u
   ctx.frame_count = 0;
   ctx.walk_stop = 0;
   struct ring_res res;
-  if (record_reserve(&p->sig.sample, OMPPROF_REC_SAMPLE, SAMPLE_FIXED + (uint32_t)RING_ALIGN8(g->stack_bytes),
+  if (record_reserve(&p->sig.sample, OMPPROF_REC_SAMPLE, SAMPLE_FIXED + 2 * (uint32_t)RING_ALIGN8(g->stack_bytes),
                      p->thread_seq, &res)) {
     struct ompprof_record_header *h = (struct ompprof_record_header *)(void *)res.rec;
     struct ompprof_sample *s = (struct ompprof_sample *)(void *)(h + 1);
@@ -290,9 +329,15 @@ static void take_sample(struct priv *p, const siginfo_t *si, const ucontext_t *u
     }
     s->ctx = ctx;
     snapshot_copy(snapshot, ctx.rsp, n);
+    uint32_t upper = 0;
+    if (n > 0 && g->walk == WALK_ON && (ctx.walk_stop & 0xffu) == OMPPROF_WALK_CONTINUE) {
+      upper = upper_window(p, &ctx, n, rbx, rbx_known, level0, s->task_levels, snapshot + RING_ALIGN8(n));
+      if (upper)
+        s->flags |= OMPPROF_SAMPLE_UPPER;
+    }
     if (p->sig.has_timer == TIMER_WALL && (s->flags & OMPPROF_SAMPLE_OMPT_READY))
       wall_view_store(p, s, (const uint8_t *)(s + 1));
-    uint32_t bytes = (uint32_t)(snapshot - res.rec + RING_ALIGN8(n));
+    uint32_t bytes = (uint32_t)(snapshot - res.rec + RING_ALIGN8(n) + upper);
     if (n == 0 && sample_repeats(p, s, bytes - (uint32_t)sizeof *h))
       bytes = (uint32_t)(sizeof *h + sizeof *s);
     record_commit(&p->sig.sample, &res, bytes);

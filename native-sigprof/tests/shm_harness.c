@@ -361,6 +361,10 @@ static int analyze(int expect_threads, uint32_t mode, uint32_t rate, int status,
                     s->parallel_levels * sizeof(struct ompprof_parallel_level) +
                     s->ctx.frame_count * sizeof(struct ompprof_frame) + ((s->ctx.stack_len + 7) & ~7u) +
                     (s->flags & OMPPROF_SAMPLE_RBX ? OMPPROF_RBX_BYTES : 0);
+    if ((s->flags & OMPPROF_SAMPLE_UPPER) && want + sizeof(struct ompprof_upper_window) <= h->size) {
+      const struct ompprof_upper_window *w = (const void *)((const uint8_t *)h + want);
+      want += sizeof *w + ((w->len + 7) & ~7u);
+    }
     if (h->size != want) {
       fail("sample size %u, expected %" PRIu64, h->size, want);
       continue;

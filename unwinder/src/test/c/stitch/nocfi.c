@@ -5,10 +5,13 @@
  *  - asm_outer(n): saves rbx and r12, reserves 40 bytes, spins n steps itself, then calls asm_leaf
  *    four times, each behind a conditional branch (its frame must be followed along both ways);
  *  - asm_aligned(n): a frame-pointer frame whose stack pointer is aligned to 32 bytes (only rbp
- *    says where the return address is), calling asm_leaf.
+ *    says where the return address is), calling asm_leaf;
+ *  - asm_bigframe(n): OpenBLAS's kernels' frame: registers stored (not pushed), rsp kept in rbx,
+ *    then 28 KiB reserved and aligned to a page, beyond the 16 KiB of stack a sample copies from
+ *    rsp; a loop of n steps writing to it.
  * run() calls them serially and from a parallel region. Every sample in them must read
- * main;run;asm_outer[;asm_leaf] or main;run;asm_aligned;asm_leaf, or the same under
- * run.omp_outlined, whole: nothing truncated.
+ * main;run;asm_outer[;asm_leaf], main;run;asm_aligned[;asm_leaf] or main;run;asm_bigframe, or the
+ * same under run.omp_outlined, whole: nothing truncated.
  * usage: nocfi [N=30000000] (steps per call: about 0.4 s in all on 2 threads)
  */
 #include <stdio.h>
@@ -17,6 +20,7 @@
 long asm_leaf(long n);
 long asm_outer(long n);
 long asm_aligned(long n);
+long asm_bigframe(long n);
 
 __asm__(".text\n"
         ".globl asm_leaf\n"
@@ -74,13 +78,37 @@ __asm__(".text\n"
         "  call asm_leaf\n"
         "  leave\n"
         "  ret\n"
-        ".size asm_aligned, .-asm_aligned\n");
+        ".size asm_aligned, .-asm_aligned\n"
+
+        ".globl asm_bigframe\n"
+        ".type asm_bigframe, @function\n"
+        "asm_bigframe:\n"
+        "  sub $0x60, %rsp\n"
+        "  mov %rbx, (%rsp)\n"
+        "  mov %rbp, 8(%rsp)\n"
+        "  mov %rsp, %rbx\n"
+        "  sub $0x7000, %rsp\n"
+        "  and $-4096, %rsp\n"
+        "  mov %rdi, %rax\n"
+        "1:\n"
+        "  mov %rax, %rdx\n"
+        "  and $0xff8, %rdx\n"
+        "  add %rax, (%rsp,%rdx)\n"
+        "  dec %rax\n"
+        "  jnz 1b\n"
+        "  mov (%rsp), %rax\n"
+        "  mov %rbx, %rsp\n"
+        "  mov 8(%rsp), %rbp\n"
+        "  mov (%rsp), %rbx\n"
+        "  add $0x60, %rsp\n"
+        "  ret\n"
+        ".size asm_bigframe, .-asm_bigframe\n");
 
 __attribute__((noinline)) long run(long n)
 {
-  long s = asm_outer(n) + asm_aligned(n);
+  long s = asm_outer(n) + asm_aligned(n) + asm_bigframe(n);
 #pragma omp parallel reduction(+ : s)
-  s += asm_outer(n) + asm_aligned(n);
+  s += asm_outer(n) + asm_aligned(n) + asm_bigframe(n);
   return s;
 }
 

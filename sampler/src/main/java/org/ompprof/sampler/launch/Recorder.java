@@ -156,7 +156,9 @@ public final class Recorder {
         long biggestSample = Wire.RecordHeader.SIZEOF
                 + Wire.Sample.SIZEOF
                 + (long) Wire.MAX_LEVELS * (Wire.TaskLevel.SIZEOF + Wire.ParallelLevel.SIZEOF)
-                + o.stackBytes();
+                + Wire.RBX_BYTES
+                + 2L * o.stackBytes() // the snapshot and a second window (Wire.SAMPLE_UPPER)
+                + Wire.UpperWindow.SIZEOF;
         long ring = o.ringKib() * 1024L;
         if (ring < 4 * biggestSample) {
             long need = Long.highestOneBit(4 * biggestSample / 1024 - 1) * 2;

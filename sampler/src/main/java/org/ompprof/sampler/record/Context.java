@@ -13,17 +13,21 @@ import org.ompprof.sampler.wire.Wire;
  * @param flags {@code Wire.CTX_*}
  * @param walk the frames the agent walked before it got to {@code rip}/{@code rsp}/{@code rbp} (see {@link Walk})
  * @param rbx rbx at that frame, where a sample has it ({@code Wire.SAMPLE_RBX})
+ * @param upper a second window of the stack above {@code stack}, or {@link StackWindow#NONE} ({@code
+ *     Wire.SAMPLE_UPPER})
  */
-public record Context(long rip, long rsp, long rbp, int flags, MemorySegment stack, Walk walk, OptionalLong rbx) {
+public record Context(
+        long rip, long rsp, long rbp, int flags, MemorySegment stack, Walk walk, OptionalLong rbx, StackWindow upper) {
     public Context {
         stack = stack.isReadOnly() ? stack : stack.asReadOnly();
         java.util.Objects.requireNonNull(walk, "walk");
         java.util.Objects.requireNonNull(rbx, "rbx");
+        java.util.Objects.requireNonNull(upper, "upper");
     }
 
-    /** A context without rbx (a callback's, or a sample's without it). */
+    /** A context without rbx or a second window (a callback's, or a sample's without them). */
     public Context(long rip, long rsp, long rbp, int flags, MemorySegment stack, Walk walk) {
-        this(rip, rsp, rbp, flags, stack, walk, OptionalLong.empty());
+        this(rip, rsp, rbp, flags, stack, walk, OptionalLong.empty(), StackWindow.NONE);
     }
 
     /** A context without walked frames: the captured registers and the snapshot from there. */

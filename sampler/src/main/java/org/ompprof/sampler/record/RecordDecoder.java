@@ -374,10 +374,20 @@ public final class RecordDecoder {
                                 | u32(rec, P + Wire.Sample.CTX + Wire.Context.STACK_LEN))
                         != 0) return -1; // a repeat carries nothing of its own but its time and weight
         long rbx = hasRbx(rec) ? Wire.RBX_BYTES : 0;
-        return withContext(
+        long size = withContext(
                 rec,
                 P + Wire.Sample.SIZEOF + tasks * Wire.TaskLevel.SIZEOF + parallels * Wire.ParallelLevel.SIZEOF + rbx,
                 P + Wire.Sample.CTX);
+        if (size < 0 || !hasUpper(rec)) return size;
+        long upper = Wire.align(size);
+        if (upper + Wire.UpperWindow.SIZEOF > rec.size()) return -1;
+        return upper + Wire.UpperWindow.SIZEOF + Integer.toUnsignedLong(u32(rec, upper + Wire.UpperWindow.LEN));
+    }
+
+    /** Whether a sample carries a second window of the stack after its snapshot. */
+    private static boolean hasUpper(WireBytes rec) {
+        int flags = u32(rec, P + Wire.Sample.FLAGS);
+        return (flags & Wire.SAMPLE_UPPER) != 0 && (flags & Wire.SAMPLE_REPEAT) == 0;
     }
 
     /** Whether a sample carries rbx before its snapshot (a repeat carries nothing of its own). */
@@ -436,7 +446,7 @@ public final class RecordDecoder {
                 u64(rec, p + Wire.Sample.WAIT_ID),
                 taskLevels,
                 parallelLevels,
-                context(rec, p + Wire.Sample.CTX, off, shareStack, hasRbx(rec)));
+                context(rec, p + Wire.Sample.CTX, off, shareStack, hasRbx(rec), hasUpper(rec)));
     }
 
     private static TaskLevel taskLevel(WireBytes rec, long off) {
@@ -454,16 +464,29 @@ public final class RecordDecoder {
 
     /** The context at {@code ctx} whose walked frames start at {@code framesOff}; copies the snapshot unless shared. */
     private static Context context(WireBytes rec, long ctx, long framesOff, boolean share) {
-        return context(rec, ctx, framesOff, share, false);
+        return context(rec, ctx, framesOff, share, false, false);
     }
 
-    /** The same, with rbx between the frames and the snapshot when {@code withRbx}. */
-    private static Context context(WireBytes rec, long ctx, long framesOff, boolean share, boolean withRbx) {
+    /**
+     * The same, with rbx between the frames and the snapshot when {@code withRbx}, and a second window of the stack
+     * after the snapshot when {@code withUpper}.
+     */
+    private static Context context(
+            WireBytes rec, long ctx, long framesOff, boolean share, boolean withRbx, boolean withUpper) {
         Walk walk = walk(rec, ctx, framesOff);
         long after = framesOff + (long) walk.count() * Wire.WalkedFrame.SIZEOF;
         OptionalLong rbx = withRbx ? OptionalLong.of(u64(rec, after)) : OptionalLong.empty();
         long stackOff = after + (withRbx ? Wire.RBX_BYTES : 0);
         int len = u32(rec, ctx + Wire.Context.STACK_LEN);
+        StackWindow upper = StackWindow.NONE;
+        if (withUpper) {
+            long at = Wire.align(stackOff + len);
+            int upperLen = u32(rec, at + Wire.UpperWindow.LEN);
+            long from = at + Wire.UpperWindow.SIZEOF;
+            upper = new StackWindow(
+                    u64(rec, at + Wire.UpperWindow.ADDR),
+                    share ? rec.slice(from, upperLen) : copy(rec, from, upperLen));
+        }
         return new Context(
                 u64(rec, ctx + Wire.Context.RIP),
                 u64(rec, ctx + Wire.Context.RSP),
@@ -471,7 +494,8 @@ public final class RecordDecoder {
                 u32(rec, ctx + Wire.Context.CTX_FLAGS),
                 share ? rec.slice(stackOff, len) : copy(rec, stackOff, len),
                 walk,
-                rbx);
+                rbx,
+                upper);
     }
 
     private static Walk walk(WireBytes rec, long ctx, long off) {

@@ -84,11 +84,14 @@ public final class RecordEncoder {
 
     /** The context at {@code ctx}, its walked frames from {@code off} and its snapshot after them. */
     private static void context(MemorySegment s, long ctx, long off, Context c) {
-        context(s, ctx, off, c, false);
+        context(s, ctx, off, c, false, false);
     }
 
-    /** The same, with the context's rbx (0 if it has none) between the frames and the snapshot when {@code withRbx}. */
-    private static void context(MemorySegment s, long ctx, long off, Context c, boolean withRbx) {
+    /**
+     * The same, with the context's rbx (0 if it has none) between the frames and the snapshot when {@code withRbx},
+     * and its second window of the stack after the snapshot when {@code withUpper}.
+     */
+    private static void context(MemorySegment s, long ctx, long off, Context c, boolean withRbx, boolean withUpper) {
         put64(s, ctx + Wire.Context.RIP, c.rip());
         put64(s, ctx + Wire.Context.RSP, c.rsp());
         put64(s, ctx + Wire.Context.RBP, c.rbp());
@@ -106,6 +109,17 @@ public final class RecordEncoder {
             off += Wire.RBX_BYTES;
         }
         MemorySegment.copy(c.stack(), 0, s, off, c.stackLength());
+        if (withUpper) {
+            long at = Wire.align(off + c.stackLength());
+            put64(s, at + Wire.UpperWindow.ADDR, c.upper().address());
+            put32(s, at + Wire.UpperWindow.LEN, c.upper().length());
+            MemorySegment.copy(
+                    c.upper().bytes(),
+                    0,
+                    s,
+                    at + Wire.UpperWindow.SIZEOF,
+                    c.upper().length());
+        }
     }
 
     /** Bytes a context adds after its record's fixed part: walked frames and snapshot. */
@@ -116,8 +130,15 @@ public final class RecordEncoder {
     private static byte[] sample(SampleRecord r) {
         long levels = (long) r.taskLevels().size() * Wire.TaskLevel.SIZEOF
                 + (long) r.parallelLevels().size() * Wire.ParallelLevel.SIZEOF;
-        boolean rbx = (r.flags() & Wire.SAMPLE_RBX) != 0 && (r.flags() & Wire.SAMPLE_REPEAT) == 0;
-        MemorySegment s = start(r, P + Wire.Sample.SIZEOF + levels + tail(r.context()) + (rbx ? Wire.RBX_BYTES : 0));
+        boolean whole = (r.flags() & Wire.SAMPLE_REPEAT) == 0;
+        boolean rbx = (r.flags() & Wire.SAMPLE_RBX) != 0 && whole,
+                upper = (r.flags() & Wire.SAMPLE_UPPER) != 0 && whole;
+        long size = P + Wire.Sample.SIZEOF + levels + tail(r.context()) + (rbx ? Wire.RBX_BYTES : 0);
+        if (upper)
+            size = Wire.align(size)
+                    + Wire.UpperWindow.SIZEOF
+                    + r.context().upper().length();
+        MemorySegment s = start(r, size);
         put64(s, P + Wire.Sample.WEIGHT_NS, r.weightNs());
         put32(s, P + Wire.Sample.OS_TID, r.osTid());
         put32(s, P + Wire.Sample.OMP_THREAD_NUM, r.ompThreadNum());
@@ -137,7 +158,7 @@ public final class RecordEncoder {
             put32(s, off + Wire.ParallelLevel.INFO_RESULT, l.infoResult());
             off += Wire.ParallelLevel.SIZEOF;
         }
-        context(s, P + Wire.Sample.CTX, off, r.context(), rbx);
+        context(s, P + Wire.Sample.CTX, off, r.context(), rbx, upper);
         return bytes(s);
     }
 

@@ -172,6 +172,13 @@ public final class Wire {
 
     public static final int RBX_BYTES = 8;
 
+    /**
+     * The snapshot is followed by a second window of the stack ({@link UpperWindow}, then its bytes): from just below
+     * rbx or rbp where it lies above the snapshot's end and the walk stopped short, as code without unwind rows may
+     * keep a frame larger than the snapshot (OpenBLAS's Haswell dgemm kernel keeps 29 KB).
+     */
+    public static final int SAMPLE_UPPER = 128;
+
     public static final int MUTEX_ACQUIRE = 1;
     public static final int MUTEX_ACQUIRED = 2;
     public static final int MUTEX_RELEASED = 3;
@@ -380,6 +387,16 @@ public final class Wire {
     }
 
     /** {@code struct ompprof_frame}: one frame the handler walked. */
+    public static final class UpperWindow {
+        private UpperWindow() {}
+
+        public static final String C_STRUCT = "ompprof_upper_window";
+        public static final int ADDR = 0;
+        public static final int LEN = 8;
+        public static final int PAD = 12;
+        public static final int SIZEOF = 16;
+    }
+
     public static final class WalkedFrame {
         private WalkedFrame() {}
 

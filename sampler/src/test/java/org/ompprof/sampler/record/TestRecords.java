@@ -57,9 +57,13 @@ public final class TestRecords {
             case Wire.REC_SAMPLE -> {
                 int flags = rnd.nextInt() & ~Wire.SAMPLE_REPEAT; // whole: a repeat is the sample before it again
                 Context c = context(rnd);
-                if ((flags & Wire.SAMPLE_RBX) != 0) // carried exactly when the flag says so
-                c = new Context(
-                        c.rip(), c.rsp(), c.rbp(), c.flags(), c.stack(), c.walk(), OptionalLong.of(rnd.nextLong()));
+                // rbx and the second window are carried exactly when the flags say so
+                OptionalLong rbx =
+                        (flags & Wire.SAMPLE_RBX) != 0 ? OptionalLong.of(rnd.nextLong()) : OptionalLong.empty();
+                StackWindow upper = (flags & Wire.SAMPLE_UPPER) != 0
+                        ? new StackWindow(rnd.nextLong(), bytes(rnd, rnd.nextInt(0, 300)))
+                        : StackWindow.NONE;
+                c = new Context(c.rip(), c.rsp(), c.rbp(), c.flags(), c.stack(), c.walk(), rbx, upper);
                 yield new SampleRecord(
                         seq,
                         t,

@@ -206,7 +206,7 @@ class SelfProfileEndToEndTest {
         // One slot for two threads: the worker's records are dropped, whatever the load. And a ring of a few samples,
         // filled at 20 kHz: on a quiet machine the drainer (waking at most every millisecond) cannot keep up; on a
         // loaded one the program's threads get too little CPU to outrun it (under-load 2: no ring full in 3 of 3), so
-        // the ring-full events are checked in SimulatedRunTest too. The handler copies whole 16 KiB stack slices (its
+        // the ring-full events are checked in SimulatedRunTest too. The handler copies whole 8 KiB stack slices (its
         // frame walk off: walked samples are a few hundred bytes)
         Map<String, String> env = new java.util.HashMap<>(TWO_THREADS);
         env.put("OMPPROF_WALK", "off");
@@ -222,7 +222,7 @@ class SelfProfileEndToEndTest {
                 "--ring-kib",
                 "128",
                 "--stack-bytes",
-                "16384",
+                "8192",
                 "-o",
                 profile.toString(),
                 "--",

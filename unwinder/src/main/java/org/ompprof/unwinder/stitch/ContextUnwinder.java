@@ -5,6 +5,7 @@ import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
 import org.ompprof.sampler.record.Context;
+import org.ompprof.sampler.record.StackWindow;
 import org.ompprof.sampler.record.Walk;
 import org.ompprof.sampler.wire.Wire;
 import org.ompprof.unwinder.clock.Stage;
@@ -119,15 +120,27 @@ final class ContextUnwinder {
             if (upTo >= 0 && upTo < length) length = (int) upTo;
         }
         Registers registers = new Registers(c.rip(), c.rsp(), c.rbp(), c.rbx());
+        StackSnapshot upper = upper(c.upper(), exitFrame);
         // a snapshot that is a slice of a heap array (a recording's section) is read where it lies
         if (c.stack().heapBase().orElse(null) instanceof byte[] array) {
             return unwinder.unwind(
                     registers,
-                    new StackSnapshot(c.rsp(), array, Math.toIntExact(c.stack().address()), length),
+                    new StackSnapshot(c.rsp(), array, Math.toIntExact(c.stack().address()), length, upper),
                     firstKind);
         }
         if (buffer.length < length) buffer = new byte[Math.max(length, 2 * buffer.length)];
         MemorySegment.copy(c.stack(), ValueLayout.JAVA_BYTE, 0, buffer, 0, length);
-        return unwinder.unwind(registers, new StackSnapshot(c.rsp(), buffer, 0, length), firstKind);
+        return unwinder.unwind(registers, new StackSnapshot(c.rsp(), buffer, 0, length, upper), firstKind);
+    }
+
+    /** A sample's second stretch of stack (rare: code without unwind rows keeping a large frame), to the same end. */
+    private static StackSnapshot upper(StackWindow w, long exitFrame) {
+        if (w.isEmpty()) return null;
+        int length = w.length();
+        if (exitFrame != 0) {
+            long upTo = FrameAddresses.cfaOf(exitFrame) - w.address();
+            if (upTo >= 0 && upTo < length) length = (int) upTo;
+        }
+        return new StackSnapshot(w.address(), w.bytes().asSlice(0, length).toArray(ValueLayout.JAVA_BYTE));
     }
 }

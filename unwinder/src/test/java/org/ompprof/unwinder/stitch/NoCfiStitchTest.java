@@ -10,11 +10,12 @@ import org.junit.jupiter.api.Test;
 
 /**
  * nocfi.c: assembly functions without call-frame information (a frameless leaf, a frame that saves registers and
- * branches around its calls, a frame-pointer frame with an aligned stack) are unwound from their machine code: every
- * sample in them has its whole path, serial or in the parallel region, and none is truncated.
+ * branches around its calls, a frame-pointer frame with an aligned stack, OpenBLAS's page-aligned 28 KiB frame kept in
+ * rbx) are unwound from their machine code: every sample in them has its whole path, serial or in the parallel region,
+ * and none is truncated.
  */
 class NoCfiStitchTest {
-    private static final Set<String> ASM = Set.of("asm_leaf", "asm_outer", "asm_aligned");
+    private static final Set<String> ASM = Set.of("asm_leaf", "asm_outer", "asm_aligned", "asm_bigframe");
     static Stitched run;
 
     @BeforeAll
@@ -38,6 +39,10 @@ class NoCfiStitchTest {
                 .filter(p -> p.stitched().userNames().contains("asm_aligned"))
                 .count();
         assertTrue(aligned > 10, aligned + " samples under asm_aligned, whose frame only rbp finds");
+        long big = inAsm.stream()
+                .filter(p -> p.stitched().userNames().contains("asm_bigframe"))
+                .count();
+        assertTrue(big > 10, big + " samples in asm_bigframe, whose frame is larger than the stack copied from rsp");
     }
 
     @Test
@@ -61,6 +66,7 @@ class NoCfiStitchTest {
                 && (rest.equals(List.of("asm_outer"))
                         || rest.equals(List.of("asm_outer", "asm_leaf"))
                         || rest.equals(List.of("asm_aligned"))
+                        || rest.equals(List.of("asm_bigframe"))
                         || rest.equals(List.of("asm_aligned", "asm_leaf")));
     }
 }
