@@ -1,6 +1,7 @@
 package org.ompprof.unwinder.code;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
@@ -63,18 +64,9 @@ public final class CodeRows {
     private long[] function(long pc) {
         long[][] b = bounds;
         if (b == null) bounds = b = functionBounds(elf);
-        long[] starts = b[0], ends = b[1];
-        int lo = 0, hi = starts.length - 1, found = -1;
-        while (lo <= hi) {
-            int mid = (lo + hi) >>> 1;
-            if (starts[mid] <= pc) {
-                found = mid;
-                lo = mid + 1;
-            } else {
-                hi = mid - 1;
-            }
-        }
-        return found >= 0 && pc < ends[found] ? new long[] {starts[found], ends[found]} : null;
+        int k = Arrays.binarySearch(b[0], pc);
+        if (k < 0) k = -k - 2;
+        return k >= 0 && pc < b[1][k] ? new long[] {b[0][k], b[1][k]} : null;
     }
 
     /** Sorted starts and their ends; a zero-sized symbol ends at the next one or at its section's end. */

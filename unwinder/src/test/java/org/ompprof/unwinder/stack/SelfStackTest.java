@@ -9,6 +9,7 @@ import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.ompprof.unwinder.cfi.CfiOrigin;
+import org.ompprof.unwinder.cfi.RowResult;
 import org.ompprof.unwinder.cfi.UnwindRow;
 import org.ompprof.unwinder.stack.SelfStackFixture.Case;
 import org.ompprof.unwinder.stack.SelfStackFixture.Scenario;
@@ -41,28 +42,25 @@ class SelfStackTest {
                         report);
                 assertTrue(r.frames().stream().noneMatch(f -> f.kind() == FrameKind.FRAME_POINTER), report);
             }
-            case DEBUG_FRAME -> {
-                UnwindRow row = (UnwindRow) r.frames()
-                        .get(0)
-                        .module()
-                        .cfi()
-                        .rowFor(r.frames().get(0).relativeLookupPc());
-                assertEquals(CfiOrigin.DEBUG_FRAME, row.origin(), report);
-                assertTrue(r.frames().stream().noneMatch(f -> f.kind() == FrameKind.FRAME_POINTER), report);
-            }
-            case FRAME_POINTERS -> {
-                // no CFI: the rows come from the machine code (org.ompprof.unwinder.code), not a frame-pointer guess
-                UnwindRow row = (UnwindRow) r.frames()
-                        .get(0)
-                        .module()
-                        .code()
-                        .rowFor(r.frames().get(0).relativeLookupPc());
-                assertEquals(CfiOrigin.CODE, row.origin(), report);
-                assertTrue(r.frames().stream().noneMatch(f -> f.kind() == FrameKind.FRAME_POINTER), report);
-            }
+            case DEBUG_FRAME ->
+                assertRowsFrom(CfiOrigin.DEBUG_FRAME, r.frames().get(0).module().cfi()::rowFor, r, report);
+            // no CFI: the rows come from the machine code (org.ompprof.unwinder.code), not a frame-pointer guess
+            case FRAME_POINTERS ->
+                assertRowsFrom(CfiOrigin.CODE, r.frames().get(0).module().code()::rowFor, r, report);
         }
         if (c.scenario() == Scenario.SIGNAL) assertSignalFrame(r, report);
         if (c.scenario() == Scenario.QSORT) assertLibcBetween(r, "cmp", "b", report);
+    }
+
+    /** The first frame's row came from {@code origin}, and no frame from a frame-pointer guess. */
+    private static void assertRowsFrom(CfiOrigin origin, RowSource rows, UnwindResult r, String report) {
+        UnwindRow row = (UnwindRow) rows.rowFor(r.frames().get(0).relativeLookupPc());
+        assertEquals(origin, row.origin(), report);
+        assertTrue(r.frames().stream().noneMatch(f -> f.kind() == FrameKind.FRAME_POINTER), report);
+    }
+
+    private interface RowSource {
+        RowResult rowFor(long pc);
     }
 
     /** After the trampoline comes the interrupted frame, whose pc is exact, not a return address. */
