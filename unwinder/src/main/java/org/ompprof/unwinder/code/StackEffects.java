@@ -156,6 +156,8 @@ final class StackEffects {
         if (op >= 0xc8 && op <= 0xcf) return s.clobbered(DWARF[(op & 7) | (i.rex() & 1) << 3]); // bswap
         if (op >= 0x90 && op <= 0x9f) return registerOperand(s, i); // setcc
         return switch (op) {
+            case 0xa0, 0xa8 -> s.pushed(-1); // push fs, push gs
+            case 0xa1, 0xa9 -> s.rspMoved(8); // pop fs, pop gs
             case 0xa2 -> s.clobbered(RBX); // cpuid
             case 0xaf, 0xb6, 0xb7, 0xb8, 0xbc, 0xbd, 0xbe, 0xbf -> s.clobbered(reg(i)); // imul, movzx/sx, bit scans
             case 0xa4, 0xa5, 0xab, 0xac, 0xad, 0xb0, 0xb1, 0xb3, 0xbb -> registerOperand(s, i); // shld, bts, cmpxchg...

@@ -105,6 +105,21 @@ class FunctionFramesTest {
         assertRow(f, 0x13, "CFA=RSP+8: RIP=[CFA-8]");
     }
 
+    /** Segment pushes and pops move the stack as any push and pop do. */
+    @Test
+    void segmentPushesMoveTheStack() {
+        FunctionFrames f = FunctionFrames.of(
+                AT,
+                code(
+                        "0fa0", // 0 push fs
+                        "0fa8", // 2 push gs
+                        "0fa9", // 4 pop gs
+                        "0fa1", // 6 pop fs
+                        "c3")); // 8 ret
+        assertRow(f, 0x4, "CFA=RSP+24: RIP=[CFA-8]");
+        assertRow(f, 0x8, "CFA=RSP+8: RIP=[CFA-8]");
+    }
+
     /** Two paths into one instruction with different stacks: nothing known from there, not a guess. */
     @Test
     void pathsThatDisagreeGiveNoRow() {
