@@ -147,7 +147,7 @@ static uint32_t walk_frames(struct priv *p, struct ompprof_context *ctx, uint64_
    * it finishes a task it ran at once): no walk reaches that frame, and the JVM places the sample by its sp. Not the
    * initial task, whose frames the JVM walks out to main whatever its exit frame says. */
   if (levels > 0 && (level0->task_flags & ompt_task_initial) == 0 && level0->exit_frame != 0 &&
-      ctx->rsp > level0->exit_frame + EXIT_FRAME_CFA && mode != WALK_CHECK)
+      ctx->rsp >= level0->exit_frame + EXIT_FRAME_CFA && mode != WALK_CHECK)
     return 0;
   /* a checking recording's walk is compared with the JVM's unwind of the snapshot, which has no rbx */
   struct walk_regs at = {ctx->rip, ctx->rsp, ctx->rbp, *rbx, mode != WALK_CHECK};

@@ -115,12 +115,14 @@ final class SampleStitcher {
     /**
      * Whether the task's exit frame lies below the sampled frame: the task's code has returned and the runtime has not
      * yet made another task current (libomp finishing a task it ran at once from its creator's {@code
-     * __kmpc_omp_task}, its deque full). The thread runs the runtime's code under the task's creation context; no
-     * unwind can reach the stale exit frame.
+     * __kmpc_omp_task}, its deque full; or a region's implicit task between {@code __kmp_invoke_microtask}'s return and
+     * the clearing of its exit frame). The thread runs the runtime's code under the task's creation context; no unwind
+     * can reach the stale exit frame. A leaf at the exit frame's CFA is in its caller, after the return: the frame's
+     * own code and its callees run below it.
      */
     static boolean returned(SampleRecord s, long exitFrame) {
         long leafSp = s.walk().count() > 0 ? s.walk().sp(0) : s.context().rsp();
-        return Long.compareUnsigned(leafSp, FrameAddresses.cfaOf(exitFrame)) > 0;
+        return Long.compareUnsigned(leafSp, FrameAddresses.cfaOf(exitFrame)) >= 0;
     }
 
     private static StitchedSample withKind(StitchedSample s, StitchedSample.Kind kind) {
