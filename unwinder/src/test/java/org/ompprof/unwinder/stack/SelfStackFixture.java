@@ -25,8 +25,8 @@ final class SelfStackFixture {
         BACKTRACE,
         /** Program code has only .debug_frame, which libgcc does not read: check function names. */
         DEBUG_FRAME,
-        /** Program code has no CFI at all: frame pointers must bridge it; check function names. */
-        FRAME_POINTERS
+        /** Program code has no CFI at all: its rows are read from its machine code; check function names. */
+        MACHINE_CODE
     }
 
     enum Build {
@@ -39,7 +39,7 @@ final class SelfStackFixture {
         GCC_DEBUG_FRAME(
                 Oracle.DEBUG_FRAME, "gcc", "-O2", "-g", "-fno-asynchronous-unwind-tables", "-fno-unwind-tables"),
         GCC_NO_CFI_FP(
-                Oracle.FRAME_POINTERS,
+                Oracle.MACHINE_CODE,
                 "gcc",
                 "-O2",
                 "-fno-omit-frame-pointer",

@@ -45,7 +45,7 @@ class SelfStackTest {
             case DEBUG_FRAME ->
                 assertRowsFrom(CfiOrigin.DEBUG_FRAME, r.frames().get(0).module().cfi()::rowFor, r, report);
             // no CFI: the rows come from the machine code (org.ompprof.unwinder.code), not a frame-pointer guess
-            case FRAME_POINTERS ->
+            case MACHINE_CODE ->
                 assertRowsFrom(CfiOrigin.CODE, r.frames().get(0).module().code()::rowFor, r, report);
         }
         if (c.scenario() == Scenario.SIGNAL) assertSignalFrame(r, report);

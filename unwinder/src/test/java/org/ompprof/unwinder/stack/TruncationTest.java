@@ -23,7 +23,7 @@ class TruncationTest {
         SelfStackCapture capture = SelfStackFixture.capture(c);
         StackUnwinder unwinder = new StackUnwinder(SelfStackFixture.addressSpace(capture));
         UnwindResult full = unwinder.unwind(capture.registers(), capture.snapshot());
-        Set<Termination> cutEndings = c.build().oracle == Oracle.FRAME_POINTERS
+        Set<Termination> cutEndings = c.build().oracle == Oracle.MACHINE_CODE
                 ? Set.of(Termination.TRUNCATED, Termination.NO_CFI_FALLBACK_FP)
                 : Set.of(Termination.TRUNCATED);
         int previous = 0;
