@@ -112,17 +112,25 @@ uint32_t handler_fill_levels(const struct priv *p, struct ompprof_sample *s, uin
   return nt * (uint32_t)sizeof(struct ompprof_task_level) + np * (uint32_t)sizeof(struct ompprof_parallel_level);
 }
 
-/* Frames outward of the current task's exit frame are the runtime's and the
- * task's creation context, which the creation record already holds: copying
- * them in every sample would cost time and ring space for nothing. The cut
- * keeps EXIT_FRAME_MARGIN bytes past the exit frame so that the runtime
- * frame it names can still be recognized. */
+/* Of `n` bytes of stack from `from`, those worth sending. Frames outward of
+ * the current task's exit frame are the runtime's and the task's creation
+ * context, which the creation record already holds: copying them in every
+ * sample would cost time and ring space for nothing. The cut keeps
+ * EXIT_FRAME_MARGIN bytes past the exit frame so that the runtime frame it
+ * names can still be recognized. */
+static uint64_t up_to_exit(uint64_t from, uint64_t n, const struct ompprof_task_level *level0,
+                           uint32_t levels) /* signal-safe */
+{
+  if (levels == 0 || level0->exit_frame <= from || level0->exit_frame - from + EXIT_FRAME_MARGIN >= n)
+    return n;
+  return level0->exit_frame - from + EXIT_FRAME_MARGIN;
+}
+
+/* The snapshot's bytes cut there; a cut snapshot is not TRUNCATED. */
 static uint32_t trim_to_task(struct ompprof_context *ctx, const struct ompprof_task_level *level0, uint32_t levels,
                              uint32_t n) /* signal-safe */
 {
-  if (levels == 0 || level0->exit_frame <= ctx->rsp)
-    return n;
-  uint64_t keep = level0->exit_frame - ctx->rsp + EXIT_FRAME_MARGIN;
+  uint64_t keep = up_to_exit(ctx->rsp, n, level0, levels);
   if (keep >= n)
     return n;
   ctx->ctx_flags &= ~(uint32_t)OMPPROF_CTX_TRUNCATED;
@@ -230,11 +238,8 @@ static uint32_t upper_window(const struct priv *p, const struct ompprof_context 
   uint64_t from = (at - UPPER_BELOW) & ~(uint64_t)7;
   if (from < end)
     from = end;
-  uint64_t len = hi - from;
-  if (len > ompprof_g.stack_bytes)
-    len = ompprof_g.stack_bytes;
-  if (levels > 0 && level0->exit_frame > from && level0->exit_frame - from + EXIT_FRAME_MARGIN < len)
-    len = level0->exit_frame - from + EXIT_FRAME_MARGIN;
+  uint64_t len =
+      up_to_exit(from, hi - from < ompprof_g.stack_bytes ? hi - from : ompprof_g.stack_bytes, level0, levels);
   struct ompprof_upper_window w = {from, (uint32_t)len, 0};
   sig_copy(out, &w, sizeof w);
   snapshot_copy(out + sizeof w, from, (uint32_t)len);
