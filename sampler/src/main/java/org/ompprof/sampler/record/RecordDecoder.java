@@ -373,27 +373,20 @@ public final class RecordDecoder {
                                 | u32(rec, P + Wire.Sample.CTX + Wire.Context.FRAME_COUNT)
                                 | u32(rec, P + Wire.Sample.CTX + Wire.Context.STACK_LEN))
                         != 0) return -1; // a repeat carries nothing of its own but its time and weight
-        long rbx = hasRbx(rec) ? Wire.RBX_BYTES : 0;
+        long rbx = carries(rec, Wire.SAMPLE_RBX) ? Wire.RBX_BYTES : 0;
         long size = withContext(
                 rec,
                 P + Wire.Sample.SIZEOF + tasks * Wire.TaskLevel.SIZEOF + parallels * Wire.ParallelLevel.SIZEOF + rbx,
                 P + Wire.Sample.CTX);
-        if (size < 0 || !hasUpper(rec)) return size;
+        if (size < 0 || !carries(rec, Wire.SAMPLE_UPPER)) return size;
         long upper = Wire.align(size);
         if (upper + Wire.UpperWindow.SIZEOF > rec.size()) return -1;
         return upper + Wire.UpperWindow.SIZEOF + Integer.toUnsignedLong(u32(rec, upper + Wire.UpperWindow.LEN));
     }
 
-    /** Whether a sample carries a second window of the stack after its snapshot. */
-    private static boolean hasUpper(WireBytes rec) {
-        int flags = u32(rec, P + Wire.Sample.FLAGS);
-        return (flags & Wire.SAMPLE_UPPER) != 0 && (flags & Wire.SAMPLE_REPEAT) == 0;
-    }
-
-    /** Whether a sample carries rbx before its snapshot (a repeat carries nothing of its own). */
-    private static boolean hasRbx(WireBytes rec) {
-        int flags = u32(rec, P + Wire.Sample.FLAGS);
-        return (flags & Wire.SAMPLE_RBX) != 0 && (flags & Wire.SAMPLE_REPEAT) == 0;
+    /** Whether a sample record carries {@code part} (rbx before its snapshot, a second window after it). */
+    private static boolean carries(WireBytes rec, int part) {
+        return Wire.sampleCarries(u32(rec, P + Wire.Sample.FLAGS), part);
     }
 
     private static long moduleSize(WireBytes rec) {
@@ -446,7 +439,13 @@ public final class RecordDecoder {
                 u64(rec, p + Wire.Sample.WAIT_ID),
                 taskLevels,
                 parallelLevels,
-                context(rec, p + Wire.Sample.CTX, off, shareStack, hasRbx(rec), hasUpper(rec)));
+                context(
+                        rec,
+                        p + Wire.Sample.CTX,
+                        off,
+                        shareStack,
+                        carries(rec, Wire.SAMPLE_RBX),
+                        carries(rec, Wire.SAMPLE_UPPER)));
     }
 
     private static TaskLevel taskLevel(WireBytes rec, long off) {

@@ -130,9 +130,8 @@ public final class RecordEncoder {
     private static byte[] sample(SampleRecord r) {
         long levels = (long) r.taskLevels().size() * Wire.TaskLevel.SIZEOF
                 + (long) r.parallelLevels().size() * Wire.ParallelLevel.SIZEOF;
-        boolean whole = (r.flags() & Wire.SAMPLE_REPEAT) == 0;
-        boolean rbx = (r.flags() & Wire.SAMPLE_RBX) != 0 && whole,
-                upper = (r.flags() & Wire.SAMPLE_UPPER) != 0 && whole;
+        boolean rbx = Wire.sampleCarries(r.flags(), Wire.SAMPLE_RBX),
+                upper = Wire.sampleCarries(r.flags(), Wire.SAMPLE_UPPER);
         long size = P + Wire.Sample.SIZEOF + levels + tail(r.context()) + (rbx ? Wire.RBX_BYTES : 0);
         if (upper)
             size = Wire.align(size)

@@ -25,8 +25,8 @@ import org.ompprof.sampler.wire.Wire;
  * u32 reserved, then samples; STITCH = a counter table); their payloads are calltree's codecs.
  * Version 1 files (raw recordings only) still read. Version 3 adds the SAMPLES_ONLY flag. Version 4 adds the
  * REGIONS rows' body nodes and the LINES call lines (calltree's codecs read version 3 profiles without them).
- * Version 5 adds samples that carry rbx before their snapshot (Wire.SAMPLE_RBX), which earlier readers would take
- * for a damaged record.
+ * Version 5 adds samples that carry rbx before their snapshot (Wire.SAMPLE_RBX) and a second window of the stack
+ * after it (Wire.SAMPLE_UPPER), which earlier readers would take for damaged records.
  */
 public final class RecordingFormat {
     static final byte[] MAGIC = "OMPPROF\0".getBytes(StandardCharsets.US_ASCII);

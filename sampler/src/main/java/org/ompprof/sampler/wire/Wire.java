@@ -179,6 +179,12 @@ public final class Wire {
      */
     public static final int SAMPLE_UPPER = 128;
 
+    /** Whether a sample with {@code flags} carries {@code part} ({@link #SAMPLE_RBX}, {@link #SAMPLE_UPPER}): a repeat
+     * carries nothing of its own. */
+    public static boolean sampleCarries(int flags, int part) {
+        return (flags & part) != 0 && (flags & SAMPLE_REPEAT) == 0;
+    }
+
     public static final int MUTEX_ACQUIRE = 1;
     public static final int MUTEX_ACQUIRED = 2;
     public static final int MUTEX_RELEASED = 3;
