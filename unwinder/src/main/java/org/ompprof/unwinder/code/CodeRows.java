@@ -84,19 +84,14 @@ public final class CodeRows {
             Symbol s = functions.get(k);
             if (k > 0 && functions.get(k - 1).value() == s.value()) continue; // an alias: the largest size came first
             long next = k + 1 < functions.size() ? functions.get(k + 1).value() : Long.MAX_VALUE;
-            long end = s.size() > 0 ? s.value() + s.size() : Math.min(next, sectionEnd(elf, s));
+            long end = s.size() > 0
+                    ? s.value() + s.size()
+                    : Math.min(next, elf.sectionEnd(s).orElse(s.value()));
             if (end > s.value() && end - s.value() <= MAX_FUNCTION) out.add(new long[] {s.value(), end});
         }
         return new long[][] {
             out.stream().mapToLong(x -> x[0]).toArray(),
             out.stream().mapToLong(x -> x[1]).toArray()
         };
-    }
-
-    private static long sectionEnd(ElfFile elf, Symbol s) {
-        List<Section> sections = elf.sections();
-        if (s.sectionIndex() <= 0 || s.sectionIndex() >= sections.size()) return s.value();
-        Section sec = sections.get(s.sectionIndex());
-        return sec.addr() + sec.size();
     }
 }

@@ -9,6 +9,7 @@ import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 
 /**
@@ -18,6 +19,9 @@ import java.util.Set;
  */
 public final class ElfFile {
     public static final int PT_LOAD = 1, PT_DYNAMIC = 2, PT_NOTE = 4, PT_GNU_EH_FRAME = 0x6474e550;
+    /** Section indexes from here up are special (absolute, common), not sections. */
+    static final int SHN_LORESERVE = 0xff00;
+
     public static final int SHT_SYMTAB = 2, SHT_STRTAB = 3, SHT_NOTE = 7, SHT_NOBITS = 8, SHT_DYNSYM = 11;
     private static final long DT_NEEDED = 1, DT_NULL = 0;
     private static final int NT_GNU_BUILD_ID = 3;
@@ -136,6 +140,18 @@ public final class ElfFile {
             out.add(new Section(i, name, (int) r[1], r[2], r[3], r[4], r[5], (int) r[6], (int) r[7], r[8]));
         }
         return List.copyOf(out);
+    }
+
+    /**
+     * The end of the section {@code s} is defined in, where that lies past the symbol: the most a zero-sized symbol
+     * (hand-written assembly, crt's {@code _fini}) can reach. Empty for an absolute or special section index.
+     */
+    public OptionalLong sectionEnd(Symbol s) {
+        int index = s.sectionIndex();
+        if (index <= 0 || index >= sections.size() || index >= SHN_LORESERVE) return OptionalLong.empty();
+        Section sec = sections.get(index);
+        long end = sec.addr() + sec.size();
+        return end > s.value() ? OptionalLong.of(end) : OptionalLong.empty();
     }
 
     /** Function and object symbols of .symtab and .dynsym (defined ones only). */

@@ -33,11 +33,6 @@ public record StackSnapshot(long base, byte[] bytes, int offset, int length, Sta
         return new StackSnapshot(base, bytes, offset, Math.min(n, length), upper);
     }
 
-    /** This snapshot with {@code upper} as its second stretch. */
-    public StackSnapshot withUpper(StackSnapshot upper) {
-        return new StackSnapshot(base, bytes, offset, length, upper);
-    }
-
     /** True iff {@code [address, address + size)} lies inside the snapshot. */
     public boolean readable(long address, int size) {
         // One subtraction and compare; wrap-around cannot fake a hit because base + length is far below 2^63.
@@ -56,7 +51,7 @@ public record StackSnapshot(long base, byte[] bytes, int offset, int length, Sta
         if (size == 8) return u64(address);
         long rel = address - base;
         if (upper != null && (rel < 0 || rel > length - size)) return upper.read(address, size);
-        int at = offset + (int) (address - base);
+        int at = offset + (int) rel;
         long v = 0;
         for (int i = size - 1; i >= 0; i--) v = v << 8 | (bytes[at + i] & 0xffL);
         return v;

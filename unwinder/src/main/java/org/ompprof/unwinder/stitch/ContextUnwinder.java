@@ -114,11 +114,7 @@ final class ContextUnwinder {
     }
 
     private UnwindResult unwindTimed(Context c, long exitFrame, FrameKind firstKind) {
-        int length = c.stackLength();
-        if (exitFrame != 0) {
-            long upTo = FrameAddresses.cfaOf(exitFrame) - c.rsp();
-            if (upTo >= 0 && upTo < length) length = (int) upTo;
-        }
+        int length = upToExit(c.rsp(), c.stackLength(), exitFrame);
         Registers registers = new Registers(c.rip(), c.rsp(), c.rbp(), c.rbx());
         StackSnapshot upper = upper(c.upper(), exitFrame);
         // a snapshot that is a slice of a heap array (a recording's section) is read where it lies
@@ -133,14 +129,17 @@ final class ContextUnwinder {
         return unwinder.unwind(registers, new StackSnapshot(c.rsp(), buffer, 0, length, upper), firstKind);
     }
 
+    /** The bytes of a stretch of stack from {@code base} that lie below the exit frame's CFA (0: no exit frame). */
+    private static int upToExit(long base, int length, long exitFrame) {
+        if (exitFrame == 0) return length;
+        long upTo = FrameAddresses.cfaOf(exitFrame) - base;
+        return upTo >= 0 && upTo < length ? (int) upTo : length;
+    }
+
     /** A sample's second stretch of stack (rare: code without unwind rows keeping a large frame), to the same end. */
     private static StackSnapshot upper(StackWindow w, long exitFrame) {
         if (w.isEmpty()) return null;
-        int length = w.length();
-        if (exitFrame != 0) {
-            long upTo = FrameAddresses.cfaOf(exitFrame) - w.address();
-            if (upTo >= 0 && upTo < length) length = (int) upTo;
-        }
+        int length = upToExit(w.address(), w.length(), exitFrame);
         return new StackSnapshot(w.address(), w.bytes().asSlice(0, length).toArray(ValueLayout.JAVA_BYTE));
     }
 }

@@ -9,7 +9,6 @@ import org.ompprof.unwinder.elf.ElfFile;
 import org.ompprof.unwinder.elf.ElfFormatException;
 import org.ompprof.unwinder.elf.PltStubs;
 import org.ompprof.unwinder.elf.ProgramHeader;
-import org.ompprof.unwinder.elf.Section;
 import org.ompprof.unwinder.elf.Symbol;
 
 /**
@@ -172,13 +171,7 @@ public final class SymbolTable {
     }
 
     private static long zeroSizeEnd(ElfFile elf, Symbol s, long nextStart) {
-        long end = nextStart;
-        List<Section> sections = elf.sections();
-        if (s.sectionIndex() < sections.size() && s.sectionIndex() < 0xff00) {
-            Section sec = sections.get(s.sectionIndex());
-            long secEnd = sec.addr() + sec.size();
-            if (secEnd > s.value()) end = Math.min(end, secEnd);
-        }
+        long end = Math.min(nextStart, elf.sectionEnd(s).orElse(nextStart));
         // Neither a next symbol nor a section bounds it: claim only its first byte rather than all memory.
         return end == Long.MAX_VALUE ? s.value() + 1 : end;
     }
