@@ -231,7 +231,6 @@ final class StackEffects {
     /** The index register's encoding number, {@link #NO_INDEX} for none (SIB index 4 without REX.X). */
     private static int index(X86Instruction i) {
         if (!i.hasSib()) return NO_INDEX;
-        int index = ((i.sib() >> 3) & 7) | (i.rex() & 2) << 2;
-        return index;
+        return ((i.sib() >> 3) & 7) | (i.rex() & 2) << 2;
     }
 }
